@@ -1,0 +1,361 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+)
+
+// State is everything a game is at one moment: what undo restores, what a
+// save holds. Rules change the State of a turn in place; everyone else reads
+// it.
+type State struct {
+	Board  Board
+	Score  Score
+	Status Status
+	Turn   int              // the number of turns played (moves that changed the board)
+	RNG    RNG              // the random source, as it stands
+	Next   int              // the spawn-queue cursor: the index of the next entry to use
+	Vars   map[string]int64 // counters the ruleset keeps for the whole game
+}
+
+// copyFrom makes s a copy of o, reusing s's cells when they fit.
+func (s *State) copyFrom(o *State) {
+	cells := s.Board.Cells
+	if cap(cells) < len(o.Board.Cells) {
+		cells = make([]Cell, len(o.Board.Cells))
+	}
+	cells = cells[:len(o.Board.Cells)]
+	copy(cells, o.Board.Cells)
+	*s = *o
+	s.Board.Cells = cells
+	if o.Vars != nil {
+		s.Vars = maps.Clone(o.Vars)
+	}
+}
+
+// Clone returns a copy of s that shares nothing with it.
+func (s *State) Clone() State {
+	var c State
+	c.copyFrom(s)
+	return c
+}
+
+// Options are the ruleset-independent settings of a game.
+type Options struct {
+	Width, Height int
+	// Seed seeds the random source.
+	Seed uint64
+	// UndoLimit is how many moves Undo can take back: 0 disables undo and
+	// redo, a negative limit keeps every move.
+	UndoLimit int
+	// ScriptedOnly makes the game spawn only from its spawn queue: a spawn
+	// with the queue empty is ErrNoSpawn. Fixtures without a seed use it.
+	ScriptedOnly bool
+}
+
+// MaxBoardCells bounds the number of cells of a board, so that a hostile
+// configuration or save cannot ask for gigabytes.
+const MaxBoardCells = 1 << 16
+
+func (o Options) check() error {
+	if o.Width < 1 || o.Height < 1 {
+		return fmt.Errorf("board size %d×%d: both sides must be at least 1", o.Width, o.Height)
+	}
+	if o.Width > MaxBoardCells || o.Height > MaxBoardCells || o.Width*o.Height > MaxBoardCells {
+		return fmt.Errorf("board size %d×%d: at most %d cells", o.Width, o.Height, MaxBoardCells)
+	}
+	return nil
+}
+
+// SpawnEntry is one entry of the spawn queue: Cell to spawn at Pos.
+type SpawnEntry struct {
+	Pos  Pos
+	Cell Cell
+}
+
+// Result tells what a move did.
+type Result struct {
+	Changed bool  // the board changed; false for a no-op
+	Gained  Score // the score the move gained
+	Merges  int
+	Spawns  int
+}
+
+// Game is one game of a ruleset: its current state, the spawn queue, undo
+// and redo history and the attached hooks. A Game is not safe for concurrent
+// use.
+type Game struct {
+	rules Rules
+	opt   Options
+	hooks Hooks
+
+	bufs      [2]State     // the current state and the scratch one a turn is built in
+	cur, next *State       // point into bufs; a finished turn swaps them
+	queue     []SpawnEntry // append-only; states keep a cursor into it
+
+	history, future []State
+	spare           [][]Cell // cell buffers of dropped states, for reuse
+
+	turn    Turn
+	moveEv  MoveEvent
+	tickEv  TickEvent
+	mergeEv MergeEvent
+	spawnEv SpawnEvent
+}
+
+// New starts a new game: an empty board that the rules set up (classic:
+// the initial spawns, from the queue given here first, then the random
+// source).
+func New(rules Rules, opt Options, queue ...SpawnEntry) (*Game, error) {
+	g, err := newGame(rules, opt, NewBoard(opt.Width, opt.Height), queue)
+	if err != nil {
+		return nil, err
+	}
+	g.turn = Turn{State: g.next, g: g}
+	g.next.copyFrom(g.cur)
+	if err := rules.Setup(&g.turn); err != nil {
+		return nil, err
+	}
+	g.cur, g.next = g.next, g.cur
+	return g, nil
+}
+
+// NewFromBoard starts a game from board as it is: no spawns, score 0, empty
+// history. The rules settle its status (classic: Lost if no move changes it,
+// Won (continue) if it already holds a winning tile).
+func NewFromBoard(rules Rules, opt Options, board Board) (*Game, error) {
+	if board.Width != opt.Width || board.Height != opt.Height || len(board.Cells) != board.Width*board.Height {
+		return nil, fmt.Errorf("board is %d×%d, options say %d×%d", board.Width, board.Height, opt.Width, opt.Height)
+	}
+	for i, c := range board.Cells {
+		if err := rules.CheckCell(c); err != nil {
+			return nil, fmt.Errorf("cell %v: %w", board.PosOf(i), err)
+		}
+	}
+	g, err := newGame(rules, opt, board.Clone(), nil)
+	if err != nil {
+		return nil, err
+	}
+	rules.Settle(g.cur)
+	return g, nil
+}
+
+func newGame(rules Rules, opt Options, board Board, queue []SpawnEntry) (*Game, error) {
+	if rules == nil {
+		return nil, errors.New("no rules")
+	}
+	if err := opt.check(); err != nil {
+		return nil, err
+	}
+	g := &Game{rules: rules, opt: opt}
+	g.cur, g.next = &g.bufs[0], &g.bufs[1]
+	*g.cur = State{Board: board, RNG: NewRNG(opt.Seed)}
+	g.queue = append([]SpawnEntry(nil), queue...)
+	return g, nil
+}
+
+// Rules returns the game's ruleset.
+func (g *Game) Rules() Rules { return g.rules }
+
+// Options returns the game's options.
+func (g *Game) Options() Options { return g.opt }
+
+// SetHooks attaches h (nil detaches).
+func (g *Game) SetHooks(h Hooks) { g.hooks = h }
+
+// State returns the current state. It is the game's own: read it, do not
+// change it, and do not keep it across calls that change the game.
+func (g *Game) State() *State { return g.cur }
+
+// Board returns a copy of the current board.
+func (g *Game) Board() Board { return g.cur.Board.Clone() }
+
+// Score returns the current score.
+func (g *Game) Score() Score { return g.cur.Score }
+
+// Status returns the current status.
+func (g *Game) Status() Status { return g.cur.Status }
+
+// AddSpawns appends entries to the spawn queue. They are checked when they
+// are used: a step whose spawn names an occupied cell, a cell off the board
+// or a cell the ruleset cannot spawn fails.
+func (g *Game) AddSpawns(entries ...SpawnEntry) {
+	g.queue = append(g.queue, entries...)
+}
+
+// Queue returns the spawn-queue entries not yet used.
+func (g *Game) Queue() []SpawnEntry {
+	return append([]SpawnEntry(nil), g.queue[g.cur.Next:]...)
+}
+
+// Remaining returns the number of spawn-queue entries not yet used.
+func (g *Game) Remaining() int { return len(g.queue) - g.cur.Next }
+
+// Legal reports whether a move in direction d would be accepted and change
+// the board.
+func (g *Game) Legal(d Direction) bool {
+	return d.Valid() && !g.cur.Status.Over() && g.rules.Changes(g.cur, d)
+}
+
+// LegalMoves returns the directions that would change the board: none when
+// the game is over.
+func (g *Game) LegalMoves() DirSet {
+	var s DirSet
+	for _, d := range Directions {
+		if g.Legal(d) {
+			s = s.With(d)
+		}
+	}
+	return s
+}
+
+// CanMove reports whether any move would change the board.
+func (g *Game) CanMove() bool { return g.LegalMoves() != 0 }
+
+// Move plays one move. A move that changes nothing is a no-op: it returns
+// a zero Result and changes nothing, not even the history. A move that fails
+// returns an error and leaves the game exactly as it was: ErrGameOver in a
+// game that is over, a *Refusal or *HookError from hooks, a *SpawnError or
+// ErrNoSpawn from the spawn queue.
+func (g *Game) Move(d Direction) (Result, error) {
+	if !d.Valid() {
+		return Result{}, fmt.Errorf("invalid direction %v", d)
+	}
+	if g.cur.Status.Over() {
+		return Result{}, fmt.Errorf("%w (%s)", ErrGameOver, g.cur.Status)
+	}
+	if g.hooks != nil {
+		g.moveEv = MoveEvent{Dir: d, State: g.cur}
+		err := g.hooks.BeforeMove(&g.moveEv)
+		g.moveEv = MoveEvent{}
+		if err != nil {
+			var ref *Refusal
+			if errors.As(err, &ref) {
+				return Result{}, ref
+			}
+			return Result{}, &HookError{Event: "before move", Err: err}
+		}
+	}
+	g.next.copyFrom(g.cur)
+	t := &g.turn
+	*t = Turn{Dir: d, State: g.next, g: g}
+	changed, err := g.rules.Play(t)
+	if err != nil || !changed {
+		return Result{}, err
+	}
+	g.next.Turn++
+	if g.hooks != nil {
+		if err := g.tick(t); err != nil {
+			return Result{}, err
+		}
+	}
+	g.push()
+	g.cur, g.next = g.next, g.cur
+	return Result{Changed: true, Gained: t.Gained, Merges: t.Merges, Spawns: t.Spawns}, nil
+}
+
+// tick runs the OnTick hook on the finished turn and applies its edits.
+func (g *Game) tick(t *Turn) error {
+	ev := &g.tickEv
+	*ev = TickEvent{Dir: t.Dir, Turn: t.State.Turn, Gained: t.Gained, Merges: t.Merges, Spawns: t.Spawns, State: t.State, Edits: ev.Edits[:0]}
+	err := g.hooks.OnTick(ev)
+	ev.State = nil
+	if err != nil {
+		return &HookError{Event: "on tick", Err: err}
+	}
+	if len(ev.Edits) == 0 {
+		return nil
+	}
+	b := &t.State.Board
+	for _, e := range ev.Edits {
+		if !b.In(e.Pos) {
+			return &HookError{Event: "on tick", Err: fmt.Errorf("edit at %v is off the %d×%d board", e.Pos, b.Width, b.Height)}
+		}
+		if err := g.rules.CheckCell(e.Cell); err != nil {
+			return &HookError{Event: "on tick", Err: fmt.Errorf("edit at %v: %w", e.Pos, err)}
+		}
+		b.Set(e.Pos, e.Cell)
+	}
+	g.rules.Settle(t.State)
+	return nil
+}
+
+// push records the current state in the history before a move replaces it,
+// and clears the redo stack.
+func (g *Game) push() {
+	for i := range g.future {
+		g.recycle(&g.future[i])
+	}
+	g.future = g.future[:0]
+	if g.opt.UndoLimit == 0 {
+		return
+	}
+	if g.opt.UndoLimit > 0 && len(g.history) >= g.opt.UndoLimit {
+		g.recycle(&g.history[0])
+		copy(g.history, g.history[1:])
+		g.history = g.history[:len(g.history)-1]
+	}
+	var s State
+	if n := len(g.spare); n > 0 {
+		s.Board.Cells = g.spare[n-1]
+		g.spare = g.spare[:n-1]
+	}
+	s.copyFrom(g.cur)
+	g.history = append(g.history, s)
+}
+
+func (g *Game) recycle(s *State) {
+	if s.Board.Cells != nil {
+		g.spare = append(g.spare, s.Board.Cells)
+	}
+	*s = State{}
+}
+
+// Undo takes back the last move: the board, score, status, random source and
+// spawn-queue cursor return to what they were before it.
+func (g *Game) Undo() error {
+	if g.opt.UndoLimit == 0 {
+		return ErrUndoDisabled
+	}
+	n := len(g.history)
+	if n == 0 {
+		return ErrNothingToUndo
+	}
+	g.future = append(g.future, *g.cur)
+	*g.cur = g.history[n-1]
+	g.history[n-1] = State{}
+	g.history = g.history[:n-1]
+	return nil
+}
+
+// Redo plays again the last move taken back by Undo.
+func (g *Game) Redo() error {
+	if g.opt.UndoLimit == 0 {
+		return ErrUndoDisabled
+	}
+	n := len(g.future)
+	if n == 0 {
+		return ErrNothingToRedo
+	}
+	g.history = append(g.history, *g.cur)
+	*g.cur = g.future[n-1]
+	g.future[n-1] = State{}
+	g.future = g.future[:n-1]
+	return nil
+}
+
+// HistoryLen returns how many moves Undo and Redo can take back and replay.
+func (g *Game) HistoryLen() (undo, redo int) { return len(g.history), len(g.future) }
+
+// KeepPlaying turns a Won game (stop on win) into Won (continue), the
+// original game's "Keep going": the player plays on until the game is lost.
+// It is not a move and is not recorded in the history.
+func (g *Game) KeepPlaying() error {
+	if g.cur.Status != Won {
+		return fmt.Errorf("%w (%s)", ErrNotWon, g.cur.Status)
+	}
+	g.cur.Status = WonContinue
+	g.rules.Settle(g.cur)
+	return nil
+}
