@@ -1,0 +1,35 @@
+# The two commands of the README: `make run` and `make test`.
+GO ?= go
+
+.PHONY: run test build install bench fuzz check
+
+# run: the program's main job: the fixture runner on the shipped fixtures.
+run:
+	$(GO) run ./cmd/2048 test testdata
+
+# test: every test: formatting, vet, unit, property, fixture and end-to-end.
+test:
+	@unformatted="$$(gofmt -l .)"; if [ -n "$$unformatted" ]; then echo "gofmt would change: $$unformatted"; exit 1; fi
+	$(GO) vet ./...
+	$(GO) test ./...
+
+build:
+	$(GO) build -o 2048 ./cmd/2048
+
+install:
+	$(GO) install ./cmd/2048
+
+# bench: the benchmarks, as quoted in the closing notes (ns/op, allocs/op).
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# fuzz: a short run of every fuzz target; new corpus entries land in the
+# Go build cache (copy the interesting ones into testdata/fuzz to keep them).
+FUZZTIME ?= 30s
+fuzz:
+	$(GO) test ./engine -run '^$$' -fuzz FuzzUnmarshal -fuzztime $(FUZZTIME)
+	$(GO) test ./cmd/2048/internal/fixture -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME)
+
+# check: what a commit should leave clean besides the tests.
+check: test
+	$(GO) mod tidy -diff

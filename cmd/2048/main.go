@@ -1,0 +1,95 @@
+// Command 2048 is the 2048 modding host: it plays classic and modded 2048
+// and runs fixture files.
+//
+// Usage:
+//
+//	2048 test [-v] [PATH ...]   run the fixtures (.cases) in PATHs (default .)
+//	2048 version                print the version
+//	2048 help [COMMAND]         show help
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/mod2048/mod2048/cmd/2048/internal/fixture"
+)
+
+// version is the program's version; release builds set it with -ldflags.
+var version = "dev"
+
+const usage = `2048 is a 2048 modding host: classic 2048 exactly as the rules say,
+with fixtures that pin behaviour down.
+
+Usage:
+  2048 test [-v] [PATH ...]   run the fixture files (.cases) named, and every
+                              one below the folders named (default: .)
+  2048 version                print the version
+  2048 help [COMMAND]         show this help, or a command's
+
+Run '2048 help test' for the fixture runner's options.
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run runs the command line args and returns the exit status: 0 for
+// success, 1 for a failure (a fixture failed), 2 for a usage error.
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	switch args[0] {
+	case "test":
+		return runTest(args[1:], stdout, stderr)
+	case "version", "--version", "-version":
+		fmt.Fprintf(stdout, "2048 %s\n", version)
+		return 0
+	case "help", "-h", "-help", "--help":
+		if len(args) > 1 && args[1] == "test" {
+			return runTest([]string{"-h"}, stdout, stdout)
+		}
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "2048: unknown command %q\n\n%s", args[0], usage)
+	return 2
+}
+
+func runTest(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("test", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	verbose := fs.Bool("v", false, "list every case that passes, not only the failures")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), `Usage: 2048 test [-v] [PATH ...]
+
+Runs the fixture files (.cases) named, and every one below the folders named
+(default: the current folder). For each failing case it prints the file and
+line of the failing assertion, the case, the step, and expected and actual
+side by side; its last line is "N passed, N failed". It exits 0 only when no
+case failed.
+
+`)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	paths := fs.Args()
+	if len(paths) == 0 {
+		paths = []string{"."}
+	}
+	sum := fixture.RunPaths(paths, stdout, *verbose)
+	if sum.Failed > 0 {
+		return 1
+	}
+	return 0
+}

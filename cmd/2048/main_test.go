@@ -1,0 +1,103 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// binary is the real 2048 program, built once for the end-to-end tests.
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "2048-e2e")
+	if err != nil {
+		panic(err)
+	}
+	binary = filepath.Join(dir, "2048")
+	build := exec.Command("go", "build", "-o", binary, ".")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		os.RemoveAll(dir)
+		panic("building 2048: " + err.Error())
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// run2048 runs the binary and returns its output and exit status.
+func run2048(t *testing.T, dir string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
+	cmd.Dir = dir
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	var exit *exec.ExitError
+	switch {
+	case errors.As(err, &exit):
+		code = exit.ExitCode()
+	case err != nil:
+		t.Fatal(err)
+	}
+	return out.String(), errOut.String(), code
+}
+
+// TestShippedFixtures runs the shipped fixtures through the binary, as the
+// README's run command does.
+func TestShippedFixtures(t *testing.T) {
+	out, errOut, code := run2048(t, "../..", "test", "testdata")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	last := lines[len(lines)-1]
+	if code != 0 || !strings.HasSuffix(last, " passed, 0 failed") || strings.HasPrefix(last, "0 passed") {
+		t.Fatalf("2048 test testdata: exit %d, last line %q\n%s%s", code, last, out, errOut)
+	}
+}
+
+func TestFailingFixture(t *testing.T) {
+	dir := t.TempDir()
+	text := "Case: X\nGiven:\n2 2 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0\nMove: Left\nSpawnScript: [{1,1,2}]\nScoreΔ: 5\n"
+	if err := os.WriteFile(filepath.Join(dir, "x.cases"), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, code := run2048(t, dir, "test")
+	if code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	for _, want := range []string{"x.cases:9: case X, step 1 (Move: Left, line 7): ScoreΔ: expected 5, actual 4", "0 passed, 1 failed\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	out, _, code = run2048(t, dir, "test", "-v", "x.cases", "missing.cases")
+	if code != 1 || !strings.Contains(out, "missing.cases") || !strings.HasSuffix(out, "0 passed, 2 failed\n") {
+		t.Errorf("missing file: exit %d\n%s", code, out)
+	}
+}
+
+func TestUsage(t *testing.T) {
+	tests := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{nil, 2, "Usage:"},
+		{[]string{"frobnicate"}, 2, `unknown command "frobnicate"`},
+		{[]string{"help"}, 0, "2048 test [-v] [PATH ...]"},
+		{[]string{"help", "test"}, 0, "N passed, N failed"},
+		{[]string{"test", "-h"}, 0, "N passed, N failed"},
+		{[]string{"test", "-nosuchflag"}, 2, "flag provided but not defined"},
+		{[]string{"version"}, 0, "2048 dev"},
+	}
+	for _, tt := range tests {
+		out, errOut, code := run2048(t, t.TempDir(), tt.args...)
+		if code != tt.code || !strings.Contains(out+errOut, tt.want) {
+			t.Errorf("2048 %v: exit %d, want %d and output containing %q:\n%s%s", tt.args, code, tt.code, tt.want, out, errOut)
+		}
+	}
+}

@@ -1,0 +1,119 @@
+// Package config turns TOML into the typed, validated configuration of a
+// game, with errors that name the file, line and key at fault.
+//
+// A configuration is built in layers through one code path: a built-in
+// preset, then a user's TOML file, then key=value overrides (the --set flag,
+// a fixture's Config: line). Every layer is strict: an unknown key, a key in
+// the wrong case, a value of the wrong type or out of range is an *Error
+// that says where it came from.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/mod2048/mod2048/engine"
+)
+
+// Config is a game's whole configuration: the ruleset and its settings.
+type Config struct {
+	// Ruleset is the ruleset's name ("classic").
+	Ruleset string
+	// Preset is the built-in preset the configuration starts from.
+	Preset string
+	// Classic holds the settings of the classic ruleset.
+	Classic Classic
+
+	origin map[string]Origin // where each key was last set
+}
+
+// Classic is the classic ruleset's configuration; its keys are top-level
+// keys of a classic TOML file.
+type Classic struct {
+	Size            int     `toml:"size" doc:"The board is size × size cells (2 to 16)."`
+	WinValue        int64   `toml:"win_value" doc:"A merge that makes a tile at or above this value wins (4 to 2^62)."`
+	StopOnWin       bool    `toml:"stop_on_win" doc:"true: a win stops the game until the player chooses to keep going; false: play goes on."`
+	InitialSpawns   int     `toml:"initial_spawns" doc:"Tiles a new game starts with (0 to size × size)."`
+	FourProbability float64 `toml:"four_probability" doc:"Chance that a spawned tile is a 4 rather than a 2 (0 to 1)."`
+	UndoLimit       int     `toml:"undo_limit" doc:"Moves that undo can take back: 0 disables undo and redo, -1 keeps every move."`
+}
+
+// Origin is where a setting came from: a file and line, or a flag.
+type Origin struct {
+	File string // a path, "--set" or a preset's name
+	Line int    // from 1; 0 when there is no line
+}
+
+func (o Origin) String() string {
+	switch {
+	case o.File == "":
+		return ""
+	case o.Line > 0:
+		return fmt.Sprintf("%s:%d", o.File, o.Line)
+	}
+	return o.File
+}
+
+// Error is a configuration error: where, which key, what is wrong.
+type Error struct {
+	Origin Origin
+	Key    string
+	Err    error
+}
+
+func (e *Error) Error() string {
+	msg := e.Err.Error()
+	if e.Key != "" {
+		msg = e.Key + ": " + msg
+	}
+	if o := e.Origin.String(); o != "" {
+		msg = o + ": " + msg
+	}
+	return msg
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// ErrUnknownKey is wrapped by the error for a key no ruleset setting has.
+var ErrUnknownKey = errors.New("unknown key")
+
+// Validate checks every setting and reports the first bad one, located
+// where it was set.
+func (c *Config) Validate() error {
+	if c.Ruleset != engine.ClassicName {
+		return &Error{Origin: c.origin["ruleset"], Key: "ruleset", Err: fmt.Errorf("unknown ruleset %q (known: %s)", c.Ruleset, engine.ClassicName)}
+	}
+	k := &c.Classic
+	bad := func(key, format string, args ...any) error {
+		return &Error{Origin: c.origin[key], Key: key, Err: fmt.Errorf(format, args...)}
+	}
+	switch {
+	case k.Size < 2 || k.Size > 16:
+		return bad("size", "%d is outside 2 to 16", k.Size)
+	case k.WinValue < 4 || k.WinValue > 1<<62:
+		return bad("win_value", "%d is outside 4 to 2^62", k.WinValue)
+	case k.InitialSpawns < 0 || k.InitialSpawns > k.Size*k.Size:
+		return bad("initial_spawns", "%d is outside 0 to %d (the board's cells)", k.InitialSpawns, k.Size*k.Size)
+	case math.IsNaN(k.FourProbability) || k.FourProbability < 0 || k.FourProbability > 1:
+		return bad("four_probability", "%v is outside 0 to 1", k.FourProbability)
+	case k.UndoLimit < -1:
+		return bad("undo_limit", "%d is below -1 (-1 keeps every move)", k.UndoLimit)
+	}
+	return nil
+}
+
+// Game returns the engine's rules and options for the configuration, which
+// must be valid. Seed seeds the random source; scripted makes the game
+// spawn only from its spawn queue.
+func (c *Config) Game(seed uint64, scripted bool) (engine.Rules, engine.Options) {
+	k := c.Classic
+	rules := &engine.Classic{
+		WinValue:        uint64(k.WinValue),
+		StopOnWin:       k.StopOnWin,
+		InitialSpawns:   k.InitialSpawns,
+		FourProbability: k.FourProbability,
+	}
+	opt := engine.Options{Width: k.Size, Height: k.Size, Seed: seed, UndoLimit: k.UndoLimit, ScriptedOnly: scripted}
+	return rules, opt
+}
