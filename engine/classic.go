@@ -282,14 +282,24 @@ func (c *Classic) Changes(s *State, d Direction) bool {
 	return false
 }
 
-// anyMove reports whether any move would change the board: an empty cell,
-// or two equal tiles side by side.
+// anyMove reports whether any move would change the board: there is a tile
+// and an empty cell (a row or column then holds both, and a tile in it can
+// slide), or two equal tiles side by side. An empty board has no move.
 func (c *Classic) anyMove(b *Board) bool {
 	w, cells := b.Width, b.Cells
+	empty, tile := false, false
 	for i := range cells {
 		if cells[i].Kind == KindEmpty {
+			empty = true
+		} else {
+			tile = true
+		}
+		if empty && tile {
 			return true
 		}
+	}
+	if empty {
+		return false // no tile at all
 	}
 	// A full board: look for equal neighbours. Fields are read one by
 	// one (see slide).

@@ -166,7 +166,22 @@ func (t *Turn) Merge(e *MergeEvent) error {
 // cell was placed (a hook may cancel a spawn; a random spawn on a full board
 // places nothing). A queue entry the rules refuse is a *SpawnError, an empty
 // queue with no random source is ErrNoSpawn.
-func (t *Turn) Spawn() (bool, error) {
+func (t *Turn) Spawn() (bool, error) { return t.SpawnWith(nil) }
+
+// RandomAllowed reports whether the game may spawn from its random source;
+// false when it spawns only from its queue (fixtures without a seed). A
+// ruleset that rolls for optional spawns (a rare token, say) rolls only when
+// it is true.
+func (t *Turn) RandomAllowed() bool { return !t.g.opt.ScriptedOnly }
+
+// RNG returns the random source of the turn's state.
+func (t *Turn) RNG() *RNG { return &t.State.RNG }
+
+// SpawnWith is Spawn with random cells drawn by random instead of
+// Rules.RandomSpawn (nil means Rules.RandomSpawn): a ruleset that spawns
+// several kinds of thing uses it for each, and the spawn queue still comes
+// first, whatever kind its next entry is.
+func (t *Turn) SpawnWith(random func(*RNG) Cell) (bool, error) {
 	g, s := t.g, t.State
 	b := &s.Board
 	var at Pos
@@ -187,7 +202,11 @@ func (t *Turn) Spawn() (bool, error) {
 		if n == 0 {
 			return false, nil
 		}
-		cell = g.rules.RandomSpawn(&s.RNG)
+		if random != nil {
+			cell = random(&s.RNG)
+		} else {
+			cell = g.rules.RandomSpawn(&s.RNG)
+		}
 		at = b.PosOf(b.nthEmpty(s.RNG.IntN(n)))
 	}
 	if g.hooks != nil {
