@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/bits"
 	"strconv"
+	"strings"
 )
 
 // ClassicName is the classic ruleset's name.
@@ -27,7 +28,8 @@ const MaxLevel = 320
 // move from the side the move goes toward, the score grows by each merged
 // value, and every move that changes the board spawns one tile.
 type Classic struct {
-	// WinValue: creating a tile at or above it by a merge wins the game.
+	// WinValue: creating a tile at or above it by a merge wins the game. It
+	// is at least 8, above any spawn, so only a merge can reach it.
 	WinValue uint64 `json:"win_value"`
 	// StopOnWin makes a win stop the game (status Won, no spawn) until
 	// KeepPlaying; otherwise the game goes on as Won (continue).
@@ -46,8 +48,8 @@ func NewClassic() *Classic {
 
 // Validate checks the settings.
 func (c *Classic) Validate() error {
-	if c.WinValue < 4 || c.WinValue > 1<<62 {
-		return fmt.Errorf("win_value %d: must be from 4 to 2^62", c.WinValue)
+	if c.WinValue < 8 || c.WinValue > 1<<62 {
+		return fmt.Errorf("win_value %d: must be from 8 to 2^62", c.WinValue)
 	}
 	if c.InitialSpawns < 0 {
 		return fmt.Errorf("initial_spawns %d: must not be negative", c.InitialSpawns)
@@ -348,6 +350,9 @@ func (c *Classic) Settle(s *State) {
 // ParseCell reads a classic cell: 0 or . is empty, else a tile value, a
 // power of two from 2 to 2^MaxLevel.
 func (c *Classic) ParseCell(text string) (Cell, error) {
+	if text == "" || strings.TrimSpace(text) != text {
+		return Cell{}, fmt.Errorf("cell %q is not a tile value (a power of two) or 0 or .", text)
+	}
 	if text == "0" || text == "." {
 		return Cell{}, nil
 	}

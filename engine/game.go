@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 )
 
 // State is everything a game is at one moment: what undo restores, what a
@@ -108,6 +109,9 @@ type Game struct {
 // the initial spawns, from the queue given here first, then the random
 // source).
 func New(rules Rules, opt Options, queue ...SpawnEntry) (*Game, error) {
+	if err := checkNew(rules, opt); err != nil {
+		return nil, err
+	}
 	g, err := newGame(rules, opt, NewBoard(opt.Width, opt.Height), queue)
 	if err != nil {
 		return nil, err
@@ -125,6 +129,9 @@ func New(rules Rules, opt Options, queue ...SpawnEntry) (*Game, error) {
 // history. The rules settle its status (classic: Lost if no move changes it,
 // Won (continue) if it already holds a winning tile).
 func NewFromBoard(rules Rules, opt Options, board Board) (*Game, error) {
+	if err := checkNew(rules, opt); err != nil {
+		return nil, err
+	}
 	if board.Width != opt.Width || board.Height != opt.Height || len(board.Cells) != board.Width*board.Height {
 		return nil, fmt.Errorf("board is %d×%d, options say %d×%d", board.Width, board.Height, opt.Width, opt.Height)
 	}
@@ -141,11 +148,17 @@ func NewFromBoard(rules Rules, opt Options, board Board) (*Game, error) {
 	return g, nil
 }
 
-func newGame(rules Rules, opt Options, board Board, queue []SpawnEntry) (*Game, error) {
+// checkNew checks the rules and options of a new game before anything is
+// allocated for it.
+func checkNew(rules Rules, opt Options) error {
 	if rules == nil {
-		return nil, errors.New("no rules")
+		return errors.New("no rules")
 	}
-	if err := opt.check(); err != nil {
+	return opt.check()
+}
+
+func newGame(rules Rules, opt Options, board Board, queue []SpawnEntry) (*Game, error) {
+	if err := checkNew(rules, opt); err != nil {
 		return nil, err
 	}
 	g := &Game{rules: rules, opt: opt}
@@ -244,7 +257,9 @@ func (g *Game) Move(d Direction) (Result, error) {
 	if err != nil || !changed {
 		return Result{}, err
 	}
-	g.next.Turn++
+	if g.next.Turn < math.MaxInt {
+		g.next.Turn++
+	}
 	if g.hooks != nil {
 		if err := g.tick(t); err != nil {
 			return Result{}, err

@@ -113,6 +113,10 @@ func Unmarshal(data []byte) (*Game, error) {
 	if err := dec.Decode(&doc); err != nil {
 		return nil, fmt.Errorf("save: %w", jsonError(data, err))
 	}
+	if off := dec.InputOffset(); len(bytes.TrimSpace(data[off:])) > 0 {
+		line := bytes.Count(data[:off], []byte("\n")) + 1
+		return nil, fmt.Errorf("save: line %d: data after the end of the document", line)
+	}
 	if doc.Format != SaveFormat {
 		return nil, fmt.Errorf("save: format is %q, want %q", doc.Format, SaveFormat)
 	}
@@ -147,12 +151,6 @@ func Unmarshal(data []byte) (*Game, error) {
 	if *g.cur, err = g.loadState(&doc.State); err != nil {
 		return nil, fmt.Errorf("save: state: %w", err)
 	}
-	if opt.UndoLimit >= 0 && len(doc.History) > opt.UndoLimit {
-		return nil, fmt.Errorf("save: history holds %d states, more than undo_limit %d", len(doc.History), opt.UndoLimit)
-	}
-	if opt.UndoLimit == 0 && len(doc.Future) > 0 {
-		return nil, errors.New("save: future holds states but undo is disabled")
-	}
 	for i := range doc.History {
 		s, err := g.loadState(&doc.History[i])
 		if err != nil {
@@ -166,6 +164,12 @@ func Unmarshal(data []byte) (*Game, error) {
 			return nil, fmt.Errorf("save: future[%d]: %w", i, err)
 		}
 		g.future = append(g.future, s)
+	}
+	if opt.UndoLimit == 0 && len(doc.History) == 0 && len(doc.Future) > 0 {
+		return nil, errors.New("save: future holds states but undo is disabled")
+	}
+	if n := len(doc.History) + len(doc.Future); opt.UndoLimit >= 0 && n > opt.UndoLimit {
+		return nil, fmt.Errorf("save: history and future hold %d states, more than undo_limit %d", n, opt.UndoLimit)
 	}
 	return g, nil
 }
@@ -222,8 +226,9 @@ func jsonError(data []byte, err error) error {
 	if off < 0 || off > int64(len(data)) {
 		return err
 	}
+	// The offset counts the bytes read, the offending one included.
 	before := data[:off]
 	line := bytes.Count(before, []byte("\n")) + 1
 	col := int(off) - (bytes.LastIndexByte(before, '\n') + 1)
-	return fmt.Errorf("line %d, column %d: %s", line, col+1, strings.TrimPrefix(err.Error(), "json: "))
+	return fmt.Errorf("line %d, column %d: %s", line, max(col, 1), strings.TrimPrefix(err.Error(), "json: "))
 }
