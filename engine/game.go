@@ -148,11 +148,16 @@ func NewFromBoard(rules Rules, opt Options, board Board) (*Game, error) {
 	return g, nil
 }
 
-// checkNew checks the rules and options of a new game before anything is
-// allocated for it.
+// checkNew checks the rules (those with a Validate method) and options of a
+// new game before anything is allocated for it.
 func checkNew(rules Rules, opt Options) error {
 	if rules == nil {
 		return errors.New("no rules")
+	}
+	if v, ok := rules.(interface{ Validate() error }); ok {
+		if err := v.Validate(); err != nil {
+			return err
+		}
 	}
 	return opt.check()
 }
