@@ -6,3 +6,5 @@ require (
 	github.com/BurntSushi/toml v1.6.0
 	pgregory.net/rapid v1.3.0
 )
+
+require github.com/yuin/gopher-lua v1.1.2 // indirect

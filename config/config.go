@@ -6,42 +6,79 @@
 // a fixture's Config: line). Every layer is strict: an unknown key, a key in
 // the wrong case, a value of the wrong type or out of range is an *Error
 // that says where it came from.
+//
+// A configuration holds the settings of every ruleset; the keys of a file
+// are those of its ruleset's settings struct: the top-level keys of Classic
+// for the classic ruleset, and the keys of cellular.Settings, with its nested
+// structs as TOML tables ([blight], or dotted: blight.charges), for the
+// cellular ruleset.
 package config
 
 import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 
+	"github.com/mod2048/mod2048/cellular"
 	"github.com/mod2048/mod2048/engine"
 )
 
 // Config is a game's whole configuration: the ruleset and its settings.
 type Config struct {
-	// Ruleset is the ruleset's name ("classic").
+	// Ruleset is the ruleset's name ("classic" or "cellular").
 	Ruleset string
 	// Preset is the built-in preset the configuration starts from.
 	Preset string
 	// Classic holds the settings of the classic ruleset.
 	Classic Classic
+	// Cellular holds the settings of the cellular ruleset.
+	Cellular cellular.Settings
 
 	origin map[string]Origin // where each key was last set
+	layers []string          // the layers applied, for show's header
 }
 
 // Classic is the classic ruleset's configuration; its keys are top-level
 // keys of a classic TOML file.
 type Classic struct {
 	Size            int     `toml:"size" doc:"The board is size × size cells (2 to 16)."`
-	WinValue        int64   `toml:"win_value" doc:"A merge that makes a tile at or above this value wins (4 to 2^62)."`
+	WinValue        int64   `toml:"win_value" doc:"A merge that makes a tile at or above this value wins (8 to 2^62: above any spawn, so only a merge reaches it)."`
 	StopOnWin       bool    `toml:"stop_on_win" doc:"true: a win stops the game until the player chooses to keep going; false: play goes on."`
 	InitialSpawns   int     `toml:"initial_spawns" doc:"Tiles a new game starts with (0 to size × size)."`
 	FourProbability float64 `toml:"four_probability" doc:"Chance that a spawned tile is a 4 rather than a 2 (0 to 1)."`
 	UndoLimit       int     `toml:"undo_limit" doc:"Moves that undo can take back: 0 disables undo and redo, -1 keeps every move."`
 }
 
+// rulesets maps each ruleset's name to its default preset.
+var rulesets = map[string]string{
+	engine.ClassicName: "classic",
+	cellular.Name:      "early",
+}
+
+// Rulesets returns the names of the rulesets a configuration can be for,
+// sorted.
+func Rulesets() []string {
+	return []string{cellular.Name, engine.ClassicName}
+}
+
+// DefaultPreset returns the name of a ruleset's default preset: the one a
+// configuration of that ruleset starts from when it names none.
+func DefaultPreset(ruleset string) (string, error) {
+	p, ok := rulesets[ruleset]
+	if !ok {
+		return "", unknownRuleset(ruleset)
+	}
+	return p, nil
+}
+
+func unknownRuleset(name string) error {
+	return fmt.Errorf("unknown ruleset %q (known: %s)", name, strings.Join(Rulesets(), ", "))
+}
+
 // Origin is where a setting came from: a file and line, or a flag.
 type Origin struct {
-	File string // a path, "--set" or a preset's name
+	File string // a path, a flag ("--set") or a preset's file ("presets/early.toml")
 	Line int    // from 1; 0 when there is no line
 }
 
@@ -58,7 +95,7 @@ func (o Origin) String() string {
 // Error is a configuration error: where, which key, what is wrong.
 type Error struct {
 	Origin Origin
-	Key    string
+	Key    string // the dotted key ("blight.charges"); "" when no key is at fault
 	Err    error
 }
 
@@ -78,12 +115,31 @@ func (e *Error) Unwrap() error { return e.Err }
 // ErrUnknownKey is wrapped by the error for a key no ruleset setting has.
 var ErrUnknownKey = errors.New("unknown key")
 
+// Origin returns where the dotted key was last set: a preset's file and
+// line, a user file's, or a flag. It is the zero Origin for a key never set.
+func (c *Config) Origin(key string) Origin { return c.origin[key] }
+
 // Validate checks every setting and reports the first bad one, located
 // where it was set.
 func (c *Config) Validate() error {
-	if c.Ruleset != engine.ClassicName {
-		return &Error{Origin: c.origin["ruleset"], Key: "ruleset", Err: fmt.Errorf("unknown ruleset %q (known: %s)", c.Ruleset, engine.ClassicName)}
+	switch c.Ruleset {
+	case engine.ClassicName:
+		return c.validateClassic()
+	case cellular.Name:
+		err := c.Cellular.Validate()
+		var se *cellular.SettingError
+		if errors.As(err, &se) {
+			return &Error{Origin: c.origin[se.Key], Key: se.Key, Err: errors.New(se.Msg)}
+		}
+		if err != nil {
+			return &Error{Origin: c.origin["ruleset"], Err: err}
+		}
+		return nil
 	}
+	return &Error{Origin: c.origin["ruleset"], Key: "ruleset", Err: unknownRuleset(c.Ruleset)}
+}
+
+func (c *Config) validateClassic() error {
 	k := &c.Classic
 	bad := func(key, format string, args ...any) error {
 		return &Error{Origin: c.origin[key], Key: key, Err: fmt.Errorf(format, args...)}
@@ -91,8 +147,8 @@ func (c *Config) Validate() error {
 	switch {
 	case k.Size < 2 || k.Size > 16:
 		return bad("size", "%d is outside 2 to 16", k.Size)
-	case k.WinValue < 4 || k.WinValue > 1<<62:
-		return bad("win_value", "%d is outside 4 to 2^62", k.WinValue)
+	case k.WinValue < 8 || k.WinValue > 1<<62:
+		return bad("win_value", "%d is outside 8 to 2^62", k.WinValue)
 	case k.InitialSpawns < 0 || k.InitialSpawns > k.Size*k.Size:
 		return bad("initial_spawns", "%d is outside 0 to %d (the board's cells)", k.InitialSpawns, k.Size*k.Size)
 	case math.IsNaN(k.FourProbability) || k.FourProbability < 0 || k.FourProbability > 1:
@@ -104,9 +160,21 @@ func (c *Config) Validate() error {
 }
 
 // Game returns the engine's rules and options for the configuration, which
-// must be valid. Seed seeds the random source; scripted makes the game
-// spawn only from its spawn queue.
-func (c *Config) Game(seed uint64, scripted bool) (engine.Rules, engine.Options) {
+// should be valid: an invalid one is an error. Seed seeds the random source;
+// scripted makes the game spawn only from its spawn queue.
+func (c *Config) Game(seed uint64, scripted bool) (engine.Rules, engine.Options, error) {
+	if err := c.Validate(); err != nil {
+		return nil, engine.Options{}, err
+	}
+	if c.Ruleset == cellular.Name {
+		s := c.Cellular
+		rules, err := cellular.New(s)
+		if err != nil {
+			return nil, engine.Options{}, &Error{Err: err}
+		}
+		opt := engine.Options{Width: s.Width, Height: s.Height, Seed: seed, UndoLimit: s.UndoLimit, ScriptedOnly: scripted}
+		return rules, opt, nil
+	}
 	k := c.Classic
 	rules := &engine.Classic{
 		WinValue:        uint64(k.WinValue),
@@ -115,5 +183,5 @@ func (c *Config) Game(seed uint64, scripted bool) (engine.Rules, engine.Options)
 		FourProbability: k.FourProbability,
 	}
 	opt := engine.Options{Width: k.Size, Height: k.Size, Seed: seed, UndoLimit: k.UndoLimit, ScriptedOnly: scripted}
-	return rules, opt
+	return rules, opt, nil
 }

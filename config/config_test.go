@@ -20,7 +20,10 @@ func TestClassicPreset(t *testing.T) {
 	if err := c.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	rules, opt := c.Game(9, true)
+	rules, opt, err := c.Game(9, true)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if rules.Name() != "classic" || opt.Width != 4 || opt.Height != 4 || opt.Seed != 9 || !opt.ScriptedOnly || opt.UndoLimit != 100 {
 		t.Errorf("Game() = %v %+v", rules.Name(), opt)
 	}
@@ -74,7 +77,7 @@ func TestErrors(t *testing.T) {
 	ranges := []struct{ kv, want string }{
 		{"size=1", "x.toml:3: size: 1 is outside 2 to 16"},
 		{"size=17", "x.toml:3: size: 17 is outside 2 to 16"},
-		{"win_value=2", "x.toml:3: win_value: 2 is outside 4 to 2^62"},
+		{"win_value=2", "x.toml:3: win_value: 2 is outside 8 to 2^62"},
 		{"initial_spawns=17", "x.toml:3: initial_spawns: 17 is outside 0 to 16 (the board's cells)"},
 		{"four_probability=1.5", "x.toml:3: four_probability: 1.5 is outside 0 to 1"},
 		{"four_probability=-0.1", "x.toml:3: four_probability: -0.1 is outside 0 to 1"},
@@ -112,7 +115,8 @@ func TestLoadFile(t *testing.T) {
 		{"size = 4\nwinvalue = 3\n", "bad.toml:2: winvalue: unknown key"},
 		{"size = 4\n\nsize = \"big\"\n", "bad.toml:3:"},
 		{"\n\nstop_on_win = yes\n", "bad.toml:3:"},
-		{"\n[board]\nsize = 4\n", "bad.toml:3: board.size: unknown key"},
+		{"\n[board]\nsize = 4\n", "bad.toml:2: board: unknown key"},
+		{"[size]\nx = 1\n", "bad.toml:1: size: want an integer, got a table"},
 		{"preset = \"nope\"\n", `bad.toml:1: preset: unknown preset "nope"`},
 		{"preset = 3\n", "bad.toml:1: preset: want a string, got the integer 3"},
 		{"size = 40\n", "bad.toml:1: size: 40 is outside 2 to 16"},

@@ -5,12 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"math"
+	"maps"
 	"os"
-	"reflect"
 	"regexp"
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
 )
@@ -32,77 +33,108 @@ func Presets() []string {
 // PresetSource returns the TOML text of a built-in preset.
 func PresetSource(name string) ([]byte, error) {
 	if !validName.MatchString(name) {
-		return nil, fmt.Errorf("unknown preset %q (known: %s)", name, strings.Join(Presets(), ", "))
+		return nil, unknownPreset(name)
 	}
-	src, err := presetFS.ReadFile("presets/" + name + ".toml")
+	src, err := presetFS.ReadFile(presetPath(name))
 	if err != nil {
-		return nil, fmt.Errorf("unknown preset %q (known: %s)", name, strings.Join(Presets(), ", "))
+		return nil, unknownPreset(name)
 	}
 	return src, nil
 }
 
+func unknownPreset(name string) error {
+	return fmt.Errorf("unknown preset %q (known: %s)", name, strings.Join(Presets(), ", "))
+}
+
+// presetPath is the file of a preset in the embedded folder, and the file
+// that errors about its settings name.
+func presetPath(name string) string { return "presets/" + name + ".toml" }
+
 var validName = regexp.MustCompile(`^[a-z][a-z0-9_-]*$`)
 
-// Preset returns the configuration of a built-in preset.
+// Preset returns the configuration of a built-in preset. The origin of its
+// settings is the preset's file, presets/NAME.toml, and line.
 func Preset(name string) (*Config, error) {
 	src, err := PresetSource(name)
 	if err != nil {
 		return nil, &Error{Key: "preset", Err: err}
 	}
-	c := &Config{Preset: name, origin: map[string]Origin{}}
-	if err := c.apply(src, "preset "+name); err != nil {
+	f, err := parseFile(src, presetPath(name))
+	if err != nil {
 		return nil, err
 	}
-	c.Preset = name
+	c := &Config{Preset: name, origin: map[string]Origin{}, layers: []string{"preset " + name + " (built in)"}}
+	if _, ok := f.raw["ruleset"]; !ok {
+		return nil, &Error{Origin: Origin{File: f.name}, Key: "ruleset", Err: errors.New("a preset must name its ruleset")}
+	}
+	if err := c.apply(f); err != nil {
+		return nil, err
+	}
 	return c, nil
 }
 
-// Default returns the default preset of a ruleset.
+// Default returns the default preset of a ruleset (see DefaultPreset).
 func Default(ruleset string) (*Config, error) {
-	return Preset(ruleset)
+	name, err := DefaultPreset(ruleset)
+	if err != nil {
+		return nil, &Error{Key: "ruleset", Err: err}
+	}
+	return Preset(name)
 }
 
-// LoadFile reads the TOML file at path: the preset it names (with a
-// `preset` key), or else base, and the file's settings over it.
+// LoadFile reads the TOML file at path as Parse reads its text.
 func LoadFile(path, base string) (*Config, error) {
 	src, err := os.ReadFile(path)
 	if err != nil {
-		return nil, &Error{Origin: Origin{File: path}, Err: err}
+		return nil, fileError(path, err)
 	}
 	return Parse(src, path, base)
 }
 
-// Parse reads TOML text as LoadFile reads a file; name is the file's name for
-// errors.
-func Parse(src []byte, name, base string) (*Config, error) {
-	var raw map[string]any
-	if _, err := toml.Decode(string(src), &raw); err != nil {
-		return nil, tomlError(name, err)
+// fileError locates an error reading the file at path.
+func fileError(path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
 	}
-	lines := keyLines(src)
-	if p, ok := raw["preset"]; ok {
-		s, isString := p.(string)
-		if !isString {
-			return nil, &Error{Origin: Origin{name, lines["preset"]}, Key: "preset", Err: fmt.Errorf("want a string, got %s", typeName(p))}
-		}
-		base = s
-	}
-	c, err := Preset(base)
-	if err != nil {
-		var ce *Error
-		if errors.As(err, &ce) && ce.Key == "preset" {
-			ce.Origin = Origin{name, lines["preset"]}
-		}
-		return nil, err
-	}
-	if err := c.apply(src, name); err != nil {
-		return nil, err
-	}
-	return c, nil
+	return &Error{Origin: Origin{File: path}, Err: err}
 }
 
-// Set applies one "key=value" override; the value is a TOML value, and a bare
-// word is taken as a string. Origin says where the override was written.
+// Parse reads TOML text, a user's file, over the preset it starts from: the
+// preset it names with a `preset` key, or else the default preset of the
+// ruleset it names with a `ruleset` key, or else base. Base is a ruleset
+// (its default preset) or a preset; "" is the classic ruleset. Name is the
+// file's name for errors. Parse does not validate: call Validate after the
+// last layer.
+func Parse(src []byte, name, base string) (*Config, error) {
+	f, err := parseFile(src, name)
+	if err != nil {
+		return nil, err
+	}
+	fallback, err := basePreset(base)
+	if err != nil {
+		return nil, &Error{Origin: Origin{File: name}, Err: err}
+	}
+	return layer(layers{fallback: fallback, file: f})
+}
+
+// basePreset resolves Parse's base to a preset's name.
+func basePreset(base string) (string, error) {
+	if base == "" {
+		base = "classic"
+	}
+	if p, err := DefaultPreset(base); err == nil {
+		return p, nil
+	}
+	if _, err := PresetSource(base); err != nil {
+		return "", fmt.Errorf("%q is neither a ruleset (%s) nor a preset (%s)", base, strings.Join(Rulesets(), ", "), strings.Join(Presets(), ", "))
+	}
+	return base, nil
+}
+
+// Set applies one "key=value" override; the key is dotted for tables
+// ("blight.charges=2"), the value is a TOML value, and a bare word is taken
+// as a string. Origin says where the override was written.
 func (c *Config) Set(assignment string, origin Origin) error {
 	key, value, ok := strings.Cut(assignment, "=")
 	key, value = strings.TrimSpace(key), strings.TrimSpace(value)
@@ -113,13 +145,31 @@ func (c *Config) Set(assignment string, origin Origin) error {
 		return &Error{Origin: origin, Err: fmt.Errorf("%q is not a key (letters, digits, _ and -, dotted for tables)", key)}
 	}
 	var doc map[string]any
-	if _, err := toml.Decode("v = "+value, &doc); err != nil {
-		if !bareWord.MatchString(value) {
+	if _, err := toml.Decode("v = "+value, &doc); err != nil || len(doc) != 1 {
+		if err == nil || !bareWord.MatchString(value) {
 			return &Error{Origin: origin, Key: key, Err: fmt.Errorf("%q is not a TOML value", value)}
 		}
 		doc = map[string]any{"v": value}
 	}
-	return c.setKey(strings.Split(key, "."), doc["v"], origin)
+	v := doc["v"]
+	if key == "preset" {
+		s, isString := v.(string)
+		if !isString {
+			return &Error{Origin: origin, Key: key, Err: fmt.Errorf("want a string, got %s", typeName(v))}
+		}
+		if s != c.Preset {
+			return &Error{Origin: origin, Key: key, Err: fmt.Errorf("%q is not the preset %q this configuration started from: choose the preset first (--difficulty, Difficulty: or a file's preset key)", s, c.Preset)}
+		}
+		return nil
+	}
+	// A table value sets several keys: on an error, set none.
+	classic, cells, origins := c.Classic, c.Cellular, maps.Clone(c.origin)
+	if err := c.setKey(strings.Split(key, "."), v, origin); err != nil {
+		c.Classic, c.Cellular, c.origin = classic, cells, origins
+		return err
+	}
+	c.layers = append(c.layers, strings.TrimSpace(origin.String()+" "+key+"="+value))
+	return nil
 }
 
 var (
@@ -127,20 +177,73 @@ var (
 	bareWord   = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
 )
 
-// apply sets every key of the TOML text src onto c.
-func (c *Config) apply(src []byte, name string) error {
+// fileLayer is a TOML file, decoded: its values, its keys in order and the
+// line of each key.
+type fileLayer struct {
+	name  string
+	raw   map[string]any
+	keys  []toml.Key
+	lines map[string]int
+}
+
+func parseFile(src []byte, name string) (*fileLayer, error) {
 	var raw map[string]any
 	md, err := toml.Decode(string(src), &raw)
 	if err != nil {
-		return tomlError(name, err)
+		return nil, tomlError(name, err)
 	}
-	lines := keyLines(src)
-	for _, k := range md.Keys() {
-		v := lookup(raw, k)
-		if _, table := v.(map[string]any); table {
+	return &fileLayer{name: name, raw: raw, keys: md.Keys(), lines: keyLines(src)}, nil
+}
+
+// origin returns where the file sets the dotted key: its line, or the line
+// of the table that holds it (an inline table's keys have no line of their
+// own).
+func (f *fileLayer) origin(key string) Origin {
+	for k := key; ; {
+		if n, ok := f.lines[k]; ok {
+			return Origin{f.name, n}
+		}
+		i := strings.LastIndexByte(k, '.')
+		if i < 0 {
+			return Origin{File: f.name}
+		}
+		k = k[:i]
+	}
+}
+
+// apply sets every key of the file onto c: ruleset first, then the keys of
+// the ruleset in the file's order. The preset key was read before, when
+// the configuration started from its preset.
+func (c *Config) apply(f *fileLayer) error {
+	if c.origin == nil {
+		c.origin = map[string]Origin{}
+	}
+	if v, ok := f.raw["ruleset"]; ok {
+		if err := c.setKey([]string{"ruleset"}, v, f.origin("ruleset")); err != nil {
+			return err
+		}
+	}
+	if v, ok := f.raw["preset"]; ok {
+		if _, isString := v.(string); !isString {
+			return &Error{Origin: f.origin("preset"), Key: "preset", Err: fmt.Errorf("want a string, got %s", typeName(v))}
+		}
+	}
+	for _, k := range f.keys {
+		name := strings.Join(k, ".")
+		if len(k) == 1 && (k[0] == "ruleset" || k[0] == "preset") {
 			continue
 		}
-		if err := c.setKey(k, v, Origin{File: name, Line: lines[strings.Join(k, ".")]}); err != nil {
+		v := lookup(f.raw, k)
+		origin := f.origin(name)
+		if _, table := v.(map[string]any); table {
+			// The table's keys follow, each with its line: check only
+			// that the table is one.
+			if err := c.checkTable(k, origin); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := c.setKey(k, v, origin); err != nil {
 			return err
 		}
 	}
@@ -159,150 +262,26 @@ func lookup(m map[string]any, key []string) any {
 	return v
 }
 
-// setKey sets one setting, by its key path, to a decoded TOML value.
-func (c *Config) setKey(key []string, v any, origin Origin) error {
-	name := strings.Join(key, ".")
-	if c.origin == nil {
-		c.origin = map[string]Origin{}
-	}
-	bad := func(err error) error { return &Error{Origin: origin, Key: name, Err: err} }
-	switch name {
-	case "ruleset":
-		s, ok := v.(string)
-		if !ok {
-			return bad(fmt.Errorf("want a string, got %s", typeName(v)))
-		}
-		if c.Ruleset != "" && s != c.Ruleset {
-			return bad(fmt.Errorf("%q does not match the preset's ruleset %q (name a preset of that ruleset with `preset`)", s, c.Ruleset))
-		}
-		c.Ruleset = s
-		c.origin[name] = origin
-		return nil
-	case "preset":
-		if _, ok := v.(string); !ok {
-			return bad(fmt.Errorf("want a string, got %s", typeName(v)))
-		}
-		return nil // Parse has already started from it
-	}
-	f, ok := fieldOf(&c.Classic, name)
-	if !ok {
-		err := fmt.Errorf("%w", ErrUnknownKey)
-		if near := nearKey(name); near != "" {
-			err = fmt.Errorf("%w (did you mean %q?)", ErrUnknownKey, near)
-		}
-		return bad(err)
-	}
-	if err := setValue(f, v); err != nil {
-		return bad(err)
-	}
-	c.origin[name] = origin
-	return nil
-}
-
-// fieldOf returns the field of the settings struct s whose toml tag is key.
-func fieldOf(s any, key string) (reflect.Value, bool) {
-	v := reflect.ValueOf(s).Elem()
-	for i := 0; i < v.NumField(); i++ {
-		if v.Type().Field(i).Tag.Get("toml") == key {
-			return v.Field(i), true
-		}
-	}
-	return reflect.Value{}, false
-}
-
-// keys returns the toml keys of the settings struct s, in order.
-func keys(s any) []string {
-	t := reflect.TypeOf(s)
-	var out []string
-	for i := 0; i < t.NumField(); i++ {
-		out = append(out, t.Field(i).Tag.Get("toml"))
-	}
-	return out
-}
-
-// nearKey returns the known key that key differs from only in case or in
-// '-' for '_', if there is one.
-func nearKey(key string) string {
-	norm := func(s string) string { return strings.ReplaceAll(strings.ToLower(s), "-", "_") }
-	for _, k := range append([]string{"ruleset", "preset"}, keys(Classic{})...) {
-		if norm(k) == norm(key) {
-			return k
-		}
-	}
-	return ""
-}
-
-// setValue stores a decoded TOML value in a field, strictly: integers for
-// integer fields, numbers for float fields, booleans, strings.
-func setValue(f reflect.Value, v any) error {
-	switch f.Kind() {
-	case reflect.Int, reflect.Int64:
-		n, ok := v.(int64)
-		if !ok {
-			return fmt.Errorf("want an integer, got %s", typeName(v))
-		}
-		if f.OverflowInt(n) {
-			return fmt.Errorf("%d is too large", n)
-		}
-		f.SetInt(n)
-	case reflect.Float64:
-		switch n := v.(type) {
-		case float64:
-			if math.IsNaN(n) || math.IsInf(n, 0) {
-				return fmt.Errorf("want a finite number, got %v", n)
-			}
-			f.SetFloat(n)
-		case int64:
-			f.SetFloat(float64(n))
-		default:
-			return fmt.Errorf("want a number, got %s", typeName(v))
-		}
-	case reflect.Bool:
-		b, ok := v.(bool)
-		if !ok {
-			return fmt.Errorf("want true or false, got %s", typeName(v))
-		}
-		f.SetBool(b)
-	case reflect.String:
-		s, ok := v.(string)
-		if !ok {
-			return fmt.Errorf("want a string, got %s", typeName(v))
-		}
-		f.SetString(s)
-	default:
-		return fmt.Errorf("setting of unsupported type %s", f.Type())
-	}
-	return nil
-}
-
-func typeName(v any) string {
-	switch v := v.(type) {
-	case int64:
-		return fmt.Sprintf("the integer %d", v)
-	case float64:
-		return fmt.Sprintf("the float %v", v)
-	case bool:
-		return fmt.Sprintf("the boolean %v", v)
-	case string:
-		return fmt.Sprintf("the string %q", v)
-	case []any, []map[string]any:
-		return "an array"
-	case map[string]any:
-		return "a table"
-	case nil:
-		return "nothing"
-	}
-	return fmt.Sprintf("a %T", v)
-}
-
 // tomlError turns BurntSushi/toml's error into an *Error with the file and
 // line.
 func tomlError(name string, err error) error {
 	var pe toml.ParseError
 	if errors.As(err, &pe) {
-		return &Error{Origin: Origin{name, pe.Position.Line}, Key: pe.LastKey, Err: errors.New(pe.Message)}
+		return &Error{Origin: Origin{name, pe.Position.Line}, Key: pe.LastKey, Err: errors.New(sentence(pe.Message))}
 	}
-	return &Error{Origin: Origin{File: name}, Err: errors.New(strings.TrimPrefix(err.Error(), "toml: "))}
+	return &Error{Origin: Origin{File: name}, Err: errors.New(sentence(strings.TrimPrefix(err.Error(), "toml: ")))}
+}
+
+// sentence writes a message as Go errors are written: lower-case (unless
+// its first word is an acronym or a name), without final punctuation.
+func sentence(msg string) string {
+	msg = strings.TrimRight(strings.TrimSpace(msg), ".")
+	r, n := utf8.DecodeRuneInString(msg)
+	next, _ := utf8.DecodeRuneInString(msg[n:])
+	if unicode.IsUpper(r) && !unicode.IsUpper(next) {
+		msg = string(unicode.ToLower(r)) + msg[n:]
+	}
+	return msg
 }
 
 // keyLines maps each key path the TOML text defines to its line (from 1).
@@ -320,6 +299,9 @@ func keyLines(src []byte) map[string]int {
 			end := strings.Index(t, "]]")
 			if end > 0 {
 				prefix = normalKey(t[2:end]) + "."
+				if _, seen := lines[strings.TrimSuffix(prefix, ".")]; !seen {
+					lines[strings.TrimSuffix(prefix, ".")] = i + 1
+				}
 			}
 		case t[0] == '[':
 			end := strings.IndexByte(t, ']')

@@ -136,12 +136,24 @@ func (c *Classic) Play(t *Turn) (bool, error) {
 	var small uint64 // the gain of merges below 2^63, added up without carries
 	n := lineCount(t.Dir, b.Width, b.Height)
 	length := len(b.Cells) / n
-	fast := length == 4 && !t.Hooked()
+	blocks := s.HasBlocks()
+	fast := length == 4 && !t.Hooked() && !blocks
 	if fast {
 		lineTableOnce.Do(buildLineTable)
 	}
 	for k := 0; k < n; k++ {
 		l := lineOf(t.Dir, k, b.Width, b.Height)
+		if blocks {
+			for _, seg := range segmentsOf(s, l) {
+				ch, w, err := c.slide(t, seg, win, &small)
+				if err != nil {
+					return false, err
+				}
+				changed = changed || ch
+				won = won || w
+			}
+			continue
+		}
 		if fast {
 			if ch, top, ok := slide4(t, l, &small); ok {
 				changed = changed || ch
@@ -171,10 +183,44 @@ func (c *Classic) Play(t *Turn) (bool, error) {
 	if _, err := t.Spawn(); err != nil {
 		return false, err
 	}
-	if !c.anyMove(b) {
+	if !c.canMove(s) {
 		s.Status = Lost
 	}
 	return true, nil
+}
+
+// segmentsOf splits a line at the cells blocking marks stand on: each part
+// slides on its own, toward its own front.
+func segmentsOf(s *State, l line) []line {
+	var out []line
+	start, n := l.start, 0
+	for i, at := 0, l.start; i < l.n; i, at = i+1, at+l.step {
+		if s.Blocked(at) {
+			if n > 0 {
+				out = append(out, line{start, l.step, n})
+			}
+			start, n = at+l.step, 0
+			continue
+		}
+		n++
+	}
+	if n > 0 {
+		out = append(out, line{start, l.step, n})
+	}
+	return out
+}
+
+// canMove reports whether any move would change the board of s.
+func (c *Classic) canMove(s *State) bool {
+	if !s.HasBlocks() {
+		return c.anyMove(&s.Board)
+	}
+	for _, d := range Directions {
+		if c.Changes(s, d) {
+			return true
+		}
+	}
+	return false
 }
 
 // slide resolves one line as seeds/000 §3 says: compress its tiles toward
@@ -266,20 +312,34 @@ func (c *Classic) hookMerge(t *Turn, l line, to, a, b int, lv uint16) (uint16, e
 func (c *Classic) Changes(s *State, d Direction) bool {
 	b := &s.Board
 	for k, n := 0, lineCount(d, b.Width, b.Height); k < n; k++ {
-		l := lineOf(d, k, b.Width, b.Height)
-		gap := false
-		prev := uint16(0)
-		for i, at := 0, l.start; i < l.n; i, at = i+1, at+l.step {
-			cell := b.Cells[at]
-			if cell.Kind == KindEmpty {
-				gap = true
-				continue
-			}
-			if gap || (cell.Level == prev && cell.Level < MaxLevel) {
+		lines := []line{lineOf(d, k, b.Width, b.Height)}
+		if s.HasBlocks() {
+			lines = segmentsOf(s, lines[0])
+		}
+		for _, l := range lines {
+			if c.lineChanges(b, l) {
 				return true
 			}
-			prev = cell.Level
 		}
+	}
+	return false
+}
+
+// lineChanges reports whether a line has a gap in front of a tile, or two
+// equal tiles next to each other once the gaps are closed.
+func (c *Classic) lineChanges(b *Board, l line) bool {
+	gap := false
+	prev := uint16(0)
+	for i, at := 0, l.start; i < l.n; i, at = i+1, at+l.step {
+		cell := b.Cells[at]
+		if cell.Kind == KindEmpty {
+			gap = true
+			continue
+		}
+		if gap || (cell.Level == prev && cell.Level < MaxLevel) {
+			return true
+		}
+		prev = cell.Level
 	}
 	return false
 }
@@ -329,7 +389,7 @@ func (c *Classic) Settle(s *State) {
 	if s.Status == Won {
 		return
 	}
-	if !c.anyMove(&s.Board) {
+	if !c.canMove(s) {
 		s.Status = Lost
 		return
 	}

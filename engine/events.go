@@ -55,17 +55,21 @@ type SpawnEvent struct {
 }
 
 // TickEvent is the payload of OnTick, once per finished turn. A hook may
-// append Edits: cells to put on the board, each checked by the ruleset and
-// applied in order after the hook returns; the game's status is then worked
-// out again. State is the turn's finished state; hooks must not change it.
+// append Edits (cells to put on the board, each checked by the ruleset),
+// MarkEdits (marks to set or remove) and Data (values to keep in the
+// state's Data; an empty value deletes its key); they are applied in that
+// order after the hook returns, and the game's status is then worked out
+// again. State is the turn's finished state; hooks must not change it.
 type TickEvent struct {
-	Dir    Direction
-	Turn   int   // the number of the turn just finished, from 1
-	Gained Score // score gained this turn
-	Merges int
-	Spawns int
-	State  *State
-	Edits  []Edit
+	Dir       Direction
+	Turn      int   // the number of the turn just finished, from 1
+	Gained    Score // score gained this turn
+	Merges    int
+	Spawns    int
+	State     *State
+	Edits     []Edit
+	MarkEdits []MarkEdit
+	Data      map[string]string
 }
 
 // Edit puts Cell at Pos.

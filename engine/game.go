@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"sort"
 )
 
 // State is everything a game is at one moment: what undo restores, what a
@@ -14,10 +15,12 @@ type State struct {
 	Board  Board
 	Score  Score
 	Status Status
-	Turn   int              // the number of turns played (moves that changed the board)
-	RNG    RNG              // the random source, as it stands
-	Next   int              // the spawn-queue cursor: the index of the next entry to use
-	Vars   map[string]int64 // counters the ruleset keeps for the whole game
+	Turn   int               // the number of turns played (moves that changed the board)
+	RNG    RNG               // the random source, as it stands
+	Next   int               // the spawn-queue cursor: the index of the next entry to use
+	Vars   map[string]int64  // counters the ruleset and mods keep for the whole game
+	Data   map[string]string // data mods keep with the game (their storage)
+	Marks  []Mark            // the marks on the board, in position and name order
 }
 
 // copyFrom makes s a copy of o, reusing s's cells when they fit.
@@ -28,10 +31,18 @@ func (s *State) copyFrom(o *State) {
 	}
 	cells = cells[:len(o.Board.Cells)]
 	copy(cells, o.Board.Cells)
+	var marks []Mark
+	if len(o.Marks) > 0 {
+		marks = append(s.Marks[:0], o.Marks...)
+	}
 	*s = *o
 	s.Board.Cells = cells
+	s.Marks = marks
 	if o.Vars != nil {
 		s.Vars = maps.Clone(o.Vars)
+	}
+	if o.Data != nil {
+		s.Data = maps.Clone(o.Data)
 	}
 }
 
@@ -265,6 +276,7 @@ func (g *Game) Move(d Direction) (Result, error) {
 	if g.next.Turn < math.MaxInt {
 		g.next.Turn++
 	}
+	g.next.ageMarks()
 	if g.hooks != nil {
 		if err := g.tick(t); err != nil {
 			return Result{}, err
@@ -278,26 +290,71 @@ func (g *Game) Move(d Direction) (Result, error) {
 // tick runs the OnTick hook on the finished turn and applies its edits.
 func (g *Game) tick(t *Turn) error {
 	ev := &g.tickEv
-	*ev = TickEvent{Dir: t.Dir, Turn: t.State.Turn, Gained: t.Gained, Merges: t.Merges, Spawns: t.Spawns, State: t.State, Edits: ev.Edits[:0]}
+	*ev = TickEvent{Dir: t.Dir, Turn: t.State.Turn, Gained: t.Gained, Merges: t.Merges, Spawns: t.Spawns, State: t.State,
+		Edits: ev.Edits[:0], MarkEdits: ev.MarkEdits[:0]}
 	err := g.hooks.OnTick(ev)
 	ev.State = nil
 	if err != nil {
 		return &HookError{Event: "on tick", Err: err}
 	}
-	if len(ev.Edits) == 0 {
-		return nil
+	if err := g.applyRequests(t.State, ev.Edits, ev.MarkEdits, ev.Data); err != nil {
+		return &HookError{Event: "on tick", Err: err}
 	}
-	b := &t.State.Board
-	for _, e := range ev.Edits {
+	ev.Data = nil
+	return nil
+}
+
+// MaxData bounds the bytes of a state's Data, keys and values together.
+const MaxData = 1 << 20
+
+// applyRequests applies a hook's cell edits, mark edits and data to s, each
+// checked, and settles the status when the board changed.
+func (g *Game) applyRequests(s *State, edits []Edit, marks []MarkEdit, data map[string]string) error {
+	b := &s.Board
+	for _, e := range edits {
 		if !b.In(e.Pos) {
-			return &HookError{Event: "on tick", Err: fmt.Errorf("edit at %v is off the %d×%d board", e.Pos, b.Width, b.Height)}
+			return fmt.Errorf("edit at %v is off the %d×%d board", e.Pos, b.Width, b.Height)
 		}
 		if err := g.rules.CheckCell(e.Cell); err != nil {
-			return &HookError{Event: "on tick", Err: fmt.Errorf("edit at %v: %w", e.Pos, err)}
+			return fmt.Errorf("edit at %v: %w", e.Pos, err)
 		}
 		b.Set(e.Pos, e.Cell)
 	}
-	g.rules.Settle(t.State)
+	for _, m := range marks {
+		if err := s.applyMarkEdit(m); err != nil {
+			return err
+		}
+	}
+	if len(data) > 0 {
+		keys := make([]string, 0, len(data))
+		for k := range data {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if k == "" {
+				return errors.New("data key is empty")
+			}
+			if data[k] == "" {
+				delete(s.Data, k)
+				continue
+			}
+			if s.Data == nil {
+				s.Data = map[string]string{}
+			}
+			s.Data[k] = data[k]
+		}
+		size := 0
+		for k, v := range s.Data {
+			size += len(k) + len(v)
+		}
+		if size > MaxData {
+			return fmt.Errorf("data holds %d bytes, more than %d", size, MaxData)
+		}
+	}
+	if len(edits) > 0 || len(marks) > 0 {
+		g.rules.Settle(s)
+	}
 	return nil
 }
 

@@ -190,7 +190,7 @@ func (t *Turn) SpawnWith(random func(*RNG) Cell) (bool, error) {
 	switch {
 	case scripted:
 		e := g.queue[s.Next]
-		if err := g.checkSpawn(b, e.Pos, e.Cell); err != nil {
+		if err := g.checkSpawn(s, e.Pos, e.Cell); err != nil {
 			return false, err
 		}
 		s.Next++
@@ -198,7 +198,11 @@ func (t *Turn) SpawnWith(random func(*RNG) Cell) (bool, error) {
 	case g.opt.ScriptedOnly:
 		return false, ErrNoSpawn
 	default:
+		blocks := s.HasBlocks()
 		n := b.EmptyCount()
+		if blocks {
+			n = s.spawnableCount()
+		}
 		if n == 0 {
 			return false, nil
 		}
@@ -207,7 +211,11 @@ func (t *Turn) SpawnWith(random func(*RNG) Cell) (bool, error) {
 		} else {
 			cell = g.rules.RandomSpawn(&s.RNG)
 		}
-		at = b.PosOf(b.nthEmpty(s.RNG.IntN(n)))
+		if blocks {
+			at = b.PosOf(s.nthSpawnable(s.RNG.IntN(n)))
+		} else {
+			at = b.PosOf(b.nthEmpty(s.RNG.IntN(n)))
+		}
 	}
 	if g.hooks != nil {
 		ev := &g.spawnEv
@@ -221,7 +229,7 @@ func (t *Turn) SpawnWith(random func(*RNG) Cell) (bool, error) {
 			return false, nil
 		}
 		if ev.Pos != at || ev.Cell != cell {
-			if err := g.checkSpawn(b, ev.Pos, ev.Cell); err != nil {
+			if err := g.checkSpawn(s, ev.Pos, ev.Cell); err != nil {
 				return false, &HookError{Event: "on spawn", Err: err}
 			}
 			at, cell = ev.Pos, ev.Cell
@@ -232,8 +240,9 @@ func (t *Turn) SpawnWith(random func(*RNG) Cell) (bool, error) {
 	return true, nil
 }
 
-// checkSpawn checks that c may spawn at p on b.
-func (g *Game) checkSpawn(b *Board, p Pos, c Cell) error {
+// checkSpawn checks that c may spawn at p on the board of s.
+func (g *Game) checkSpawn(s *State, p Pos, c Cell) error {
+	b := &s.Board
 	entry := fmt.Sprintf("{%d,%d,%s}", p.Row, p.Col, g.rules.FormatCell(c))
 	if !b.In(p) {
 		return &SpawnError{Entry: entry, Reason: fmt.Sprintf("cell %v is off the %d×%d board", p, b.Width, b.Height)}
@@ -244,5 +253,32 @@ func (g *Game) checkSpawn(b *Board, p Pos, c Cell) error {
 	if !b.At(p).IsEmpty() {
 		return &SpawnError{Entry: entry, Reason: fmt.Sprintf("cell %v is occupied by %s", p, g.rules.FormatCell(b.At(p)))}
 	}
+	if s.Blocked(p.Row*b.Width + p.Col) {
+		return &SpawnError{Entry: entry, Reason: fmt.Sprintf("cell %v is blocked by a mark", p)}
+	}
 	return nil
+}
+
+// spawnableCount counts the empty cells no blocking mark stands on.
+func (s *State) spawnableCount() int {
+	n := 0
+	for i, c := range s.Board.Cells {
+		if c.IsEmpty() && !s.Blocked(i) {
+			n++
+		}
+	}
+	return n
+}
+
+// nthSpawnable returns the index of the k-th (from 0) empty, unblocked cell.
+func (s *State) nthSpawnable(k int) int {
+	for i, c := range s.Board.Cells {
+		if c.IsEmpty() && !s.Blocked(i) {
+			if k == 0 {
+				return i
+			}
+			k--
+		}
+	}
+	return -1
 }

@@ -39,13 +39,23 @@ type saveOptions struct {
 }
 
 type saveState struct {
-	Board  []string         `json:"board"`
-	Score  string           `json:"score"`
-	Status string           `json:"status"`
-	Turn   int              `json:"turn"`
-	RNG    string           `json:"rng"`
-	Next   int              `json:"next"`
-	Vars   map[string]int64 `json:"vars,omitempty"`
+	Board  []string          `json:"board"`
+	Score  string            `json:"score"`
+	Status string            `json:"status"`
+	Turn   int               `json:"turn"`
+	RNG    string            `json:"rng"`
+	Next   int               `json:"next"`
+	Vars   map[string]int64  `json:"vars,omitempty"`
+	Data   map[string]string `json:"data,omitempty"`
+	Marks  []saveMark        `json:"marks,omitempty"`
+}
+
+type saveMark struct {
+	Row   int    `json:"row"`
+	Col   int    `json:"col"`
+	Name  string `json:"name"`
+	Turns int    `json:"turns,omitempty"`
+	Block bool   `json:"block,omitempty"`
 }
 
 type saveSpawn struct {
@@ -100,7 +110,20 @@ func (g *Game) saveState(s *State) saveState {
 		RNG:    fmt.Sprintf("%016x", s.RNG.State),
 		Next:   s.Next,
 		Vars:   s.Vars,
+		Data:   s.Data,
+		Marks:  saveMarks(s.Marks),
 	}
+}
+
+func saveMarks(marks []Mark) []saveMark {
+	if len(marks) == 0 {
+		return nil
+	}
+	out := make([]saveMark, len(marks))
+	for i, m := range marks {
+		out[i] = saveMark{Row: m.Pos.Row, Col: m.Pos.Col, Name: m.Name, Turns: m.Turns, Block: m.Block}
+	}
+	return out
 }
 
 // Unmarshal reads a game written by Marshal. Every field is checked: a
@@ -209,6 +232,35 @@ func (g *Game) loadState(d *saveState) (State, error) {
 	if len(d.Vars) > 0 {
 		s.Vars = d.Vars
 	}
+	if len(d.Data) > 0 {
+		size := 0
+		for k, v := range d.Data {
+			if k == "" || v == "" {
+				return s, errors.New("data: empty keys and values are not kept")
+			}
+			size += len(k) + len(v)
+		}
+		if size > MaxData {
+			return s, fmt.Errorf("data holds %d bytes, more than %d", size, MaxData)
+		}
+		s.Data = d.Data
+	}
+	if len(d.Marks) > MaxMarks {
+		return s, fmt.Errorf("marks: %d marks, more than %d", len(d.Marks), MaxMarks)
+	}
+	for i, m := range d.Marks {
+		mark := Mark{Pos: Pos{m.Row, m.Col}, Name: m.Name, Turns: m.Turns, Block: m.Block}
+		if err := CheckMark(&s.Board, mark); err != nil {
+			return s, fmt.Errorf("marks[%d]: %w", i, err)
+		}
+		for _, prev := range s.Marks {
+			if prev.Pos == mark.Pos && prev.Name == mark.Name {
+				return s, fmt.Errorf("marks[%d]: %s at %v is there twice", i, mark.Name, mark.Pos)
+			}
+		}
+		s.Marks = append(s.Marks, mark)
+	}
+	sortMarks(s.Marks)
 	return s, nil
 }
 

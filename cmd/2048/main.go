@@ -4,6 +4,8 @@
 // Usage:
 //
 //	2048 test [-v] [PATH ...]   run the fixtures (.cases) in PATHs (default .)
+//	2048 config show [FLAGS]    print the effective configuration as TOML
+//	2048 config check FILE ...  check configuration files
 //	2048 version                print the version
 //	2048 help [COMMAND]         show help
 package main
@@ -27,10 +29,13 @@ with fixtures that pin behaviour down.
 Usage:
   2048 test [-v] [PATH ...]   run the fixture files (.cases) named, and every
                               one below the folders named (default: .)
+  2048 config show [FLAGS]    print the effective configuration as TOML
+  2048 config check FILE ...  check configuration files
   2048 version                print the version
   2048 help [COMMAND]         show this help, or a command's
 
-Run '2048 help test' for the fixture runner's options.
+Run '2048 help test' for the fixture runner's options, and '2048 help config'
+for the configuration's layers and flags.
 `
 
 func main() {
@@ -47,12 +52,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "test":
 		return runTest(args[1:], stdout, stderr)
+	case "config":
+		return runConfig(args[1:], stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintf(stdout, "2048 %s\n", version)
 		return 0
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 && args[1] == "test" {
 			return runTest([]string{"-h"}, stdout, stdout)
+		}
+		if len(args) > 1 && args[1] == "config" {
+			return runConfig([]string{"help"}, stdout, stdout)
 		}
 		fmt.Fprint(stdout, usage)
 		return 0

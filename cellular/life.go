@@ -1,0 +1,197 @@
+package cellular
+
+import "github.com/mod2048/mod2048/engine"
+
+// aliveNeighbours counts the alive cells in the Moore neighbourhood of cell
+// p: beyond the board's edge is empty, or, with life.wrap, the other side.
+func (r *Rules) aliveNeighbours(b *engine.Board, alive []bool, p int) int {
+	w, h := b.Width, b.Height
+	row, col := p/w, p%w
+	n := 0
+	for dr := -1; dr <= 1; dr++ {
+		for dc := -1; dc <= 1; dc++ {
+			if dr == 0 && dc == 0 {
+				continue
+			}
+			rr, cc := row+dr, col+dc
+			if r.s.Life.Wrap {
+				rr, cc = (rr+h)%h, (cc+w)%w
+			} else if rr < 0 || rr >= h || cc < 0 || cc >= w {
+				continue
+			}
+			if alive[rr*w+cc] {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func aliveMap(b *engine.Board) []bool {
+	alive := make([]bool, len(b.Cells))
+	for i, c := range b.Cells {
+		alive[i] = c.Kind == KindAlive
+	}
+	return alive
+}
+
+// births reports whether n alive neighbours make a birth: exactly 3, or 2 or
+// 3 with the birth relaxation.
+func (r *Rules) births(n int) bool {
+	return n == 3 || (n == 2 && r.s.Life.BirthRelaxation)
+}
+
+// life is phase 2, computed on a snapshot and applied at once (§4): an alive
+// cell survives with 2 or 3 alive neighbours and otherwise dies (its token,
+// a catalyst, stays); a cell with no occupant and no token is born alive(1)
+// with exactly 3 (or, relaxed, 2 or 3), unless a blocking mark stands on it.
+// Dormant cells count for nothing and nothing happens to them. It marks the
+// born cells and returns the counts.
+func (r *Rules) life(s *engine.State, born []bool) (births, deaths int) {
+	b := &s.Board
+	alive := aliveMap(b)
+	for p, c := range b.Cells {
+		n := r.aliveNeighbours(b, alive, p)
+		switch {
+		case alive[p] && n != 2 && n != 3:
+			b.Cells[p] = engine.Cell{Token: c.Token, Charges: c.Charges}
+			deaths++
+		case c.IsEmpty() && r.births(n) && !s.Blocked(p):
+			b.Cells[p] = aliveCell(1)
+			born[p] = true
+			births++
+		}
+	}
+	return births, deaths
+}
+
+// dormancy is phase 3 (§2.3, §7): an alive cell of energy 1 that neither
+// merged in the swipe nor was born this tick counts one more turn without a
+// merge, and goes dormant(1) when the count reaches dormancy.ticks; any
+// other alive cell's count is 0. With dormancy.ticks 0 nothing goes dormant.
+func (r *Rules) dormancy(b *engine.Board, merged, born []bool) {
+	for p, c := range b.Cells {
+		if c.Kind != KindAlive {
+			continue
+		}
+		if r.s.Dormancy.Ticks == 0 || merged[p] || born[p] || c.Level != 1 {
+			b.Cells[p].Counter = 0
+			continue
+		}
+		c.Counter++
+		if int(c.Counter) >= r.s.Dormancy.Ticks {
+			c.Kind, c.Counter = KindDormant, 0
+		}
+		b.Cells[p] = c
+	}
+}
+
+// blight is the first half of phase 4 (§6): each active blight token turns
+// the alive cells orthogonally next to it dormant, unless a cell is shielded
+// by a locally stable pattern; all tokens act on the same snapshot. Each
+// token then spends one charge and is removed when none is left.
+func (r *Rules) blight(b *engine.Board) {
+	alive := aliveMap(b)
+	var hit []int
+	for p, c := range b.Cells {
+		if c.Token != TokenBlight {
+			continue
+		}
+		for _, q := range orthogonal(b, p) {
+			if alive[q] && !r.shielded(b, alive, q) {
+				hit = append(hit, q)
+			}
+		}
+		c.Charges--
+		if c.Charges == 0 {
+			c.Token = 0
+		}
+		b.Cells[p] = c
+	}
+	for _, q := range hit {
+		if b.Cells[q].Kind == KindAlive {
+			b.Cells[q].Kind, b.Cells[q].Counter = KindDormant, 0
+		}
+	}
+}
+
+// window is the 5×5 neighbourhood of a cell, alive cells only.
+type window [5][5]bool
+
+// shielded reports whether the alive cell p is part of a locally stable
+// pattern (§6): Life on the 5×5 window centred on p, with the game's birth
+// rule and the alive cells alone (dormant cells, tokens and anything beyond
+// the window count as empty), leaves the 3×3 centre as it was after one tick
+// (a still life) or after two (a period-2 oscillator).
+func (r *Rules) shielded(b *engine.Board, alive []bool, p int) bool {
+	w, h := b.Width, b.Height
+	row, col := p/w, p%w
+	var t0 window
+	for dr := -2; dr <= 2; dr++ {
+		for dc := -2; dc <= 2; dc++ {
+			rr, cc := row+dr, col+dc
+			if r.s.Life.Wrap {
+				rr, cc = (rr+h)%h, (cc+w)%w
+			} else if rr < 0 || rr >= h || cc < 0 || cc >= w {
+				continue
+			}
+			t0[dr+2][dc+2] = alive[rr*w+cc]
+		}
+	}
+	t1 := r.step(&t0)
+	if sameCentre(&t0, &t1) {
+		return true
+	}
+	t2 := r.step(&t1)
+	return sameCentre(&t0, &t2)
+}
+
+// step is one Life tick on a window; beyond it is empty.
+func (r *Rules) step(in *window) window {
+	var out window
+	for i := 0; i < 5; i++ {
+		for j := 0; j < 5; j++ {
+			n := 0
+			for di := -1; di <= 1; di++ {
+				for dj := -1; dj <= 1; dj++ {
+					ii, jj := i+di, j+dj
+					if (di != 0 || dj != 0) && ii >= 0 && ii < 5 && jj >= 0 && jj < 5 && in[ii][jj] {
+						n++
+					}
+				}
+			}
+			if in[i][j] {
+				out[i][j] = n == 2 || n == 3
+			} else {
+				out[i][j] = r.births(n)
+			}
+		}
+	}
+	return out
+}
+
+func sameCentre(a, b *window) bool {
+	for i := 1; i <= 3; i++ {
+		for j := 1; j <= 3; j++ {
+			if a[i][j] != b[i][j] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// decay is the second half of phase 4 (§7), after the blight: every alive
+// cell with at most one alive neighbour loses decay.amount energy, down to 1,
+// all on the same snapshot.
+func (r *Rules) decay(b *engine.Board) {
+	if r.s.Decay.Amount == 0 {
+		return
+	}
+	alive := aliveMap(b)
+	for p, c := range b.Cells {
+		if alive[p] && r.aliveNeighbours(b, alive, p) <= 1 {
+			b.Cells[p].Level = uint16(max(int(c.Level)-r.s.Decay.Amount, 1))
+		}
+	}
+}

@@ -1,0 +1,127 @@
+package cellular
+
+import (
+	"fmt"
+	"math"
+)
+
+// Settings are the tunables of Cellular 2048. Their toml tags are the keys
+// of a cellular TOML file (tables for the nested structs) and their doc tags
+// the comments `2048 config show` writes. Validate checks them.
+type Settings struct {
+	Width  int `toml:"width" doc:"Board width in cells (1 to 32; a board has at least 2 cells)."`
+	Height int `toml:"height" doc:"Board height in cells (1 to 32; a board has at least 2 cells)."`
+	ECap   int `toml:"e_cap" doc:"E_cap: the highest energy a cell can hold (2 to 255)."`
+
+	InitialCells int  `toml:"initial_cells" doc:"Alive cells of energy 1 a new game starts with, on random empty cells."`
+	SpawnCells   int  `toml:"spawn_cells" doc:"Alive cells of energy 1 spawned after every turn (0 to 4)."`
+	StopOnWin    bool `toml:"stop_on_win" doc:"true: reaching the stabilize goal stops the game until the player keeps going; false: play goes on."`
+	UndoLimit    int  `toml:"undo_limit" doc:"Turns undo can take back: 0 disables undo and redo, -1 keeps every turn."`
+	IdleTicks    bool `toml:"idle_swipe_ticks" doc:"A swipe that moves nothing: false, it is a no-op (as in classic); true, the turn's other phases still run."`
+
+	Life     Life     `toml:"life" doc:"Phase 2, the Life tick."`
+	Dormancy Dormancy `toml:"dormancy" doc:"Phase 3, dormancy."`
+	Colony   Colony   `toml:"colony" doc:"The colony bonus of merges (§3.5)."`
+	Catalyst Catalyst `toml:"catalyst" doc:"Catalysts (§5)."`
+	Blight   Blight   `toml:"blight" doc:"Blight tokens (§6), phase 4."`
+	Decay    Decay    `toml:"decay" doc:"Isolation decay (§7), phase 4."`
+	Goal     Goal     `toml:"goal" doc:"The stabilize goal (§8)."`
+}
+
+// Life tunes the Life tick.
+type Life struct {
+	Enabled         bool `toml:"enabled" doc:"Run the Life tick (switch it off to check the swipe phase alone)."`
+	BirthRelaxation bool `toml:"birth_relaxation" doc:"Births on 2 or 3 alive neighbours instead of exactly 3 (the early relaxation)."`
+	Wrap            bool `toml:"wrap" doc:"Neighbourhoods wrap around the board's edges (a torus); false: beyond the edge is empty."`
+}
+
+// Dormancy tunes phase 3.
+type Dormancy struct {
+	Ticks int `toml:"ticks" doc:"Turns without a merge after which an alive cell of energy 1 goes dormant (0: never)."`
+}
+
+// Colony tunes the colony bonus.
+type Colony struct {
+	Bonus   int `toml:"bonus" doc:"Energy added to a merge whose two cells both belong to large colonies (0: no bonus)."`
+	MinSize int `toml:"min_size" doc:"Alive cells a 4-connected colony needs to count as large."`
+}
+
+// Catalyst tunes catalysts.
+type Catalyst struct {
+	Rate float64 `toml:"rate" doc:"Chance per turn that a catalyst spawns on a random empty cell (0 to 1)."`
+	Max  int     `toml:"max" doc:"M: the most catalysts on the board at once."`
+}
+
+// Blight tunes blight tokens.
+type Blight struct {
+	Rate      float64 `toml:"rate" doc:"Chance per turn that a blight token spawns on a random empty cell (0: no blight)."`
+	Charges   int     `toml:"charges" doc:"Applications a token makes before it is removed (L; 1: it applies once)."`
+	Telegraph bool    `toml:"telegraph" doc:"A new token first shows as incoming (b): it blocks movement but blights nothing until the end of the next turn, when it turns active (B)."`
+}
+
+// Decay tunes isolation decay.
+type Decay struct {
+	Amount int `toml:"amount" doc:"Energy an alive cell with at most one alive neighbour loses each turn, down to 1 (0: no decay)."`
+}
+
+// Goal tunes the stabilize goal.
+type Goal struct {
+	PerCell float64 `toml:"stabilize_per_cell" doc:"StabilizeThreshold = ceil(stabilize_per_cell × width × height): the total energy a stable turn needs to win (0: no goal)."`
+}
+
+// Threshold returns StabilizeThreshold, the total alive energy a stable turn
+// must reach to win; 0 when the goal is off.
+func (s *Settings) Threshold() int {
+	return int(math.Ceil(s.Goal.PerCell * float64(s.Width*s.Height)))
+}
+
+// SettingError is a setting out of range; Key is its TOML key.
+type SettingError struct {
+	Key string
+	Msg string
+}
+
+func (e *SettingError) Error() string { return e.Key + ": " + e.Msg }
+
+// Validate checks every setting and reports the first one out of range.
+func (s *Settings) Validate() error {
+	bad := func(key, format string, args ...any) error {
+		return &SettingError{Key: key, Msg: fmt.Sprintf(format, args...)}
+	}
+	prob := func(p float64) bool { return !math.IsNaN(p) && p >= 0 && p <= 1 }
+	switch {
+	case s.Width < 1 || s.Width > 32:
+		return bad("width", "%d is outside 1 to 32", s.Width)
+	case s.Height < 1 || s.Height > 32:
+		return bad("height", "%d is outside 1 to 32", s.Height)
+	case s.Width*s.Height < 2:
+		return bad("height", "a %d×%d board has fewer than 2 cells", s.Width, s.Height)
+	case s.ECap < 2 || s.ECap > 255:
+		return bad("e_cap", "%d is outside 2 to 255", s.ECap)
+	case s.InitialCells < 0 || s.InitialCells > s.Width*s.Height:
+		return bad("initial_cells", "%d is outside 0 to %d (the board's cells)", s.InitialCells, s.Width*s.Height)
+	case s.SpawnCells < 0 || s.SpawnCells > 4:
+		return bad("spawn_cells", "%d is outside 0 to 4", s.SpawnCells)
+	case s.UndoLimit < -1:
+		return bad("undo_limit", "%d is below -1 (-1 keeps every turn)", s.UndoLimit)
+	case s.Dormancy.Ticks < 0 || s.Dormancy.Ticks > 1000:
+		return bad("dormancy.ticks", "%d is outside 0 to 1000", s.Dormancy.Ticks)
+	case s.Colony.Bonus < 0 || s.Colony.Bonus > s.ECap:
+		return bad("colony.bonus", "%d is outside 0 to e_cap (%d)", s.Colony.Bonus, s.ECap)
+	case s.Colony.MinSize < 1 || s.Colony.MinSize > s.Width*s.Height:
+		return bad("colony.min_size", "%d is outside 1 to %d (the board's cells)", s.Colony.MinSize, s.Width*s.Height)
+	case !prob(s.Catalyst.Rate):
+		return bad("catalyst.rate", "%v is outside 0 to 1", s.Catalyst.Rate)
+	case s.Catalyst.Max < 0 || s.Catalyst.Max > s.Width*s.Height:
+		return bad("catalyst.max", "%d is outside 0 to %d (the board's cells)", s.Catalyst.Max, s.Width*s.Height)
+	case !prob(s.Blight.Rate):
+		return bad("blight.rate", "%v is outside 0 to 1", s.Blight.Rate)
+	case s.Blight.Charges < 1 || s.Blight.Charges > 100:
+		return bad("blight.charges", "%d is outside 1 to 100", s.Blight.Charges)
+	case s.Decay.Amount < 0 || s.Decay.Amount > s.ECap:
+		return bad("decay.amount", "%d is outside 0 to e_cap (%d)", s.Decay.Amount, s.ECap)
+	case math.IsNaN(s.Goal.PerCell) || s.Goal.PerCell < 0 || s.Goal.PerCell > float64(s.ECap):
+		return bad("goal.stabilize_per_cell", "%v is outside 0 to e_cap (%d)", s.Goal.PerCell, s.ECap)
+	}
+	return nil
+}
