@@ -126,7 +126,7 @@ type window [5][5]bool
 func (r *Rules) shielded(b *engine.Board, alive []bool, p int) bool {
 	w, h := b.Width, b.Height
 	row, col := p/w, p%w
-	var t0 window
+	var t0, board window // board: the window's cells that lie on the board
 	for dr := -2; dr <= 2; dr++ {
 		for dc := -2; dc <= 2; dc++ {
 			rr, cc := row+dr, col+dc
@@ -136,21 +136,27 @@ func (r *Rules) shielded(b *engine.Board, alive []bool, p int) bool {
 				continue
 			}
 			t0[dr+2][dc+2] = alive[rr*w+cc]
+			board[dr+2][dc+2] = true
 		}
 	}
-	t1 := r.step(&t0)
+	t1 := r.step(&t0, &board)
 	if sameCentre(&t0, &t1) {
 		return true
 	}
-	t2 := r.step(&t1)
+	t2 := r.step(&t1, &board)
 	return sameCentre(&t0, &t2)
 }
 
-// step is one Life tick on a window; beyond it is empty.
-func (r *Rules) step(in *window) window {
+// step is one Life tick on a window; beyond it is empty, and nothing lives
+// on the window's cells that lie off the board (the game's edge holds in
+// the check too).
+func (r *Rules) step(in, board *window) window {
 	var out window
 	for i := 0; i < 5; i++ {
 		for j := 0; j < 5; j++ {
+			if !board[i][j] {
+				continue
+			}
 			n := 0
 			for di := -1; di <= 1; di++ {
 				for dj := -1; dj <= 1; dj++ {

@@ -80,10 +80,19 @@ func (o Options) check() error {
 	return nil
 }
 
-// SpawnEntry is one entry of the spawn queue: Cell to spawn at Pos.
+// SpawnEntry is one entry of the spawn queue: Cell to spawn at Pos. An entry
+// whose value the ruleset could not read keeps the value as written in Text
+// and the reason in Invalid: the step that comes to it fails.
 type SpawnEntry struct {
-	Pos  Pos
-	Cell Cell
+	Pos     Pos
+	Cell    Cell
+	Text    string
+	Invalid error
+}
+
+// InvalidSpawn returns a queue entry for a value the ruleset could not read.
+func InvalidSpawn(p Pos, text string, err error) SpawnEntry {
+	return SpawnEntry{Pos: p, Text: text, Invalid: err}
 }
 
 // Result tells what a move did.

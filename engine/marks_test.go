@@ -47,7 +47,7 @@ func TestBlockingMarks(t *testing.T) {
 	// A wall at (0,1) splits row 0; a frozen 2 at (1,0) neither moves nor
 	// merges; marks stay on their cells.
 	g := markGame(t, []string{"2 0 0 0", "2 0 2 0", "0 0 0 0", "0 0 0 0"},
-		SpawnEntry{Pos{3, 3}, Cell{Kind: KindTile, Level: 1}}, SpawnEntry{Pos{2, 0}, Cell{Kind: KindTile, Level: 1}})
+		SpawnEntry{Pos: Pos{3, 3}, Cell: Cell{Kind: KindTile, Level: 1}}, SpawnEntry{Pos: Pos{2, 0}, Cell: Cell{Kind: KindTile, Level: 1}})
 	withMarks(t, g, Right,
 		MarkEdit{Mark: Mark{Pos: Pos{0, 1}, Name: "test:wall", Block: true}},
 		MarkEdit{Mark: Mark{Pos: Pos{1, 3}, Name: "test:ice", Turns: 2, Block: true}})
@@ -69,7 +69,7 @@ func TestBlockingMarks(t *testing.T) {
 	if g.Legal(Up) != true || st.Blocked(1) != true || st.Blocked(0) {
 		t.Error("Blocked/Legal disagree with the marks")
 	}
-	g.AddSpawns(SpawnEntry{Pos{0, 1}, Cell{Kind: KindTile, Level: 1}})
+	g.AddSpawns(SpawnEntry{Pos: Pos{0, 1}, Cell: Cell{Kind: KindTile, Level: 1}})
 	_, err := g.Move(Up)
 	var se *SpawnError
 	if !errors.As(err, &se) || !strings.Contains(err.Error(), "blocked by a mark") {
@@ -79,7 +79,7 @@ func TestBlockingMarks(t *testing.T) {
 
 func TestMarksAgeAndUndo(t *testing.T) {
 	g := markGame(t, []string{"2 0 0 0", "0 0 0 0", "0 0 0 0", "0 0 0 0"},
-		SpawnEntry{Pos{3, 3}, Cell{Kind: KindTile, Level: 1}}, SpawnEntry{Pos{1, 1}, Cell{Kind: KindTile, Level: 1}})
+		SpawnEntry{Pos: Pos{3, 3}, Cell: Cell{Kind: KindTile, Level: 1}}, SpawnEntry{Pos: Pos{1, 1}, Cell: Cell{Kind: KindTile, Level: 1}})
 	withMarks(t, g, Right, MarkEdit{Mark: Mark{Pos: Pos{2, 2}, Name: "test:ice", Turns: 1}})
 	if len(g.State().Marks) != 1 {
 		t.Fatal("the mark was not set")
@@ -113,7 +113,7 @@ func TestTickRequestsChecked(t *testing.T) {
 		{"too much data", func(e *TickEvent) { e.Data = map[string]string{"k": strings.Repeat("x", MaxData)} }, "more than"},
 	}
 	for _, tt := range bad {
-		g := markGame(t, []string{"2 0 0 0", "0 0 0 0", "0 0 0 0", "0 0 0 0"}, SpawnEntry{Pos{3, 3}, Cell{Kind: KindTile, Level: 1}})
+		g := markGame(t, []string{"2 0 0 0", "0 0 0 0", "0 0 0 0", "0 0 0 0"}, SpawnEntry{Pos: Pos{3, 3}, Cell: Cell{Kind: KindTile, Level: 1}})
 		before, _ := g.Marshal()
 		g.SetHooks(HookFuncs{OnTickFunc: func(e *TickEvent) error { tt.hook(e); return nil }})
 		_, err := g.Move(Right)
@@ -128,7 +128,7 @@ func TestTickRequestsChecked(t *testing.T) {
 }
 
 func TestMarksAndDataSave(t *testing.T) {
-	g := markGame(t, []string{"2 0 0 0", "0 0 0 0", "0 0 0 0", "0 0 0 0"}, SpawnEntry{Pos{3, 3}, Cell{Kind: KindTile, Level: 1}})
+	g := markGame(t, []string{"2 0 0 0", "0 0 0 0", "0 0 0 0", "0 0 0 0"}, SpawnEntry{Pos: Pos{3, 3}, Cell: Cell{Kind: KindTile, Level: 1}})
 	g.SetHooks(HookFuncs{OnTickFunc: func(e *TickEvent) error {
 		e.MarkEdits = append(e.MarkEdits, MarkEdit{Mark: Mark{Pos: Pos{1, 1}, Name: "m:b", Turns: 3, Block: true}},
 			MarkEdit{Mark: Mark{Pos: Pos{0, 0}, Name: "m:a"}})

@@ -190,6 +190,9 @@ func (t *Turn) SpawnWith(random func(*RNG) Cell) (bool, error) {
 	switch {
 	case scripted:
 		e := g.queue[s.Next]
+		if e.Invalid != nil {
+			return false, &SpawnError{Entry: fmt.Sprintf("{%d,%d,%s}", e.Pos.Row, e.Pos.Col, e.Text), Reason: "the ruleset cannot spawn it: " + e.Invalid.Error()}
+		}
 		if err := g.checkSpawn(s, e.Pos, e.Cell); err != nil {
 			return false, err
 		}

@@ -90,7 +90,11 @@ func (g *Game) Marshal() ([]byte, error) {
 		Future:  make([]saveState, len(g.future)),
 	}
 	for i, e := range g.queue {
-		doc.Queue[i] = saveSpawn{Row: e.Pos.Row, Col: e.Pos.Col, Cell: g.rules.FormatCell(e.Cell)}
+		text := g.rules.FormatCell(e.Cell)
+		if e.Invalid != nil {
+			text = e.Text
+		}
+		doc.Queue[i] = saveSpawn{Row: e.Pos.Row, Col: e.Pos.Col, Cell: text}
 	}
 	for i := range g.history {
 		doc.History[i] = g.saveState(&g.history[i])
@@ -165,9 +169,14 @@ func Unmarshal(data []byte) (*Game, error) {
 	g.cur, g.next = &g.bufs[0], &g.bufs[1]
 	g.queue = make([]SpawnEntry, len(doc.Queue))
 	for i, e := range doc.Queue {
+		if len(e.Cell) > 64 {
+			return nil, fmt.Errorf("save: queue[%d]: a cell of %d bytes", i, len(e.Cell))
+		}
 		cell, err := rules.ParseCell(e.Cell)
 		if err != nil {
-			return nil, fmt.Errorf("save: queue[%d]: %w", i, err)
+			// Kept as the queue had it: the step that uses it fails.
+			g.queue[i] = InvalidSpawn(Pos{e.Row, e.Col}, e.Cell, err)
+			continue
 		}
 		g.queue[i] = SpawnEntry{Pos: Pos{e.Row, e.Col}, Cell: cell}
 	}

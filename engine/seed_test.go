@@ -607,7 +607,7 @@ func TestSaveErrors(t *testing.T) {
 	edit("seed above 2^64", fresh, `"seed": "2048"`, `"seed": "18446744073709551616"`, "save: options.seed")
 	edit("width zero", fresh, `"width": 4`, `"width": 0`, "save: options: board size 0×4")
 	edit("board too large", fresh, `"width": 4`, `"width": 100000`, "save: options: board size 100000×4: at most 65536 cells")
-	edit("queue cell", tMarshal(t, tSaveGame(t, "scripted")), `"cell": "2"`, `"cell": "3"`, "save: queue[0]: tile 3 is not a power of two")
+	edit("queue cell too long", tMarshal(t, tSaveGame(t, "scripted")), `"cell": "2"`, `"cell": "`+strings.Repeat("2", 65)+`"`, "save: queue[0]: a cell of 65 bytes")
 	edit("history cell", mid, `"history": [`, `"history": [{"board": ["0 0 0 0", "0 0 0 0", "0 0 0 0", "0 0 0 x"], "score": "0", "status": "Playing", "turn": 0, "rng": "0000000000000000", "next": 0},`,
 		"save: history[0]: board: row 3, column 3:", `"x"`)
 	edit("history past the undo limit", mid, `"undo_limit": 10`, `"undo_limit": 3`, "save: history and future hold 10 states, more than undo_limit 3")
@@ -1309,4 +1309,40 @@ func TestE4_InitialSpawns(t *testing.T) {
 			t.Fatalf("two initial spawns from a queue of one: %v, want ErrNoSpawn", err)
 		}
 	})
+}
+
+// TestSaveInvalidQueueEntry: a queue entry the ruleset cannot read loads as
+// it was written, and the step that comes to it fails, leaving the game and
+// the entry as they were (FIXTURES.md's rule for spawn-queue values).
+func TestSaveInvalidQueueEntry(t *testing.T) {
+	r := NewClassic()
+	b, _ := ParseRows(r, []string{"2 0 0 0", "0 0 0 0", "0 0 0 0", "0 0 0 0"}, 4, 4)
+	start, err := NewFromBoard(r, Options{Width: 4, Height: 4, ScriptedOnly: true, UndoLimit: 5}, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start.AddSpawns(SpawnEntry{Pos: Pos{3, 3}, Cell: Cell{Kind: KindTile, Level: 1}})
+	data := strings.Replace(string(tMarshal(t, start)), `"cell": "2"`, `"cell": "3"`, 1)
+	g, err := Unmarshal([]byte(data))
+	if err != nil {
+		t.Fatalf("a save with an unreadable queue entry: %v", err)
+	}
+	if again := string(tMarshal(t, g)); again != data {
+		t.Error("the unreadable entry does not round-trip as written")
+	}
+	before := g.Remaining()
+	for _, d := range Directions {
+		if !g.Legal(d) {
+			continue
+		}
+		_, err := g.Move(d)
+		var se *SpawnError
+		if !errors.As(err, &se) || !strings.Contains(err.Error(), "{") || !strings.Contains(err.Error(), "the ruleset cannot spawn it") {
+			t.Fatalf("a move reaching the entry: %v", err)
+		}
+		break
+	}
+	if g.Remaining() != before || string(tMarshal(t, g)) != data {
+		t.Error("the failed step changed the game")
+	}
 }

@@ -1,0 +1,279 @@
+package scripting
+
+import (
+	"math"
+	"regexp"
+	"strings"
+
+	lua "github.com/yuin/gopher-lua"
+
+	"github.com/mod2048/mod2048/engine"
+)
+
+// APIFunctions lists the functions of the game table, for the LuaLS
+// annotation file's test: each must be documented there.
+var APIFunctions = []string{"on", "hazard", "cell", "marks", "turn", "score", "status", "random", "log"}
+
+// APIFields lists the other fields of the game table.
+var APIFields = []string{"api_version", "features", "mod_id", "ruleset", "width", "height", "settings"}
+
+// installAPI puts the mod API in the mod's state: the game table, storage,
+// require and a deterministic math.random.
+func (m *modRun) installAPI() {
+	L := m.L
+	h := m.host
+	game := L.NewTable()
+	game.RawSetString("api_version", lua.LNumber(APIVersion))
+	features := L.NewTable()
+	for _, f := range Features {
+		features.RawSetString(f, lua.LTrue)
+	}
+	game.RawSetString("features", features)
+	game.RawSetString("mod_id", lua.LString(m.mod.ID()))
+	game.RawSetString("ruleset", lua.LString(h.rules.Name()))
+	settings := L.NewTable()
+	for name, v := range m.mod.Values {
+		settings.RawSetString(name, toLua(v))
+	}
+	game.RawSetString("settings", settings)
+
+	fns := map[string]lua.LGFunction{
+		"on":     m.luaOn,
+		"hazard": m.luaHazard,
+		"cell":   m.luaCell,
+		"marks":  m.luaMarks,
+		"turn": func(L *lua.LState) int {
+			L.Push(lua.LNumber(m.state().Turn))
+			return 1
+		},
+		"score": func(L *lua.LState) int {
+			L.Push(lua.LString(engine.FormatScore(h.rules, m.state().Score)))
+			return 1
+		},
+		"status": func(L *lua.LState) int {
+			L.Push(lua.LString(m.state().Status.String()))
+			return 1
+		},
+		"random": m.luaRandom,
+		"log": func(L *lua.LState) int {
+			parts := make([]string, L.GetTop())
+			for i := range parts {
+				parts[i] = safeString(L.Get(i + 1))
+			}
+			m.log.println(strings.Join(parts, "\t"))
+			return 0
+		},
+	}
+	for _, name := range APIFunctions {
+		game.RawSetString(name, L.NewFunction(fns[name]))
+	}
+	game.RawSetString("width", lua.LNumber(h.opt.Width))
+	game.RawSetString("height", lua.LNumber(h.opt.Height))
+	L.SetGlobal("game", game)
+	L.SetGlobal("storage", L.NewTable())
+	L.SetGlobal("require", L.NewFunction(m.luaRequire))
+	L.GetGlobal("math").(*lua.LTable).RawSetString("random", L.NewFunction(m.luaRandom))
+}
+
+// state returns the state the running event reads; mods read nothing while
+// no game runs.
+func (m *modRun) state() *engine.State {
+	if s := m.host.state; s != nil {
+		return s
+	}
+	m.L.RaiseError("the game's state can be read only in an event handler")
+	return nil
+}
+
+func toLua(v any) lua.LValue {
+	switch v := v.(type) {
+	case int64:
+		return lua.LNumber(v)
+	case float64:
+		return lua.LNumber(v)
+	case bool:
+		return lua.LBool(v)
+	case string:
+		return lua.LString(v)
+	}
+	return lua.LNil
+}
+
+// game.on(event, handler): handlers are registered while the mod loads.
+func (m *modRun) luaOn(L *lua.LState) int {
+	name := L.CheckString(1)
+	fn := L.CheckFunction(2)
+	if m.host.loading != m {
+		L.RaiseError("game.on: handlers are registered when the mod loads, not later")
+	}
+	ev, ok := eventOf(name)
+	if !ok {
+		L.RaiseError("game.on: unknown event %q (events: %s)", name, strings.Join(Events, ", "))
+	}
+	if len(m.handlers[ev]) >= m.host.limits.MaxHandlers {
+		L.RaiseError("game.on: a mod may register at most %d handlers for %s", m.host.limits.MaxHandlers, name)
+	}
+	m.handlers[ev] = append(m.handlers[ev], fn)
+	return 0
+}
+
+var hazardName = regexp.MustCompile(`^[a-z][a-z0-9_]{0,31}$`)
+
+// game.hazard{name=, glyph=, color=, blocks=, description=} defines a
+// hazard and returns its full name, modid:name.
+func (m *modRun) luaHazard(L *lua.LState) int {
+	spec := L.CheckTable(1)
+	if m.host.loading != m {
+		L.RaiseError("game.hazard: hazards are defined when the mod loads, not later")
+	}
+	str := func(key string, need bool, max int) string {
+		v := spec.RawGetString(key)
+		s, ok := v.(lua.LString)
+		if v == lua.LNil && !need {
+			return ""
+		}
+		if !ok || len(s) == 0 || len(s) > max {
+			L.RaiseError("game.hazard: %s: want a string of 1 to %d characters, got %s", key, max, describe(v))
+		}
+		return string(s)
+	}
+	bad := ""
+	spec.ForEach(func(k, _ lua.LValue) {
+		if s, ok := k.(lua.LString); !ok || !contains([]string{"name", "glyph", "color", "blocks", "description"}, string(s)) {
+			bad = describe(k)
+		}
+	})
+	if bad != "" {
+		L.RaiseError("game.hazard: unknown key %s (allowed: name, glyph, color, blocks, description)", bad)
+	}
+	name := str("name", true, 32)
+	if !hazardName.MatchString(name) {
+		L.RaiseError("game.hazard: name %q is not lower-case letters, digits and _", name)
+	}
+	glyph := str("glyph", true, 8)
+	if n := len([]rune(glyph)); n != 1 {
+		L.RaiseError("game.hazard: glyph: want one character, got %q", glyph)
+	}
+	color := str("color", false, 16)
+	if color != "" && !validColor(color) {
+		L.RaiseError("game.hazard: color %q is not a color name or #rrggbb", color)
+	}
+	blocks := false
+	if v := spec.RawGetString("blocks"); v != lua.LNil {
+		b, ok := v.(lua.LBool)
+		if !ok {
+			L.RaiseError("game.hazard: blocks: want true or false, got %s", describe(v))
+		}
+		blocks = bool(b)
+	}
+	full := m.mod.ID() + ":" + name
+	if _, dup := m.host.Hazard(full); dup {
+		L.RaiseError("game.hazard: %s is defined twice", full)
+	}
+	m.host.hazards = append(m.host.hazards, Hazard{Name: full, Mod: m.mod.ID(), Glyph: glyph, Color: color, Blocks: blocks, Description: str("description", false, 200)})
+	L.Push(lua.LString(full))
+	return 1
+}
+
+var colorNames = []string{"black", "red", "green", "yellow", "blue", "magenta", "cyan", "white", "gray", "orange", "purple", "brown"}
+
+func validColor(c string) bool {
+	if contains(colorNames, c) {
+		return true
+	}
+	if len(c) != 7 || c[0] != '#' {
+		return false
+	}
+	return strings.Trim(strings.ToLower(c[1:]), "0123456789abcdef") == ""
+}
+
+// game.cell(row, col): the cell at row and col (from 0) of the current state.
+func (m *modRun) luaCell(L *lua.LState) int {
+	s := m.state()
+	b := &s.Board
+	row, col := L.CheckNumber(1), L.CheckNumber(2)
+	p := engine.Pos{Row: int(row), Col: int(col)}
+	if float64(row) != float64(p.Row) || float64(col) != float64(p.Col) || !b.In(p) {
+		L.RaiseError("game.cell: (%v, %v) is not a cell of the %d×%d board", row, col, b.Width, b.Height)
+	}
+	L.Push(m.host.cellValue(b.At(p)))
+	return 1
+}
+
+// game.marks([row, col]): the marks on one cell, or on the whole board, as
+// {row=, col=, name=, turns=, blocks=} tables.
+func (m *modRun) luaMarks(L *lua.LState) int {
+	s := m.state()
+	all := L.GetTop() == 0
+	var p engine.Pos
+	if !all {
+		p = engine.Pos{Row: L.CheckInt(1), Col: L.CheckInt(2)}
+	}
+	out := L.NewTable()
+	for _, mk := range s.Marks {
+		if !all && mk.Pos != p {
+			continue
+		}
+		t := L.NewTable()
+		t.RawSetString("row", lua.LNumber(mk.Pos.Row))
+		t.RawSetString("col", lua.LNumber(mk.Pos.Col))
+		t.RawSetString("name", lua.LString(mk.Name))
+		t.RawSetString("turns", lua.LNumber(mk.Turns))
+		t.RawSetString("blocks", lua.LBool(mk.Block))
+		out.Append(t)
+	}
+	L.Push(out)
+	return 1
+}
+
+// game.random([m [, n]]) and math.random: Lua 5.1's math.random, drawn from
+// the mod's own stream of the game's seeded source.
+func (m *modRun) luaRandom(L *lua.LState) int {
+	switch L.GetTop() {
+	case 0:
+		L.Push(lua.LNumber(m.rng.Float64()))
+	case 1:
+		hi := L.CheckNumber(1)
+		if hi < 1 || hi > math.MaxInt32 {
+			L.RaiseError("random: interval is empty or too large")
+		}
+		L.Push(lua.LNumber(1 + m.rng.IntN(int(hi))))
+	default:
+		lo, hi := L.CheckNumber(1), L.CheckNumber(2)
+		if lo > hi || hi-lo >= math.MaxInt32 {
+			L.RaiseError("random: interval is empty or too large")
+		}
+		L.Push(lua.LNumber(int(lo) + m.rng.IntN(int(hi)-int(lo)+1)))
+	}
+	m.ran = true
+	return 1
+}
+
+// require(name) runs name.lua of the mod's own folder once and returns what
+// it returned; nothing outside the folder can be reached.
+func (m *modRun) luaRequire(L *lua.LState) int {
+	name := L.CheckString(1)
+	if !moduleName.MatchString(name) || len(name) > 64 {
+		L.RaiseError("require: %q is not a module of this mod (letters, digits, _ and /)", name)
+	}
+	if v, ok := m.modules[name]; ok {
+		L.Push(v)
+		return 1
+	}
+	if len(m.modules) >= 64 {
+		L.RaiseError("require: a mod may load at most 64 modules")
+	}
+	fn, err := m.compile(name + ".lua")
+	if err != nil {
+		L.RaiseError("require: %v", err)
+	}
+	m.modules[name] = lua.LTrue // a module that requires itself gets true
+	L.Push(fn)
+	L.Call(0, 1)
+	v := L.Get(-1)
+	if v == lua.LNil {
+		v = lua.LTrue
+	}
+	m.modules[name] = v
+	return 1
+}

@@ -1,0 +1,775 @@
+// Package scripting hosts Lua mods (gopher-lua) on the engine's events: one
+// sandboxed Lua state per mod, plain-table payloads, requests that the host
+// validates and the engine applies, per-mod storage and random streams kept
+// in the game state, and errors that are reported without stopping the game.
+// MODDING.md at the repository's top is the guide for mod authors.
+package scripting
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	lua "github.com/yuin/gopher-lua"
+
+	"github.com/mod2048/mod2048/engine"
+)
+
+// The events a mod can handle, by their Lua names.
+const (
+	EventBeforeMove = "before_move"
+	EventAfterMerge = "after_merge"
+	EventSpawn      = "spawn"
+	EventTick       = "tick"
+)
+
+// Events lists the events in the order a turn meets them.
+var Events = []string{EventBeforeMove, EventAfterMerge, EventSpawn, EventTick}
+
+type event int
+
+const (
+	evBeforeMove event = iota
+	evAfterMerge
+	evSpawn
+	evTick
+	numEvents
+)
+
+func eventOf(name string) (event, bool) {
+	for i, n := range Events {
+		if n == name {
+			return event(i), true
+		}
+	}
+	return 0, false
+}
+
+// Hazard is a kind of marker a mod defines: its full name (modid:name), how
+// the terminal shows it, and whether it blocks movement.
+type Hazard struct {
+	Name        string
+	Mod         string
+	Glyph       string
+	Color       string
+	Blocks      bool
+	Description string
+}
+
+// Report is a mod's error: which mod, in which event, where in its Lua
+// files, and what. The game goes on without the mod's effects on that turn.
+type Report struct {
+	Mod       string
+	Event     string
+	File      string
+	Line      int
+	Message   string
+	Traceback string
+	Disabled  bool // the mod failed too often and is now off
+}
+
+func (r Report) Error() string {
+	where := r.Mod
+	if r.File != "" {
+		where = fmt.Sprintf("%s (%s:%d)", r.Mod, r.File, r.Line)
+	}
+	msg := fmt.Sprintf("mod %s: %s: %s", where, r.Event, r.Message)
+	if r.Disabled {
+		msg += " (the mod is now disabled)"
+	}
+	return msg
+}
+
+// ModError is the error a mod's failure gives the engine, which undoes the
+// step; Host.Move then plays the move again without the mod.
+type ModError struct{ Report }
+
+func (e *ModError) Error() string { return e.Report.Error() }
+
+// FailLimit is how many turns in a row a mod may fail before it is disabled.
+const FailLimit = 3
+
+// Host runs a game's mods. It implements engine.Hooks; play moves through
+// Host.Move, which handles a failing mod.
+type Host struct {
+	limits   Limits
+	rules    engine.Rules
+	opt      engine.Options
+	mods     []*modRun
+	hazards  []Hazard
+	watchdog *watchdog
+	reports  []Report
+	state    *engine.State // the state the running event reads
+	loading  *modRun       // the mod whose main chunk runs, while mods load
+}
+
+type modRun struct {
+	host     *Host
+	mod      *Mod
+	L        *lua.LState
+	budget   *budget
+	log      *logBuffer
+	handlers [numEvents][]*lua.LFunction
+	disabled bool
+	muted    bool // off for the rest of this move, after an error in it
+	failures int  // turns in a row with an error
+	spent    time.Duration
+	ran      bool   // a handler ran since storage was last saved or loaded
+	loaded   string // the Data record storage and rng came from
+	rng      engine.RNG
+	modules  map[string]lua.LValue // results of require
+}
+
+// NewHost loads mods (in dependency, priority and id order) for a game of
+// the given rules and options (its board size and seed), running each mod's
+// entry file. A mod that fails to load is an error naming it, its file and
+// line.
+func NewHost(mods []*Mod, rules engine.Rules, opt engine.Options, limits Limits) (*Host, error) {
+	ordered, err := Order(mods, rules.Name())
+	if err != nil {
+		return nil, err
+	}
+	h := &Host{limits: limits, rules: rules, opt: opt, watchdog: newWatchdog(limits)}
+	for _, mod := range ordered {
+		if err := h.load(mod); err != nil {
+			h.Close()
+			return nil, err
+		}
+	}
+	return h, nil
+}
+
+// Close ends the mods' Lua states.
+func (h *Host) Close() {
+	h.watchdog.close()
+	for _, m := range h.mods {
+		m.L.Close()
+	}
+}
+
+// Mods returns the loaded mods, in load order.
+func (h *Host) Mods() []*Mod {
+	out := make([]*Mod, len(h.mods))
+	for i, m := range h.mods {
+		out[i] = m.mod
+	}
+	return out
+}
+
+// Hazards returns the hazards the mods defined, in load order.
+func (h *Host) Hazards() []Hazard { return append([]Hazard(nil), h.hazards...) }
+
+// Hazard returns the hazard of a mark's name.
+func (h *Host) Hazard(name string) (Hazard, bool) {
+	for _, hz := range h.hazards {
+		if hz.Name == name {
+			return hz, true
+		}
+	}
+	return Hazard{}, false
+}
+
+// TakeReports returns the errors mods have had since the last call.
+func (h *Host) TakeReports() []Report {
+	r := h.reports
+	h.reports = nil
+	return r
+}
+
+// Log returns the lines a mod printed (print and game.log), the last
+// Limits.MaxLog bytes.
+func (h *Host) Log(id string) []string {
+	for _, m := range h.mods {
+		if m.mod.ID() == id {
+			return m.log.Lines()
+		}
+	}
+	return nil
+}
+
+// Disabled reports whether the mod with the given id has been disabled.
+func (h *Host) Disabled(id string) bool {
+	for _, m := range h.mods {
+		if m.mod.ID() == id {
+			return m.disabled
+		}
+	}
+	return false
+}
+
+func (h *Host) load(mod *Mod) error {
+	m := &modRun{host: h, mod: mod, budget: newBudget(), log: &logBuffer{max: h.limits.MaxLog}, modules: map[string]lua.LValue{}}
+	m.L = newSandbox(h.limits, m.budget, m.log)
+	h.watchdog.add(m.budget, mod.ID())
+	h.mods = append(h.mods, m)
+	m.installAPI()
+	m.rng = engine.DeriveRNG(h.opt.Seed, "mod:"+mod.ID())
+	h.loading = m
+	defer func() { h.loading = nil }()
+	fn, err := m.compile(mod.Manifest.Entry)
+	if err != nil {
+		return err
+	}
+	m.budget.start(time.Now().Add(4 * h.limits.HandlerTime))
+	err = m.L.CallByParam(lua.P{Fn: fn, NRet: 0, Protect: true})
+	cancelled := m.budget.stop()
+	if err != nil {
+		return m.report("load", err, cancelled)
+	}
+	return nil
+}
+
+// compile reads and compiles one Lua file of the mod's folder.
+func (m *modRun) compile(rel string) (*lua.LFunction, error) {
+	path := filepath.Join(m.mod.Dir, filepath.FromSlash(rel))
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("mod %s: %s: %v", m.mod.ID(), rel, err)
+	}
+	fn, err := m.L.Load(strings.NewReader(string(src)), rel)
+	if err != nil {
+		return nil, m.report("load", err, "")
+	}
+	return fn, nil
+}
+
+var luaWhere = regexp.MustCompile(`^([A-Za-z0-9_./-]+\.lua):([0-9]+):\s*`)
+var luaLine = regexp.MustCompile(`line:([0-9]+)\(column:[0-9]+\)`)
+
+// report turns a Lua error into a *ModError naming the mod, the event, the
+// file and line, with the traceback.
+func (m *modRun) report(ev string, err error, cancelled string) *ModError {
+	r := Report{Mod: m.mod.ID(), Event: ev}
+	var api *lua.ApiError
+	if errors.As(err, &api) {
+		r.Message = safeString(api.Object)
+		r.Traceback = api.StackTrace
+		if api.Type == lua.ApiErrorSyntax && api.Cause != nil {
+			r.Message = api.Cause.Error()
+		}
+	} else {
+		r.Message = err.Error()
+	}
+	if loc := luaWhere.FindStringSubmatch(r.Message); loc != nil {
+		r.File = loc[1]
+		fmt.Sscan(loc[2], &r.Line)
+		r.Message = r.Message[len(loc[0]):]
+	} else if loc := luaWhere.FindStringSubmatch(firstTraceLine(r.Traceback)); loc != nil {
+		r.File = loc[1]
+		fmt.Sscan(loc[2], &r.Line)
+	}
+	if r.File == "" && api != nil && api.Type == lua.ApiErrorSyntax {
+		if loc := luaLine.FindStringSubmatch(r.Message); loc != nil {
+			fmt.Sscan(loc[1], &r.Line)
+		}
+	}
+	if cancelled != "" {
+		r.Message = cancelled
+	}
+	if strings.Contains(r.Message, "callstack overflow") {
+		r.Message = "stack overflow (recursion too deep)"
+	}
+	if len(r.Message) > 512 {
+		r.Message = r.Message[:512] + "…"
+	}
+	return &ModError{r}
+}
+
+func firstTraceLine(tb string) string {
+	for _, line := range strings.Split(tb, "\n") {
+		line = strings.TrimSpace(line)
+		if luaWhere.MatchString(line) {
+			return line
+		}
+	}
+	return ""
+}
+
+// call runs one handler under the mod's budgets and returns its first
+// result.
+func (h *Host) call(m *modRun, ev event, fn *lua.LFunction, arg lua.LValue) (lua.LValue, error) {
+	remaining := h.limits.TurnTime - m.spent
+	if remaining <= 0 {
+		return nil, &ModError{Report{Mod: m.mod.ID(), Event: Events[ev], Message: fmt.Sprintf("exceeded its time budget for the turn (%v)", h.limits.TurnTime)}}
+	}
+	start := time.Now()
+	m.budget.start(start.Add(min(h.limits.HandlerTime, remaining)))
+	m.ran = true
+	err := m.L.CallByParam(lua.P{Fn: fn, NRet: 1, Protect: true}, arg)
+	cancelled := m.budget.stop()
+	m.spent += time.Since(start)
+	if err != nil {
+		return nil, m.report(Events[ev], err, cancelled)
+	}
+	ret := m.L.Get(-1)
+	m.L.Pop(1)
+	return ret, nil
+}
+
+// each calls fn for every active mod with handlers for ev, in load order.
+func (h *Host) each(ev event, fn func(m *modRun, handler *lua.LFunction) error) error {
+	for _, m := range h.mods {
+		if m.disabled || m.muted {
+			continue
+		}
+		for _, handler := range m.handlers[ev] {
+			if err := fn(m, handler); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// Move plays one move of g with the mods. A mod that errors is reported
+// (TakeReports) and the move is played again without it, so the game goes
+// on and the mod's effects on that turn are undone; a mod that fails
+// FailLimit turns in a row is disabled. A move a mod refuses returns the
+// *engine.Refusal.
+func (h *Host) Move(g *engine.Game, d engine.Direction) (engine.Result, error) {
+	for _, m := range h.mods {
+		m.spent, m.muted = 0, false
+	}
+	failed := map[*modRun]bool{}
+	for {
+		h.begin(g)
+		res, err := g.Move(d)
+		var me *ModError
+		if errors.As(err, &me) {
+			for _, m := range h.mods {
+				if m.mod.ID() == me.Mod && !m.muted {
+					m.muted = true
+					failed[m] = true
+					m.failures++
+					if m.failures >= FailLimit {
+						m.disabled = true
+						me.Disabled = true
+					}
+				}
+			}
+			h.reports = append(h.reports, me.Report)
+			continue
+		}
+		if err == nil && res.Changed {
+			for _, m := range h.mods {
+				if !failed[m] {
+					m.failures = 0
+				}
+			}
+		}
+		h.state = nil
+		return res, err
+	}
+}
+
+// begin readies the mods for a move of g: each mod's storage and random
+// stream come from the game's current state (so undo, redo and a failed
+// attempt all start from what the state holds).
+func (h *Host) begin(g *engine.Game) {
+	s := g.State()
+	h.state = s
+	for _, m := range h.mods {
+		rec := s.Data[dataKey(m.mod.ID())]
+		if rec == m.loaded && !m.ran {
+			continue
+		}
+		m.restore(rec)
+	}
+}
+
+func dataKey(id string) string { return "mod:" + id }
+
+// BeforeMove asks the mods whether a move may be played.
+func (h *Host) BeforeMove(e *engine.MoveEvent) error {
+	h.state = e.State
+	return h.each(evBeforeMove, func(m *modRun, fn *lua.LFunction) error {
+		t := m.L.NewTable()
+		t.RawSetString("dir", lua.LString(strings.ToLower(e.Dir.String())))
+		t.RawSetString("turn", lua.LNumber(e.State.Turn+1))
+		ret, err := h.call(m, evBeforeMove, fn, t)
+		if err != nil {
+			return err
+		}
+		req, err := m.request(ret, EventBeforeMove, "refuse")
+		if err != nil || req == nil {
+			return err
+		}
+		if v := req.RawGetString("refuse"); v != lua.LNil {
+			reason, ok := v.(lua.LString)
+			if !ok || len(reason) == 0 || len(reason) > 200 {
+				return m.invalid(EventBeforeMove, "refuse: want a reason of 1 to 200 characters, got %s", describe(v))
+			}
+			return &engine.Refusal{Reason: m.mod.Manifest.Name + ": " + string(reason)}
+		}
+		return nil
+	})
+}
+
+// AfterMerge shows each merge to the mods, which may change its result.
+func (h *Host) AfterMerge(e *engine.MergeEvent) error {
+	h.state = e.State
+	return h.each(evAfterMerge, func(m *modRun, fn *lua.LFunction) error {
+		L := m.L
+		t := L.NewTable()
+		t.RawSetString("row", lua.LNumber(e.Pos.Row))
+		t.RawSetString("col", lua.LNumber(e.Pos.Col))
+		from := L.NewTable()
+		sources := L.NewTable()
+		for i := 0; i < 2; i++ {
+			p := L.NewTable()
+			p.RawSetString("row", lua.LNumber(e.From[i].Row))
+			p.RawSetString("col", lua.LNumber(e.From[i].Col))
+			from.RawSetInt(i+1, p)
+			sources.RawSetInt(i+1, h.cellValue(e.Sources[i]))
+		}
+		t.RawSetString("from", from)
+		t.RawSetString("sources", sources)
+		t.RawSetString("result", h.cellValue(e.Result))
+		ret, err := h.call(m, evAfterMerge, fn, t)
+		if err != nil {
+			return err
+		}
+		req, err := m.request(ret, EventAfterMerge, "result")
+		if err != nil || req == nil {
+			return err
+		}
+		if v := req.RawGetString("result"); v != lua.LNil {
+			cell, err := h.parseCell(v)
+			if err != nil {
+				return m.invalid(EventAfterMerge, "result: %v", err)
+			}
+			if cell.Kind == engine.KindEmpty {
+				return m.invalid(EventAfterMerge, "result: a merge cannot make an empty cell")
+			}
+			e.Result = cell
+		}
+		return nil
+	})
+}
+
+// OnSpawn shows each spawn to the mods, which may move, change or cancel it.
+func (h *Host) OnSpawn(e *engine.SpawnEvent) error {
+	h.state = e.State
+	return h.each(evSpawn, func(m *modRun, fn *lua.LFunction) error {
+		if e.Cancel {
+			return nil
+		}
+		t := m.L.NewTable()
+		t.RawSetString("row", lua.LNumber(e.Pos.Row))
+		t.RawSetString("col", lua.LNumber(e.Pos.Col))
+		t.RawSetString("cell", h.cellValue(e.Cell))
+		t.RawSetString("scripted", lua.LBool(e.Scripted))
+		ret, err := h.call(m, evSpawn, fn, t)
+		if err != nil {
+			return err
+		}
+		req, err := m.request(ret, EventSpawn, "cancel", "row", "col", "cell")
+		if err != nil || req == nil {
+			return err
+		}
+		if v := req.RawGetString("cancel"); v != lua.LNil {
+			b, ok := v.(lua.LBool)
+			if !ok {
+				return m.invalid(EventSpawn, "cancel: want true or false, got %s", describe(v))
+			}
+			if b {
+				e.Cancel = true
+				return nil
+			}
+		}
+		b := &e.State.Board
+		if v := req.RawGetString("row"); v != lua.LNil {
+			if e.Pos.Row, err = wholeIn(v, 0, b.Height-1); err != nil {
+				return m.invalid(EventSpawn, "row: %v", err)
+			}
+		}
+		if v := req.RawGetString("col"); v != lua.LNil {
+			if e.Pos.Col, err = wholeIn(v, 0, b.Width-1); err != nil {
+				return m.invalid(EventSpawn, "col: %v", err)
+			}
+		}
+		if v := req.RawGetString("cell"); v != lua.LNil {
+			if e.Cell, err = h.parseCell(v); err != nil {
+				return m.invalid(EventSpawn, "cell: %v", err)
+			}
+		}
+		return nil
+	})
+}
+
+// OnTick runs the mods' tick handlers on the finished turn, applies their
+// requests through the engine, and keeps each mod's storage and random
+// stream in the state.
+func (h *Host) OnTick(e *engine.TickEvent) error {
+	h.state = e.State
+	err := h.each(evTick, func(m *modRun, fn *lua.LFunction) error {
+		t := m.L.NewTable()
+		t.RawSetString("turn", lua.LNumber(e.Turn))
+		t.RawSetString("dir", lua.LString(strings.ToLower(e.Dir.String())))
+		t.RawSetString("gained", lua.LString(engine.FormatScore(h.rules, e.Gained)))
+		t.RawSetString("merges", lua.LNumber(e.Merges))
+		t.RawSetString("spawns", lua.LNumber(e.Spawns))
+		ret, err := h.call(m, evTick, fn, t)
+		if err != nil {
+			return err
+		}
+		req, err := m.request(ret, EventTick, "set", "mark", "unmark")
+		if err != nil || req == nil {
+			return err
+		}
+		return m.tickRequests(req, e)
+	})
+	if err != nil {
+		return err
+	}
+	for _, m := range h.mods {
+		if m.disabled || m.muted || !m.ran {
+			continue
+		}
+		rec, err := m.save()
+		if err != nil {
+			return m.invalid(EventTick, "storage: %v", err)
+		}
+		if rec != e.State.Data[dataKey(m.mod.ID())] {
+			if e.Data == nil {
+				e.Data = map[string]string{}
+			}
+			e.Data[dataKey(m.mod.ID())] = rec
+		}
+		m.loaded, m.ran = rec, false
+	}
+	return nil
+}
+
+// tickRequests checks a tick handler's set, mark and unmark lists and adds
+// them to the event, for the engine to apply.
+func (m *modRun) tickRequests(req *lua.LTable, e *engine.TickEvent) error {
+	h := m.host
+	b := &e.State.Board
+	list := func(key string, each func(i int, item *lua.LTable) error) error {
+		v := req.RawGetString(key)
+		if v == lua.LNil {
+			return nil
+		}
+		t, ok := v.(*lua.LTable)
+		if !ok {
+			return m.invalid(EventTick, "%s: want a list of tables, got %s", key, describe(v))
+		}
+		n := t.Len()
+		if n > len(b.Cells)*4 {
+			return m.invalid(EventTick, "%s: %d entries, more than a turn may ask for", key, n)
+		}
+		for i := 1; i <= n; i++ {
+			item, ok := t.RawGetInt(i).(*lua.LTable)
+			if !ok {
+				return m.invalid(EventTick, "%s[%d]: want a table, got %s", key, i, describe(t.RawGetInt(i)))
+			}
+			if err := each(i, item); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	pos := func(key string, i int, item *lua.LTable) (engine.Pos, error) {
+		var p engine.Pos
+		var err error
+		if p.Row, err = wholeIn(item.RawGetString("row"), 0, b.Height-1); err != nil {
+			return p, m.invalid(EventTick, "%s[%d].row: %v", key, i, err)
+		}
+		if p.Col, err = wholeIn(item.RawGetString("col"), 0, b.Width-1); err != nil {
+			return p, m.invalid(EventTick, "%s[%d].col: %v", key, i, err)
+		}
+		return p, nil
+	}
+	if err := list("set", func(i int, item *lua.LTable) error {
+		if err := m.keys(item, EventTick, fmt.Sprintf("set[%d]", i), "row", "col", "cell"); err != nil {
+			return err
+		}
+		p, err := pos("set", i, item)
+		if err != nil {
+			return err
+		}
+		cell, err := h.parseCell(item.RawGetString("cell"))
+		if err != nil {
+			return m.invalid(EventTick, "set[%d].cell: %v", i, err)
+		}
+		e.Edits = append(e.Edits, engine.Edit{Pos: p, Cell: cell})
+		return nil
+	}); err != nil {
+		return err
+	}
+	for _, key := range []string{"mark", "unmark"} {
+		remove := key == "unmark"
+		if err := list(key, func(i int, item *lua.LTable) error {
+			allowed := []string{"row", "col", "name", "turns"}
+			if remove {
+				allowed = allowed[:3]
+			}
+			if err := m.keys(item, EventTick, fmt.Sprintf("%s[%d]", key, i), allowed...); err != nil {
+				return err
+			}
+			p, err := pos(key, i, item)
+			if err != nil {
+				return err
+			}
+			hz, err := m.ownHazard(item.RawGetString("name"))
+			if err != nil {
+				return m.invalid(EventTick, "%s[%d].name: %v", key, i, err)
+			}
+			turns := 0
+			if v := item.RawGetString("turns"); v != lua.LNil {
+				if turns, err = wholeIn(v, 0, 1_000_000); err != nil {
+					return m.invalid(EventTick, "%s[%d].turns: %v", key, i, err)
+				}
+			}
+			e.MarkEdits = append(e.MarkEdits, engine.MarkEdit{Mark: engine.Mark{Pos: p, Name: hz.Name, Turns: turns, Block: hz.Blocks}, Remove: remove})
+			return nil
+		}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ownHazard returns the hazard a mark request names: "name" for the mod's
+// own hazard, or its full "modid:name"; a mod marks only with its own.
+func (m *modRun) ownHazard(v lua.LValue) (Hazard, error) {
+	s, ok := v.(lua.LString)
+	if !ok {
+		return Hazard{}, fmt.Errorf("want a hazard's name, got %s", describe(v))
+	}
+	name := string(s)
+	if !strings.Contains(name, ":") {
+		name = m.mod.ID() + ":" + name
+	}
+	hz, ok := m.host.Hazard(name)
+	if !ok || hz.Mod != m.mod.ID() {
+		return Hazard{}, fmt.Errorf("%q is not a hazard this mod defined", string(s))
+	}
+	return hz, nil
+}
+
+// request checks a handler's return: nothing, or a table with only the
+// allowed keys.
+func (m *modRun) request(ret lua.LValue, ev string, allowed ...string) (*lua.LTable, error) {
+	if ret == lua.LNil {
+		return nil, nil
+	}
+	t, ok := ret.(*lua.LTable)
+	if !ok {
+		return nil, m.invalid(ev, "a handler returns nothing or a request table, not %s", describe(ret))
+	}
+	return t, m.keys(t, ev, "request", allowed...)
+}
+
+// keys checks that a request table has only the allowed string keys.
+func (m *modRun) keys(t *lua.LTable, ev, what string, allowed ...string) error {
+	var bad error
+	n := 0
+	t.ForEach(func(k, _ lua.LValue) {
+		n++
+		if bad != nil {
+			return
+		}
+		s, ok := k.(lua.LString)
+		if !ok || !contains(allowed, string(s)) {
+			bad = m.invalid(ev, "%s: unknown key %s (allowed: %s)", what, describe(k), strings.Join(allowed, ", "))
+		}
+	})
+	return bad
+}
+
+// invalid is a request the host refuses: an error of the mod.
+func (m *modRun) invalid(ev, format string, args ...any) error {
+	return &ModError{Report{Mod: m.mod.ID(), Event: ev, Message: "invalid request: " + fmt.Sprintf(format, args...)}}
+}
+
+// describe writes a Lua value for an error message, without calling any of
+// its metamethods.
+func describe(v lua.LValue) string {
+	switch v := v.(type) {
+	case lua.LString:
+		s := string(v)
+		if len(s) > 40 {
+			s = s[:40] + "…"
+		}
+		return fmt.Sprintf("the string %q", s)
+	case lua.LNumber:
+		return "the number " + v.String()
+	case lua.LBool:
+		return "the boolean " + v.String()
+	case *lua.LNilType:
+		return "nil"
+	}
+	return "a " + v.Type().String()
+}
+
+// wholeIn reads a whole number from lo to hi.
+func wholeIn(v lua.LValue, lo, hi int) (int, error) {
+	n, ok := v.(lua.LNumber)
+	if !ok {
+		return 0, fmt.Errorf("want a whole number, got %s", describe(v))
+	}
+	f := float64(n)
+	if f != f || f < float64(lo) || f > float64(hi) || f != float64(int64(f)) {
+		return 0, fmt.Errorf("want a whole number from %d to %d, got %s", lo, hi, describe(v))
+	}
+	return int(f), nil
+}
+
+// cellValue writes a cell for Lua: as its notation, a number where the
+// notation is one (classic tiles; 0 for empty).
+func (h *Host) cellValue(c engine.Cell) lua.LValue {
+	s := h.rules.FormatCell(c)
+	if c.Kind == engine.KindEmpty && c.Token == 0 {
+		if s == "0" {
+			return lua.LNumber(0)
+		}
+		return lua.LString(s)
+	}
+	if n, ok := smallNumber(s); ok {
+		return lua.LNumber(n)
+	}
+	return lua.LString(s)
+}
+
+// smallNumber reads a decimal integer a float64 holds exactly.
+func smallNumber(s string) (float64, bool) {
+	if s == "" || len(s) > 15 || strings.TrimLeft(s, "0123456789") != "" {
+		return 0, false
+	}
+	var n float64
+	for _, r := range s {
+		n = n*10 + float64(r-'0')
+	}
+	return n, true
+}
+
+// parseCell reads a cell a mod asks for: a number or a notation string.
+func (h *Host) parseCell(v lua.LValue) (engine.Cell, error) {
+	var text string
+	switch v := v.(type) {
+	case lua.LNumber:
+		f := float64(v)
+		if f != f || f < 0 || f > 1<<53 || f != float64(int64(f)) {
+			return engine.Cell{}, fmt.Errorf("want a cell, got %s", describe(v))
+		}
+		text = fmt.Sprintf("%d", int64(f))
+	case lua.LString:
+		text = string(v)
+		if len(text) > 64 {
+			return engine.Cell{}, fmt.Errorf("want a cell, got %s", describe(v))
+		}
+	default:
+		return engine.Cell{}, fmt.Errorf("want a cell (a number or a notation string), got %s", describe(v))
+	}
+	c, err := h.rules.ParseCell(text)
+	if err != nil {
+		return engine.Cell{}, err
+	}
+	return c, nil
+}

@@ -1,0 +1,307 @@
+package scripting
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+// APIVersion is the version of the mod API this host offers. A mod names the
+// version it was written for in its manifest; a mod for a later version is
+// refused. Features added within a version are listed in Features.
+const APIVersion = 1
+
+// Features lists what this host offers, for mods that check before they use
+// something (as Luanti's core.features): game.features in Lua.
+var Features = []string{"hooks", "markers", "storage", "random", "settings", "require", "log"}
+
+// ManifestName is the file name of a mod's manifest.
+const ManifestName = "mod.toml"
+
+// Manifest is a mod's mod.toml.
+type Manifest struct {
+	ID          string             `toml:"id"`
+	Name        string             `toml:"name"`
+	Version     string             `toml:"version"`
+	APIVersion  int                `toml:"api_version"`
+	Description string             `toml:"description"`
+	Entry       string             `toml:"entry"`
+	Rulesets    []string           `toml:"rulesets"`
+	Priority    int                `toml:"priority"`
+	Depends     []string           `toml:"depends"`
+	Conflicts   []string           `toml:"conflicts"`
+	Settings    map[string]Setting `toml:"settings"`
+}
+
+// Setting is one typed setting a mod declares, with its default and bounds.
+type Setting struct {
+	Type        string   `toml:"type"` // "int", "number", "bool" or "string"
+	Default     any      `toml:"default"`
+	Min         *float64 `toml:"min"`
+	Max         *float64 `toml:"max"`
+	Description string   `toml:"description"`
+}
+
+// Mod is a mod folder, read and checked.
+type Mod struct {
+	Dir      string
+	Manifest Manifest
+	Values   map[string]any // the settings' values (defaults, then overrides)
+}
+
+// ID returns the mod's id.
+func (m *Mod) ID() string { return m.Manifest.ID }
+
+var (
+	modID      = regexp.MustCompile(`^[a-z][a-z0-9_]{0,31}$`)
+	moduleName = regexp.MustCompile(`^[A-Za-z0-9_]+(/[A-Za-z0-9_]+)*$`)
+)
+
+// LoadMod reads and checks the mod in dir. Errors name the manifest's file,
+// line and key.
+func LoadMod(dir string) (*Mod, error) {
+	path := filepath.Join(dir, ManifestName)
+	src, err := os.ReadFile(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("%s: not a mod: it has no %s", dir, ManifestName)
+		}
+		return nil, err
+	}
+	var m Manifest
+	md, err := toml.Decode(string(src), &m)
+	if err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return nil, fmt.Errorf("%s:%d: %s", path, pe.Position.Line, pe.Message)
+		}
+		return nil, fmt.Errorf("%s: %s", path, strings.TrimPrefix(err.Error(), "toml: "))
+	}
+	lines := manifestLines(src)
+	if und := md.Undecoded(); len(und) > 0 {
+		k := und[0].String()
+		return nil, fmt.Errorf("%s:%d: %s: unknown key", path, lines[k], k)
+	}
+	for _, k := range md.Keys() {
+		if strings.Join(k, ".") != strings.ToLower(strings.Join(k, ".")) && len(k) == 1 {
+			return nil, fmt.Errorf("%s:%d: %s: keys are lower case", path, lines[k.String()], k)
+		}
+	}
+	bad := func(key, format string, args ...any) error {
+		return fmt.Errorf("%s:%d: %s: %s", path, lines[key], key, fmt.Sprintf(format, args...))
+	}
+	switch {
+	case !modID.MatchString(m.ID):
+		return nil, bad("id", "%q is not a mod id (lower-case letters, digits and _, from a letter, at most 32)", m.ID)
+	case m.Name == "":
+		return nil, bad("name", "a mod needs a name")
+	case m.Version == "":
+		return nil, bad("version", "a mod needs a version")
+	case m.APIVersion < 1:
+		return nil, bad("api_version", "a mod names the API version it was written for (this host offers %d)", APIVersion)
+	case m.APIVersion > APIVersion:
+		return nil, bad("api_version", "the mod needs API version %d; this host offers %d", m.APIVersion, APIVersion)
+	}
+	if m.Entry == "" {
+		m.Entry = "main.lua"
+	}
+	if !strings.HasSuffix(m.Entry, ".lua") || !moduleName.MatchString(strings.TrimSuffix(m.Entry, ".lua")) {
+		return nil, bad("entry", "%q is not a Lua file inside the mod's folder", m.Entry)
+	}
+	for _, r := range m.Rulesets {
+		if r != "classic" && r != "cellular" {
+			return nil, bad("rulesets", "unknown ruleset %q (classic, cellular)", r)
+		}
+	}
+	for _, list := range [][]string{m.Depends, m.Conflicts} {
+		for _, id := range list {
+			if !modID.MatchString(id) {
+				return nil, bad("depends", "%q is not a mod id", id)
+			}
+		}
+	}
+	values := map[string]any{}
+	names := make([]string, 0, len(m.Settings))
+	for name := range m.Settings {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		key := "settings." + name
+		v, err := checkSetting(name, m.Settings[name])
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %s: %v", path, lines[key], key, err)
+		}
+		values[name] = v
+	}
+	if _, err := os.Stat(filepath.Join(dir, m.Entry)); err != nil {
+		return nil, bad("entry", "%s: no such file in the mod's folder", m.Entry)
+	}
+	return &Mod{Dir: dir, Manifest: m, Values: values}, nil
+}
+
+// checkSetting checks a setting's declaration and returns its default.
+func checkSetting(name string, s Setting) (any, error) {
+	if !modID.MatchString(name) {
+		return nil, fmt.Errorf("%q is not a setting name", name)
+	}
+	if s.Default == nil {
+		return nil, errors.New("a setting needs a default")
+	}
+	return convertSetting(s, s.Default)
+}
+
+// convertSetting checks v against the setting's type and bounds.
+func convertSetting(s Setting, v any) (any, error) {
+	inBounds := func(f float64) error {
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return fmt.Errorf("%v is not a finite number", f)
+		}
+		if s.Min != nil && f < *s.Min {
+			return fmt.Errorf("%v is below the minimum %v", f, *s.Min)
+		}
+		if s.Max != nil && f > *s.Max {
+			return fmt.Errorf("%v is above the maximum %v", f, *s.Max)
+		}
+		return nil
+	}
+	switch s.Type {
+	case "int":
+		n, ok := v.(int64)
+		if !ok {
+			return nil, fmt.Errorf("want an integer, got %v", v)
+		}
+		return n, inBounds(float64(n))
+	case "number":
+		switch n := v.(type) {
+		case int64:
+			return float64(n), inBounds(float64(n))
+		case float64:
+			return n, inBounds(n)
+		}
+		return nil, fmt.Errorf("want a number, got %v", v)
+	case "bool":
+		b, ok := v.(bool)
+		if !ok {
+			return nil, fmt.Errorf("want true or false, got %v", v)
+		}
+		return b, nil
+	case "string":
+		str, ok := v.(string)
+		if !ok {
+			return nil, fmt.Errorf("want a string, got %v", v)
+		}
+		return str, nil
+	}
+	return nil, fmt.Errorf("type %q is not int, number, bool or string", s.Type)
+}
+
+// manifestLines maps the manifest's keys to their lines.
+func manifestLines(src []byte) map[string]int {
+	lines := map[string]int{}
+	table := ""
+	for i, line := range strings.Split(string(src), "\n") {
+		t := strings.TrimSpace(line)
+		switch {
+		case t == "" || t[0] == '#':
+		case t[0] == '[':
+			table = strings.Trim(t, "[] ") + "."
+			lines[strings.TrimSuffix(table, ".")] = i + 1
+		default:
+			if k, _, ok := strings.Cut(t, "="); ok {
+				key := table + strings.TrimSpace(k)
+				if _, seen := lines[key]; !seen {
+					lines[key] = i + 1
+				}
+			}
+		}
+	}
+	return lines
+}
+
+// Order puts mods in load order: every mod after the mods it depends on,
+// otherwise by priority (higher first), then by id. A missing dependency, a
+// conflict, a cycle, a mod loaded twice or a mod for another ruleset is an
+// error that names the mods.
+func Order(mods []*Mod, ruleset string) ([]*Mod, error) {
+	byID := map[string]*Mod{}
+	for _, m := range mods {
+		if prev, dup := byID[m.ID()]; dup {
+			return nil, fmt.Errorf("mod %s is loaded twice (%s and %s)", m.ID(), prev.Dir, m.Dir)
+		}
+		byID[m.ID()] = m
+	}
+	for _, m := range mods {
+		if len(m.Manifest.Rulesets) > 0 && !contains(m.Manifest.Rulesets, ruleset) {
+			return nil, fmt.Errorf("mod %s is for the %s ruleset, not %s", m.ID(), strings.Join(m.Manifest.Rulesets, " and "), ruleset)
+		}
+		for _, d := range m.Manifest.Depends {
+			if byID[d] == nil {
+				return nil, fmt.Errorf("mod %s depends on mod %s, which is not loaded", m.ID(), d)
+			}
+		}
+		for _, c := range m.Manifest.Conflicts {
+			if byID[c] != nil {
+				return nil, fmt.Errorf("mod %s conflicts with mod %s; load one of them", m.ID(), c)
+			}
+		}
+	}
+	var out []*Mod
+	state := map[string]int{} // 1 visiting, 2 done
+	sorted := append([]*Mod(nil), mods...)
+	sort.Slice(sorted, func(i, j int) bool {
+		a, b := sorted[i].Manifest, sorted[j].Manifest
+		if a.Priority != b.Priority {
+			return a.Priority > b.Priority
+		}
+		return a.ID < b.ID
+	})
+	var visit func(m *Mod, path []string) error
+	visit = func(m *Mod, path []string) error {
+		switch state[m.ID()] {
+		case 2:
+			return nil
+		case 1:
+			return fmt.Errorf("mods depend on each other in a cycle: %s", strings.Join(append(path, m.ID()), " → "))
+		}
+		state[m.ID()] = 1
+		deps := append([]string(nil), m.Manifest.Depends...)
+		sort.Slice(deps, func(i, j int) bool {
+			a, b := byID[deps[i]].Manifest, byID[deps[j]].Manifest
+			if a.Priority != b.Priority {
+				return a.Priority > b.Priority
+			}
+			return a.ID < b.ID
+		})
+		for _, d := range deps {
+			if err := visit(byID[d], append(path, m.ID())); err != nil {
+				return err
+			}
+		}
+		state[m.ID()] = 2
+		out = append(out, m)
+		return nil
+	}
+	for _, m := range sorted {
+		if err := visit(m, nil); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
