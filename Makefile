@@ -7,10 +7,13 @@ GO ?= go
 run:
 	$(GO) run ./cmd/2048 test testdata
 
-# test: every test: formatting, vet, unit, property, fixture and end-to-end.
+# test: every test: formatting, vet, the Lua host (its hostile-mod suite
+# included) under the race detector, then every package: unit, property,
+# fixture and end-to-end tests.
 test:
 	@unformatted="$$(gofmt -l .)"; if [ -n "$$unformatted" ]; then echo "gofmt would change: $$unformatted"; exit 1; fi
 	$(GO) vet ./...
+	$(GO) test -race ./scripting
 	$(GO) test ./...
 
 build:
@@ -29,6 +32,7 @@ FUZZTIME ?= 30s
 fuzz:
 	$(GO) test ./engine -run '^$$' -fuzz FuzzUnmarshal -fuzztime $(FUZZTIME)
 	$(GO) test ./cmd/2048/internal/fixture -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME)
+	$(GO) test ./config -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME)
 
 # check: what a commit should leave clean besides the tests.
 check: test

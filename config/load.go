@@ -192,7 +192,7 @@ func parseFile(src []byte, name string) (*fileLayer, error) {
 	if err != nil {
 		return nil, tomlError(name, err)
 	}
-	return &fileLayer{name: name, raw: raw, keys: md.Keys(), lines: keyLines(src)}, nil
+	return &fileLayer{name: name, raw: raw, keys: md.Keys(), lines: KeyLines(src)}, nil
 }
 
 // origin returns where the file sets the dotted key: its line, or the line
@@ -284,10 +284,10 @@ func sentence(msg string) string {
 	return msg
 }
 
-// keyLines maps each key path the TOML text defines to its line (from 1).
+// KeyLines maps each key path the TOML text defines to its line (from 1).
 // It reads table headers and key = value lines; that is all the position
 // BurntSushi/toml does not give.
-func keyLines(src []byte) map[string]int {
+func KeyLines(src []byte) map[string]int {
 	lines := map[string]int{}
 	prefix := ""
 	for i, line := range strings.Split(string(src), "\n") {

@@ -400,34 +400,25 @@ func (g *Game) recycle(s *State) {
 
 // Undo takes back the last move: the board, score, status, random source and
 // spawn-queue cursor return to what they were before it.
-func (g *Game) Undo() error {
-	if g.opt.UndoLimit == 0 {
-		return ErrUndoDisabled
-	}
-	n := len(g.history)
-	if n == 0 {
-		return ErrNothingToUndo
-	}
-	g.future = append(g.future, *g.cur)
-	*g.cur = g.history[n-1]
-	g.history[n-1] = State{}
-	g.history = g.history[:n-1]
-	return nil
-}
+func (g *Game) Undo() error { return g.travel(&g.history, &g.future, ErrNothingToUndo) }
 
 // Redo plays again the last move taken back by Undo.
-func (g *Game) Redo() error {
+func (g *Game) Redo() error { return g.travel(&g.future, &g.history, ErrNothingToRedo) }
+
+// travel makes the last state of from the current one, keeping the current
+// one at the end of to.
+func (g *Game) travel(from, to *[]State, empty error) error {
 	if g.opt.UndoLimit == 0 {
 		return ErrUndoDisabled
 	}
-	n := len(g.future)
+	n := len(*from)
 	if n == 0 {
-		return ErrNothingToRedo
+		return empty
 	}
-	g.history = append(g.history, *g.cur)
-	*g.cur = g.future[n-1]
-	g.future[n-1] = State{}
-	g.future = g.future[:n-1]
+	*to = append(*to, *g.cur)
+	*g.cur = (*from)[n-1]
+	(*from)[n-1] = State{}
+	*from = (*from)[:n-1]
 	return nil
 }
 

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/mod2048/mod2048/config"
 )
 
 // APIVersion is the version of the mod API this host offers. A mod names the
@@ -84,7 +86,7 @@ func LoadMod(dir string) (*Mod, error) {
 		}
 		return nil, fmt.Errorf("%s: %s", path, strings.TrimPrefix(err.Error(), "toml: "))
 	}
-	lines := manifestLines(src)
+	lines := config.KeyLines(src)
 	if und := md.Undecoded(); len(und) > 0 {
 		k := und[0].String()
 		return nil, fmt.Errorf("%s:%d: %s: unknown key", path, lines[k], k)
@@ -201,29 +203,6 @@ func convertSetting(s Setting, v any) (any, error) {
 		return str, nil
 	}
 	return nil, fmt.Errorf("type %q is not int, number, bool or string", s.Type)
-}
-
-// manifestLines maps the manifest's keys to their lines.
-func manifestLines(src []byte) map[string]int {
-	lines := map[string]int{}
-	table := ""
-	for i, line := range strings.Split(string(src), "\n") {
-		t := strings.TrimSpace(line)
-		switch {
-		case t == "" || t[0] == '#':
-		case t[0] == '[':
-			table = strings.Trim(t, "[] ") + "."
-			lines[strings.TrimSuffix(table, ".")] = i + 1
-		default:
-			if k, _, ok := strings.Cut(t, "="); ok {
-				key := table + strings.TrimSpace(k)
-				if _, seen := lines[key]; !seen {
-					lines[key] = i + 1
-				}
-			}
-		}
-	}
-	return lines
 }
 
 // Order puts mods in load order: every mod after the mods it depends on,
