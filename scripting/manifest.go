@@ -61,6 +61,33 @@ type Mod struct {
 // ID returns the mod's id.
 func (m *Mod) ID() string { return m.Manifest.ID }
 
+// Set changes one of the mod's settings from its written form, a TOML value
+// (a bare word is a string), checked against the setting's type and bounds.
+func (m *Mod) Set(name, text string) error {
+	s, ok := m.Manifest.Settings[name]
+	if !ok {
+		names := make([]string, 0, len(m.Manifest.Settings))
+		for n := range m.Manifest.Settings {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		return fmt.Errorf("mod %s has no setting %q (settings: %s)", m.ID(), name, strings.Join(names, ", "))
+	}
+	var doc map[string]any
+	if _, err := toml.Decode("v = "+text, &doc); err != nil {
+		if !modID.MatchString(strings.ToLower(text)) {
+			return fmt.Errorf("mod %s: setting %s: %q is not a value", m.ID(), name, text)
+		}
+		doc = map[string]any{"v": text}
+	}
+	v, err := convertSetting(s, doc["v"])
+	if err != nil {
+		return fmt.Errorf("mod %s: setting %s: %v", m.ID(), name, err)
+	}
+	m.Values[name] = v
+	return nil
+}
+
 var (
 	modID      = regexp.MustCompile(`^[a-z][a-z0-9_]{0,31}$`)
 	moduleName = regexp.MustCompile(`^[A-Za-z0-9_]+(/[A-Za-z0-9_]+)*$`)
