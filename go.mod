@@ -4,7 +4,16 @@ go 1.24.0
 
 require (
 	github.com/BurntSushi/toml v1.6.0
+	github.com/gdamore/tcell/v2 v2.13.10
+	github.com/rivo/uniseg v0.4.7
+	github.com/yuin/gopher-lua v1.1.2
+	golang.org/x/term v0.37.0
 	pgregory.net/rapid v1.3.0
 )
 
-require github.com/yuin/gopher-lua v1.1.2 // indirect
+require (
+	github.com/gdamore/encoding v1.0.1 // indirect
+	github.com/lucasb-eyer/go-colorful v1.3.0 // indirect
+	golang.org/x/sys v0.38.0 // indirect
+	golang.org/x/text v0.31.0 // indirect
+)

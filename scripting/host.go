@@ -119,6 +119,7 @@ type modRun struct {
 	failures int  // turns in a row with an error
 	spent    time.Duration
 	ran      bool   // a handler ran since storage was last saved or loaded
+	decoded  bool   // storage is the table decoded from loaded, untouched
 	loaded   string // the Data record storage and rng came from
 	rng      engine.RNG
 	modules  map[string]lua.LValue // results of require
@@ -237,8 +238,10 @@ func (m *modRun) compile(rel string) (*lua.LFunction, error) {
 	return fn, nil
 }
 
-var luaWhere = regexp.MustCompile(`^([A-Za-z0-9_./-]+\.lua):([0-9]+):\s*`)
-var luaLine = regexp.MustCompile(`line:([0-9]+)\(column:[0-9]+\)`)
+var (
+	luaWhere  = regexp.MustCompile(`^([A-Za-z0-9_./-]+\.lua):([0-9]+):\s*`)
+	luaSyntax = regexp.MustCompile(`^([A-Za-z0-9_./-]+\.lua) line:([0-9]+)\(column:[0-9]+\)\s*`)
+)
 
 // report turns a Lua error into a *ModError naming the mod, the event, the
 // file and line, with the traceback.
@@ -262,9 +265,11 @@ func (m *modRun) report(ev string, err error, cancelled string) *ModError {
 		r.File = loc[1]
 		fmt.Sscan(loc[2], &r.Line)
 	}
-	if r.File == "" && api != nil && api.Type == lua.ApiErrorSyntax {
-		if loc := luaLine.FindStringSubmatch(r.Message); loc != nil {
-			fmt.Sscan(loc[1], &r.Line)
+	if r.File == "" {
+		if loc := luaSyntax.FindStringSubmatch(r.Message); loc != nil {
+			r.File = loc[1]
+			fmt.Sscan(loc[2], &r.Line)
+			r.Message = r.Message[len(loc[0]):]
 		}
 	}
 	if cancelled != "" {
@@ -368,13 +373,16 @@ func (h *Host) Move(g *engine.Game, d engine.Direction) (engine.Result, error) {
 
 // begin readies the mods for a move of g: each mod's storage and random
 // stream come from the game's current state (so undo, redo and a failed
-// attempt all start from what the state holds).
+// attempt all start from what the state holds). Storage is always the table
+// decoded from the state's record, never one a handler built up in place:
+// its keys iterate in the same (canonical) order however the game got
+// there, so pairs() cannot make a replay differ.
 func (h *Host) begin(g *engine.Game) {
 	s := g.State()
 	h.state = s
 	for _, m := range h.mods {
 		rec := s.Data[dataKey(m.mod.ID())]
-		if rec == m.loaded && !m.ran {
+		if rec == m.loaded && !m.ran && m.decoded {
 			continue
 		}
 		m.restore(rec)
@@ -497,6 +505,15 @@ func (h *Host) OnSpawn(e *engine.SpawnEvent) error {
 				return m.invalid(EventSpawn, "cell: %v", err)
 			}
 		}
+		if err := h.rules.CheckSpawn(e.Cell); err != nil {
+			return m.invalid(EventSpawn, "cell: %v", err)
+		}
+		if !b.At(e.Pos).IsEmpty() {
+			return m.invalid(EventSpawn, "cell (%d,%d) is not empty", e.Pos.Row, e.Pos.Col)
+		}
+		if e.State.Blocked(e.Pos.Row*b.Width + e.Pos.Col) {
+			return m.invalid(EventSpawn, "cell (%d,%d) is blocked by a mark", e.Pos.Row, e.Pos.Col)
+		}
 		return nil
 	})
 }
@@ -521,7 +538,13 @@ func (h *Host) OnTick(e *engine.TickEvent) error {
 		if err != nil || req == nil {
 			return err
 		}
-		return m.tickRequests(req, e)
+		if err := m.tickRequests(req, e); err != nil {
+			return err
+		}
+		if n := len(e.State.Marks) + len(e.MarkEdits); n > engine.MaxMarks {
+			return m.invalid(EventTick, "mark: the board would hold %d marks, more than %d", n, engine.MaxMarks)
+		}
+		return nil
 	})
 	if err != nil {
 		return err
@@ -540,7 +563,9 @@ func (h *Host) OnTick(e *engine.TickEvent) error {
 			}
 			e.Data[dataKey(m.mod.ID())] = rec
 		}
-		m.loaded, m.ran = rec, false
+		// The live storage table goes on only until the next move, which
+		// decodes it from the record (see begin).
+		m.loaded, m.ran, m.decoded = rec, false, false
 	}
 	return nil
 }

@@ -47,7 +47,7 @@ func (m *modRun) save() (string, error) {
 // restore sets the mod's storage and random stream from a record ("" for a
 // mod that has kept nothing yet).
 func (m *modRun) restore(rec string) {
-	m.loaded, m.ran = rec, false
+	m.loaded, m.ran, m.decoded = rec, false, true
 	m.rng = engine.DeriveRNG(m.host.opt.Seed, "mod:"+m.mod.ID())
 	st := m.L.NewTable()
 	if rec != "" {

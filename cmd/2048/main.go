@@ -3,9 +3,12 @@
 //
 // Usage:
 //
+//	2048                        play classic 2048 in the terminal (resumes the save)
+//	2048 play [FLAGS]           play any ruleset, difficulty, configuration and mods
 //	2048 test [-v] [PATH ...]   run the fixtures (.cases) in PATHs (default .)
 //	2048 config show [FLAGS]    print the effective configuration as TOML
 //	2048 config check FILE ...  check configuration files
+//	2048 mod new NAME [FLAGS]   create a new mod from a working example
 //	2048 version                print the version
 //	2048 help [COMMAND]         show help
 package main
@@ -27,15 +30,22 @@ const usage = `2048 is a 2048 modding host: classic 2048 exactly as the rules sa
 with fixtures that pin behaviour down.
 
 Usage:
+  2048                        play classic 2048 in the terminal, resuming the
+                              last classic game
+  2048 play [FLAGS]           play in the terminal: --ruleset, --difficulty,
+                              --config, --set, --mod DIR, --seed N
   2048 test [-v] [PATH ...]   run the fixture files (.cases) named, and every
                               one below the folders named (default: .)
   2048 config show [FLAGS]    print the effective configuration as TOML
   2048 config check FILE ...  check configuration files
+  2048 mod new NAME [FLAGS]   create the folder NAME with a new mod to edit
+                              (see '2048 help mod')
   2048 version                print the version
   2048 help [COMMAND]         show this help, or a command's
 
-Run '2048 help test' for the fixture runner's options, and '2048 help config'
-for the configuration's layers and flags.
+Run '2048 help play' for the game's flags, keys and saves, '2048 help test'
+for the fixture runner's options, and '2048 help config' for the
+configuration's layers and flags.
 `
 
 func main() {
@@ -43,17 +53,26 @@ func main() {
 }
 
 // run runs the command line args and returns the exit status: 0 for
-// success, 1 for a failure (a fixture failed), 2 for a usage error.
+// success, 1 for a failure (a fixture failed), 2 for a usage error. With no
+// arguments it plays the classic game when it runs in a terminal, and
+// prints the usage otherwise.
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
-		return 2
+		if !isTerminal() {
+			fmt.Fprint(stderr, usage)
+			return 2
+		}
+		return runPlay(nil, stdout, stderr)
 	}
 	switch args[0] {
+	case "play":
+		return runPlay(args[1:], stdout, stderr)
 	case "test":
 		return runTest(args[1:], stdout, stderr)
 	case "config":
 		return runConfig(args[1:], stdout, stderr)
+	case "mod":
+		return runMod(args[1:], stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintf(stdout, "2048 %s\n", version)
 		return 0
@@ -61,8 +80,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if len(args) > 1 && args[1] == "test" {
 			return runTest([]string{"-h"}, stdout, stdout)
 		}
+		if len(args) > 1 && args[1] == "play" {
+			return runPlay([]string{"-h"}, stdout, stdout)
+		}
 		if len(args) > 1 && args[1] == "config" {
 			return runConfig([]string{"help"}, stdout, stdout)
+		}
+		if len(args) > 1 && args[1] == "mod" {
+			return runMod([]string{"help"}, stdout, stdout)
 		}
 		fmt.Fprint(stdout, usage)
 		return 0

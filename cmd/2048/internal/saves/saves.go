@@ -1,0 +1,306 @@
+// Package saves keeps the terminal game's saves and best scores in the
+// user's state directory: one save per ruleset, difficulty, configuration
+// and mod set, and one file of best scores keyed the same way. Every file is
+// written atomically (a temporary file in the same folder, synced, then
+// renamed over the old one), so a crash never loses the last good save. A
+// save that cannot be read is kept aside, never deleted.
+package saves
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mod2048/mod2048/engine"
+)
+
+// The save file's format and version. A reader refuses a document of
+// another format or of a later version (it is kept aside as corrupt).
+const (
+	Format  = "2048-tui-save"
+	Version = 1
+)
+
+// EnvDir is the environment variable that overrides the state directory
+// (tests use it).
+const EnvDir = "MOD2048_STATE_DIR"
+
+// DefaultDir returns the folder saves go to: $MOD2048_STATE_DIR if set,
+// else $XDG_STATE_HOME/2048, else ~/.local/state/2048 (the XDG base
+// directory specification's default). It creates nothing.
+func DefaultDir() (string, error) {
+	if d := os.Getenv(EnvDir); d != "" {
+		return d, nil
+	}
+	if d := os.Getenv("XDG_STATE_HOME"); filepath.IsAbs(d) {
+		return filepath.Join(d, "2048"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("no state directory: %w (set %s or XDG_STATE_HOME)", err, EnvDir)
+	}
+	return filepath.Join(home, ".local", "state", "2048"), nil
+}
+
+// ModRef names one mod of a save: its id and version.
+type ModRef struct {
+	ID      string `json:"id"`
+	Version string `json:"version"`
+}
+
+// Key says which save a game belongs to: its ruleset, difficulty (the
+// preset it starts from), effective configuration and mods. Two games share
+// a save, and a best score, only when all four agree.
+type Key struct {
+	Ruleset    string
+	Difficulty string
+	Config     string   // the effective configuration, as TOML (config.Config.TOML)
+	Mods       []ModRef // the mods, in any order
+}
+
+// Name returns the key as a file name without extension:
+// RULESET-DIFFICULTY-CONFIG, and -MODS when there are mods, where CONFIG and
+// MODS are short hashes of the configuration's settings and of the mods'
+// ids and versions. Comments of the configuration do not count, so the same
+// settings reached through other layers give the same name.
+func (k Key) Name() string {
+	name := safe(k.Ruleset) + "-" + safe(k.Difficulty) + "-" + ConfigHash(k.Config)
+	if len(k.Mods) > 0 {
+		name += "-" + modsHash(k.Mods)
+	}
+	return name
+}
+
+// safe keeps a name to the letters, digits, _ and - that ruleset and preset
+// names are made of, so that a key can never name a path.
+func safe(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' {
+			return r
+		}
+		return '_'
+	}, s)
+}
+
+// ConfigHash returns a short hash of a configuration's settings: its TOML
+// without comments and blank lines.
+func ConfigHash(toml string) string {
+	var b strings.Builder
+	for _, line := range strings.Split(toml, "\n") {
+		t := strings.TrimSpace(line)
+		if t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		b.WriteString(t)
+		b.WriteByte('\n')
+	}
+	return shortHash(b.String())
+}
+
+func modsHash(mods []ModRef) string {
+	lines := make([]string, len(mods))
+	for i, m := range mods {
+		lines[i] = m.ID + "@" + m.Version
+	}
+	slices.Sort(lines)
+	return shortHash(strings.Join(lines, "\n"))
+}
+
+func shortHash(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:4])
+}
+
+func sameMods(a, b []ModRef) bool { return modsHash(a) == modsHash(b) && len(a) == len(b) }
+
+// doc is a save file.
+type doc struct {
+	Format     string          `json:"format"`
+	Version    int             `json:"version"`
+	Ruleset    string          `json:"ruleset"`
+	Difficulty string          `json:"difficulty"`
+	Mods       []ModRef        `json:"mods"`
+	Config     string          `json:"config"`
+	Game       json.RawMessage `json:"game"`
+}
+
+// Store is a folder of saves and best scores.
+type Store struct {
+	Dir string
+	// Now tells the time for the names of files kept aside; nil is
+	// time.Now.
+	Now func() time.Time
+}
+
+// New returns the store in dir. Nothing is created until something is
+// saved.
+func New(dir string) *Store { return &Store{Dir: dir} }
+
+func (s *Store) now() time.Time {
+	if s.Now != nil {
+		return s.Now()
+	}
+	return time.Now()
+}
+
+// Path returns the file of the save for k.
+func (s *Store) Path(k Key) string { return filepath.Join(s.Dir, k.Name()+".json") }
+
+// Save writes g as the save for k, atomically.
+func (s *Store) Save(k Key, g *engine.Game) error {
+	game, err := g.Marshal()
+	if err != nil {
+		return err
+	}
+	mods := append([]ModRef{}, k.Mods...)
+	data, err := json.MarshalIndent(doc{
+		Format: Format, Version: Version,
+		Ruleset: k.Ruleset, Difficulty: k.Difficulty, Mods: mods,
+		Config: k.Config, Game: game,
+	}, "", "  ")
+	if err != nil {
+		return err
+	}
+	return WriteFile(s.Path(k), append(data, '\n'))
+}
+
+// CorruptError reports a save (or best-score file) that could not be read:
+// it was renamed to KeptAs, and the game starts afresh.
+type CorruptError struct {
+	Path   string
+	KeptAs string // "" when it could not be renamed either
+	Err    error
+}
+
+func (e *CorruptError) Error() string {
+	if e.KeptAs == "" {
+		return fmt.Sprintf("%s is corrupt (%v) and could not be kept aside", e.Path, e.Err)
+	}
+	return fmt.Sprintf("%s is corrupt (%v); kept as %s", e.Path, e.Err, filepath.Base(e.KeptAs))
+}
+
+func (e *CorruptError) Unwrap() error { return e.Err }
+
+// Load reads the save for k. It returns nil and no error when there is no
+// save. A save that is not valid JSON, that the engine cannot read, or
+// whose ruleset, difficulty, configuration or mods are not k's, is renamed
+// to NAME.corrupt-UNIXTIME beside it and reported as a *CorruptError.
+func (s *Store) Load(k Key) (*engine.Game, error) {
+	path := s.Path(k)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	g, err := decode(k, data)
+	if err != nil {
+		return nil, s.keepAside(path, err)
+	}
+	return g, nil
+}
+
+func decode(k Key, data []byte) (*engine.Game, error) {
+	var d doc
+	if err := json.Unmarshal(data, &d); err != nil {
+		return nil, fmt.Errorf("not a save: %v", err)
+	}
+	switch {
+	case d.Format != Format:
+		return nil, fmt.Errorf("format is %q, want %q", d.Format, Format)
+	case d.Version < 1 || d.Version > Version:
+		return nil, fmt.Errorf("version %d; this program reads versions 1 to %d", d.Version, Version)
+	case d.Ruleset != k.Ruleset:
+		return nil, fmt.Errorf("ruleset is %q, want %q", d.Ruleset, k.Ruleset)
+	case d.Difficulty != k.Difficulty:
+		return nil, fmt.Errorf("difficulty is %q, want %q", d.Difficulty, k.Difficulty)
+	case ConfigHash(d.Config) != ConfigHash(k.Config):
+		return nil, errors.New("its configuration is not this game's")
+	case !sameMods(d.Mods, k.Mods):
+		return nil, errors.New("its mods are not this game's")
+	case len(bytes.TrimSpace(d.Game)) == 0 || bytes.Equal(bytes.TrimSpace(d.Game), []byte("null")):
+		return nil, errors.New("it holds no game")
+	}
+	g, err := engine.Unmarshal(d.Game)
+	if err != nil {
+		return nil, err
+	}
+	if g.Rules().Name() != k.Ruleset {
+		return nil, fmt.Errorf("the game is of ruleset %q, want %q", g.Rules().Name(), k.Ruleset)
+	}
+	return g, nil
+}
+
+// keepAside renames a file that could not be read to NAME.corrupt-UNIXTIME
+// (with -1, -2... if that is taken) and returns the *CorruptError.
+func (s *Store) keepAside(path string, cause error) error {
+	base := path + ".corrupt-" + strconv.FormatInt(s.now().Unix(), 10)
+	to := base
+	for i := 1; ; i++ {
+		if _, err := os.Lstat(to); errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		to = base + "-" + strconv.Itoa(i)
+	}
+	if err := os.Rename(path, to); err != nil {
+		return &CorruptError{Path: path, Err: cause}
+	}
+	return &CorruptError{Path: path, KeptAs: to, Err: cause}
+}
+
+// rename is os.Rename; tests replace it to simulate a crash before the
+// rename.
+var rename = os.Rename
+
+// WriteFile writes data to path atomically: to a temporary file in the same
+// folder, synced to disk, then renamed over path, and the folder synced. A
+// crash at any moment leaves either the old file or the new one, whole. The
+// folder is created (mode 0700) if need be.
+func WriteFile(path string, data []byte) (err error) {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	if _, err = f.Write(data); err != nil {
+		return err
+	}
+	if err = f.Sync(); err != nil {
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	if err = rename(tmp, path); err != nil {
+		return err
+	}
+	if d, err := os.Open(dir); err == nil {
+		d.Sync() // best effort: some systems cannot sync a folder
+		d.Close()
+	}
+	return nil
+}

@@ -1,0 +1,170 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/uniseg"
+
+	"github.com/mod2048/mod2048/cellular"
+	"github.com/mod2048/mod2048/engine"
+)
+
+// helpWidth is the widest the help box's text gets.
+const helpWidth = 68
+
+// helpLines returns the help overlay's lines for an inside width of
+// width columns: every key, the goal, and the loaded mods with their
+// descriptions and hazards.
+func (a *App) helpLines(width int) [][]seg {
+	t := a.th
+	var out [][]seg
+	text := func(indent int, s string, style tcell.Style) {
+		pad := strings.Repeat(" ", indent)
+		for _, l := range wrap(s, max(width-indent, 1)) {
+			out = append(out, []seg{{pad + l, style}})
+		}
+	}
+	heading := func(s string) {
+		if len(out) > 0 {
+			out = append(out, nil)
+		}
+		out = append(out, []seg{{s, t.heading}})
+	}
+
+	// table writes two columns: a name, and what it means, wrapped.
+	table := func(rows [][2]string) {
+		col := 0
+		for _, k := range rows {
+			col = max(col, uniseg.StringWidth(k[0]))
+		}
+		descW := max(width-col-4, 8)
+		for _, k := range rows {
+			pad := strings.Repeat(" ", col-uniseg.StringWidth(k[0])+2)
+			for i, l := range wrap(k[1], descW) {
+				if i == 0 {
+					out = append(out, []seg{{"  ", t.overlay}, {k[0], t.heading}, {pad + l, t.overlay}})
+					continue
+				}
+				out = append(out, []seg{{strings.Repeat(" ", col+4) + l, t.overlay}})
+			}
+		}
+	}
+
+	heading("Keys")
+	table(keyHelp)
+
+	heading("Goal")
+	text(2, a.goal(), t.overlay)
+	if _, ok := a.g.Rules().(*cellular.Rules); ok {
+		heading("Cells")
+		table(cellLegend)
+	}
+
+	heading("Mods")
+	if a.host == nil || len(a.host.Mods()) == 0 {
+		text(2, "None loaded. Load one with: 2048 play --mod DIR", t.overlay)
+		return out
+	}
+	hazards := a.host.Hazards()
+	for _, m := range a.host.Mods() {
+		title := fmt.Sprintf("%s %s (%s)", m.Manifest.Name, m.Manifest.Version, m.ID())
+		if a.host.Disabled(m.ID()) {
+			title += ": disabled after repeated errors"
+		}
+		text(2, title, t.heading)
+		if d := m.Manifest.Description; d != "" {
+			text(4, d, t.overlay)
+		}
+		for _, hz := range hazards {
+			if hz.Mod != m.ID() {
+				continue
+			}
+			desc := hz.Name
+			if hz.Description != "" {
+				desc += ": " + hz.Description
+			}
+			lines := wrap(desc, max(width-6, 1))
+			for i, l := range lines {
+				if i == 0 {
+					out = append(out, []seg{{"    ", t.overlay}, {hz.Glyph, t.hazard(hz.Color)}, {" " + l, t.overlay}})
+					continue
+				}
+				out = append(out, []seg{{"      " + l, t.overlay}})
+			}
+		}
+	}
+	return out
+}
+
+// cellLegend explains the cellular notation the board uses.
+var cellLegend = [][2]string{
+	{"aE", "alive, energy E (aE/k: k turns without a merge)"},
+	{"dE", "dormant, energy E (dim)"},
+	{"C", "a catalyst: the next alive cell through it doubles its energy (a3+C: a cell on one)"},
+	{"Bn", "blight with n charges: turns alive neighbours dormant"},
+	{"bn", "incoming blight: active after the next turn"},
+}
+
+// goal says how the game is won.
+func (a *App) goal() string {
+	switch r := a.g.Rules().(type) {
+	case *engine.Classic:
+		s := fmt.Sprintf("Slide the tiles; equal tiles merge. Make a %d tile to win.", r.WinValue)
+		if r.StopOnWin {
+			s += " Then keep playing if you like."
+		}
+		return s
+	case *cellular.Rules:
+		if r.Threshold() == 0 {
+			return "Keep the colony alive: this game has no stabilize goal."
+		}
+		return fmt.Sprintf("Swipe to merge cells; Life runs after every swipe. Win with a stable turn (no birth, no death) whose alive cells hold %d energy or more.", r.Threshold())
+	}
+	return "Play until no move is left."
+}
+
+// drawHelp draws the help box over the middle of the screen. When its
+// lines do not fit, it shows a window of them that the arrow keys scroll.
+func (a *App) drawHelp(sw, sh int) {
+	t := a.th
+	inner := min(helpWidth, sw-4)
+	if inner < 8 || sh < 3 {
+		return
+	}
+	lines := a.helpLines(inner)
+	natural := 0
+	for _, l := range lines {
+		natural = max(natural, segsWidth(l))
+	}
+	inner = min(inner, max(natural, 24))
+	boxW, boxH := inner+4, min(len(lines)+2, sh)
+	x, y := (sw-boxW)/2, (sh-boxH)/2
+	a.fill(x, y, boxW, boxH, t.overlay)
+	for i := 0; i < boxW; i++ {
+		a.scr.SetContent(x+i, y, '─', nil, t.overlay)
+		a.scr.SetContent(x+i, y+boxH-1, '─', nil, t.overlay)
+	}
+	for j := 0; j < boxH; j++ {
+		a.scr.SetContent(x, y+j, '│', nil, t.overlay)
+		a.scr.SetContent(x+boxW-1, y+j, '│', nil, t.overlay)
+	}
+	a.scr.SetContent(x, y, '┌', nil, t.overlay)
+	a.scr.SetContent(x+boxW-1, y, '┐', nil, t.overlay)
+	a.scr.SetContent(x, y+boxH-1, '└', nil, t.overlay)
+	a.scr.SetContent(x+boxW-1, y+boxH-1, '┘', nil, t.overlay)
+	a.put(x+2, y, x+boxW-2, " Help ", t.heading)
+	rows := boxH - 2
+	a.helpTop = max(min(a.helpTop, len(lines)-rows), 0)
+	footer := " Esc or ? closes "
+	if len(lines) > rows {
+		footer = fmt.Sprintf(" ↑↓ %d–%d of %d · Esc closes ", a.helpTop+1, a.helpTop+rows, len(lines))
+	}
+	if fw := uniseg.StringWidth(footer); fw <= boxW-4 {
+		a.put(x+boxW-2-fw, y+boxH-1, x+boxW-2, footer, t.overlay)
+	}
+	for i := 0; i < rows && a.helpTop+i < len(lines); i++ {
+		a.line(x+2, y+1+i, inner, lines[a.helpTop+i]...)
+	}
+}

@@ -1,0 +1,294 @@
+// Package tui is the terminal game: it draws a game's board, header, status
+// and overlays on a tcell screen, turns keys into the engine's moves, undo,
+// redo and new games, and autosaves through a Store after each of them. It
+// changes the game only through the engine's and the mod host's API.
+//
+// The pieces, one file each: theme.go (colors for every color mode),
+// cells.go (how a cell is written in a few columns), draw.go (the frame),
+// help.go (the help overlay), keys.go (input) and this file (the game loop).
+package tui
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/gdamore/tcell/v2"
+
+	"github.com/mod2048/mod2048/engine"
+	"github.com/mod2048/mod2048/scripting"
+)
+
+// Store keeps a game's save and best score; saves.Slot implements it.
+type Store interface {
+	// Save writes the game (the autosave).
+	Save(g *engine.Game) error
+	// Best returns the best score so far (0 for none). An error comes with
+	// a usable score: the game reports it and goes on.
+	Best(r engine.Rules) (engine.Score, error)
+	// SetBest records a score that beats the best.
+	SetBest(r engine.Rules, s engine.Score) error
+}
+
+// Config is what the terminal game plays.
+type Config struct {
+	// Ruleset and Difficulty are shown in the header.
+	Ruleset, Difficulty string
+	// Game is the game to play; Host runs its mods (nil without mods) and
+	// is already attached to it.
+	Game *engine.Game
+	Host *scripting.Host
+	// NewGame makes a new game (a new seed) with its own host, attached,
+	// for the r key.
+	NewGame func() (*engine.Game, *scripting.Host, error)
+	// Store saves the game after every change; nil saves nothing.
+	Store Store
+	// Message is shown in the status line at the start (a save that could
+	// not be read, say).
+	Message string
+	// Colors is the color mode; ColorAuto decides from NO_COLOR and the
+	// terminal.
+	Colors ColorMode
+}
+
+type overlay int
+
+const (
+	overlayNone overlay = iota
+	overlayHelp
+	overlayConfirm
+)
+
+// App is a running terminal game.
+type App struct {
+	scr  tcell.Screen
+	cfg  Config
+	g    *engine.Game
+	host *scripting.Host
+	th   *theme
+
+	overlay overlay
+	helpTop int // the first line of the help the box shows
+	msg     string
+	msgErr  bool
+	best    engine.Score
+	quit    bool
+}
+
+// New makes the game for screen s, which must be initialized. It reads the
+// best score; it does not draw.
+func New(s tcell.Screen, cfg Config) (*App, error) {
+	if cfg.Game == nil {
+		return nil, errors.New("tui: no game")
+	}
+	a := &App{scr: s, cfg: cfg, g: cfg.Game, host: cfg.Host, th: newTheme(detectColors(cfg.Colors, s))}
+	if cfg.Message != "" {
+		a.setError(cfg.Message)
+	}
+	if cfg.Store != nil {
+		best, err := cfg.Store.Best(a.g.Rules())
+		if err != nil {
+			a.addError(err.Error())
+		}
+		a.best = best
+		a.updateBest()
+	}
+	return a, nil
+}
+
+// Run plays cfg on screen s until the player quits: it initializes the
+// screen and always restores the terminal, on a panic too (the panic goes
+// on once the terminal is back).
+func Run(s tcell.Screen, cfg Config) (err error) {
+	if err := s.Init(); err != nil {
+		return err
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			s.Fini()
+			panic(r)
+		}
+		s.Fini()
+	}()
+	a, err := New(s, cfg)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	return a.Run()
+}
+
+// Run draws the game and handles events until the player quits.
+func (a *App) Run() error {
+	a.Draw()
+	for {
+		ev := a.scr.PollEvent()
+		if ev == nil {
+			return nil
+		}
+		if !a.HandleEvent(ev) {
+			return nil
+		}
+		a.Draw()
+	}
+}
+
+// Game returns the game being played (a new game replaces it).
+func (a *App) Game() *engine.Game { return a.g }
+
+// Mode returns the color mode in use.
+func (a *App) Mode() ColorMode { return a.th.mode }
+
+// HandleEvent handles one event and reports whether to go on; false once
+// the player quits. The caller draws afterwards.
+func (a *App) HandleEvent(ev tcell.Event) bool {
+	switch ev := ev.(type) {
+	case *tcell.EventResize:
+		a.scr.Sync()
+	case *tcell.EventKey:
+		a.key(ev)
+	}
+	return !a.quit
+}
+
+func (a *App) setInfo(msg string)  { a.msg, a.msgErr = msg, false }
+func (a *App) setError(msg string) { a.msg, a.msgErr = msg, true }
+
+// addError adds msg to the status line's error, after what is there.
+func (a *App) addError(msg string) {
+	if a.msg != "" {
+		msg = a.msg + "; " + msg
+	}
+	a.setError(msg)
+}
+
+// move plays one move and reports what went wrong, if anything.
+func (a *App) move(d engine.Direction) {
+	switch a.g.Status() {
+	case engine.Won:
+		a.setInfo("you won: c or Enter to keep playing, r for a new game")
+		return
+	case engine.Lost:
+		a.setInfo("no move left: u to undo, r for a new game")
+		return
+	}
+	was := a.g.Status()
+	var res engine.Result
+	var err error
+	if a.host != nil {
+		res, err = a.host.Move(a.g, d)
+	} else {
+		res, err = a.g.Move(d)
+	}
+	var ref *engine.Refusal
+	switch {
+	case errors.As(err, &ref):
+		a.setInfo(ref.Reason)
+	case err != nil:
+		a.setError(err.Error())
+	}
+	if a.host != nil {
+		for _, r := range a.host.TakeReports() {
+			a.addError(r.Error())
+		}
+	}
+	if was == engine.Playing && a.g.Status() == engine.WonContinue && a.msg == "" {
+		a.setInfo("You win! Play goes on.")
+	}
+	if res.Changed {
+		a.changed()
+	}
+}
+
+// changed autosaves after any change of the game and keeps the best score.
+func (a *App) changed() {
+	a.updateBest()
+	if a.cfg.Store == nil {
+		return
+	}
+	if err := a.cfg.Store.Save(a.g); err != nil {
+		a.addError("autosave failed: " + err.Error())
+	}
+}
+
+func (a *App) updateBest() {
+	score := a.g.Score()
+	if score.Cmp(a.best) <= 0 {
+		return
+	}
+	a.best = score
+	if a.cfg.Store != nil {
+		if err := a.cfg.Store.SetBest(a.g.Rules(), score); err != nil {
+			a.addError("best score not saved: " + err.Error())
+		}
+	}
+}
+
+func (a *App) undo() {
+	if err := a.g.Undo(); err != nil {
+		a.setInfo(err.Error())
+		return
+	}
+	a.changed()
+}
+
+func (a *App) redo() {
+	if err := a.g.Redo(); err != nil {
+		a.setInfo(err.Error())
+		return
+	}
+	a.changed()
+}
+
+func (a *App) keepPlaying() {
+	if a.g.Status() != engine.Won {
+		return
+	}
+	if err := a.g.KeepPlaying(); err != nil {
+		a.setError(err.Error())
+		return
+	}
+	a.setInfo("keep going!")
+	a.changed()
+}
+
+func (a *App) newGame() {
+	if a.cfg.NewGame == nil {
+		a.setError("no new game: nothing to make one from")
+		return
+	}
+	g, host, err := a.cfg.NewGame()
+	if err != nil {
+		a.setError(fmt.Sprintf("new game: %v", err))
+		return
+	}
+	if a.host != nil {
+		a.host.Close()
+	}
+	a.g, a.host = g, host
+	a.setInfo("new game")
+	a.changed()
+}
+
+// Close ends the mods' Lua states.
+func (a *App) Close() {
+	if a.host != nil {
+		a.host.Close()
+	}
+}
+
+// modNames returns the loaded mods' names, in load order.
+func (a *App) modNames() string {
+	if a.host == nil {
+		return ""
+	}
+	var names []string
+	for _, m := range a.host.Mods() {
+		name := m.Manifest.Name
+		if a.host.Disabled(m.ID()) {
+			name += " (off)"
+		}
+		names = append(names, name)
+	}
+	return strings.Join(names, ", ")
+}

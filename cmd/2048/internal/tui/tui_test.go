@@ -1,0 +1,309 @@
+package tui
+
+import (
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+
+	"github.com/mod2048/mod2048/cellular"
+	"github.com/mod2048/mod2048/engine"
+)
+
+func TestTileText(t *testing.T) {
+	tests := []struct {
+		level, width int
+		want         string
+	}{
+		{1, 5, "2"},
+		{11, 5, "2048"},
+		{16, 5, "65536"},
+		{17, 5, "131k"},
+		{17, 6, "131072"},
+		{20, 5, "1048k"},
+		{30, 5, "1073M"},
+		{39, 5, "549G"},
+		{40, 5, "2^40"},
+		{70, 5, "2^70"},
+		{320, 5, "2^320"},
+		{17, 3, "^17"},
+		{11, 3, "2k"},
+		{14, 3, "16k"},
+		{20, 3, "1M"},
+		{200, 3, "^2…"},
+		{11, 1, "…"},
+	}
+	for _, tt := range tests {
+		if got := TileText(tt.level, tt.width); got != tt.want {
+			t.Errorf("TileText(%d, %d) = %q, want %q", tt.level, tt.width, got, tt.want)
+		}
+	}
+}
+
+func TestCellularText(t *testing.T) {
+	s, err := cellularSettings()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := cellular.New(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		cell  string
+		width int
+		want  string
+	}{
+		{".", 5, ""},
+		{"a3", 5, "a3"},
+		{"d2", 5, "d2"},
+		{"a1/2", 5, "a1/2"},
+		{"a1/2+C", 5, "a1+C"},
+		{"a1/2+C", 3, "a1"},
+		{"d3+C", 3, "d3"},
+		{"C", 3, "C"},
+		{"B2", 3, "B2"},
+		{"b", 3, "b"},
+		{"a7", 1, "7"},
+	}
+	for _, tt := range tests {
+		c, err := r.ParseCell(tt.cell)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := CellularText(r, c, tt.width); got != tt.want {
+			t.Errorf("CellularText(%s, %d) = %q, want %q", tt.cell, tt.width, got, tt.want)
+		}
+	}
+}
+
+func cellularSettings() (cellular.Settings, error) {
+	s := cellular.Settings{Width: 6, Height: 6, ECap: 8, InitialCells: 8, SpawnCells: 1, StopOnWin: true, UndoLimit: 100}
+	s.Life.Enabled = true
+	s.Dormancy.Ticks = 3
+	s.Colony = cellular.Colony{Bonus: 1, MinSize: 4}
+	s.Blight.Charges = 1
+	s.Goal.PerCell = 0.5
+	return s, s.Validate()
+}
+
+func TestWrap(t *testing.T) {
+	got := wrap("the quick brown fox jumps over the lazy dog", 10)
+	want := []string{"the quick", "brown fox", "jumps over", "the lazy", "dog"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("wrap: %q", got)
+	}
+	if got := wrap("abcdefghij", 4); strings.Join(got, "|") != "abcd|efgh|ij" {
+		t.Errorf("wrap of a long word: %q", got)
+	}
+}
+
+func TestLayout(t *testing.T) {
+	tests := []struct {
+		sw, sh, cols, rows int
+		want               geom
+		fits               bool
+	}{
+		{80, 24, 4, 4, geom{7, 3}, true},
+		{80, 20, 4, 4, geom{7, 1}, true},
+		{30, 14, 4, 4, geom{5, 1}, true},
+		{20, 10, 4, 4, geom{5, 1}, false},
+		{80, 24, 6, 6, geom{7, 1}, true},
+	}
+	for _, tt := range tests {
+		g, ok := layout(tt.sw, tt.sh, tt.cols, tt.rows)
+		if g != tt.want || ok != tt.fits {
+			t.Errorf("layout(%d×%d, %d×%d) = %v %v, want %v %v", tt.sw, tt.sh, tt.cols, tt.rows, g, ok, tt.want, tt.fits)
+		}
+	}
+	if w, h := MinSize(4, 4); w != 25 || h != 13 {
+		t.Errorf("MinSize(4, 4) = %d×%d", w, h)
+	}
+}
+
+// TestPalette checks the original game's colors and the text on them.
+func TestPalette(t *testing.T) {
+	th := newTheme(ColorRGB)
+	check := func(level int, bg, fg int32) {
+		t.Helper()
+		f, b, attr := th.tile(level).Decompose()
+		if b != tcell.NewHexColor(bg) || f != tcell.NewHexColor(fg) || attr&tcell.AttrBold == 0 {
+			t.Errorf("tile 2^%d: fg %v bg %v attr %v", level, f, b, attr)
+		}
+	}
+	check(1, 0xeee4da, 0x776e65)
+	check(2, 0xede0c8, 0x776e65)
+	check(3, 0xf2b179, 0xf9f6f2)
+	check(11, 0xedc22e, 0xf9f6f2)
+	check(12, 0x3c3a32, 0xf9f6f2)
+	check(17, 0x3c3a32, 0xf9f6f2)
+	for _, mode := range []ColorMode{Color8, Color16} {
+		th := newTheme(mode)
+		for level := 1; level <= 70; level++ {
+			f, b, _ := th.tile(level).Decompose()
+			if f == b || !f.Valid() || !b.Valid() {
+				t.Errorf("mode %v, tile 2^%d: fg %v on bg %v", mode, level, f, b)
+			}
+			if mode == Color8 && (f > tcell.ColorSilver && f != tcell.ColorWhite || b > tcell.ColorSilver) {
+				t.Errorf("mode 8, tile 2^%d uses a color beyond the 8: %v on %v", level, f, b)
+			}
+		}
+	}
+	f, b, attr := newTheme(ColorNone).tile(5).Decompose()
+	if f != tcell.ColorDefault || b != tcell.ColorDefault || attr&tcell.AttrReverse == 0 {
+		t.Errorf("no color: tile %v %v %v", f, b, attr)
+	}
+}
+
+func TestDetectColors(t *testing.T) {
+	s := tcell.NewSimulationScreen("UTF-8")
+	if err := s.Init(); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Fini()
+	t.Setenv("NO_COLOR", "")
+	if m := detectColors(ColorAuto, s); m != ColorRGB {
+		t.Errorf("256 colors: %v", m)
+	}
+	t.Setenv("NO_COLOR", "1")
+	if m := detectColors(ColorAuto, s); m != ColorNone {
+		t.Errorf("NO_COLOR: %v", m)
+	}
+	if m := detectColors(Color16, s); m != Color16 {
+		t.Errorf("asked for 16: %v", m)
+	}
+}
+
+// benchGame is a classic game well under way, on a board with big tiles.
+func benchGame(b *testing.B) *engine.Game {
+	rules := engine.NewClassic()
+	board, err := engine.ParseRows(rules, []string{
+		"2 4 8 16",
+		"32 64 128 256",
+		"512 1024 0 4096",
+		"131072 0 2 2",
+	}, 4, 4)
+	if err != nil {
+		b.Fatal(err)
+	}
+	g, err := engine.NewFromBoard(rules, engine.Options{Width: 4, Height: 4, Seed: 1, UndoLimit: 100}, board)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return g
+}
+
+// BenchmarkDrawFrame draws one whole frame of a classic game on an 80×24
+// screen, as every key does: the frame and tcell's Show.
+func BenchmarkDrawFrame(b *testing.B) {
+	s := tcell.NewSimulationScreen("UTF-8")
+	if err := s.Init(); err != nil {
+		b.Fatal(err)
+	}
+	defer s.Fini()
+	s.SetSize(80, 24)
+	a, err := New(s, Config{Ruleset: "classic", Difficulty: "classic", Game: benchGame(b), Colors: ColorRGB})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		a.Draw()
+	}
+}
+
+// panicStore panics on the first save, to check that Run restores the
+// terminal on a panic.
+type panicStore struct{}
+
+func (panicStore) Save(*engine.Game) error                  { panic("disk on fire") }
+func (panicStore) Best(engine.Rules) (engine.Score, error)  { return engine.Score{}, nil }
+func (panicStore) SetBest(engine.Rules, engine.Score) error { return nil }
+
+// shownScreen is a simulation screen that says when it first shows a
+// frame.
+type shownScreen struct {
+	tcell.SimulationScreen
+	once  sync.Once
+	shown chan struct{}
+}
+
+func (s *shownScreen) Show() {
+	s.SimulationScreen.Show()
+	s.once.Do(func() { close(s.shown) })
+}
+
+// runScreen starts Run on a simulation screen and returns once the first
+// frame is shown; done receives Run's end (its error, or its panic).
+func runScreen(t *testing.T, cfg Config) (tcell.SimulationScreen, chan any) {
+	t.Helper()
+	s := &shownScreen{SimulationScreen: tcell.NewSimulationScreen("UTF-8"), shown: make(chan struct{})}
+	done := make(chan any, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				done <- r
+			}
+		}()
+		done <- Run(s, cfg)
+	}()
+	select {
+	case <-s.shown:
+	case r := <-done:
+		t.Fatalf("Run ended before drawing: %v", r)
+	case <-time.After(5 * time.Second):
+		t.Fatal("Run drew nothing")
+	}
+	return s.SimulationScreen, done
+}
+
+func testGame(t *testing.T) *engine.Game {
+	g, err := engine.New(engine.NewClassic(), engine.Options{Width: 4, Height: 4, Seed: 1, UndoLimit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// finished reports whether Fini ran on the simulation screen (it empties
+// the screen).
+func finished(s tcell.SimulationScreen) bool {
+	w, h := s.Size()
+	return w == 0 && h == 0
+}
+
+func TestRunQuits(t *testing.T) {
+	s, done := runScreen(t, Config{Ruleset: "classic", Difficulty: "classic", Game: testGame(t)})
+	s.InjectKey(tcell.KeyRune, 'q', tcell.ModNone)
+	select {
+	case r := <-done:
+		if r != nil {
+			t.Fatalf("Run: %v", r)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("q did not end Run")
+	}
+	if !finished(s) {
+		t.Error("the screen was not restored")
+	}
+}
+
+func TestRunRestoresOnPanic(t *testing.T) {
+	s, done := runScreen(t, Config{Ruleset: "classic", Difficulty: "classic", Game: testGame(t), Store: panicStore{}})
+	s.InjectKey(tcell.KeyLeft, 0, tcell.ModNone)
+	s.InjectKey(tcell.KeyRight, 0, tcell.ModNone)
+	select {
+	case r := <-done:
+		if r != "disk on fire" {
+			t.Fatalf("Run ended with %v, want the panic", r)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Run did not end")
+	}
+	if !finished(s) {
+		t.Error("the screen was not restored before the panic went on")
+	}
+}

@@ -1,0 +1,279 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mod2048/mod2048/scripting"
+)
+
+// annotations is the LuaLS annotation file of the repository, the one
+// source of truth that the scaffold embeds a copy of.
+const annotations = "../../scripting/luals/mod2048.lua"
+
+// TestScaffoldAnnotations checks that the annotation file `mod new` writes
+// is the repository's. When that one changes, copy it with
+// go test ./cmd/2048 -run ScaffoldAnnotations -update.
+func TestScaffoldAnnotations(t *testing.T) {
+	want, err := os.ReadFile(annotations)
+	if errors.Is(err, fs.ErrNotExist) {
+		t.Skipf("%s does not exist yet", annotations)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	const copyPath = "scaffold/mod2048.lua"
+	if *update {
+		if err := os.WriteFile(copyPath, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	got, err := fs.ReadFile(scaffold, copyPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("cmd/2048/%s differs from %s: copy it with go test ./cmd/2048 -run ScaffoldAnnotations -update", copyPath, annotations)
+	}
+}
+
+// TestScaffoldFiles checks that every file of the scaffold folder is used,
+// and that the templates fill in for both rulesets.
+func TestScaffoldFiles(t *testing.T) {
+	entries, err := fs.ReadDir(scaffold, "scaffold")
+	if err != nil {
+		t.Fatal(err)
+	}
+	used := map[string]bool{}
+	for _, rs := range []string{"classic", "cellular"} {
+		for _, f := range scaffoldFiles("x", rs) {
+			used[f.src] = true
+		}
+		files, err := renderScaffold(scaffoldData{ID: "x", Name: "X", Upper: "X", Ruleset: rs, Path: "x"})
+		if err != nil {
+			t.Fatalf("%s: %v", rs, err)
+		}
+		for path, content := range files {
+			if bytes.Contains(content, []byte("{{")) || bytes.Contains(content, []byte("<no value>")) {
+				t.Errorf("%s: %s keeps template text", rs, path)
+			}
+		}
+	}
+	for _, e := range entries {
+		if !used[e.Name()] {
+			t.Errorf("scaffold/%s is not used by mod new", e.Name())
+		}
+	}
+}
+
+func TestDisplayName(t *testing.T) {
+	for id, want := range map[string]string{"moss": "Moss", "one_way": "One Way", "a_b2_c": "A B2 C", "x__y_": "X Y"} {
+		if got := displayName(id); got != want {
+			t.Errorf("displayName(%q) = %q, want %q", id, got, want)
+		}
+	}
+	for _, name := range []string{"My-Mod", "1st", "", "_x", "Ünïcode", strings.Repeat("ab", 40)} {
+		if s := suggestID(name); !modID.MatchString(s) {
+			t.Errorf("suggestID(%q) = %q, not a mod id", name, s)
+		}
+	}
+}
+
+// TestModNew creates a mod of each ruleset with the real binary and runs
+// its fixture: it must pass as generated.
+func TestModNew(t *testing.T) {
+	tests := []struct {
+		args    []string // after "mod new"
+		folder  string   // the new folder, relative to the working folder
+		ruleset string
+	}{
+		{[]string{"my_mod"}, "my_mod", "classic"},
+		{[]string{"--ruleset", "cellular", "cell2"}, "cell2", "cellular"},
+		{[]string{"deep", "--dir", "mods/sub", "--ruleset=classic"}, "mods/sub/deep", "classic"},
+		{[]string{"-dir", "m", "life", "-ruleset", "cellular"}, "m/life", "cellular"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.folder, func(t *testing.T) {
+			work := t.TempDir()
+			out, errOut, code := run2048(t, work, append([]string{"mod", "new"}, tt.args...)...)
+			if code != 0 {
+				t.Fatalf("mod new %v: exit %d\n%s%s", tt.args, code, out, errOut)
+			}
+			id := filepath.Base(tt.folder)
+			dir := filepath.Join(work, filepath.FromSlash(tt.folder))
+			wantFiles := []string{"mod.toml", "main.lua", "README.md", id + ".cases", ".luarc.json", ".luals/mod2048.lua"}
+			for _, f := range wantFiles {
+				if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(f))); err != nil {
+					t.Errorf("%s: %v", f, err)
+				}
+				if !strings.Contains(out, "  "+f+"\n") {
+					t.Errorf("output does not list %s:\n%s", f, out)
+				}
+			}
+			if want := "test it with: 2048 test " + filepath.FromSlash(tt.folder) + "\n"; !strings.HasSuffix(out, want) {
+				t.Errorf("output does not end with %q:\n%s", want, out)
+			}
+
+			// The fixture passes, run as the README says.
+			out, errOut, code = run2048(t, work, "test", "-v", tt.folder)
+			if code != 0 || !strings.HasSuffix(out, "1 passed, 0 failed\n") {
+				t.Fatalf("2048 test %s: exit %d\n%s%s", tt.folder, code, out, errOut)
+			}
+			// And from inside the folder.
+			if out, errOut, code = run2048(t, dir, "test"); code != 0 || !strings.HasSuffix(out, "1 passed, 0 failed\n") {
+				t.Fatalf("2048 test in %s: exit %d\n%s%s", tt.folder, code, out, errOut)
+			}
+
+			mod, err := scripting.LoadMod(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if mod.ID() != id || mod.Manifest.Name != displayName(id) || !slices.Equal(mod.Manifest.Rulesets, []string{tt.ruleset}) {
+				t.Errorf("manifest: id %q, name %q, rulesets %v", mod.ID(), mod.Manifest.Name, mod.Manifest.Rulesets)
+			}
+
+			// The editor setup stands on its own: the annotation file is in
+			// the folder, and .luarc.json names it.
+			var luarc map[string]any
+			data, err := os.ReadFile(filepath.Join(dir, ".luarc.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal(data, &luarc); err != nil {
+				t.Fatalf(".luarc.json: %v", err)
+			}
+			if lib, _ := luarc["workspace.library"].([]any); len(lib) != 1 || lib[0] != ".luals" {
+				t.Errorf(".luarc.json: workspace.library is %v, want [.luals]", luarc["workspace.library"])
+			}
+			if luarc["runtime.version"] != "Lua 5.1" {
+				t.Errorf(".luarc.json: runtime.version is %v", luarc["runtime.version"])
+			}
+			got, err := os.ReadFile(filepath.Join(dir, ".luals", "mod2048.lua"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, _ := fs.ReadFile(scaffold, "scaffold/mod2048.lua")
+			if !bytes.Equal(got, want) || !bytes.HasPrefix(got, []byte("---@meta")) {
+				t.Errorf(".luals/mod2048.lua is not the scaffold's annotation file")
+			}
+			readme, _ := os.ReadFile(filepath.Join(dir, "README.md"))
+			if !strings.Contains(string(readme), "2048 test "+tt.folder) {
+				t.Errorf("README.md does not say how to test:\n%s", readme)
+			}
+		})
+	}
+}
+
+// TestModNewFixtureFails checks that the generated fixture is a real test:
+// a mod that no longer refuses moves fails it.
+func TestModNewFixtureFails(t *testing.T) {
+	work := t.TempDir()
+	if out, errOut, code := run2048(t, work, "mod", "new", "probe"); code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	toml := filepath.Join(work, "probe", "mod.toml")
+	data, err := os.ReadFile(toml)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data = bytes.Replace(data, []byte("default = 3"), []byte("default = 0"), 1)
+	if err := os.WriteFile(toml, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, code := run2048(t, work, "test", "probe")
+	if code != 1 || !strings.Contains(out, "expected an error") || !strings.HasSuffix(out, "0 passed, 1 failed\n") {
+		t.Errorf("exit %d, want 1 and a failed Error: assertion\n%s", code, out)
+	}
+}
+
+func TestModNewBadName(t *testing.T) {
+	for _, name := range []string{"MyMod", "my-mod", "1mod", "_mod", "", "mod.x", "../up", strings.Repeat("a", 33), "ünï"} {
+		work := t.TempDir()
+		out, errOut, code := run2048(t, work, "mod", "new", name)
+		if code != 1 || !strings.Contains(errOut, "is not a mod id") {
+			t.Errorf("mod new %q: exit %d, want 1 and an error naming the mod id\n%s%s", name, code, out, errOut)
+		}
+		if entries, _ := os.ReadDir(work); len(entries) != 0 {
+			t.Errorf("mod new %q created %v", name, entries)
+		}
+	}
+	// The longest id is fine.
+	if out, errOut, code := run2048(t, t.TempDir(), "mod", "new", "a"+strings.Repeat("b", 31)); code != 0 {
+		t.Errorf("a 32-character id: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+func TestModNewExisting(t *testing.T) {
+	work := t.TempDir()
+	dir := filepath.Join(work, "taken")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	keep := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(keep, []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := run2048(t, work, "mod", "new", "taken")
+	if code != 1 || !strings.Contains(errOut, "already exists") {
+		t.Errorf("exit %d, want 1 and \"already exists\"\n%s%s", code, out, errOut)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("the existing folder was changed: %v", entries)
+	}
+	if data, _ := os.ReadFile(keep); string(data) != "mine" {
+		t.Errorf("notes.txt: %q", data)
+	}
+	// A file of that name is refused too.
+	if err := os.WriteFile(filepath.Join(work, "file"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, errOut, code := run2048(t, work, "mod", "new", "file"); code != 1 || !strings.Contains(errOut, "already exists") {
+		t.Errorf("over a file: exit %d\n%s", code, errOut)
+	}
+	// So is a second mod new of the same name.
+	if _, _, code := run2048(t, work, "mod", "new", "twice"); code != 0 {
+		t.Fatalf("first mod new: exit %d", code)
+	}
+	if _, errOut, code := run2048(t, work, "mod", "new", "twice", "--ruleset", "cellular"); code != 1 || !strings.Contains(errOut, "already exists") {
+		t.Errorf("second mod new: exit %d\n%s", code, errOut)
+	}
+}
+
+func TestModUsage(t *testing.T) {
+	tests := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"mod"}, 2, "2048 mod new NAME"},
+		{[]string{"mod", "frob"}, 2, `unknown subcommand "frob"`},
+		{[]string{"mod", "new"}, 2, "no NAME given"},
+		{[]string{"mod", "new", "a", "b"}, 2, `unexpected argument "b"`},
+		{[]string{"mod", "new", "a", "--ruleset", "hex"}, 2, `--ruleset "hex": want classic or cellular`},
+		{[]string{"mod", "new", "--nosuchflag", "a"}, 2, "flag provided but not defined"},
+		{[]string{"mod", "new", "a", "--dir"}, 2, "flag needs an argument"},
+		{[]string{"mod", "help"}, 0, "NAME must be a mod id"},
+		{[]string{"help", "mod"}, 0, "NAME must be a mod id"},
+		{[]string{"mod", "new", "-h"}, 0, "-ruleset"},
+		{[]string{"help"}, 0, "2048 mod new NAME"},
+	}
+	for _, tt := range tests {
+		work := t.TempDir()
+		out, errOut, code := run2048(t, work, tt.args...)
+		if code != tt.code || !strings.Contains(out+errOut, tt.want) {
+			t.Errorf("2048 %v: exit %d, want %d and output containing %q:\n%s%s", tt.args, code, tt.code, tt.want, out, errOut)
+		}
+		if entries, _ := os.ReadDir(work); code != 0 && len(entries) != 0 {
+			t.Errorf("2048 %v created %v", tt.args, entries)
+		}
+	}
+}

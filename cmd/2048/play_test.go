@@ -1,0 +1,896 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+
+	"github.com/mod2048/mod2048/cellular"
+	"github.com/mod2048/mod2048/cmd/2048/internal/saves"
+	"github.com/mod2048/mod2048/cmd/2048/internal/tui"
+	"github.com/mod2048/mod2048/engine"
+	"github.com/mod2048/mod2048/scripting"
+)
+
+// The terminal game's tests drive it through tcell's simulation screen:
+// keys in, the screen's text out, compared with golden files in
+// testdata/screens (rewrite them with go test ./cmd/2048 -update). The
+// end-to-end test at the bottom runs the real binary in tmux.
+
+// testSession makes the session `2048 play ARGS` would, with saves in dir
+// and new games seeded 101, 102, ...; its game starts as the command's
+// would.
+func testSession(t *testing.T, dir string, args ...string) (*session, tui.Config) {
+	t.Helper()
+	o, ok, code := parsePlay(args, io.Discard)
+	if !ok {
+		t.Fatalf("2048 play %v: exit %d", args, code)
+	}
+	o.stateDir = dir
+	s, err := newSession(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := uint64(100)
+	s.seed = func() uint64 { next++; return next }
+	cfg, err := s.start(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Colors = tui.ColorRGB
+	return s, cfg
+}
+
+// screen is a game on a simulated terminal.
+type screen struct {
+	t    *testing.T
+	sim  tcell.SimulationScreen
+	app  *tui.App
+	quit bool
+}
+
+func openScreen(t *testing.T, cfg tui.Config, w, h int) *screen {
+	t.Helper()
+	sim := tcell.NewSimulationScreen("UTF-8")
+	if err := sim.Init(); err != nil {
+		t.Fatal(err)
+	}
+	sim.SetSize(w, h)
+	app, err := tui.New(sim, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		app.Close()
+		sim.Fini()
+	})
+	app.Draw()
+	return &screen{t: t, sim: sim, app: app}
+}
+
+var namedKeys = map[string]tcell.Key{
+	"Left": tcell.KeyLeft, "Right": tcell.KeyRight, "Up": tcell.KeyUp, "Down": tcell.KeyDown,
+	"Esc": tcell.KeyEscape, "Enter": tcell.KeyEnter, "Ctrl+R": tcell.KeyCtrlR, "Ctrl+C": tcell.KeyCtrlC,
+}
+
+// press sends keys, drawing after each, as the game loop does.
+func (s *screen) press(keys ...string) {
+	for _, k := range keys {
+		var ev *tcell.EventKey
+		if nk, ok := namedKeys[k]; ok {
+			ev = tcell.NewEventKey(nk, 0, tcell.ModNone)
+		} else {
+			ev = tcell.NewEventKey(tcell.KeyRune, []rune(k)[0], tcell.ModNone)
+		}
+		if !s.app.HandleEvent(ev) {
+			s.quit = true
+		}
+		s.app.Draw()
+	}
+}
+
+func (s *screen) resize(w, h int) {
+	s.sim.SetSize(w, h)
+	s.app.HandleEvent(tcell.NewEventResize(w, h))
+	s.app.Draw()
+}
+
+// text returns the screen's text, one line per row, without trailing
+// spaces.
+func (s *screen) text() string {
+	cells, w, h := s.sim.GetContents()
+	var b strings.Builder
+	for y := 0; y < h; y++ {
+		var line strings.Builder
+		for x := 0; x < w; x++ {
+			if r := cells[y*w+x].Runes; len(r) > 0 {
+				line.WriteString(string(r))
+			} else {
+				line.WriteByte(' ')
+			}
+		}
+		b.WriteString(strings.TrimRight(line.String(), " "))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// cell returns the character and style at x, y.
+func (s *screen) cell(x, y int) (string, tcell.Style) {
+	cells, w, _ := s.sim.GetContents()
+	c := cells[y*w+x]
+	return string(c.Runes), c.Style
+}
+
+// find returns the position of the first occurrence of text on screen.
+func (s *screen) find(text string) (x, y int, ok bool) {
+	for y, line := range strings.Split(s.text(), "\n") {
+		if i := strings.Index(line, text); i >= 0 {
+			return len([]rune(line[:i])), y, true
+		}
+	}
+	return 0, 0, false
+}
+
+func (s *screen) contains(want string) {
+	s.t.Helper()
+	if !strings.Contains(s.text(), want) {
+		s.t.Errorf("the screen lacks %q:\n%s", want, s.text())
+	}
+}
+
+// golden compares the screen with testdata/screens/NAME.golden.
+func (s *screen) golden(name string) {
+	s.t.Helper()
+	path := filepath.Join("testdata", "screens", name+".golden")
+	got := s.text()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			s.t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			s.t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		s.t.Fatalf("%v (run go test ./cmd/2048 -update to write it)", err)
+	}
+	if got != string(want) {
+		s.t.Errorf("the screen differs from %s (rerun with -update if the change is meant):\n%s\ngot:\n%s", path, lineDiff(string(want), got), got)
+	}
+}
+
+// boardOf reads the board off a screen's text: the cells' texts, row by
+// row, from the box-drawn grid (the middle line of each row of cells).
+func boardOf(text string) [][]string {
+	var rows [][]string
+	var group []string
+	in := false
+	for _, line := range strings.Split(text, "\n") {
+		t := strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(t, "┌"):
+			in = true
+		case !in:
+		case strings.HasPrefix(t, "├") || strings.HasPrefix(t, "└"):
+			mid := group[len(group)/2]
+			parts := strings.Split(strings.TrimSpace(mid), "│")
+			var row []string
+			for _, p := range parts[1 : len(parts)-1] {
+				row = append(row, strings.TrimSpace(p))
+			}
+			rows = append(rows, row)
+			group = nil
+			if strings.HasPrefix(t, "└") {
+				return rows
+			}
+		default:
+			group = append(group, line)
+		}
+	}
+	return rows
+}
+
+// cellsOf writes a game's board as the screen shows small tiles.
+func cellsOf(g *engine.Game) [][]string {
+	b := g.State().Board
+	var rows [][]string
+	for r, line := range engine.FormatRows(g.Rules(), &b) {
+		rows = append(rows, nil)
+		for _, c := range strings.Fields(line) {
+			if c == "0" || c == "." {
+				c = ""
+			}
+			rows[r] = append(rows[r], c)
+		}
+	}
+	return rows
+}
+
+func sameBoard(t *testing.T, what string, got, want [][]string) {
+	t.Helper()
+	if len(got) != len(want) || strings.Join(flat(got), "|") != strings.Join(flat(want), "|") {
+		t.Errorf("%s: the screen shows\n%v\nthe game holds\n%v", what, got, want)
+	}
+}
+
+func flat(rows [][]string) []string {
+	var out []string
+	for _, r := range rows {
+		out = append(out, strings.Join(r, ","))
+	}
+	return out
+}
+
+// shadow replays the session's game in the engine alone, for comparison.
+func shadow(t *testing.T, s *session, seed uint64) *engine.Game {
+	t.Helper()
+	rules, opt, err := s.cfg.Game(seed, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := engine.New(rules, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+func TestPlayClassic(t *testing.T) {
+	s, cfg := testSession(t, t.TempDir(), "--seed", "1")
+	sc := openScreen(t, cfg, 80, 24)
+	ref := shadow(t, s, 1)
+	sc.golden("classic_start")
+	sameBoard(t, "start", boardOf(sc.text()), cellsOf(ref))
+
+	// The tiles, in the original palette: dark text on the 2.
+	x, y, ok := sc.find("  2  ")
+	if !ok {
+		t.Fatalf("no 2 on screen:\n%s", sc.text())
+	}
+	if ch, st := sc.cell(x+2, y); ch != "2" {
+		t.Errorf("found %q", ch)
+	} else if fg, bg, attr := st.Decompose(); fg != tcell.NewHexColor(0x776e65) || bg != tcell.NewHexColor(0xeee4da) || attr&tcell.AttrBold == 0 {
+		t.Errorf("the 2's style: fg %v bg %v attr %v", fg, bg, attr)
+	}
+
+	keys := []string{"Left", "a", "Up", "k", "Right", "l", "Down", "j", "h", "w", "d", "s"}
+	dirs := []engine.Direction{engine.Left, engine.Left, engine.Up, engine.Up, engine.Right, engine.Right, engine.Down, engine.Down, engine.Left, engine.Up, engine.Right, engine.Down}
+	for i, k := range keys {
+		sc.press(k)
+		if _, err := ref.Move(dirs[i]); err != nil {
+			t.Fatal(err)
+		}
+		sameBoard(t, "after "+k, boardOf(sc.text()), cellsOf(ref))
+	}
+	if ref.Score().IsZero() {
+		t.Fatal("no merge in the moves played: pick other moves")
+	}
+	sc.golden("classic_moves")
+	sc.contains("Score " + ref.Score().String())
+	sc.contains("Best " + ref.Score().String())
+
+	sc.press("u")
+	ref.Undo()
+	sameBoard(t, "undo", boardOf(sc.text()), cellsOf(ref))
+	sc.golden("classic_undo")
+	undone := sc.text()
+
+	sc.press("?")
+	sc.golden("classic_help")
+	sc.press("Left") // ignored under the help
+	sc.press("Esc")
+	if sc.text() != undone {
+		t.Errorf("after the help closed:\n%s\nwant\n%s", sc.text(), undone)
+	}
+	sc.press("?", "?")
+	if sc.text() != undone {
+		t.Error("? did not close the help")
+	}
+
+	sc.press("U")
+	ref.Redo()
+	sameBoard(t, "redo", boardOf(sc.text()), cellsOf(ref))
+	sc.press("u", "Ctrl+R")
+	sameBoard(t, "undo and Ctrl+R", boardOf(sc.text()), cellsOf(ref))
+	sc.press("U")
+	sc.contains("nothing to redo")
+	sc.press("Left")
+	if strings.Contains(sc.text(), "nothing to redo") {
+		t.Error("the message outlived the next key")
+	}
+
+	// r asks first; anything but y keeps the game.
+	before := sc.app.Game()
+	sc.press("r")
+	sc.contains("New game? This one will be gone. (y/n)")
+	sc.golden("classic_confirm")
+	sc.press("n")
+	if sc.app.Game() != before {
+		t.Error("n started a new game")
+	}
+	sc.contains("kept this game")
+	sc.press("r", "y")
+	if g := sc.app.Game(); g == before || g.State().Turn != 0 || g.Options().Seed != 101 {
+		t.Errorf("y: a new game was not started (turn %d, seed %d)", g.State().Turn, g.Options().Seed)
+	}
+	sc.contains("Best " + ref.Score().String()) // the best score stays
+
+	sc.press("q")
+	if !sc.quit {
+		t.Error("q did not quit")
+	}
+}
+
+func TestPlayQuitKeys(t *testing.T) {
+	for _, k := range []string{"q", "Q", "Ctrl+C"} {
+		_, cfg := testSession(t, t.TempDir(), "--seed", "1")
+		sc := openScreen(t, cfg, 80, 24)
+		sc.press("?", k)
+		if !sc.quit {
+			t.Errorf("%s did not quit", k)
+		}
+	}
+}
+
+// boardGame returns a tui.Config for a game from a written board, with
+// scripted spawns.
+func boardGame(t *testing.T, rules engine.Rules, rows []string, spawns ...engine.SpawnEntry) tui.Config {
+	t.Helper()
+	n := len(rows)
+	w := len(strings.Fields(rows[0]))
+	board, err := engine.ParseRows(rules, rows, w, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := engine.NewFromBoard(rules, engine.Options{Width: w, Height: n, Seed: 9, UndoLimit: 100}, board)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.AddSpawns(spawns...)
+	name := rules.Name()
+	diff := "classic"
+	if name == cellular.Name {
+		diff = "early"
+	}
+	return tui.Config{Ruleset: name, Difficulty: diff, Game: g, Colors: tui.ColorRGB}
+}
+
+func TestPlayWinAndLose(t *testing.T) {
+	won := boardGame(t, engine.NewClassic(), []string{
+		"1024 1024 0 0",
+		"2 0 0 0",
+		"0 0 0 0",
+		"0 0 0 4",
+	})
+	sc := openScreen(t, won, 80, 24)
+	sc.press("Left")
+	if st := sc.app.Game().Status(); st != engine.Won {
+		t.Fatalf("status %v", st)
+	}
+	sc.golden("classic_won")
+	sc.contains("You win! You made 2048.")
+	sc.contains("c or Enter keep playing")
+	sameBoard(t, "won", boardOf(sc.text()), cellsOf(sc.app.Game())) // the banner hides no tile
+	sc.press("Right")
+	sc.contains("you won: c or Enter to keep playing")
+	sc.press("c")
+	if st := sc.app.Game().Status(); st != engine.WonContinue {
+		t.Fatalf("c: status %v", st)
+	}
+	sc.contains("keep going!")
+	sc.contains("Won (continue)")
+	sc.press("Right")
+	if sc.app.Game().State().Turn != 2 {
+		t.Error("no move after keeping playing")
+	}
+
+	// Without stop on win, the game says so once and goes on.
+	goOn := engine.NewClassic()
+	goOn.StopOnWin = false
+	won = boardGame(t, goOn, []string{"1024 1024", "0 4"}, engine.SpawnEntry{Pos: engine.Pos{Row: 0, Col: 1}, Cell: engine.Cell{Kind: engine.KindTile, Level: 1}})
+	sc = openScreen(t, won, 80, 24)
+	sc.press("Left")
+	sc.contains("You win! Play goes on.")
+	if st := sc.app.Game().Status(); st != engine.WonContinue {
+		t.Errorf("status %v", st)
+	}
+
+	won = boardGame(t, engine.NewClassic(), []string{"1024 1024", "2 4"})
+	sc = openScreen(t, won, 80, 24)
+	sc.press("Left", "Enter")
+	if st := sc.app.Game().Status(); st != engine.WonContinue {
+		t.Errorf("Enter: status %v", st)
+	}
+
+	lost := boardGame(t, engine.NewClassic(), []string{
+		"2 4 2 4",
+		"4 2 4 2",
+		"2 4 2 4",
+		"8 16 8 0",
+	}, engine.SpawnEntry{Pos: engine.Pos{Row: 3, Col: 0}, Cell: engine.Cell{Kind: engine.KindTile, Level: 2}})
+	lost.NewGame = func() (*engine.Game, *scripting.Host, error) {
+		g, err := engine.New(engine.NewClassic(), engine.Options{Width: 4, Height: 4, Seed: 5, UndoLimit: 100})
+		return g, nil, err
+	}
+	sc = openScreen(t, lost, 80, 24)
+	sc.press("Right")
+	if st := sc.app.Game().Status(); st != engine.Lost {
+		t.Fatalf("status %v", st)
+	}
+	sc.golden("classic_lost")
+	sc.contains("Game over: no move left.")
+	sameBoard(t, "lost", boardOf(sc.text()), cellsOf(sc.app.Game()))
+	sc.press("Up")
+	sc.contains("no move left: u to undo, r for a new game")
+	sc.press("u")
+	if sc.app.Game().Status() != engine.Playing {
+		t.Error("undo did not take the losing move back")
+	}
+	sc.press("Right", "r") // over: r needs no question
+	if g := sc.app.Game(); g.State().Turn != 0 || g.Options().Seed != 5 {
+		t.Error("r after losing did not start a new game")
+	}
+}
+
+func TestPlayCellular(t *testing.T) {
+	s, cfg := testSession(t, t.TempDir(), "--ruleset", "cellular", "--seed", "3")
+	sc := openScreen(t, cfg, 80, 24)
+	ref := shadow(t, s, 3)
+	sc.golden("cellular_start")
+	sameBoard(t, "start", boardOf(sc.text()), cellsOf(ref))
+	sc.contains("cellular · difficulty early")
+	for _, k := range []string{"Left", "Up", "Right"} {
+		sc.press(k)
+		d, _ := engine.ParseDirection(k)
+		if _, err := ref.Move(d); err != nil {
+			t.Fatal(err)
+		}
+		sameBoard(t, "after "+k, boardOf(sc.text()), cellsOf(ref))
+	}
+	sc.golden("cellular_moves")
+	sc.contains("Score " + engine.FormatScore(ref.Rules(), ref.Score()))
+	sc.press("?")
+	sc.golden("cellular_help")
+	sc.press("Down", "j", "Down", "Down", "Down", "Down")
+	sc.golden("cellular_help_scrolled")
+	sc.contains("incoming blight")
+	sc.press("Esc")
+
+	// Every kind of cell: alive (bright, bold), dormant (dim), catalysts,
+	// blight with its charges, incoming blight.
+	rules := ref.Rules()
+	tokens := boardGame(t, rules, []string{
+		"a1 a3 a8 d2 d5 .",
+		"a1/2 a2+C d3+C C . .",
+		"B B3 b b2 . .",
+		". . . . . .",
+		"a1 a1 . . . .",
+		"a1 a1 . . . .",
+	})
+	sc = openScreen(t, tokens, 80, 24)
+	sc.golden("cellular_tokens")
+	x, y, _ := sc.find(" d2 ")
+	if _, st := sc.cell(x+1, y); true {
+		_, bg, attr := st.Decompose()
+		if attr&tcell.AttrBold != 0 || bg == tcell.ColorDefault {
+			t.Errorf("dormant d2: bg %v attr %v", bg, attr)
+		}
+	}
+	x, y, _ = sc.find(" a3 ")
+	if _, st := sc.cell(x+1, y); true {
+		if _, _, attr := st.Decompose(); attr&tcell.AttrBold == 0 {
+			t.Errorf("alive a3 is not bold: %v", attr)
+		}
+	}
+	x, y, _ = sc.find(" B3 ")
+	if _, st := sc.cell(x+1, y); true {
+		if _, bg, _ := st.Decompose(); bg != tcell.NewHexColor(0xb71c1c) {
+			t.Errorf("blight B3: bg %v", bg)
+		}
+	}
+}
+
+// TestPlayModded plays with mods/freeze: on turn 4 the largest tile
+// freezes, and the screen shows the hazard's glyph on it.
+func TestPlayModded(t *testing.T) {
+	s, cfg := testSession(t, t.TempDir(), "--mod", "../../mods/freeze", "--seed", "5")
+	sc := openScreen(t, cfg, 80, 24)
+	sc.contains("mods Freeze")
+	ref := shadow(t, s, 5)
+	dirs := []string{"Left", "Up", "Right", "Down"}
+	for i := 0; sc.app.Game().State().Turn < 4 && i < 40; i++ {
+		sc.press(dirs[i%4])
+	}
+	st := sc.app.Game().State()
+	if len(st.Marks) != 1 || st.Marks[0].Name != "freeze:ice" {
+		t.Fatalf("marks after turn %d: %v", st.Turn, st.Marks)
+	}
+	_ = ref
+	sc.golden("modded_frozen")
+	// The glyph stands in the top-left corner of the frozen cell, in the
+	// hazard's color (cyan).
+	m := st.Marks[0]
+	bx, by, _ := sc.find("┌")
+	x, y := bx+1+m.Pos.Col*8, by+1+m.Pos.Row*4
+	ch, style := sc.cell(x, y)
+	if _, bg, _ := style.Decompose(); ch != "*" || bg != tcell.ColorAqua {
+		t.Errorf("the frozen cell's corner holds %q (bg %v):\n%s", ch, bg, sc.text())
+	}
+	sc.press("?")
+	sc.golden("modded_help")
+	sc.contains("Freeze 1.0.0 (freeze)")
+	sc.contains("* freeze:ice: A frozen tile")
+}
+
+// writeMod writes a mod folder with the given main.lua.
+func writeMod(t *testing.T, id, lua string) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), id)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	manifest := "id = \"" + id + "\"\nname = \"" + strings.ToUpper(id[:1]) + id[1:] + "\"\nversion = \"0.1\"\napi_version = 1\ndescription = \"A test mod.\"\n"
+	if err := os.WriteFile(filepath.Join(dir, "mod.toml"), []byte(manifest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "main.lua"), []byte(lua), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestPlayMessages checks that a refused move and a mod's error show on
+// the status line without stopping the game, until the next key.
+func TestPlayMessages(t *testing.T) {
+	refuser := writeMod(t, "refuser", `game.on("before_move", function(ev)
+  if ev.dir == "up" then return {refuse = "no going up"} end
+end)`)
+	boom := writeMod(t, "boom", `game.on("tick", function(ev)
+  if ev.turn == 2 then error("boom at turn two") end
+end)`)
+	_, cfg := testSession(t, t.TempDir(), "--mod", refuser, "--mod", boom, "--seed", "2")
+	sc := openScreen(t, cfg, 100, 30)
+	sc.press("Up")
+	sc.contains("Refuser: no going up")
+	if sc.app.Game().State().Turn != 0 {
+		t.Error("the refused move was played")
+	}
+	sc.press("Left")
+	if strings.Contains(sc.text(), "no going up") {
+		t.Error("the message outlived the next key")
+	}
+	for i := 0; sc.app.Game().State().Turn < 2 && i < 10; i++ {
+		sc.press([]string{"Right", "Down", "Left"}[i%3])
+	}
+	sc.contains("mod boom (main.lua:2): tick: ")
+	sc.contains("boom at turn two")
+	if sc.app.Game().State().Turn != 2 {
+		t.Error("the turn the mod failed in was not played")
+	}
+}
+
+func TestPlayResize(t *testing.T) {
+	_, cfg := testSession(t, t.TempDir(), "--seed", "1")
+	sc := openScreen(t, cfg, 80, 24)
+	sc.press("Left", "Up")
+	large := sc.text()
+	sc.resize(60, 10)
+	sc.golden("too_small")
+	sc.contains("terminal too small: need 25×13")
+	sc.press("Down", "u") // the player cannot see the board: moves wait
+	if sc.app.Game().State().Turn != 2 {
+		t.Error("a key played on a screen too small")
+	}
+	sc.resize(40, 16)
+	sc.golden("compact")
+	sc.press("Down", "u")
+	sc.resize(80, 24)
+	if sc.text() != large {
+		t.Errorf("after growing back:\n%s\nwant\n%s", sc.text(), large)
+	}
+	sc.resize(20, 10)
+	sc.golden("too_small_narrow")
+	sc.resize(5, 1)
+	if !strings.Contains(sc.text(), "termi") {
+		t.Errorf("tiny screen:\n%s", sc.text())
+	}
+}
+
+func TestPlayNoColor(t *testing.T) {
+	t.Setenv("NO_COLOR", "1")
+	_, cfg := testSession(t, t.TempDir(), "--seed", "1")
+	cfg.Colors = tui.ColorAuto
+	sc := openScreen(t, cfg, 80, 24)
+	sc.press("Left", "?", "Esc")
+	if m := sc.app.Mode(); m != tui.ColorNone {
+		t.Fatalf("mode %v with NO_COLOR", m)
+	}
+	sc.golden("nocolor")
+	cells, _, _ := sc.sim.GetContents()
+	for i, c := range cells {
+		if fg, bg, _ := c.Style.Decompose(); fg != tcell.ColorDefault || bg != tcell.ColorDefault {
+			t.Fatalf("cell %d (%q) has colors %v on %v", i, string(c.Runes), fg, bg)
+		}
+	}
+	// Without color, a tile is a block in reverse video.
+	x, y, _ := sc.find("  2  ")
+	if _, st := sc.cell(x+2, y); true {
+		if _, _, attr := st.Decompose(); attr&tcell.AttrReverse == 0 {
+			t.Errorf("the 2 is not in reverse video: %v", attr)
+		}
+	}
+}
+
+func TestPlaySaves(t *testing.T) {
+	dir := t.TempDir()
+	s, cfg := testSession(t, dir)
+	sc := openScreen(t, cfg, 80, 24)
+	path := s.store.Path(s.key)
+	if _, err := os.Stat(path); err != nil {
+		t.Fatalf("the new game was not saved: %v", err)
+	}
+	for i := 0; i < 12; i++ {
+		sc.press([]string{"Left", "Up", "Right", "Down"}[i%4])
+	}
+	played := sc.app.Game()
+	if played.Score().IsZero() {
+		t.Fatal("no score to keep")
+	}
+	board := boardOf(sc.text())
+	sc.press("q")
+
+	// The next start resumes it, best score and all.
+	_, cfg = testSession(t, dir)
+	sc = openScreen(t, cfg, 80, 24)
+	sameBoard(t, "resumed", boardOf(sc.text()), board)
+	if cfg.Message != "" {
+		t.Errorf("message %q", cfg.Message)
+	}
+	sc.contains("Best " + played.Score().String())
+	sc.press("u")
+	back, err := s.store.Load(s.key)
+	if err != nil || back.State().Turn != played.State().Turn-1 {
+		t.Errorf("undo was not saved: %v", err)
+	}
+	sc.press("q")
+
+	// Another configuration or mod set has a save of its own.
+	_, other := testSession(t, dir, "--set", "size=5")
+	if other.Game.State().Turn != 0 {
+		t.Error("size=5 resumed the 4×4 save")
+	}
+	if entries, _ := filepath.Glob(filepath.Join(dir, "classic-classic-*.json")); len(entries) != 2 {
+		t.Errorf("saves: %v", entries)
+	}
+
+	// A corrupt save: a message, a new game, the file kept aside.
+	if err := os.WriteFile(path, []byte(`{"format": "2048-tui-save", "version": 1, "game": [`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, cfg = testSession(t, dir)
+	if !strings.Contains(cfg.Message, "is corrupt") || !strings.Contains(cfg.Message, "kept as "+filepath.Base(path)+".corrupt-") {
+		t.Errorf("message %q", cfg.Message)
+	}
+	if cfg.Game.State().Turn != 0 {
+		t.Error("the corrupt save was not replaced by a new game")
+	}
+	sc = openScreen(t, cfg, 120, 24)
+	sc.contains("could not resume: ")
+	kept, _ := filepath.Glob(path + ".corrupt-*")
+	if len(kept) != 1 {
+		t.Fatalf("kept aside: %v", kept)
+	}
+	if data, _ := os.ReadFile(kept[0]); !bytes.HasSuffix(data, []byte(`"game": [`)) {
+		t.Errorf("the corrupt save was changed: %q", data)
+	}
+	if _, err := s.store.Load(s.key); err != nil {
+		t.Errorf("the new game's save: %v", err)
+	}
+	sc.press("Left")
+	if strings.Contains(sc.text(), "could not resume") {
+		t.Error("the message outlived the next key")
+	}
+}
+
+// TestPlayErrors checks that bad flags, configurations and mods stop
+// `2048 play` with a located error before anything is written.
+func TestPlayErrors(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "state")
+	t.Setenv(saves.EnvDir, dir)
+	badLua := writeMod(t, "broken", "game.on(\"tick\", function() end\nlocal x = = 1\n")
+	badToml := filepath.Join(t.TempDir(), "bad.toml")
+	if err := os.WriteFile(badToml, []byte("size = 4\nwinvalue = 8\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--nosuch"}, 2, "flag provided but not defined"},
+		{[]string{"extra"}, 2, `unexpected argument "extra"`},
+		{[]string{"--seed", "-1"}, 2, "want a whole number"},
+		{[]string{"--set", "size=40"}, 1, "--set: size: 40 is outside 2 to 16"},
+		{[]string{"--ruleset", "chess"}, 1, `unknown ruleset "chess"`},
+		{[]string{"--config", badToml}, 1, badToml + ":2: winvalue"},
+		{[]string{"--mod", t.TempDir()}, 1, "not a mod"},
+		{[]string{"--mod", badLua}, 1, "main.lua"},
+		{[]string{"--ruleset", "cellular", "--mod", "../../mods/freeze"}, 1, "freeze"},
+	}
+	for _, tt := range tests {
+		var out, errOut bytes.Buffer
+		code := runPlay(tt.args, &out, &errOut)
+		if code != tt.code || !strings.Contains(errOut.String(), tt.want) {
+			t.Errorf("2048 play %v: exit %d, want %d and %q in:\n%s", tt.args, code, tt.code, tt.want, errOut.String())
+		}
+	}
+	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the state directory was touched: %v", err)
+	}
+	// Not in a terminal: an error, not a garbled screen.
+	_, errOut, code := run2048(t, t.TempDir(), "play")
+	if code != 1 || !strings.Contains(errOut, "must be a terminal") {
+		t.Errorf("2048 play with no terminal: exit %d\n%s", code, errOut)
+	}
+}
+
+// TestPlayInTmux runs the real binary in tmux, as a person would: keys in,
+// the pane's text out. It checks that tiles move and merge as the engine
+// says, that undo and the help work, and that quitting gives the shell its
+// screen back.
+func TestPlayInTmux(t *testing.T) {
+	tmux, err := exec.LookPath("tmux")
+	if err != nil {
+		t.Skip("tmux is not installed")
+	}
+	dir := t.TempDir()
+	state := filepath.Join(dir, "state")
+	sock := filepath.Join(dir, "tmux.sock")
+	tm := func(args ...string) string {
+		t.Helper()
+		out, err := exec.Command(tmux, append([]string{"-S", sock}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("tmux %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	shell, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	tm("-f", "/dev/null", "new-session", "-d", "-x", "90", "-y", "30", "env", "PS1=PROMPT$ ", "TERM=xterm-256color", shell)
+	defer exec.Command(tmux, "-S", sock, "kill-server").Run()
+	capture := func() string { return tm("capture-pane", "-p") }
+	waitFor := func(what string, ok func(string) bool) string {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			text := capture()
+			if ok(text) {
+				return text
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("waiting for %s; the pane shows:\n%s", what, text)
+			}
+			time.Sleep(30 * time.Millisecond)
+		}
+	}
+	waitFor("the prompt", func(s string) bool { return strings.Contains(s, "PROMPT$") })
+	tm("send-keys", "-l", "MOD2048_STATE_DIR="+state+" "+binary+" play --seed 11; echo EXIT=$?")
+	tm("send-keys", "Enter")
+
+	o, _, _ := parsePlay([]string{"--seed", "11"}, io.Discard)
+	o.stateDir = state
+	s, err := newSession(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := shadow(t, s, 11)
+	showing := func(what string, g *engine.Game) string {
+		t.Helper()
+		want := flat(cellsOf(g))
+		return waitFor(what, func(text string) bool {
+			return strings.Contains(text, "Turn "+strconv.Itoa(g.State().Turn)) && strings.Join(flat(boardOf(text)), "|") == strings.Join(want, "|")
+		})
+	}
+	showing("the first board", ref)
+	keys := map[engine.Direction]string{engine.Left: "Left", engine.Right: "Right", engine.Up: "Up", engine.Down: "Down"}
+	var history [][]string
+	for i := 0; ref.Score().IsZero() && i < 40; i++ {
+		d := engine.Directions[i%4]
+		if !ref.Legal(d) {
+			continue
+		}
+		history = append(history, flat(cellsOf(ref)))
+		if _, err := ref.Move(d); err != nil {
+			t.Fatal(err)
+		}
+		tm("send-keys", keys[d])
+		showing("the board after "+keys[d], ref)
+	}
+	if ref.Score().IsZero() {
+		t.Fatal("no merge in 40 moves")
+	}
+	text := capture()
+	if !strings.Contains(text, "Score "+ref.Score().String()) {
+		t.Errorf("the merge's score is not shown:\n%s", text)
+	}
+	t.Logf("after the merge:\n%s", text)
+	tm("send-keys", "u")
+	ref.Undo()
+	showing("the board after undo", ref)
+	if strings.Join(flat(cellsOf(ref)), "|") != strings.Join(history[len(history)-1], "|") {
+		t.Error("undo did not restore the board before the last move")
+	}
+	tm("send-keys", "?")
+	waitFor("the help", func(s string) bool { return strings.Contains(s, "Help") && strings.Contains(s, "Keys") })
+	tm("send-keys", "Escape")
+	waitFor("the help to close", func(s string) bool { return !strings.Contains(s, "Keys") && strings.Contains(s, "Score") })
+	tm("send-keys", "q")
+	text = waitFor("the shell", func(s string) bool { return strings.Contains(s, "\nEXIT=") })
+	t.Logf("after quitting:\n%s", text)
+	if !strings.Contains(text, "EXIT=0") {
+		t.Errorf("the game did not exit 0:\n%s", text)
+	}
+	// The shell's screen is back as it was: the command line typed, the
+	// prompt, and nothing of the game (no alternate-screen leftovers).
+	if strings.ContainsAny(text, "┌│└") || strings.Contains(text, "Score") {
+		t.Errorf("the game left itself on the screen:\n%s", text)
+	}
+	if !strings.Contains(text, "play --seed 11; echo EXIT=$?") {
+		t.Errorf("the shell's screen was not restored:\n%s", text)
+	}
+	lines := strings.Split(strings.TrimRight(text, "\n "), "\n")
+	if last := strings.TrimSpace(lines[len(lines)-1]); last != "PROMPT$" {
+		t.Errorf("the last line is %q, not the prompt:\n%s", last, text)
+	}
+	if alt := strings.TrimSpace(tm("display-message", "-p", "#{alternate_on}")); alt != "0" {
+		t.Errorf("the pane is still in the alternate screen (%s)", alt)
+	}
+	if _, err := os.Stat(s.store.Path(s.key)); err != nil {
+		t.Errorf("no save in MOD2048_STATE_DIR: %v", err)
+	}
+}
+
+// TestPlayWideGlyph checks that a hazard whose glyph is two columns wide
+// keeps the board's lines in place, in tall cells and in compact ones.
+func TestPlayWideGlyph(t *testing.T) {
+	mod := writeMod(t, "ice", `local ice = game.hazard{name = "cube", glyph = "🧊", color = "#88ccff", description = "An ice cube."}
+game.on("tick", function(ev)
+  return {mark = {{row = 0, col = 0, name = "cube"}, {row = 0, col = 0, name = "cube2"}}}
+end)
+game.hazard{name = "cube2", glyph = "❄", color = "blue"}`)
+	_, cfg := testSession(t, t.TempDir(), "--mod", mod, "--seed", "4")
+	sc := openScreen(t, cfg, 80, 24)
+	for i := 0; sc.app.Game().State().Turn < 1 && i < 4; i++ {
+		sc.press([]string{"Left", "Right", "Up", "Down"}[i])
+	}
+	if n := len(sc.app.Game().State().Marks); n != 2 {
+		t.Fatalf("%d marks", n)
+	}
+	for _, size := range [][2]int{{80, 24}, {40, 16}} {
+		sc.resize(size[0], size[1])
+		rows := boardOf(sc.text())
+		if len(rows) != 4 {
+			t.Fatalf("%v: the board is broken:\n%s", size, sc.text())
+		}
+		for _, r := range rows {
+			if len(r) != 4 {
+				t.Errorf("%v: a row of %d cells:\n%s", size, len(r), sc.text())
+			}
+		}
+	}
+	sc.contains("!") // compact cells show a wide glyph as "!"
+}
