@@ -1,11 +1,15 @@
 # The two commands of the README: `make run` and `make test`.
 GO ?= go
 
-.PHONY: run test build install bench fuzz check
+.PHONY: run fixtures test build install bench fuzz check
 
-# run: the program's main job: the fixture runner on the shipped fixtures.
+# run: play: a classic game in the terminal (resumed if one was saved).
 run:
-	$(GO) run ./cmd/2048 test testdata
+	$(GO) run ./cmd/2048
+
+# fixtures: the fixture runner on the shipped fixtures and the example mods.
+fixtures:
+	$(GO) run ./cmd/2048 test testdata mods
 
 # test: every test: formatting, vet, the Lua host (its hostile-mod suite
 # included) under the race detector, then every package: unit, property,
