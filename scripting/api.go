@@ -227,23 +227,32 @@ func (m *modRun) luaMarks(L *lua.LState) int {
 }
 
 // game.random([m [, n]]) and math.random: Lua 5.1's math.random, drawn from
-// the mod's own stream of the game's seeded source.
+// the mod's own stream of the game's seeded source. Bounds must be whole
+// numbers (Lua 5.1 would truncate a fraction silently; a clear error is
+// kinder to a mod's author).
 func (m *modRun) luaRandom(L *lua.LState) int {
+	bound := func(i int) int {
+		f := float64(L.CheckNumber(i))
+		if math.IsNaN(f) || math.IsInf(f, 0) || f != math.Trunc(f) || math.Abs(f) > math.MaxInt32 {
+			L.RaiseError("random: bound #%d is %v; want a whole number", i, f)
+		}
+		return int(f)
+	}
 	switch L.GetTop() {
 	case 0:
 		L.Push(lua.LNumber(m.rng.Float64()))
 	case 1:
-		hi := L.CheckNumber(1)
-		if hi < 1 || hi > math.MaxInt32 {
-			L.RaiseError("random: interval is empty or too large")
+		hi := bound(1)
+		if hi < 1 {
+			L.RaiseError("random: interval is empty")
 		}
-		L.Push(lua.LNumber(1 + m.rng.IntN(int(hi))))
+		L.Push(lua.LNumber(1 + m.rng.IntN(hi)))
 	default:
-		lo, hi := L.CheckNumber(1), L.CheckNumber(2)
-		if lo > hi || hi-lo >= math.MaxInt32 {
-			L.RaiseError("random: interval is empty or too large")
+		lo, hi := bound(1), bound(2)
+		if lo > hi {
+			L.RaiseError("random: interval is empty")
 		}
-		L.Push(lua.LNumber(int(lo) + m.rng.IntN(int(hi)-int(lo)+1)))
+		L.Push(lua.LNumber(lo + m.rng.IntN(hi-lo+1)))
 	}
 	m.ran = true
 	return 1
@@ -271,9 +280,11 @@ func (m *modRun) luaRequire(L *lua.LState) int {
 	L.Push(fn)
 	L.Call(0, 1)
 	v := L.Get(-1)
+	L.Pop(1)
 	if v == lua.LNil {
 		v = lua.LTrue
 	}
 	m.modules[name] = v
+	L.Push(v)
 	return 1
 }

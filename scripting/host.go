@@ -8,9 +8,11 @@ package scripting
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -121,6 +123,7 @@ type modRun struct {
 	ran      bool   // a handler ran since storage was last saved or loaded
 	decoded  bool   // storage is the table decoded from loaded, untouched
 	loaded   string // the Data record storage and rng came from
+	initial  string // the record of storage and rng as loading left them
 	rng      engine.RNG
 	modules  map[string]lua.LValue // results of require
 }
@@ -221,21 +224,46 @@ func (h *Host) load(mod *Mod) error {
 	if err != nil {
 		return m.report("load", err, cancelled)
 	}
+	// What the main chunk left in storage is where every game starts.
+	if m.initial, err = m.save(); err != nil {
+		return &ModError{Report{Mod: mod.ID(), Event: "load", Message: "storage: " + err.Error()}}
+	}
 	return nil
 }
 
-// compile reads and compiles one Lua file of the mod's folder.
+// compile reads and compiles one Lua file of the mod's folder; a file that
+// lies (or links) outside the folder is refused.
 func (m *modRun) compile(rel string) (*lua.LFunction, error) {
-	path := filepath.Join(m.mod.Dir, filepath.FromSlash(rel))
-	src, err := os.ReadFile(path)
+	path, err := insideDir(m.mod.Dir, rel)
 	if err != nil {
 		return nil, fmt.Errorf("mod %s: %s: %v", m.mod.ID(), rel, err)
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("mod %s: %s: cannot be read", m.mod.ID(), rel)
 	}
 	fn, err := m.L.Load(strings.NewReader(string(src)), rel)
 	if err != nil {
 		return nil, m.report("load", err, "")
 	}
 	return fn, nil
+}
+
+// insideDir returns the path of rel inside dir, following links, or an
+// error when it does not exist or resolves outside dir.
+func insideDir(dir, rel string) (string, error) {
+	root, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return "", errors.New("the mod's folder cannot be read")
+	}
+	path, err := filepath.EvalSymlinks(filepath.Join(root, filepath.FromSlash(rel)))
+	if err != nil {
+		return "", errors.New("no such file in the mod's folder")
+	}
+	if r, err := filepath.Rel(root, path); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return "", errors.New("it lies outside the mod's folder")
+	}
+	return path, nil
 }
 
 var (
@@ -391,11 +419,15 @@ func (h *Host) begin(g *engine.Game) {
 
 func dataKey(id string) string { return "mod:" + id }
 
-// BeforeMove asks the mods whether a move may be played.
+// BeforeMove asks the mods whether a move may be played. It opens the
+// move's turn budget.
 func (h *Host) BeforeMove(e *engine.MoveEvent) error {
 	h.state = e.State
+	for _, m := range h.mods {
+		m.spent = 0
+	}
 	return h.each(evBeforeMove, func(m *modRun, fn *lua.LFunction) error {
-		t := m.L.NewTable()
+		t := m.L.CreateTable(0, 2)
 		t.RawSetString("dir", lua.LString(strings.ToLower(e.Dir.String())))
 		t.RawSetString("turn", lua.LNumber(e.State.Turn+1))
 		ret, err := h.call(m, evBeforeMove, fn, t)
@@ -422,13 +454,13 @@ func (h *Host) AfterMerge(e *engine.MergeEvent) error {
 	h.state = e.State
 	return h.each(evAfterMerge, func(m *modRun, fn *lua.LFunction) error {
 		L := m.L
-		t := L.NewTable()
+		t := L.CreateTable(0, 5)
 		t.RawSetString("row", lua.LNumber(e.Pos.Row))
 		t.RawSetString("col", lua.LNumber(e.Pos.Col))
-		from := L.NewTable()
-		sources := L.NewTable()
+		from := L.CreateTable(2, 0)
+		sources := L.CreateTable(2, 0)
 		for i := 0; i < 2; i++ {
-			p := L.NewTable()
+			p := L.CreateTable(0, 2)
 			p.RawSetString("row", lua.LNumber(e.From[i].Row))
 			p.RawSetString("col", lua.LNumber(e.From[i].Col))
 			from.RawSetInt(i+1, p)
@@ -466,7 +498,7 @@ func (h *Host) OnSpawn(e *engine.SpawnEvent) error {
 		if e.Cancel {
 			return nil
 		}
-		t := m.L.NewTable()
+		t := m.L.CreateTable(0, 4)
 		t.RawSetString("row", lua.LNumber(e.Pos.Row))
 		t.RawSetString("col", lua.LNumber(e.Pos.Col))
 		t.RawSetString("cell", h.cellValue(e.Cell))
@@ -524,7 +556,7 @@ func (h *Host) OnSpawn(e *engine.SpawnEvent) error {
 func (h *Host) OnTick(e *engine.TickEvent) error {
 	h.state = e.State
 	err := h.each(evTick, func(m *modRun, fn *lua.LFunction) error {
-		t := m.L.NewTable()
+		t := m.L.CreateTable(0, 5)
 		t.RawSetString("turn", lua.LNumber(e.Turn))
 		t.RawSetString("dir", lua.LString(strings.ToLower(e.Dir.String())))
 		t.RawSetString("gained", lua.LString(engine.FormatScore(h.rules, e.Gained)))
@@ -747,31 +779,26 @@ func wholeIn(v lua.LValue, lo, hi int) (int, error) {
 }
 
 // cellValue writes a cell for Lua: as its notation, a number where the
-// notation is one (classic tiles; 0 for empty).
+// notation is a number (classic tiles, which are powers of two and so held
+// exactly by a Lua number however large; 0 for empty).
 func (h *Host) cellValue(c engine.Cell) lua.LValue {
 	s := h.rules.FormatCell(c)
-	if c.Kind == engine.KindEmpty && c.Token == 0 {
-		if s == "0" {
-			return lua.LNumber(0)
-		}
-		return lua.LString(s)
-	}
-	if n, ok := smallNumber(s); ok {
+	if n, ok := exactNumber(s); ok {
 		return lua.LNumber(n)
 	}
 	return lua.LString(s)
 }
 
-// smallNumber reads a decimal integer a float64 holds exactly.
-func smallNumber(s string) (float64, bool) {
-	if s == "" || len(s) > 15 || strings.TrimLeft(s, "0123456789") != "" {
+// exactNumber reads a decimal integer that a float64 holds exactly.
+func exactNumber(s string) (float64, bool) {
+	if s == "" || strings.TrimLeft(s, "0123456789") != "" {
 		return 0, false
 	}
-	var n float64
-	for _, r := range s {
-		n = n*10 + float64(r-'0')
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || strconv.FormatFloat(f, 'f', 0, 64) != strings.TrimLeft(s, "0") && s != "0" {
+		return 0, false
 	}
-	return n, true
+	return f, true
 }
 
 // parseCell reads a cell a mod asks for: a number or a notation string.
@@ -780,10 +807,10 @@ func (h *Host) parseCell(v lua.LValue) (engine.Cell, error) {
 	switch v := v.(type) {
 	case lua.LNumber:
 		f := float64(v)
-		if f != f || f < 0 || f > 1<<53 || f != float64(int64(f)) {
+		if math.IsNaN(f) || math.IsInf(f, 0) || f < 0 || f != math.Trunc(f) {
 			return engine.Cell{}, fmt.Errorf("want a cell, got %s", describe(v))
 		}
-		text = fmt.Sprintf("%d", int64(f))
+		text = strconv.FormatFloat(f, 'f', 0, 64)
 	case lua.LString:
 		text = string(v)
 		if len(text) > 64 {

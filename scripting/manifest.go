@@ -114,17 +114,32 @@ func LoadMod(dir string) (*Mod, error) {
 		return nil, fmt.Errorf("%s: %s", path, strings.TrimPrefix(err.Error(), "toml: "))
 	}
 	lines := config.KeyLines(src)
+	lineOf := func(key string) string {
+		if n := lines[key]; n > 0 {
+			return fmt.Sprintf("%s:%d", path, n)
+		}
+		return path
+	}
 	if und := md.Undecoded(); len(und) > 0 {
 		k := und[0].String()
-		return nil, fmt.Errorf("%s:%d: %s: unknown key", path, lines[k], k)
+		return nil, fmt.Errorf("%s: %s: unknown key", lineOf(k), k)
 	}
 	for _, k := range md.Keys() {
 		if strings.Join(k, ".") != strings.ToLower(strings.Join(k, ".")) && len(k) == 1 {
-			return nil, fmt.Errorf("%s:%d: %s: keys are lower case", path, lines[k.String()], k)
+			return nil, fmt.Errorf("%s: %s: keys are lower case", lineOf(k.String()), k)
 		}
 	}
+	at := func(key string) string {
+		if n := lines[key]; n > 0 {
+			return fmt.Sprintf("%s:%d", path, n)
+		}
+		return path
+	}
 	bad := func(key, format string, args ...any) error {
-		return fmt.Errorf("%s:%d: %s: %s", path, lines[key], key, fmt.Sprintf(format, args...))
+		return fmt.Errorf("%s: %s: %s", at(key), key, fmt.Sprintf(format, args...))
+	}
+	if t := md.Type("settings"); t != "" && t != "Hash" {
+		return nil, bad("settings", "want a table of settings ([settings.NAME]), got a %s", strings.ToLower(t))
 	}
 	switch {
 	case !modID.MatchString(m.ID):
@@ -149,10 +164,10 @@ func LoadMod(dir string) (*Mod, error) {
 			return nil, bad("rulesets", "unknown ruleset %q (classic, cellular)", r)
 		}
 	}
-	for _, list := range [][]string{m.Depends, m.Conflicts} {
+	for key, list := range map[string][]string{"depends": m.Depends, "conflicts": m.Conflicts} {
 		for _, id := range list {
 			if !modID.MatchString(id) {
-				return nil, bad("depends", "%q is not a mod id", id)
+				return nil, bad(key, "%q is not a mod id", id)
 			}
 		}
 	}
@@ -166,7 +181,7 @@ func LoadMod(dir string) (*Mod, error) {
 		key := "settings." + name
 		v, err := checkSetting(name, m.Settings[name])
 		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %s: %v", path, lines[key], key, err)
+			return nil, fmt.Errorf("%s: %s: %v", at(key), key, err)
 		}
 		values[name] = v
 	}
@@ -275,7 +290,14 @@ func Order(mods []*Mod, ruleset string) ([]*Mod, error) {
 		case 2:
 			return nil
 		case 1:
-			return fmt.Errorf("mods depend on each other in a cycle: %s", strings.Join(append(path, m.ID()), " → "))
+			cycle := append(path, m.ID())
+			for i, id := range cycle {
+				if id == m.ID() {
+					cycle = cycle[i:]
+					break
+				}
+			}
+			return fmt.Errorf("mods depend on each other in a cycle: %s", strings.Join(cycle, " → "))
 		}
 		state[m.ID()] = 1
 		deps := append([]string(nil), m.Manifest.Depends...)

@@ -1,12 +1,14 @@
 package scripting
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"sort"
 	"strconv"
+	"unicode/utf8"
 
 	lua "github.com/yuin/gopher-lua"
 
@@ -44,10 +46,14 @@ func (m *modRun) save() (string, error) {
 	return string(out), err
 }
 
-// restore sets the mod's storage and random stream from a record ("" for a
-// mod that has kept nothing yet).
+// restore sets the mod's storage and random stream from a record; "" (a
+// game the mod has kept nothing in yet) means what they were when the mod
+// had loaded.
 func (m *modRun) restore(rec string) {
 	m.loaded, m.ran, m.decoded = rec, false, true
+	if rec == "" {
+		rec = m.initial
+	}
 	m.rng = engine.DeriveRNG(m.host.opt.Seed, "mod:"+m.mod.ID())
 	st := m.L.NewTable()
 	if rec != "" {
@@ -126,7 +132,7 @@ func encodeTable(t *lua.LTable, depth int, size *int) ([]byte, error) {
 		if p.isNum {
 			out = strconv.AppendFloat(out, p.num, 'g', -1, 64)
 		} else {
-			out = strconv.AppendQuote(out, p.str)
+			out = append(out, encodeString(p.str)...)
 		}
 		out = append(out, ',')
 		v, err := encodeValue(p.v, depth, size)
@@ -150,10 +156,7 @@ func encodeValue(v lua.LValue, depth int, size *int) ([]byte, error) {
 		}
 		return strconv.AppendFloat(nil, f, 'g', -1, 64), nil
 	case lua.LString:
-		if !utf8ish(string(v)) {
-			return json.Marshal(map[string]string{"bytes": string(v)})
-		}
-		return json.Marshal(string(v))
+		return encodeString(string(v)), nil
 	case *lua.LTable:
 		t, err := encodeTable(v, depth+1, size)
 		if err != nil {
@@ -164,13 +167,32 @@ func encodeValue(v lua.LValue, depth int, size *int) ([]byte, error) {
 	return nil, fmt.Errorf("storage keeps plain data (numbers, strings, booleans, tables), not %s", describe(v))
 }
 
-func utf8ish(s string) bool {
-	b, err := json.Marshal(s)
-	if err != nil {
-		return false
+// encodeString writes a Lua string exactly: as a JSON string when it is
+// valid UTF-8, else as {"b64": ...} of its bytes (Lua strings are bytes).
+func encodeString(s string) []byte {
+	if utf8.ValidString(s) {
+		b, _ := json.Marshal(s)
+		return b
 	}
-	var back string
-	return json.Unmarshal(b, &back) == nil && back == s
+	b, _ := json.Marshal(map[string]string{"b64": base64.StdEncoding.EncodeToString([]byte(s))})
+	return b
+}
+
+// decodeString reads what encodeString wrote.
+func decodeString(data json.RawMessage) (string, bool) {
+	var s string
+	if json.Unmarshal(data, &s) == nil {
+		return s, true
+	}
+	var obj struct {
+		B64 *string `json:"b64"`
+	}
+	if json.Unmarshal(data, &obj) == nil && obj.B64 != nil {
+		if b, err := base64.StdEncoding.DecodeString(*obj.B64); err == nil {
+			return string(b), true
+		}
+	}
+	return "", false
 }
 
 // decodeTable reads what encodeTable wrote.
@@ -185,9 +207,8 @@ func decodeTable(L *lua.LState, data []byte, depth int) (*lua.LTable, error) {
 	t := L.NewTable()
 	for _, p := range pairs {
 		var key lua.LValue
-		var s string
 		var f float64
-		if json.Unmarshal(p[0], &s) == nil {
+		if s, ok := decodeString(p[0]); ok {
 			key = lua.LString(s)
 		} else if json.Unmarshal(p[0], &f) == nil {
 			key = lua.LNumber(f)
@@ -206,22 +227,20 @@ func decodeTable(L *lua.LState, data []byte, depth int) (*lua.LTable, error) {
 func decodeValue(L *lua.LState, data json.RawMessage, depth int) (lua.LValue, error) {
 	var b bool
 	var f float64
-	var s string
 	var obj struct {
 		Table json.RawMessage `json:"table"`
-		Bytes *string         `json:"bytes"`
 	}
-	switch {
-	case json.Unmarshal(data, &b) == nil:
+	if json.Unmarshal(data, &b) == nil {
 		return lua.LBool(b), nil
-	case json.Unmarshal(data, &f) == nil:
+	}
+	if json.Unmarshal(data, &f) == nil {
 		return lua.LNumber(f), nil
-	case json.Unmarshal(data, &s) == nil:
+	}
+	if s, ok := decodeString(data); ok {
 		return lua.LString(s), nil
-	case json.Unmarshal(data, &obj) == nil && obj.Table != nil:
+	}
+	if json.Unmarshal(data, &obj) == nil && obj.Table != nil {
 		return decodeTable(L, obj.Table, depth+1)
-	case obj.Bytes != nil:
-		return lua.LString(*obj.Bytes), nil
 	}
 	return nil, errors.New("bad value")
 }

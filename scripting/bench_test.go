@@ -1,0 +1,172 @@
+package scripting_test
+
+import (
+	"testing"
+
+	lua "github.com/yuin/gopher-lua"
+
+	"github.com/mod2048/mod2048/engine"
+	"github.com/mod2048/mod2048/scripting"
+)
+
+// The benchmarks of the host's cost, to quote as ns/op and allocs/op:
+//
+//	go test ./scripting -run '^$' -bench . -benchmem -count 5
+//
+// BenchmarkDispatchPerEvent against BenchmarkCallByParam is the host's cost
+// per event over a bare gopher-lua call: the target is at most twice.
+
+// benchGame returns a classic 4×4 game half filled from a fixed seed that
+// plays on after a win, as engine's benchmarks do.
+func benchGame(b *testing.B) *engine.Game {
+	b.Helper()
+	rules := engine.NewClassic()
+	rules.StopOnWin = false
+	rules.InitialSpawns = 8
+	g, err := engine.New(rules, engine.Options{Width: 4, Height: 4, Seed: 42})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return g
+}
+
+// benchMoves plays moves round the four directions with move, starting a
+// new game (off the clock) when the game is lost, so every iteration is a
+// real move.
+func benchMoves(b *testing.B, hooks func(g *engine.Game), move func(g *engine.Game, d engine.Direction) (engine.Result, error)) {
+	g := benchGame(b)
+	hooks(g)
+	dirs := [4]engine.Direction{engine.Left, engine.Up, engine.Right, engine.Down}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if _, err := move(g, dirs[i&3]); err != nil {
+			b.Fatal(err)
+		}
+		i++
+		if g.Status() == engine.Lost {
+			b.StopTimer()
+			g = benchGame(b)
+			hooks(g)
+			b.StartTimer()
+		}
+	}
+}
+
+// BenchmarkMoveNoMods: a classic 4×4 move with no hooks attached.
+func BenchmarkMoveNoMods(b *testing.B) {
+	benchMoves(b, func(*engine.Game) {}, (*engine.Game).Move)
+}
+
+// BenchmarkMoveEmptyHandlers: the same moves through Host.Move, with a mod
+// that has an empty handler for each of the four events.
+func BenchmarkMoveEmptyHandlers(b *testing.B) {
+	m, err := scripting.LoadMod("testdata/mods/idle")
+	if err != nil {
+		b.Fatal(err)
+	}
+	g := benchGame(b)
+	h, err := scripting.NewHost([]*scripting.Mod{m}, g.Rules(), g.Options(), scripting.DefaultLimits)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer h.Close()
+	benchMoves(b, func(g *engine.Game) { g.SetHooks(h) }, func(g *engine.Game, d engine.Direction) (engine.Result, error) {
+		res, err := h.Move(g, d)
+		if r := h.TakeReports(); len(r) > 0 {
+			b.Fatal(r)
+		}
+		return res, err
+	})
+}
+
+// BenchmarkCallByParam: a bare gopher-lua state calls an empty Lua function
+// with one table argument, as the host calls a handler (one result,
+// protected): with the same table every time, and with a fresh table of
+// two fields every time, as the host's before_move payload, made as the
+// host makes it (L.NewTable) and made for its size.
+func BenchmarkCallByParam(b *testing.B) {
+	L := lua.NewState(lua.Options{SkipOpenLibs: true})
+	defer L.Close()
+	if err := L.DoString(`function handler(e) end`); err != nil {
+		b.Fatal(err)
+	}
+	fn := L.GetGlobal("handler").(*lua.LFunction)
+	b.Run("table_reused", func(b *testing.B) {
+		t := L.NewTable()
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := L.CallByParam(lua.P{Fn: fn, NRet: 1, Protect: true}, t); err != nil {
+				b.Fatal(err)
+			}
+			L.Pop(1)
+		}
+	})
+	b.Run("table_fresh", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			t := L.NewTable()
+			t.RawSetString("dir", lua.LString("left"))
+			t.RawSetString("turn", lua.LNumber(1))
+			if err := L.CallByParam(lua.P{Fn: fn, NRet: 1, Protect: true}, t); err != nil {
+				b.Fatal(err)
+			}
+			L.Pop(1)
+		}
+	})
+	// As table_fresh, with the table made for its two fields
+	// (L.CreateTable(0, 2)): NewTable's first string key makes a hash
+	// part for 32 keys.
+	b.Run("table_sized", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			t := L.CreateTable(0, 2)
+			t.RawSetString("dir", lua.LString("left"))
+			t.RawSetString("turn", lua.LNumber(1))
+			if err := L.CallByParam(lua.P{Fn: fn, NRet: 1, Protect: true}, t); err != nil {
+				b.Fatal(err)
+			}
+			L.Pop(1)
+		}
+	})
+}
+
+// BenchmarkDispatchPerEvent: the host's cost for one event, the engine left
+// out: Host.BeforeMove called directly against a mod with one empty
+// before_move handler (payload, budget, call, result check).
+func BenchmarkDispatchPerEvent(b *testing.B) {
+	m, err := scripting.LoadMod("testdata/mods/idle")
+	if err != nil {
+		b.Fatal(err)
+	}
+	g := benchGame(b)
+	h, err := scripting.NewHost([]*scripting.Mod{m}, g.Rules(), g.Options(), scripting.DefaultLimits)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer h.Close()
+	g.SetHooks(h)
+	ev := &engine.MoveEvent{Dir: engine.Left, State: g.State()}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if err := h.BeforeMove(ev); err != nil {
+			b.Fatal(err)
+		}
+		// The host counts a mod's time per turn and only Host.Move starts
+		// a new turn: play one (off the clock) now and then, so that the
+		// calls never add up to the turn's budget.
+		if i++; i%1024 == 0 {
+			b.StopTimer()
+			if g.Status() == engine.Lost {
+				g = benchGame(b)
+				g.SetHooks(h)
+			}
+			if _, err := h.Move(g, g.LegalMoves().List()[0]); err != nil {
+				b.Fatal(err)
+			}
+			ev.State = g.State()
+			b.StartTimer()
+		}
+	}
+}
