@@ -13,6 +13,8 @@ import (
 	"regexp"
 	"strings"
 	"text/template"
+
+	"github.com/mod2048/mod2048/scripting"
 )
 
 const modUsage = `Usage:
@@ -37,10 +39,9 @@ Exit status: 0 when the mod was created, 1 when it could not be (a bad
 name, an existing folder, a file error), 2 for a usage error.
 `
 
-// scaffold holds the template files of `2048 mod new`. mod2048.lua is a
-// copy of scripting/luals/mod2048.lua (TestScaffoldAnnotations keeps them
-// equal), so that a new mod's editor support does not depend on this
-// repository.
+// scaffold holds the template files of `2048 mod new`. The annotation file
+// comes from package scripting (LuaAnnotations), so that a new mod's editor
+// support does not depend on this repository.
 //
 //go:embed scaffold
 var scaffold embed.FS
@@ -49,7 +50,8 @@ var scaffold embed.FS
 var modID = regexp.MustCompile(`^[a-z][a-z0-9_]{0,31}$`)
 
 // scaffoldFile is one file `mod new` writes: its path in the new folder,
-// and the scaffold file it comes from (a text/template when tmpl is set).
+// and the scaffold file it comes from (a text/template when tmpl is set; ""
+// for the mod API's annotation file).
 type scaffoldFile struct {
 	path, src string
 	tmpl      bool
@@ -64,7 +66,7 @@ func scaffoldFiles(id, ruleset string) []scaffoldFile {
 		{"README.md", "README.md.tmpl", true},
 		{id + ".cases", ruleset + ".cases.tmpl", true},
 		{".luarc.json", "luarc.json", false},
-		{".luals/mod2048.lua", "mod2048.lua", false},
+		{".luals/mod2048.lua", "", false},
 	}
 }
 
@@ -93,6 +95,10 @@ func displayName(id string) string {
 func renderScaffold(d scaffoldData) (map[string][]byte, error) {
 	out := map[string][]byte{}
 	for _, f := range scaffoldFiles(d.ID, d.Ruleset) {
+		if f.src == "" {
+			out[f.path] = scripting.LuaAnnotations()
+			continue
+		}
 		src, err := fs.ReadFile(scaffold, "scaffold/"+f.src)
 		if err != nil {
 			return nil, err

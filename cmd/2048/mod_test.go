@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -14,34 +13,23 @@ import (
 	"github.com/mod2048/mod2048/scripting"
 )
 
-// annotations is the LuaLS annotation file of the repository, the one
-// source of truth that the scaffold embeds a copy of.
+// annotations is the LuaLS annotation file of the repository, which package
+// scripting embeds and `mod new` writes.
 const annotations = "../../scripting/luals/mod2048.lua"
 
 // TestScaffoldAnnotations checks that the annotation file `mod new` writes
-// is the repository's. When that one changes, copy it with
-// go test ./cmd/2048 -run ScaffoldAnnotations -update.
+// is the repository's.
 func TestScaffoldAnnotations(t *testing.T) {
 	want, err := os.ReadFile(annotations)
-	if errors.Is(err, fs.ErrNotExist) {
-		t.Skipf("%s does not exist yet", annotations)
-	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	const copyPath = "scaffold/mod2048.lua"
-	if *update {
-		if err := os.WriteFile(copyPath, want, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	got, err := fs.ReadFile(scaffold, copyPath)
+	files, err := renderScaffold(scaffoldData{ID: "x", Name: "X", Upper: "X", Ruleset: "classic", Path: "x"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("cmd/2048/%s differs from %s: copy it with go test ./cmd/2048 -run ScaffoldAnnotations -update", copyPath, annotations)
+	if !bytes.Equal(files[".luals/mod2048.lua"], want) {
+		t.Errorf("a new mod's .luals/mod2048.lua differs from %s", annotations)
 	}
 }
 
@@ -160,9 +148,8 @@ func TestModNew(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, _ := fs.ReadFile(scaffold, "scaffold/mod2048.lua")
-			if !bytes.Equal(got, want) || !bytes.HasPrefix(got, []byte("---@meta")) {
-				t.Errorf(".luals/mod2048.lua is not the scaffold's annotation file")
+			if !bytes.Equal(got, scripting.LuaAnnotations()) || !bytes.HasPrefix(got, []byte("---@meta")) {
+				t.Errorf(".luals/mod2048.lua is not the mod API's annotation file")
 			}
 			readme, _ := os.ReadFile(filepath.Join(dir, "README.md"))
 			if !strings.Contains(string(readme), "2048 test "+tt.folder) {
