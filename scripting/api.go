@@ -4,6 +4,7 @@ import (
 	"math"
 	"regexp"
 	"strings"
+	"unicode"
 
 	lua "github.com/yuin/gopher-lua"
 
@@ -151,8 +152,8 @@ func (m *modRun) luaHazard(L *lua.LState) int {
 		L.RaiseError("game.hazard: name %q is not lower-case letters, digits and _", name)
 	}
 	glyph := str("glyph", true, 8)
-	if n := len([]rune(glyph)); n != 1 {
-		L.RaiseError("game.hazard: glyph: want one character, got %q", glyph)
+	if r := []rune(glyph); len(r) != 1 || !unicode.IsPrint(r[0]) || r[0] == ' ' {
+		L.RaiseError("game.hazard: glyph: want one visible character, got %q", glyph)
 	}
 	color := str("color", false, 16)
 	if color != "" && !validColor(color) {
@@ -170,7 +171,7 @@ func (m *modRun) luaHazard(L *lua.LState) int {
 	if _, dup := m.host.Hazard(full); dup {
 		L.RaiseError("game.hazard: %s is defined twice", full)
 	}
-	m.host.hazards = append(m.host.hazards, Hazard{Name: full, Mod: m.mod.ID(), Glyph: glyph, Color: color, Blocks: blocks, Description: str("description", false, 200)})
+	m.host.hazards = append(m.host.hazards, Hazard{Name: full, Mod: m.mod.ID(), Glyph: glyph, Color: color, Blocks: blocks, Description: printable(str("description", false, 200))})
 	L.Push(lua.LString(full))
 	return 1
 }

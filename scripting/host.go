@@ -242,6 +242,9 @@ func (m *modRun) compile(rel string) (*lua.LFunction, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mod %s: %s: cannot be read", m.mod.ID(), rel)
 	}
+	if err := checkSource(string(src)); err != nil {
+		return nil, &ModError{Report{Mod: m.mod.ID(), Event: "load", File: rel, Message: err.Error()}}
+	}
 	fn, err := m.L.Load(strings.NewReader(string(src)), rel)
 	if err != nil {
 		return nil, m.report("load", err, "")
@@ -309,6 +312,7 @@ func (m *modRun) report(ev string, err error, cancelled string) *ModError {
 	if len(r.Message) > 512 {
 		r.Message = r.Message[:512] + "…"
 	}
+	r.Message = printable(r.Message)
 	return &ModError{r}
 }
 
@@ -443,7 +447,7 @@ func (h *Host) BeforeMove(e *engine.MoveEvent) error {
 			if !ok || len(reason) == 0 || len(reason) > 200 {
 				return m.invalid(EventBeforeMove, "refuse: want a reason of 1 to 200 characters, got %s", describe(v))
 			}
-			return &engine.Refusal{Reason: m.mod.Manifest.Name + ": " + string(reason)}
+			return &engine.Refusal{Reason: printable(m.mod.Manifest.Name + ": " + string(reason))}
 		}
 		return nil
 	})
@@ -581,6 +585,7 @@ func (h *Host) OnTick(e *engine.TickEvent) error {
 	if err != nil {
 		return err
 	}
+	total := dataSize(e.State.Data)
 	for _, m := range h.mods {
 		if m.disabled || m.muted || !m.ran {
 			continue
@@ -589,7 +594,14 @@ func (h *Host) OnTick(e *engine.TickEvent) error {
 		if err != nil {
 			return m.invalid(EventTick, "storage: %v", err)
 		}
-		if rec != e.State.Data[dataKey(m.mod.ID())] {
+		key := dataKey(m.mod.ID())
+		if old, ok := e.State.Data[key]; ok {
+			total -= len(key) + len(old)
+		}
+		if total += len(key) + len(rec); total > engine.MaxData {
+			return m.invalid(EventTick, "storage: the mods' storage together would hold %d bytes, more than the game keeps (%d)", total, engine.MaxData)
+		}
+		if rec != e.State.Data[key] {
 			if e.Data == nil {
 				e.Data = map[string]string{}
 			}
@@ -600,6 +612,15 @@ func (h *Host) OnTick(e *engine.TickEvent) error {
 		m.loaded, m.ran, m.decoded = rec, false, false
 	}
 	return nil
+}
+
+// dataSize returns the bytes of a state's Data, keys and values.
+func dataSize(data map[string]string) int {
+	n := 0
+	for k, v := range data {
+		n += len(k) + len(v)
+	}
+	return n
 }
 
 // tickRequests checks a tick handler's set, mark and unmark lists and adds
@@ -740,9 +761,24 @@ func (m *modRun) keys(t *lua.LTable, ev, what string, allowed ...string) error {
 	return bad
 }
 
+// printable replaces the control characters of text a mod wrote (escape
+// codes would reach the player's terminal) with U+FFFD, and invalid UTF-8
+// likewise.
+func printable(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '\t' || r == '\n' {
+			return r
+		}
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			return '\uFFFD'
+		}
+		return r
+	}, strings.ToValidUTF8(s, "\uFFFD"))
+}
+
 // invalid is a request the host refuses: an error of the mod.
 func (m *modRun) invalid(ev, format string, args ...any) error {
-	return &ModError{Report{Mod: m.mod.ID(), Event: ev, Message: "invalid request: " + fmt.Sprintf(format, args...)}}
+	return &ModError{Report{Mod: m.mod.ID(), Event: ev, Message: printable("invalid request: " + fmt.Sprintf(format, args...))}}
 }
 
 // describe writes a Lua value for an error message, without calling any of

@@ -987,7 +987,7 @@ func TestLoadTimeAPIErrors(t *testing.T) {
 		{`game.on(5, function() end)`, `unknown event "5"`},
 		{`for i = 1, 65 do game.on("tick", function() end) end`, `game.on: a mod may register at most 64 handlers for tick`},
 		{`game.hazard{name = "Ice", glyph = "*"}`, `game.hazard: name "Ice" is not lower-case`},
-		{`game.hazard{name = "ice", glyph = "**"}`, `game.hazard: glyph: want one character, got "**"`},
+		{`game.hazard{name = "ice", glyph = "**"}`, `game.hazard: glyph: want one visible character, got "**"`},
 		{`game.hazard{name = "ice"}`, `game.hazard: glyph: want a string of 1 to 8 characters, got nil`},
 		{`game.hazard{name = "ice", glyph = "*", color = "pink"}`, `game.hazard: color "pink" is not a color name or #rrggbb`},
 		{`game.hazard{name = "ice", glyph = "*", color = "#12345g"}`, `not a color name or #rrggbb`},

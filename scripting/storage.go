@@ -27,7 +27,8 @@ type record struct {
 
 // save encodes the mod's storage and random stream for the game state.
 func (m *modRun) save() (string, error) {
-	st, ok := m.L.GetGlobal("storage").(*lua.LTable)
+	// Raw access: a mod's metamethods on _G must not run outside a budget.
+	st, ok := m.L.G.Global.RawGetString("storage").(*lua.LTable)
 	if !ok {
 		return "", errors.New("the global storage must stay a table")
 	}
@@ -69,7 +70,7 @@ func (m *modRun) restore(rec string) {
 			}
 		}
 	}
-	m.L.SetGlobal("storage", st)
+	m.L.G.Global.RawSetString("storage", st)
 }
 
 // encodeTable writes a table of plain data as a JSON list of [key, value]
