@@ -141,6 +141,7 @@ func (c *Classic) Play(t *Turn) (bool, error) {
 	if fast {
 		lineTableOnce.Do(buildLineTable)
 	}
+	empties := 0 // counted by the table, while every line takes it
 	for k := 0; k < n; k++ {
 		l := lineOf(t.Dir, k, b.Width, b.Height)
 		if blocks {
@@ -155,11 +156,12 @@ func (c *Classic) Play(t *Turn) (bool, error) {
 			continue
 		}
 		if fast {
-			if ch, top, ok := slide4(t, l, &small); ok {
+			if ch, top, ok := slide4(t, l, &small, &empties); ok {
 				changed = changed || ch
 				won = won || top >= win
 				continue
 			}
+			fast = false // a tile above the table: count the usual way
 		}
 		ch, w, err := c.slide(t, l, win, &small)
 		if err != nil {
@@ -180,10 +182,15 @@ func (c *Classic) Play(t *Turn) (bool, error) {
 		}
 		s.Status = WonContinue
 	}
+	if fast {
+		t.emptyHint = empties
+	}
 	if _, err := t.Spawn(); err != nil {
 		return false, err
 	}
-	if !c.canMove(s) {
+	// With two empty cells before the spawn, one is left after it, and an
+	// empty cell beside a tile is a move.
+	if !(fast && empties >= 2) && !c.canMove(s) {
 		s.Status = Lost
 	}
 	return true, nil

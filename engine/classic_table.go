@@ -17,11 +17,15 @@ import (
 // table (256 KiB) stays in cache: bits 0-19 hold the levels of its cells
 // after the move, front first, 5 bits each (a merge of two 15s makes 16);
 // bits 20-23 mark which of those cells a merge made; bit 24 says whether the
-// line changed. The score gain, the number of merges and the highest merged
-// level all follow from the result and the mask.
+// line changed; bits 25-27 count the empty cells of the result. The score
+// gain, the number of merges and the highest merged level all follow from
+// the result and the mask.
 type lineEntry uint32
 
 const lineChanged lineEntry = 1 << 24
+
+// lineEmpties returns the empty cells of the line an entry describes.
+func lineEmpties(e lineEntry) int { return int(e >> 25 & 7) }
 
 var (
 	lineTableOnce sync.Once
@@ -63,6 +67,7 @@ func resolveLine(in [4]uint16) lineEntry {
 		}
 		out++
 	}
+	e |= lineEntry(4-out) << 25
 	for ; out < 4; out++ {
 		if in[out] != 0 {
 			e |= lineChanged
@@ -71,9 +76,10 @@ func resolveLine(in [4]uint16) lineEntry {
 	return e
 }
 
-// slide4 resolves a four-cell line through the table. It reports ok=false,
-// having changed nothing, when a tile is above level 15.
-func slide4(t *Turn, l line, small *uint64) (changed bool, top uint16, ok bool) {
+// slide4 resolves a four-cell line through the table, adding its empty cells
+// to *empties. It reports ok=false, having changed nothing, when a tile is
+// above level 15.
+func slide4(t *Turn, l line, small *uint64, empties *int) (changed bool, top uint16, ok bool) {
 	cells := t.State.Board.Cells
 	a, b := l.start, l.start+l.step
 	c, d := b+l.step, b+2*l.step
@@ -82,6 +88,7 @@ func slide4(t *Turn, l line, small *uint64) (changed bool, top uint16, ok bool) 
 		return false, 0, false
 	}
 	e := lineTable[l0|l1<<4|l2<<8|l3<<12]
+	*empties += lineEmpties(e)
 	if e&lineChanged == 0 {
 		return false, 0, true
 	}

@@ -737,9 +737,13 @@ func TestLineTable(t *testing.T) {
 		ta := Turn{Dir: Left, State: &a, g: host}
 		tb := Turn{Dir: Left, State: &b, g: host}
 		var smallA, smallB uint64
-		chA, top, ok := slide4(&ta, line{0, 1, 4}, &smallA)
+		empties := 0
+		chA, top, ok := slide4(&ta, line{0, 1, 4}, &smallA, &empties)
 		if !ok {
 			t.Fatalf("key %#04x: slide4 refused levels %v", key, in)
+		}
+		if want := a.Board.EmptyCount(); empties != want {
+			t.Fatalf("key %#04x: the table counts %d empty cells, the line has %d", key, empties, want)
 		}
 		chB, _, err := rules.slide(&tb, line{0, 1, 4}, MaxLevel, &smallB)
 		if err != nil {

@@ -129,6 +129,9 @@ type Turn struct {
 	Spawns int    // the cells spawned so far, counted by Spawn
 
 	g *Game
+	// emptyHint is the number of empty cells, when the rules know it
+	// without counting (no hooks, no blocking marks); 0 means unknown.
+	emptyHint int
 }
 
 // Hooked reports whether a hook is attached, so that rules can skip
@@ -202,9 +205,14 @@ func (t *Turn) SpawnWith(random func(*RNG) Cell) (bool, error) {
 		return false, ErrNoSpawn
 	default:
 		blocks := s.HasBlocks()
-		n := b.EmptyCount()
-		if blocks {
+		var n int
+		switch {
+		case blocks:
 			n = s.spawnableCount()
+		case t.emptyHint > 0:
+			n = t.emptyHint
+		default:
+			n = b.EmptyCount()
 		}
 		if n == 0 {
 			return false, nil
