@@ -32,21 +32,10 @@ error.
 
 // runConfig runs `2048 config SUBCOMMAND`.
 func runConfig(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, configUsage)
-		return 2
-	}
-	switch args[0] {
-	case "show":
-		return runConfigShow(args[1:], stdout, stderr)
-	case "check":
-		return runConfigCheck(args[1:], stdout, stderr)
-	case "help", "-h", "-help", "--help":
-		fmt.Fprint(stdout, configUsage)
-		return 0
-	}
-	fmt.Fprintf(stderr, "2048 config: unknown subcommand %q\n\n%s", args[0], configUsage)
-	return 2
+	return runSubcommand("config", configUsage, map[string]command{
+		"show":  runConfigShow,
+		"check": runConfigCheck,
+	}, args, stdout, stderr)
 }
 
 // setFlags is the repeatable --set flag.

@@ -128,3 +128,26 @@ case failed.
 	}
 	return 0
 }
+
+// command runs one (sub)command with its arguments and returns the exit
+// status.
+type command func(args []string, stdout, stderr io.Writer) int
+
+// runSubcommand runs `2048 GROUP SUBCOMMAND ...`: no subcommand or an unknown
+// one is a usage error (exit 2), help prints the group's usage.
+func runSubcommand(group, usage string, subs map[string]command, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	if run, ok := subs[args[0]]; ok {
+		return run(args[1:], stdout, stderr)
+	}
+	switch args[0] {
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "2048 %s: unknown subcommand %q\n\n%s", group, args[0], usage)
+	return 2
+}

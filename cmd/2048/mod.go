@@ -121,19 +121,7 @@ func renderScaffold(d scaffoldData) (map[string][]byte, error) {
 
 // runMod runs `2048 mod SUBCOMMAND`.
 func runMod(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, modUsage)
-		return 2
-	}
-	switch args[0] {
-	case "new":
-		return runModNew(args[1:], stdout, stderr)
-	case "help", "-h", "-help", "--help":
-		fmt.Fprint(stdout, modUsage)
-		return 0
-	}
-	fmt.Fprintf(stderr, "2048 mod: unknown subcommand %q\n\n%s", args[0], modUsage)
-	return 2
+	return runSubcommand("mod", modUsage, map[string]command{"new": runModNew}, args, stdout, stderr)
 }
 
 // parseInterleaved parses args with fs, allowing flags after the
