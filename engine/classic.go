@@ -190,10 +190,27 @@ func (c *Classic) Play(t *Turn) (bool, error) {
 	}
 	// With two empty cells before the spawn, one is left after it, and an
 	// empty cell beside a tile is a move.
-	if !(fast && empties >= 2) && !c.canMove(s) {
+	if !(fast && empties >= 2) && c.lost(s) {
 		s.Status = Lost
 	}
 	return true, nil
+}
+
+// lost reports whether the board of s is lost: no move changes it and it
+// holds a tile. A board without any tile has no move either, but it is
+// Playing (see Settle): this is the one exception to seeds/000 §7.4's "Lost
+// iff legal_moves is empty". A board after a move that changed it always
+// holds a tile.
+func (c *Classic) lost(s *State) bool {
+	if c.canMove(s) {
+		return false
+	}
+	for _, cell := range s.Board.Cells {
+		if cell.Kind != KindEmpty {
+			return true
+		}
+	}
+	return false
 }
 
 // segmentsOf splits a line at the cells blocking marks stand on: each part
@@ -388,15 +405,18 @@ func (c *Classic) anyMove(b *Board) bool {
 }
 
 // Settle works out the status of a board that did not come from a move: a
-// board with no move left is Lost; one that holds a tile at or above the win
-// value counts as already won, and play goes on (Won (continue)), whatever
-// StopOnWin says: a win is a merge that reaches the win value, which this
-// game has not seen. A Won game (stopped) stays Won.
+// board with no move left is Lost, unless it holds no tile at all (an empty
+// board is Playing: seeds/000 §3.7 loses only with "no empty cells", and so
+// do seeds/001 §3.1, seeds/002 Property 11 and the original game's
+// movesAvailable); one that holds a tile at or above the win value counts as
+// already won, and play goes on (Won (continue)), whatever StopOnWin says: a
+// win is a merge that reaches the win value, which this game has not seen. A
+// Won game (stopped) stays Won.
 func (c *Classic) Settle(s *State) {
 	if s.Status == Won {
 		return
 	}
-	if !c.canMove(s) {
+	if c.lost(s) {
 		s.Status = Lost
 		return
 	}

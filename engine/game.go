@@ -252,16 +252,19 @@ func (g *Game) LegalMoves() DirSet {
 func (g *Game) CanMove() bool { return g.LegalMoves() != 0 }
 
 // Move plays one move. A move that changes nothing is a no-op: it returns
-// a zero Result and changes nothing, not even the history. A move that fails
-// returns an error and leaves the game exactly as it was: ErrGameOver in a
-// game that is over, a *Refusal or *HookError from hooks, a *SpawnError or
-// ErrNoSpawn from the spawn queue.
+// a zero Result and no error, and changes nothing, not even the history. A
+// move in a game that is over (Lost, or Won with stop on win) is such a
+// no-op too, as seeds/000 C13 and §17 ("ignore further moves") and the
+// original game have it: no spawn, no score, no history, no turn, and no
+// hook hears of it; Status says why. A move that fails returns an error and
+// leaves the game exactly as it was: a *Refusal or *HookError from hooks, a
+// *SpawnError or ErrNoSpawn from the spawn queue.
 func (g *Game) Move(d Direction) (Result, error) {
 	if !d.Valid() {
 		return Result{}, fmt.Errorf("invalid direction %v", d)
 	}
 	if g.cur.Status.Over() {
-		return Result{}, fmt.Errorf("%w (%s)", ErrGameOver, g.cur.Status)
+		return Result{}, nil
 	}
 	if g.hooks != nil {
 		g.moveEv = MoveEvent{Dir: d, State: g.cur}
