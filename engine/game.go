@@ -288,7 +288,11 @@ func (g *Game) Move(d Direction) (Result, error) {
 	if g.next.Turn < math.MaxInt {
 		g.next.Turn++
 	}
-	g.next.ageMarks()
+	if g.next.ageMarks() {
+		// The rules settled the status with the mark still standing: a
+		// thawed cell may open a move (or close one), so settle again.
+		g.rules.Settle(g.next)
+	}
 	if g.hooks != nil {
 		if err := g.tick(t); err != nil {
 			return Result{}, err
