@@ -434,6 +434,40 @@ func (c *Classic) Settle(s *State) {
 	}
 }
 
+// CheckStatus checks what a won status requires beyond Settle: Won only
+// with StopOnWin, and a tile at or above the win value on the board for Won
+// and Won (continue), or, for Won (continue) only, a score at or above it
+// (the game was won by a merge, which scored at least that much, and a
+// hook's edit has taken the tile since). A Won game also has such a score:
+// only a merge wins with stop on win. The engine refuses a hook's edits that
+// would break this, so every game it makes passes.
+func (c *Classic) CheckStatus(s *State) error {
+	if !s.Status.HasWon() {
+		return nil
+	}
+	if s.Status == Won && !c.StopOnWin {
+		return errors.New("status Won, but stop_on_win is false: a won game goes on as Won (continue)")
+	}
+	win := c.winLevel()
+	tile := false
+	for _, cell := range s.Board.Cells {
+		if cell.Kind == KindTile && cell.Level >= win {
+			tile = true
+			break
+		}
+	}
+	scored := s.Score.Cmp(ScoreOf(c.WinValue)) >= 0
+	switch {
+	case s.Status == Won && !tile:
+		return fmt.Errorf("status Won, but no tile reaches the win value %d", c.WinValue)
+	case s.Status == Won && !scored:
+		return fmt.Errorf("status Won, but the score %s is below the win value %d that the winning merge scored", s.Score, c.WinValue)
+	case !tile && !scored:
+		return fmt.Errorf("status %s, but no tile reaches the win value %d and the score %s is below it", s.Status, c.WinValue, s.Score)
+	}
+	return nil
+}
+
 // ParseCell reads a classic cell: 0 or . is empty, else a tile value, a
 // power of two from 2 to 2^MaxLevel.
 func (c *Classic) ParseCell(text string) (Cell, error) {

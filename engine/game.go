@@ -370,6 +370,14 @@ func (g *Game) applyRequests(s *State, edits []Edit, marks []MarkEdit, data map[
 	}
 	if len(edits) > 0 || len(marks) > 0 {
 		g.rules.Settle(s)
+		// An edit may not take away what the status stands on (the
+		// winning tile of a won classic game): a save of the game would
+		// not load.
+		if c, ok := g.rules.(StatusChecker); ok {
+			if err := c.CheckStatus(s); err != nil {
+				return fmt.Errorf("the edits leave a status that does not fit the board: %w", err)
+			}
+		}
 	}
 	return nil
 }
