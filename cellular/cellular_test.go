@@ -10,13 +10,16 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"math/big"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/mod2048/mod2048/engine"
+	"pgregory.net/rapid"
 )
 
 // earlySettings mirrors config/presets/early.toml. (Package config imports
@@ -432,6 +435,12 @@ func TestThreshold(t *testing.T) {
 		{6, 6, 0.5, 18}, {6, 6, 0.75, 27}, {6, 6, 1.0, 36}, {6, 6, 0, 0},
 		{3, 3, 0.5, 5}, {3, 3, 0.89, 9}, {3, 3, 0.85, 8}, {5, 3, 0.5, 8},
 		{4, 1, 0.5, 2}, {10, 10, 8, 800}, {7, 1, 0.1, 1},
+		// Floating point gets these wrong (0.28 is stored a little above
+		// 0.28, 0.07 × 100 comes out 7.000000000000001): the threshold is
+		// computed in decimal.
+		{5, 5, 0.28, 7}, {10, 10, 0.07, 7}, {10, 10, 0.29, 29}, {32, 32, 0.01, 11},
+		{25, 4, 0.57, 57}, {3, 1, 0.1, 1}, {20, 5, 0.14, 14}, {32, 32, 8, 8192},
+		{32, 32, 0.3333333333333333, 342}, {2, 1, 1e-300, 1}, {32, 32, 9.999999999999999e-05, 1},
 	}
 	for _, tc := range tests {
 		s := earlySettings()
@@ -444,6 +453,57 @@ func TestThreshold(t *testing.T) {
 			t.Errorf("Rules.Threshold(%d×%d, %v) = %d, want %d", tc.w, tc.h, tc.perCell, got, tc.want)
 		}
 	}
+}
+
+// TestThresholdExact: for every two-decimal factor from 0.00 to 10.00 and
+// every board up to 32×32, the threshold is ceil(factor × width × height)
+// in exact arithmetic, the factor read from its text as a TOML file gives
+// it (strconv.ParseFloat): with the factor k/100, ceil(k × cells / 100) =
+// (k × cells + 99) / 100 in integers. Only width × height matters, so each
+// product is checked once.
+func TestThresholdExact(t *testing.T) {
+	cells := map[int]bool{}
+	for w := 1; w <= 32; w++ {
+		for h := 1; h <= 32; h++ {
+			cells[w*h] = true
+		}
+	}
+	for k := 0; k <= 1000; k++ {
+		text := fmt.Sprintf("%d.%02d", k/100, k%100)
+		f, err := strconv.ParseFloat(text, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for n := range cells {
+			s := Settings{Width: n, Height: 1, Goal: Goal{PerCell: f}}
+			if got, want := s.Threshold(), (k*n+99)/100; got != want {
+				t.Fatalf("Threshold(%s × %d cells) = %d, want %d", text, n, got, want)
+			}
+		}
+	}
+}
+
+// TestPropThresholdExact: for any decimal factor of up to 15 significant
+// digits (which a float64 keeps exactly as written) and any board up to
+// 32×32, the threshold is the exact ceiling of factor × width × height.
+func TestPropThresholdExact(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		digits := rapid.Uint64Range(0, 999_999_999_999_999).Draw(t, "digits")
+		exp := rapid.IntRange(-20, 2).Draw(t, "exp")
+		text := fmt.Sprintf("%de%d", digits, exp)
+		f, err := strconv.ParseFloat(text, 64)
+		if err != nil || f > 255 {
+			t.Skip("outside the setting's range")
+		}
+		w, h := rapid.IntRange(1, 32).Draw(t, "w"), rapid.IntRange(1, 32).Draw(t, "h")
+		s := Settings{Width: w, Height: h, Goal: Goal{PerCell: f}}
+		got := s.Threshold()
+		want, _ := new(big.Rat).SetString(text)
+		want.Mul(want, new(big.Rat).SetInt64(int64(w*h)))
+		if big.NewRat(int64(got), 1).Cmp(want) < 0 || big.NewRat(int64(got)-1, 1).Cmp(want) >= 0 {
+			t.Fatalf("Threshold(%s × %d×%d) = %d, want ceil(%s)", text, w, h, got, want.FloatString(6))
+		}
+	})
 }
 
 // A cellular game mid-play, with tokens, counters, the counters in Vars, a

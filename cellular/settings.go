@@ -3,6 +3,9 @@ package cellular
 import (
 	"fmt"
 	"math"
+	"math/big"
+	"strconv"
+	"strings"
 )
 
 // Settings are the tunables of Cellular 2048. Their toml tags are the keys
@@ -71,8 +74,50 @@ type Goal struct {
 
 // Threshold returns StabilizeThreshold, the total alive energy a stable turn
 // must reach to win; 0 when the goal is off.
+//
+// It is computed exactly, in decimal: stabilize_per_cell is taken as the
+// decimal it was written as (the shortest decimal that reads back as the
+// same float64, which is what a TOML file or --set gives for any number of
+// up to 15 significant digits), multiplied by width × height in integers,
+// and rounded up. Floating point would make ceil(0.28 × 25) 8, not 7,
+// because 0.28 is stored a little above 0.28.
 func (s *Settings) Threshold() int {
-	return int(math.Ceil(s.Goal.PerCell * float64(s.Width*s.Height)))
+	return exactCeilMul(s.Goal.PerCell, s.Width*s.Height)
+}
+
+// exactCeilMul returns ceil(x × n), with x read as its shortest decimal
+// form: 0 for x ≤ 0, NaN or n ≤ 0, and the largest int for a result that
+// does not fit (or an infinite x).
+func exactCeilMul(x float64, n int) int {
+	if !(x > 0) || n <= 0 {
+		return 0
+	}
+	if math.IsInf(x, 1) {
+		return math.MaxInt
+	}
+	// d.ddddde±XX: the digits of x and the power of ten of the first one.
+	text := strconv.FormatFloat(x, 'e', -1, 64)
+	mant, exp, _ := strings.Cut(text, "e")
+	digits := strings.Replace(mant, ".", "", 1)
+	e, _ := strconv.Atoi(exp)
+	scale := e - (len(digits) - 1) // x = digits × 10^scale
+	num, _ := new(big.Int).SetString(digits, 10)
+	num.Mul(num, big.NewInt(int64(n)))
+	ten := big.NewInt(10)
+	if scale >= 0 {
+		num.Mul(num, new(big.Int).Exp(ten, big.NewInt(int64(scale)), nil))
+	} else {
+		den := new(big.Int).Exp(ten, big.NewInt(int64(-scale)), nil)
+		var rem big.Int
+		num.QuoRem(num, den, &rem)
+		if rem.Sign() > 0 {
+			num.Add(num, big.NewInt(1))
+		}
+	}
+	if !num.IsInt64() || num.Int64() > math.MaxInt {
+		return math.MaxInt
+	}
+	return int(num.Int64())
 }
 
 // SettingError is a setting out of range; Key is its TOML key.

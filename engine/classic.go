@@ -190,10 +190,27 @@ func (c *Classic) Play(t *Turn) (bool, error) {
 	}
 	// With two empty cells before the spawn, one is left after it, and an
 	// empty cell beside a tile is a move.
-	if !(fast && empties >= 2) && !c.canMove(s) {
+	if !(fast && empties >= 2) && c.lost(s) {
 		s.Status = Lost
 	}
 	return true, nil
+}
+
+// lost reports whether the board of s is lost: no move changes it and it
+// holds a tile. A board without any tile has no move either, but it is
+// Playing (see Settle): this is the one exception to seeds/000 §7.4's "Lost
+// iff legal_moves is empty". A board after a move that changed it always
+// holds a tile.
+func (c *Classic) lost(s *State) bool {
+	if c.canMove(s) {
+		return false
+	}
+	for _, cell := range s.Board.Cells {
+		if cell.Kind != KindEmpty {
+			return true
+		}
+	}
+	return false
 }
 
 // segmentsOf splits a line at the cells blocking marks stand on: each part
@@ -388,15 +405,18 @@ func (c *Classic) anyMove(b *Board) bool {
 }
 
 // Settle works out the status of a board that did not come from a move: a
-// board with no move left is Lost; one that holds a tile at or above the win
-// value counts as already won, and play goes on (Won (continue)), whatever
-// StopOnWin says: a win is a merge that reaches the win value, which this
-// game has not seen. A Won game (stopped) stays Won.
+// board with no move left is Lost, unless it holds no tile at all (an empty
+// board is Playing: seeds/000 §3.7 loses only with "no empty cells", and so
+// do seeds/001 §3.1, seeds/002 Property 11 and the original game's
+// movesAvailable); one that holds a tile at or above the win value counts as
+// already won, and play goes on (Won (continue)), whatever StopOnWin says: a
+// win is a merge that reaches the win value, which this game has not seen. A
+// Won game (stopped) stays Won.
 func (c *Classic) Settle(s *State) {
 	if s.Status == Won {
 		return
 	}
-	if !c.canMove(s) {
+	if c.lost(s) {
 		s.Status = Lost
 		return
 	}
@@ -412,6 +432,40 @@ func (c *Classic) Settle(s *State) {
 			}
 		}
 	}
+}
+
+// CheckStatus checks what a won status requires beyond Settle: Won only
+// with StopOnWin, and a tile at or above the win value on the board for Won
+// and Won (continue), or, for Won (continue) only, a score at or above it
+// (the game was won by a merge, which scored at least that much, and a
+// hook's edit has taken the tile since). A Won game also has such a score:
+// only a merge wins with stop on win. The engine refuses a hook's edits that
+// would break this, so every game it makes passes.
+func (c *Classic) CheckStatus(s *State) error {
+	if !s.Status.HasWon() {
+		return nil
+	}
+	if s.Status == Won && !c.StopOnWin {
+		return errors.New("status Won, but stop_on_win is false: a won game goes on as Won (continue)")
+	}
+	win := c.winLevel()
+	tile := false
+	for _, cell := range s.Board.Cells {
+		if cell.Kind == KindTile && cell.Level >= win {
+			tile = true
+			break
+		}
+	}
+	scored := s.Score.Cmp(ScoreOf(c.WinValue)) >= 0
+	switch {
+	case s.Status == Won && !tile:
+		return fmt.Errorf("status Won, but no tile reaches the win value %d", c.WinValue)
+	case s.Status == Won && !scored:
+		return fmt.Errorf("status Won, but the score %s is below the win value %d that the winning merge scored", s.Score, c.WinValue)
+	case !tile && !scored:
+		return fmt.Errorf("status %s, but no tile reaches the win value %d and the score %s is below it", s.Status, c.WinValue, s.Score)
+	}
+	return nil
 }
 
 // ParseCell reads a classic cell: 0 or . is empty, else a tile value, a

@@ -1146,8 +1146,8 @@ func TestHookOnTick(t *testing.T) {
 		if g.Status() != Lost {
 			t.Fatalf("status %v on a full checkerboard, want Lost", g.Status())
 		}
-		if _, err := g.Move(Left); !errors.Is(err, ErrGameOver) {
-			t.Fatalf("move after the loss: %v", err)
+		if r, err := g.Move(Left); err != nil || r != (Result{}) {
+			t.Fatalf("move after the loss: %+v, %v; want an ignored move", r, err)
 		}
 	})
 	t.Run("edit saves a lost game", func(t *testing.T) {
@@ -1315,14 +1315,66 @@ func TestMoveErrors(t *testing.T) {
 	if !bytes.Equal(tMarshal(t, g), before) {
 		t.Fatal("an invalid direction changed the game")
 	}
+	// An invalid direction is an error in a finished game too.
 	lost := tFromBoard(t, NewClassic(), Options{Seed: 1}, tBoard(t, "2 4 2 4", "4 2 4 2", "2 4 2 4", "4 2 4 2"))
-	if lost.Status() != Lost {
-		t.Fatalf("status %v", lost.Status())
+	if _, err := lost.Move(4); err == nil || !strings.Contains(err.Error(), "invalid direction") {
+		t.Fatalf("Move(4) when Lost: %v", err)
 	}
-	for _, d := range Directions {
-		if _, err := lost.Move(d); !errors.Is(err, ErrGameOver) || !strings.Contains(err.Error(), "Lost") {
-			t.Fatalf("Move(%v) when Lost: %v", d, err)
-		}
+}
+
+// TestMoveInFinishedGame: a move in a Lost game, or in a Won game with stop
+// on win, is ignored (seeds/000 C13, §17 "ignore further moves", and the
+// original game): no error, a zero Result, no spawn consumed, no score, no
+// history, no turn, and no hook hears of it.
+func TestMoveInFinishedGame(t *testing.T) {
+	cases := []struct {
+		name  string
+		rows  []string
+		setup []Direction // moves that finish the game
+		want  Status
+	}{
+		{"lost from the start", []string{"2 4 2 4", "4 2 4 2", "2 4 2 4", "4 2 4 2"}, nil, Lost},
+		{"lost by a move", []string{"2 4 2 4", "4 2 4 2", "2 4 2 4", "0 8 16 32"}, []Direction{Left}, Lost},
+		{"won, stop on win", []string{"1024 1024 0 0", "0 0 0 0", "0 0 0 0", "0 0 0 0"}, []Direction{Left}, Won},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			g := tFromBoard(t, NewClassic(), Options{Seed: 7, UndoLimit: -1, ScriptedOnly: true}, tBoard(t, c.rows...),
+				tSpawn(3, 3, 2), tSpawn(0, 0, 2))
+			for _, d := range c.setup {
+				tMove(t, g, d)
+			}
+			if g.Status() != c.want {
+				t.Fatalf("status %v, want %v", g.Status(), c.want)
+			}
+			var events []string
+			g.SetHooks(HookFuncs{
+				BeforeMoveFunc: func(e *MoveEvent) error { events = append(events, "move"); return nil },
+				AfterMergeFunc: func(e *MergeEvent) error { events = append(events, "merge"); return nil },
+				OnSpawnFunc:    func(e *SpawnEvent) error { events = append(events, "spawn"); return nil },
+				OnTickFunc:     func(e *TickEvent) error { events = append(events, "tick"); return nil },
+			})
+			before, remaining := tMarshal(t, g), g.Remaining()
+			undo, redo := g.HistoryLen()
+			for _, d := range Directions {
+				r, err := g.Move(d)
+				if err != nil || r != (Result{}) {
+					t.Fatalf("Move(%v) when %v: %+v, %v; want an ignored move", d, c.want, r, err)
+				}
+			}
+			if len(events) > 0 {
+				t.Fatalf("ignored moves fired %v", events)
+			}
+			if g.LegalMoves() != 0 {
+				t.Fatalf("legal moves %v in a finished game", g.LegalMoves())
+			}
+			if !bytes.Equal(tMarshal(t, g), before) || g.Remaining() != remaining {
+				t.Fatal("an ignored move changed the game")
+			}
+			if u, r := g.HistoryLen(); u != undo || r != redo {
+				t.Fatalf("history %d/%d, was %d/%d", u, r, undo, redo)
+			}
+		})
 	}
 }
 
@@ -1429,6 +1481,11 @@ func TestNewFromBoardSettles(t *testing.T) {
 		{[]string{"2048 0", "0 0"}, WonContinue},
 		{[]string{"4096 2", "2 4"}, Lost}, // lost wins over won
 		{[]string{"1024 0", "0 0"}, Playing},
+		// No tile, no move, yet Playing (seeds/000 §3.7, the original's
+		// movesAvailable): the one exception to "Lost iff no legal move".
+		{[]string{"0 0", "0 0"}, Playing},
+		{[]string{"0"}, Playing},
+		{[]string{"2"}, Lost},
 	}
 	for _, c := range cases {
 		g := tFromBoard(t, NewClassic(), Options{}, tBoard(t, c.rows...))

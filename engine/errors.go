@@ -7,9 +7,6 @@ import (
 
 // Sentinel errors of the game. Tests and callers match them with errors.Is.
 var (
-	// ErrGameOver refuses a move in a game that is Won (with stop on win)
-	// or Lost.
-	ErrGameOver = errors.New("game is over")
 	// ErrNothingToUndo is returned by Undo when there is no earlier state.
 	ErrNothingToUndo = errors.New("nothing to undo")
 	// ErrNothingToRedo is returned by Redo when there is no undone state.

@@ -252,16 +252,19 @@ func (g *Game) LegalMoves() DirSet {
 func (g *Game) CanMove() bool { return g.LegalMoves() != 0 }
 
 // Move plays one move. A move that changes nothing is a no-op: it returns
-// a zero Result and changes nothing, not even the history. A move that fails
-// returns an error and leaves the game exactly as it was: ErrGameOver in a
-// game that is over, a *Refusal or *HookError from hooks, a *SpawnError or
-// ErrNoSpawn from the spawn queue.
+// a zero Result and no error, and changes nothing, not even the history. A
+// move in a game that is over (Lost, or Won with stop on win) is such a
+// no-op too, as seeds/000 C13 and §17 ("ignore further moves") and the
+// original game have it: no spawn, no score, no history, no turn, and no
+// hook hears of it; Status says why. A move that fails returns an error and
+// leaves the game exactly as it was: a *Refusal or *HookError from hooks, a
+// *SpawnError or ErrNoSpawn from the spawn queue.
 func (g *Game) Move(d Direction) (Result, error) {
 	if !d.Valid() {
 		return Result{}, fmt.Errorf("invalid direction %v", d)
 	}
 	if g.cur.Status.Over() {
-		return Result{}, fmt.Errorf("%w (%s)", ErrGameOver, g.cur.Status)
+		return Result{}, nil
 	}
 	if g.hooks != nil {
 		g.moveEv = MoveEvent{Dir: d, State: g.cur}
@@ -285,7 +288,11 @@ func (g *Game) Move(d Direction) (Result, error) {
 	if g.next.Turn < math.MaxInt {
 		g.next.Turn++
 	}
-	g.next.ageMarks()
+	if g.next.ageMarks() {
+		// The rules settled the status with the mark still standing: a
+		// thawed cell may open a move (or close one), so settle again.
+		g.rules.Settle(g.next)
+	}
 	if g.hooks != nil {
 		if err := g.tick(t); err != nil {
 			return Result{}, err
@@ -363,6 +370,14 @@ func (g *Game) applyRequests(s *State, edits []Edit, marks []MarkEdit, data map[
 	}
 	if len(edits) > 0 || len(marks) > 0 {
 		g.rules.Settle(s)
+		// An edit may not take away what the status stands on (the
+		// winning tile of a won classic game): a save of the game would
+		// not load.
+		if c, ok := g.rules.(StatusChecker); ok {
+			if err := c.CheckStatus(s); err != nil {
+				return fmt.Errorf("the edits leave a status that does not fit the board: %w", err)
+			}
+		}
 	}
 	return nil
 }

@@ -121,16 +121,18 @@ func sortMarks(marks []Mark) {
 }
 
 // ageMarks counts one turn off every timed mark and removes those whose
-// time is up.
-func (s *State) ageMarks() {
+// time is up. It reports whether a blocking mark went: the moves of the
+// board may then have changed, and the status must be settled again.
+func (s *State) ageMarks() (unblocked bool) {
 	if len(s.Marks) == 0 {
-		return
+		return false
 	}
 	kept := s.Marks[:0]
 	for _, m := range s.Marks {
 		if m.Turns > 0 {
 			m.Turns--
 			if m.Turns == 0 {
+				unblocked = unblocked || m.Block
 				continue
 			}
 		}
@@ -140,4 +142,5 @@ func (s *State) ageMarks() {
 		kept = nil
 	}
 	s.Marks = kept
+	return unblocked
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"pgregory.net/rapid"
 )
 
 // markGame returns a scripted game on a board, with the marks of the first
@@ -161,4 +163,103 @@ func TestMarksAndDataSave(t *testing.T) {
 	if _, err := Unmarshal([]byte(broken)); err == nil || !strings.Contains(err.Error(), "marks[0]") {
 		t.Errorf("a bad mark name loads: %v", err)
 	}
+}
+
+// TestMarksAgeOutSettles: a blocking mark that expires at the end of a turn
+// settles the status again. Here the turn ends with 64 next to 64, one of
+// them frozen: Lost while the ice stands, but the ice thaws at the end of
+// the same turn, so the game must be Playing, with Left a legal move.
+func TestMarksAgeOutSettles(t *testing.T) {
+	g := markGame(t, []string{"64 64", "0 4"}, SpawnEntry{Pos: Pos{1, 1}, Cell: Cell{Kind: KindTile, Level: 1}})
+	g.cur.Marks = []Mark{{Pos: Pos{0, 1}, Name: "freeze:ice", Turns: 1, Block: true}}
+	if g.Status() != Playing || !g.Legal(Left) {
+		t.Fatalf("start: status %v, legal %v", g.Status(), g.LegalMoves())
+	}
+	if _, err := g.Move(Left); err != nil {
+		t.Fatal(err)
+	}
+	if got := rows(g); got != "64 64 / 4 2" {
+		t.Fatalf("after Left: %s", got)
+	}
+	if len(g.State().Marks) != 0 {
+		t.Fatalf("the ice is still there: %v", g.State().Marks)
+	}
+	if g.Status() != Playing || g.LegalMoves() != DirSet(0).With(Left).With(Right) {
+		t.Fatalf("after the thaw: status %v, legal %v; want Playing, Left Right", g.Status(), g.LegalMoves())
+	}
+	// The same turn with ice that lasts one more turn ends Lost, and the
+	// next move is ignored (no move changes the board while it stands).
+	h := markGame(t, []string{"64 64", "0 4"}, SpawnEntry{Pos: Pos{1, 1}, Cell: Cell{Kind: KindTile, Level: 1}})
+	h.cur.Marks = []Mark{{Pos: Pos{0, 1}, Name: "freeze:ice", Turns: 2, Block: true}}
+	if _, err := h.Move(Left); err != nil {
+		t.Fatal(err)
+	}
+	if h.Status() != Lost {
+		t.Fatalf("ice still standing: status %v, want Lost", h.Status())
+	}
+	// A mark that does not block, expiring, leaves the status alone.
+	k := markGame(t, []string{"2 4", "0 8"}, SpawnEntry{Pos: Pos{1, 1}, Cell: Cell{Kind: KindTile, Level: 1}})
+	k.cur.Marks = []Mark{{Pos: Pos{0, 1}, Name: "test:paint", Turns: 1}}
+	if _, err := k.Move(Left); err != nil {
+		t.Fatal(err)
+	}
+	if got := rows(k); got != "2 4 / 8 2" || k.Status() != Lost || len(k.State().Marks) != 0 {
+		t.Fatalf("after Left: %s, status %v, marks %v; want Lost", got, k.Status(), k.State().Marks)
+	}
+}
+
+// TestPropMarksStatusSettled: with timed blocking marks on the board, after
+// every move the status fits the board as it stands once the marks have
+// aged: Lost exactly when no direction changes the board (the marks that
+// remain taken into account) and the board holds a tile, unless the game is
+// Won (stopped).
+func TestPropMarksStatusSettled(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(2, 4).Draw(t, "n")
+		r := NewClassic()
+		r.StopOnWin = rapid.Bool().Draw(t, "stop")
+		b := NewBoard(n, n)
+		for i := range b.Cells {
+			if lv := rapid.IntRange(0, 6).Draw(t, "level"); lv > 0 {
+				b.Cells[i] = Cell{Kind: KindTile, Level: uint16(lv)}
+			}
+		}
+		g, err := NewFromBoard(r, Options{Width: n, Height: n, Seed: rapid.Uint64().Draw(t, "seed")}, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var marks []MarkEdit
+		for k := rapid.IntRange(1, 3).Draw(t, "marks"); k > 0; k-- {
+			p := Pos{rapid.IntRange(0, n-1).Draw(t, "row"), rapid.IntRange(0, n-1).Draw(t, "col")}
+			marks = append(marks, MarkEdit{Mark: Mark{Pos: p, Name: "test:ice", Turns: rapid.IntRange(1, 3).Draw(t, "turns"), Block: true}})
+		}
+		for _, e := range marks {
+			if err := g.cur.applyMarkEdit(e); err != nil {
+				t.Fatal(err)
+			}
+		}
+		g.rules.Settle(g.cur)
+		for i := 0; i < 12; i++ {
+			d := rapid.SampledFrom(Directions[:]).Draw(t, "dir")
+			if _, err := g.Move(d); err != nil {
+				t.Fatalf("move %d (%v): %v", i, d, err)
+			}
+			s := g.State()
+			if s.Status == Won {
+				continue
+			}
+			stuck, tile := true, false
+			for _, dd := range Directions {
+				if r.Changes(s, dd) {
+					stuck = false
+				}
+			}
+			for _, c := range s.Board.Cells {
+				tile = tile || !c.IsEmpty()
+			}
+			if (s.Status == Lost) != (stuck && tile) {
+				t.Fatalf("move %d (%v): status %v, stuck %v, tile %v, marks %v: %s", i, d, s.Status, stuck, tile, s.Marks, rows(g))
+			}
+		}
+	})
 }

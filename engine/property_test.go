@@ -10,10 +10,11 @@ package engine
 //
 // Status rules these tests hold the engine to: a merge that creates a tile at
 // or above the win value while the game is Playing makes it Won (stop on win:
-// no spawn, moves refused with ErrGameOver) or Won (continue) (the spawn
-// happens); a board given to NewFromBoard starts Lost if no move changes it,
-// else Won (continue) if it holds a winning tile; LegalMoves is empty in Won
-// and Lost.
+// no spawn, further moves ignored) or Won (continue) (the spawn happens); a
+// board given to NewFromBoard starts Lost if no move changes it and it holds
+// a tile, else Won (continue) if it holds a winning tile; LegalMoves is empty
+// in Won and Lost. A move in a Won (stop) or Lost game is ignored: a no-op,
+// no error.
 
 import (
 	"bytes"
@@ -237,6 +238,11 @@ func propCanMove(b Board) bool {
 	return false
 }
 
+// propLost reports whether b is a lost board: no move changes it and it
+// holds a tile. A board with no tile has no move either, but it is Playing
+// (see TestProp_000_7_4_LostIffNoLegalMoves).
+func propLost(b Board) bool { return !propCanMove(b) && propTiles(b) > 0 }
+
 // propStuck is seeds/002 Property 11's condition: every cell occupied and no
 // two orthogonal neighbours equal.
 func propStuck(b Board) bool {
@@ -286,7 +292,7 @@ func propExpectStatus(r *Classic, pre Status, ref propRef, post Board) Status {
 		}
 		st = WonContinue
 	}
-	if !propCanMove(post) {
+	if propLost(post) {
 		return Lost
 	}
 	return st
@@ -546,7 +552,7 @@ func propDrive(t *rapid.T, g *Game, rules *Classic, o propRun, check func(*rapid
 				t.Fatalf("KeepPlaying on a Won game: %v", err)
 			}
 			want := WonContinue
-			if !propCanMove(g.State().Board) {
+			if propLost(g.State().Board) {
 				want = Lost
 			}
 			if g.Status() != want {
@@ -595,7 +601,6 @@ func propDrive(t *rapid.T, g *Game, rules *Classic, o propRun, check func(*rapid
 		var spawnErr *SpawnError
 		switch {
 		case s.err == nil:
-		case errors.Is(s.err, ErrGameOver) && s.act == propMove && s.pre.Status.Over():
 		case errors.Is(s.err, ErrNothingToUndo) && s.act == propUndo:
 		case errors.Is(s.err, ErrNothingToRedo) && s.act == propRedo:
 		case errors.Is(s.err, ErrUndoDisabled) && s.act != propMove && g.Options().UndoLimit == 0:
@@ -778,7 +783,16 @@ func TestProp_000_7_4_WonIffWinningTile(t *testing.T) {
 // TestProp_000_7_4_LostIffNoLegalMoves: LegalMoves is exactly the set of
 // directions that change the board (by the reference) unless the game is
 // over, when it is empty; the game is Lost exactly when no direction changes
-// the board, except in the Won (stop) state.
+// the board, except in the Won (stop) state and on a board without a tile.
+//
+// The exception: a board that holds no tile has no legal move (no move
+// changes it), yet it is Playing, not Lost. seeds/000 §3.7 defines Lost as
+// "no empty cells and no adjacent equal tiles", and seeds/001 §3.1,
+// seeds/002 Property 11 and the original game's movesAvailable
+// (cellsAvailable() || tileMatchesAvailable()) agree; §7.4's "Lost iff
+// legal_moves is empty" is true of every other board. Only NewFromBoard (or
+// a hook's edits, or a ruleset with no initial spawns) makes such a board:
+// a move never empties one.
 func TestProp_000_7_4_LostIffNoLegalMoves(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		check := func(t *rapid.T, g *Game) {
@@ -793,6 +807,13 @@ func TestProp_000_7_4_LostIffNoLegalMoves(t *testing.T) {
 			if st == Won {
 				if legal != 0 || g.CanMove() {
 					t.Fatalf("Won game has legal moves %v", legal)
+				}
+				return
+			}
+			empty := propTiles(b) == 0
+			if empty {
+				if st != Playing || legal != 0 || g.CanMove() {
+					t.Fatalf("board without a tile: status %v, LegalMoves %v; want Playing, none", st, legal)
 				}
 				return
 			}
@@ -1052,8 +1073,15 @@ func TestProp_000_20_3_EmptiesAfterMove(t *testing.T) {
 }
 
 // TestProp_000_20_4_NoLegalMovesMeansLost: when LegalMoves is empty, CanMove
-// is false and the game is Lost, or Won with stop on win; every move is then
-// refused with ErrGameOver and changes nothing. A Lost game has no legal move.
+// is false and the game is Lost, or Won with stop on win, or its board holds
+// no tile at all; every move is then a no-op (no error, zero Result) and
+// changes nothing. A Lost game has no legal move.
+//
+// The empty board is the one exception to seeds/000 §7.4's "Lost iff
+// legal_moves is empty": no move changes it, yet it is Playing, because
+// §3.7 loses only with "no empty cells and no adjacent equal tiles", and so
+// do seeds/001 §3.1, seeds/002 Property 11 and the original game's
+// movesAvailable (cells available or tile matches available).
 func TestProp_000_20_4_NoLegalMovesMeansLost(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		check := func(t *rapid.T, g *Game, rules *Classic) {
@@ -1067,7 +1095,11 @@ func TestProp_000_20_4_NoLegalMovesMeansLost(t *testing.T) {
 			if g.CanMove() {
 				t.Fatalf("no legal moves but CanMove")
 			}
-			if st != Lost && !(st == Won && rules.StopOnWin) {
+			empty := propTiles(g.State().Board) == 0
+			if empty && st != Playing {
+				t.Fatalf("empty board, status %v, want Playing", st)
+			}
+			if st != Lost && !(st == Won && rules.StopOnWin) && !empty {
 				t.Fatalf("no legal moves, status %v (stop on win %v)", st, rules.StopOnWin)
 			}
 			before := propMarshal(t, g)
@@ -1076,12 +1108,12 @@ func TestProp_000_20_4_NoLegalMovesMeansLost(t *testing.T) {
 					t.Fatalf("Legal(%v) with no legal moves", d)
 				}
 				res, err := g.Move(d)
-				if !errors.Is(err, ErrGameOver) || res != (Result{}) {
-					t.Fatalf("%v in a %v game: %+v, %v; want ErrGameOver", d, st, res, err)
+				if err != nil || res != (Result{}) {
+					t.Fatalf("%v in a %v game: %+v, %v; want an ignored move", d, st, res, err)
 				}
 			}
 			if !bytes.Equal(before, propMarshal(t, g)) {
-				t.Fatalf("refused moves changed the game")
+				t.Fatalf("ignored moves changed the game")
 			}
 		}
 		g, rules := propGenGame(t)
@@ -1326,7 +1358,7 @@ func TestProp_002_P4_OneSpawnPerChangingMove(t *testing.T) {
 // TestProp_002_P5_NoOpPreservesState: a move that cannot move or merge
 // anything returns a zero Result and leaves the game byte for byte as it was
 // (Marshal: board, score, status, RNG, cursor, history); so does any move in
-// a Won or Lost game, with ErrGameOver. No hook hears of it.
+// a Won or Lost game, which is ignored (no error). No hook hears of it.
 func TestProp_002_P5_NoOpPreservesState(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		g, rules := propGenGame(t)
@@ -1341,8 +1373,8 @@ func TestProp_002_P5_NoOpPreservesState(t *testing.T) {
 				return
 			}
 			if s.pre.Status.Over() {
-				if !errors.Is(s.err, ErrGameOver) {
-					t.Fatalf("%v in a %v game: %v, want ErrGameOver", s.dir, s.pre.Status, s.err)
+				if s.err != nil {
+					t.Fatalf("%v in a %v game: %v, want an ignored move", s.dir, s.pre.Status, s.err)
 				}
 			} else if s.err != nil || s.legal.Has(s.dir) {
 				t.Fatalf("no-op %v: error %v, legal %v", s.dir, s.err, s.legal)
@@ -1494,7 +1526,7 @@ func TestProp_002_P8_SingleMergePerTile(t *testing.T) {
 }
 
 // propCheckAgainstRef checks a step of g against the reference: a move in a
-// game that is over is refused, a move the reference leaves unchanged is a
+// game that is over is ignored, a move the reference leaves unchanged is a
 // no-op, and any other makes exactly the reference board plus one spawn (none
 // when it stops on a win), with the reference's merges, gain and status.
 func propCheckAgainstRef(t *rapid.T, s *propStep) {
@@ -1503,7 +1535,7 @@ func propCheckAgainstRef(t *rapid.T, s *propStep) {
 	}
 	switch {
 	case s.pre.Status.Over():
-		if !errors.Is(s.err, ErrGameOver) || !reflect.DeepEqual(s.post, s.pre) {
+		if s.err != nil || s.res != (Result{}) || !reflect.DeepEqual(s.post, s.pre) {
 			t.Fatalf("%v in a %v game: %v", s.dir, s.pre.Status, s.err)
 		}
 		return
@@ -1606,8 +1638,8 @@ func TestProp_002_P9_MergeDirectionPriority(t *testing.T) {
 // TestProp_002_P10_WinDetection: a board that already holds a tile at or
 // above the win value starts Won (continue) (Lost if stuck); a merge that
 // makes such a tile in a Playing game makes it Won (stop on win: the board is
-// the merged board, no spawn, every further move is refused with
-// ErrGameOver and changes nothing, LegalMoves is empty; KeepPlaying goes on
+// the merged board, no spawn, every further move is ignored (no error) and
+// changes nothing, LegalMoves is empty; KeepPlaying goes on
 // as Won (continue)) or Won (continue) (the spawn happens); a game that has
 // not won is Playing or Lost.
 func TestProp_002_P10_WinDetection(t *testing.T) {
@@ -1622,7 +1654,7 @@ func TestProp_002_P10_WinDetection(t *testing.T) {
 		g := propFromBoard(t, rules, b, rapid.Uint64().Draw(t, "seed"))
 		want := Playing
 		switch {
-		case !propCanMove(b):
+		case propLost(b):
 			want = Lost
 		case propMaxLevel(b) >= win:
 			want = WonContinue
@@ -1657,12 +1689,12 @@ func TestProp_002_P10_WinDetection(t *testing.T) {
 				}
 				before := propMarshal(t, s.g)
 				for _, d := range Directions {
-					if res, err := s.g.Move(d); !errors.Is(err, ErrGameOver) || res != (Result{}) {
+					if res, err := s.g.Move(d); err != nil || res != (Result{}) {
 						t.Fatalf("%v in a Won game: %+v, %v", d, res, err)
 					}
 				}
 				if !bytes.Equal(before, propMarshal(t, s.g)) {
-					t.Fatalf("refused moves changed a Won game")
+					t.Fatalf("ignored moves changed a Won game")
 				}
 			}
 			if s.post.Status.HasWon() && propMaxLevel(s.post.Board) < win {
@@ -1674,9 +1706,10 @@ func TestProp_002_P10_WinDetection(t *testing.T) {
 
 // TestProp_002_P11_GameOverDetection: a full board with no two equal
 // orthogonal neighbours is Lost from NewFromBoard (with no legal move, every
-// move refused), and after any step the game is Lost exactly when its board
-// is such a board or holds no tile at all (which no move changes either; only
-// NewFromBoard makes one); a Won (stop) game never has one.
+// move ignored), and after any step the game is Lost exactly when its board
+// is such a board; a board with no tile at all (which no move changes
+// either; only NewFromBoard makes one) is Playing; a Won (stop) game never
+// has a stuck board.
 func TestProp_002_P11_GameOverDetection(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		rules := propGenRules(t)
@@ -1687,12 +1720,12 @@ func TestProp_002_P11_GameOverDetection(t *testing.T) {
 			t.Fatalf("stuck board %v: status %v, legal %v", stuck.Cells, g.Status(), g.LegalMoves())
 		}
 		for _, d := range Directions {
-			if _, err := g.Move(d); !errors.Is(err, ErrGameOver) {
-				t.Fatalf("%v on a stuck board: %v", d, err)
+			if r, err := g.Move(d); err != nil || r != (Result{}) {
+				t.Fatalf("%v on a stuck board: %+v, %v", d, r, err)
 			}
 		}
 		if !g.State().Board.Equal(&stuck) {
-			t.Fatalf("refused moves changed the board")
+			t.Fatalf("ignored moves changed the board")
 		}
 
 		g, rules = propGenGame(t)
@@ -1700,12 +1733,15 @@ func TestProp_002_P11_GameOverDetection(t *testing.T) {
 		o.undo = true
 		o.mode = rapid.SampledFrom([]propMode{propNoHooks, propEmptyHook}).Draw(t, "mode")
 		propDrive(t, g, rules, o, func(t *rapid.T, s *propStep) {
-			st := propStuck(s.post.Board) || propTiles(s.post.Board) == 0
+			st := propStuck(s.post.Board)
 			if st && s.post.Status == Won {
 				t.Fatalf("Won (stop) game with a stuck board")
 			}
 			if st != (s.post.Status == Lost) {
-				t.Fatalf("board stuck or empty %v, status %v: %v", st, s.post.Status, s.post.Board.Cells)
+				t.Fatalf("board stuck %v, status %v: %v", st, s.post.Status, s.post.Board.Cells)
+			}
+			if propTiles(s.post.Board) == 0 && s.post.Status != Playing {
+				t.Fatalf("board without a tile, status %v", s.post.Status)
 			}
 		})
 	})

@@ -29,7 +29,10 @@ type Rules interface {
 	Changes(s *State, d Direction) bool
 
 	// Settle works the status of s out again from its board: for a board
-	// given as it is, and after hooks have edited it.
+	// given as it is, after hooks have edited it, and after blocking marks
+	// went. It changes only s.Status, and it leaves the status of every
+	// state a game reaches as it is (Unmarshal refuses a state it would
+	// change).
 	Settle(s *State)
 
 	// ParseCell reads one cell in the ruleset's notation.

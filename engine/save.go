@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -134,6 +135,26 @@ func saveMarks(marks []Mark) []saveMark {
 // document that is not a save, of an unknown version or ruleset, or with a
 // board, score, status or cursor that does not fit, is an error that says
 // which field is wrong. It never panics.
+//
+// Beyond each field on its own, these checks hold every state the engine
+// makes, so a save that fails one was not written by it (or was edited):
+//
+//   - The status fits the board, in the current state and in every history
+//     and future state: settling it again (Rules.Settle) leaves it as it is,
+//     so Lost on a board with a move left, Playing on a lost board, or
+//     Playing with a winning tile on the board is refused; and rules with a
+//     CheckStatus method (classic) check it further: Won only with
+//     stop_on_win, and Won and Won (continue) only with a tile at or above
+//     the win value (Won: and a score at or above it too).
+//   - The history leads to the state: every move that is recorded added
+//     exactly one turn, so the turns of history, state and future (the
+//     future in redo order, last entry first) count up by one from state to
+//     state (Turn saturates at the largest int, where it stays); and a move
+//     only takes spawn-queue entries, so the queue cursor (next) never goes
+//     back along that chain.
+//
+// A save that is sound on its own may still be of another game than the one
+// a caller wants: CheckConfig compares it with a configuration.
 func Unmarshal(data []byte) (*Game, error) {
 	var doc saveDoc
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -203,7 +224,121 @@ func Unmarshal(data []byte) (*Game, error) {
 	if n := len(doc.History) + len(doc.Future); opt.UndoLimit >= 0 && n > opt.UndoLimit {
 		return nil, fmt.Errorf("save: history and future hold %d states, more than undo_limit %d", n, opt.UndoLimit)
 	}
+	if err := g.checkStates(); err != nil {
+		return nil, fmt.Errorf("save: %w", err)
+	}
 	return g, nil
+}
+
+// checkStates checks that the status of every state fits its board and
+// that the history leads to the current state (see Unmarshal).
+func (g *Game) checkStates() error {
+	// The chain of states in the order they were played: history (oldest
+	// first), the current state, the future (next redo first).
+	type link struct {
+		name string
+		s    *State
+	}
+	chain := make([]link, 0, len(g.history)+1+len(g.future))
+	for i := range g.history {
+		chain = append(chain, link{fmt.Sprintf("history[%d]", i), &g.history[i]})
+	}
+	chain = append(chain, link{"state", g.cur})
+	for i := len(g.future) - 1; i >= 0; i-- {
+		chain = append(chain, link{fmt.Sprintf("future[%d]", i), &g.future[i]})
+	}
+	for i, l := range chain {
+		if err := g.checkStatus(l.s); err != nil {
+			return fmt.Errorf("%s: %w", l.name, err)
+		}
+		if i == 0 {
+			continue
+		}
+		prev := chain[i-1]
+		want := prev.s.Turn + 1
+		if prev.s.Turn == math.MaxInt {
+			want = math.MaxInt
+		}
+		if l.s.Turn != want {
+			return fmt.Errorf("%s: turn %d does not follow %s's turn %d: the history does not lead to the state", l.name, l.s.Turn, prev.name, prev.s.Turn)
+		}
+		if l.s.Next < prev.s.Next {
+			return fmt.Errorf("%s: next %d is before %s's next %d: the history does not lead to the state", l.name, l.s.Next, prev.name, prev.s.Next)
+		}
+	}
+	return nil
+}
+
+// StatusChecker is implemented by rules that know more of what a status
+// requires than Settle works out (classic: a won game holds a winning tile).
+// CheckStatus must accept the status of every state the rules make; the
+// engine asks it of every loaded state and after a hook's edits.
+type StatusChecker interface {
+	CheckStatus(s *State) error
+}
+
+// checkStatus checks that the status of s fits its board: Settle leaves it
+// as it is, and the rules' CheckStatus, if any, accepts it. Settle changes
+// only the status; it is put back.
+func (g *Game) checkStatus(s *State) error {
+	st := s.Status
+	g.rules.Settle(s)
+	settled := s.Status
+	s.Status = st
+	if settled != st {
+		return fmt.Errorf("status %s does not fit the board: the rules make it %s", st, settled)
+	}
+	if c, ok := g.rules.(StatusChecker); ok {
+		if err := c.CheckStatus(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ConfigError reports a game that does not match the configuration it is
+// loaded under: Field names what differs, Game is what the game has and
+// Want what the configuration asks for.
+type ConfigError struct {
+	Field      string
+	Game, Want string
+}
+
+func (e *ConfigError) Error() string {
+	return fmt.Sprintf("the game's %s is %s, the configuration's %s", e.Field, e.Game, e.Want)
+}
+
+// CheckConfig reports whether g is a game of rules and opt, as a caller
+// that loads a save for a configuration must ask: the same ruleset with the
+// same settings, the same board size, undo limit and spawn mode. The seed is
+// the game's own and is not compared. A mismatch is a *ConfigError.
+func (g *Game) CheckConfig(rules Rules, opt Options) error {
+	if rules == nil {
+		return errors.New("no rules")
+	}
+	if a, b := g.rules.Name(), rules.Name(); a != b {
+		return &ConfigError{Field: "ruleset", Game: strconv.Quote(a), Want: strconv.Quote(b)}
+	}
+	a, err := json.Marshal(g.rules.Config())
+	if err != nil {
+		return fmt.Errorf("the game's rules: %w", err)
+	}
+	b, err := json.Marshal(rules.Config())
+	if err != nil {
+		return fmt.Errorf("the configuration's rules: %w", err)
+	}
+	if !bytes.Equal(a, b) {
+		return &ConfigError{Field: "rules", Game: string(a), Want: string(b)}
+	}
+	switch o := g.opt; {
+	case o.Width != opt.Width || o.Height != opt.Height:
+		return &ConfigError{Field: "board size", Game: fmt.Sprintf("%d×%d", o.Width, o.Height), Want: fmt.Sprintf("%d×%d", opt.Width, opt.Height)}
+	case o.UndoLimit != opt.UndoLimit:
+		return &ConfigError{Field: "undo limit", Game: strconv.Itoa(o.UndoLimit), Want: strconv.Itoa(opt.UndoLimit)}
+	case o.ScriptedOnly != opt.ScriptedOnly:
+		return &ConfigError{Field: "scripted-only spawns", Game: strconv.FormatBool(o.ScriptedOnly), Want: strconv.FormatBool(opt.ScriptedOnly)}
+	}
+	return nil
 }
 
 func (g *Game) loadState(d *saveState) (State, error) {

@@ -10,7 +10,9 @@ type Status uint8
 
 // The statuses of a game. Won is terminal until KeepPlaying is called (the
 // stop-on-win behaviour); WonContinue means the game has been won and play
-// goes on; Lost means no move can change the board.
+// goes on; Lost means no move can change the board, and the board holds a
+// tile (classic: a board without any tile has no move, yet it is Playing, as
+// in the original game).
 const (
 	Playing Status = iota
 	Won
@@ -29,7 +31,8 @@ func (s Status) String() string {
 	return fmt.Sprintf("Status(%d)", uint8(s))
 }
 
-// Over reports whether the game accepts no more moves: Won or Lost.
+// Over reports whether the game is finished, Won or Lost: a move is then
+// ignored (a no-op, not an error).
 func (s Status) Over() bool { return s == Won || s == Lost }
 
 // HasWon reports whether the game has been won (Won or WonContinue).

@@ -783,15 +783,27 @@ func TestGameStateClassic(t *testing.T) {
 func TestGameStatus(t *testing.T) {
 	t.Run("lost", func(t *testing.T) {
 		g := classicGame(t, []string{"2 4 2 4", "4 2 4 2", "2 4 2 4", "8 16 8 0"}, "3,0,4")
-		h := attach(t, g, luaMod(t, "look", `game.on("tick", function(e) game.log(game.status(), game.score()) end)`))
+		h := attach(t, g, luaMod(t, "look", `
+game.on("before_move", function(e) game.log("before", e.dir) end)
+game.on("tick", function(e) game.log(game.status(), game.score()) end)
+`))
 		move(t, h, g, engine.Right)
 		noReports(t, h)
-		wantLog(t, h, "look", "Lost\t0")
+		wantLog(t, h, "look", "before\tright", "Lost\t0")
 		if g.Status() != engine.Lost {
 			t.Errorf("status %v", g.Status())
 		}
-		if _, err := h.Move(g, engine.Left); !errors.Is(err, engine.ErrGameOver) {
-			t.Errorf("Move in a lost game: %v, want ErrGameOver", err)
+		// A move in a lost game is ignored: no error, no event, no change.
+		before := marshal(t, g)
+		for _, d := range engine.Directions {
+			if res, err := h.Move(g, d); err != nil || res != (engine.Result{}) {
+				t.Errorf("Move(%v) in a lost game: %+v, %v; want an ignored move", d, res, err)
+			}
+		}
+		noReports(t, h)
+		wantLog(t, h, "look", "before\tright", "Lost\t0")
+		if !bytes.Equal(marshal(t, g), before) {
+			t.Error("a move in a lost game changed it")
 		}
 	})
 	t.Run("won", func(t *testing.T) {
