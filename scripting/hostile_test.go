@@ -25,12 +25,14 @@ import (
 
 const hostileDir = "../testdata/hostile"
 
-// hostileLimits are DefaultLimits with shorter budgets and a smaller
+// hostileLimits are DefaultLimits with smaller budgets and a smaller
 // string limit, to keep the suite fast (under the race detector too).
 var hostileLimits = func() scripting.Limits {
 	l := scripting.DefaultLimits
-	l.HandlerTime = 20 * time.Millisecond
-	l.TurnTime = 60 * time.Millisecond
+	l.HandlerInstructions = 200_000
+	l.TurnInstructions = 600_000
+	l.LoadInstructions = 800_000
+	l.FailsafeTime = 500 * time.Millisecond
 	l.MaxHeapGrowth = 256 << 20
 	l.MaxLog = 16 << 10
 	l.MaxString = 256 << 10
@@ -97,7 +99,8 @@ func (a hostileAttack) where() string {
 const (
 	hNilCall  = "attempt to call a non-function object"
 	hNilIndex = "attempt to index a non-table object(nil)"
-	hTimeOut  = "exceeded its time budget"
+	hTimeOut  = "exceeded its instruction budget"
+	hFailsafe = "stopped by the failsafe"
 	hOverflow = "stack overflow"
 	hModLimit = "the mod limit"
 	hInvalid  = "invalid request"
@@ -164,7 +167,7 @@ var hostileAttacks = []hostileAttack{
 	{mod: "base_removed", variant: "randomseed", want: hNilCall, line: true},
 	{mod: "base_removed", variant: "printregs", want: hNilCall, line: true},
 
-	// Runaway code: the time budget stops it, pcall or not.
+	// Runaway code: the instruction budget stops it, pcall or not.
 	{mod: "while_true", variant: "plain", want: hTimeOut, line: true},
 	{mod: "while_true", variant: "plain", at: "before_move", want: hTimeOut, line: true},
 	{mod: "while_true", variant: "plain", at: "after_merge", want: hTimeOut, line: true},
@@ -191,8 +194,8 @@ var hostileAttacks = []hostileAttack{
 	{mod: "coroutine_bomb", variant: "wrap", want: hNilIndex + " with key 'wrap'", line: true},
 	{mod: "coroutine_bomb", variant: "global", want: hNilIndex + " with key 'create'", line: true},
 
-	// Memory bombs: builtins refuse to make more than the limits, the time
-	// and memory budgets stop the rest.
+	// Memory bombs: builtins refuse to make more than the limits, the
+	// instruction budget and the failsafe stop the rest.
 	{mod: "string_rep", variant: "huge", want: "string.rep: 8589934592 bytes exceed " + hModLimit, line: true},
 	{mod: "string_rep", variant: "method", want: hModLimit, line: true},
 	{mod: "string_rep", variant: "sep", want: hModLimit, line: true},
@@ -200,9 +203,11 @@ var hostileAttacks = []hostileAttack{
 	{mod: "string_rep", variant: "chain", want: hModLimit, line: true},
 	{mod: "string_rep", variant: "upper", want: hModLimit, line: true},
 	{mod: "string_rep", variant: "format", want: "string.format: 524292 bytes exceed " + hModLimit, line: true},
-	{mod: "concat_doubling", variant: "concat", want: "budget", line: true},
-	{mod: "concat_doubling", variant: "append", want: hTimeOut, line: true},
-	{mod: "concat_doubling", variant: "table", want: "budget", line: true},
+	// Concatenation is the VM's: no budget counts the bytes it copies, the
+	// failsafe stops it.
+	{mod: "concat_doubling", variant: "concat", want: hFailsafe, line: true, limits: lessHeap},
+	{mod: "concat_doubling", variant: "append", want: hFailsafe, line: true, limits: lessHeap},
+	{mod: "concat_doubling", variant: "table", want: hFailsafe, line: true, limits: lessHeap},
 	{mod: "table_fill", variant: "ints", want: hTimeOut, line: true},
 	{mod: "table_fill", variant: "strings", want: hTimeOut, line: true},
 	{mod: "table_fill", variant: "keys", want: hTimeOut, line: true},
@@ -339,7 +344,7 @@ var hostileLoadAttacks = []hostileAttack{
 	{mod: "recursion", variant: "index_fn", want: hOverflow, line: true},
 	{mod: "coroutine_bomb", variant: "create", want: hNilIndex, line: true},
 	{mod: "string_rep", variant: "huge", want: hModLimit, line: true},
-	{mod: "concat_doubling", variant: "concat", want: "budget", line: true},
+	{mod: "concat_doubling", variant: "concat", want: hFailsafe, line: true, limits: lessHeap},
 	{mod: "table_fill", variant: "ints", want: hTimeOut, line: true},
 	{mod: "unpack_huge", variant: "range", want: hModLimit, line: true},
 	{mod: "concat_huge", variant: "overflow", want: hModLimit, line: true},
@@ -683,6 +688,10 @@ func checkHostileReport(c *hostileChecker, r scripting.Report, a hostileAttack, 
 	}
 }
 
+// lessHeap lowers the memory failsafe, so that a doubling string reaches
+// it fast.
+func lessHeap(l *scripting.Limits) { l.MaxHeapGrowth = 64 << 20 }
+
 // fewItems lowers Limits.MaxItems, so that a table past the limit takes
 // less than the time budget to build.
 func fewItems(l *scripting.Limits) { l.MaxItems = 1000 }
@@ -836,7 +845,7 @@ func TestHostileLoadFiles(t *testing.T) {
 		if err == nil {
 			h.Close()
 		}
-		if limit := 4*hostileLimits.HandlerTime + 50*time.Millisecond; took > limit {
+		if limit := hostileLimits.FailsafeTime + 50*time.Millisecond; took > limit {
 			c.errorf("NewHost took %v (more than the %v a mod may take to load): %v", took, limit, err)
 		}
 	})
@@ -954,7 +963,7 @@ func TestHostileMemoryBaseline(t *testing.T) {
 		t.Fatal("NewHost loaded a mod that loops for ever")
 	}
 	if !strings.Contains(err.Error(), hTimeOut) {
-		t.Errorf("NewHost: %v, want the time budget", err)
+		t.Errorf("NewHost: %v, want the instruction budget", err)
 	}
 }
 
@@ -963,8 +972,9 @@ func TestHostileMemoryBaseline(t *testing.T) {
 // grows by more than about twice Limits.MaxHeapGrowth.
 func TestHostileMemoryWatchdog(t *testing.T) {
 	limits := hostileLimits
-	limits.HandlerTime = 20 * time.Second
-	limits.TurnTime = 20 * time.Second
+	limits.FailsafeTime = 20 * time.Second
+	limits.HandlerInstructions = 1 << 40
+	limits.TurnInstructions = 1 << 40
 	limits.MaxHeapGrowth = 32 << 20
 	m := loadHostile(t, filepath.Join(hostileDir, "concat_doubling"), map[string]any{"variant": "capped"})
 	g := newHostileGame(t)
@@ -1010,7 +1020,7 @@ func TestHostileMemoryWatchdog(t *testing.T) {
 		t.Fatalf("Host.Move: %v", err)
 	}
 	reports := h.TakeReports()
-	if len(reports) != 1 || reports[0].Mod != "concat_doubling" || !strings.Contains(reports[0].Message, "exceeded its memory budget (32 MiB)") {
+	if len(reports) != 1 || reports[0].Mod != "concat_doubling" || !strings.Contains(reports[0].Message, "the memory grew by more than 32 MiB") || !reports[0].Failsafe {
 		t.Fatalf("reports %v, want one of concat_doubling saying it exceeded its memory budget", reports)
 	}
 	if grew > 2*limits.MaxHeapGrowth+limits.MaxHeapGrowth/4 {

@@ -10,7 +10,7 @@ import (
 // backtracks without bound inside one Go call (string.find(s, ".-.-.-x")
 // on a few kilobytes runs for minutes), which the VM's budget check cannot
 // stop, and its gsub copies the whole result once per match (seconds on 64
-// KiB). This one checks the mod's budget every few thousand steps, bounds
+// KiB). This one charges the mod's budget an instruction a step, bounds
 // its recursion, and builds gsub's result once, within Limits.MaxString.
 
 const (
@@ -52,17 +52,13 @@ func (p *patterns) matcher(L *lua.LState, src, pat string, what string) *matcher
 	return &matcher{L: L, b: p.b, src: src, pat: pat}
 }
 
-// step counts a step of the matching and, every matchCheckPeriod steps,
-// stops it if the mod's call has run out of budget.
+// step charges a step of the matching to the mod's budget (one
+// instruction) and stops the matching when the call is out of budget; every
+// matchCheckPeriod steps it also looks whether the failsafe stopped the call.
 func (ms *matcher) step() {
 	ms.steps++
-	if ms.steps%matchCheckPeriod != 0 {
-		return
-	}
-	select {
-	case <-ms.b.Done():
-		ms.L.RaiseError("%s", ms.b.Err())
-	default:
+	if ms.b.left--; ms.b.left < 0 || ms.steps%matchCheckPeriod == 0 {
+		ms.b.spend(ms.L, 0)
 	}
 }
 
@@ -428,6 +424,7 @@ func (p *patterns) find(L *lua.LState) int {
 	ms := p.matcher(L, src, pat, "find")
 	init := patternInit(L, 3, src)
 	if lua.LVAsBool(L.Get(4)) || !strings.ContainsAny(pat, patternSpecials) {
+		p.b.spend(L, 1+(len(src)-init)/bytesPerInstruction)
 		if i := strings.Index(src[init:], pat); i >= 0 {
 			L.Push(lua.LNumber(init + i + 1))
 			L.Push(lua.LNumber(init + i + len(pat)))
@@ -510,7 +507,7 @@ func (p *patterns) gsub(L *lua.LState) int {
 	if anchor {
 		pi = 1
 	}
-	out := &gsubBuffer{L: L, max: p.l.MaxString}
+	out := &gsubBuffer{L: L, b: p.b, max: p.l.MaxString}
 	s, n := 0, 0
 	for n < maxN {
 		ms.level = 0
@@ -543,6 +540,7 @@ func (p *patterns) gsub(L *lua.LState) int {
 // gsubBuffer is gsub's result, kept within the mod's string limit.
 type gsubBuffer struct {
 	L   *lua.LState
+	b   *budget
 	buf strings.Builder
 	max int
 }
@@ -550,6 +548,9 @@ type gsubBuffer struct {
 func (b *gsubBuffer) add(s string) {
 	if b.buf.Len()+len(s) > b.max {
 		b.L.RaiseError("string.gsub: the result exceeds the mod limit of %d bytes", b.max)
+	}
+	if len(s) >= bytesPerInstruction {
+		b.b.spend(b.L, len(s)/bytesPerInstruction)
 	}
 	b.buf.WriteString(s)
 }

@@ -1,7 +1,7 @@
 package scripting
 
 import (
-	"regexp"
+	"math/bits"
 	"strings"
 
 	lua "github.com/yuin/gopher-lua"
@@ -9,7 +9,10 @@ import (
 
 // newSandbox makes the Lua state of one mod: only the base, table, string
 // and math libraries, trimmed and capped as MODDING.md says, with print
-// going to log.
+// going to log. The builtins that loop charge b for their work, an
+// instruction for each element, step or value and for every
+// bytesPerInstruction bytes they copy, so that the budget counts them as
+// it counts the VM's instructions.
 func newSandbox(l Limits, b *budget, log *logBuffer) *lua.LState {
 	L := lua.NewState(lua.Options{
 		SkipOpenLibs:        true,
@@ -67,15 +70,19 @@ func newSandbox(l Limits, b *budget, log *logBuffer) *lua.LState {
 		n := L.CheckInt(2)
 		sep := L.OptString(3, "")
 		if n > 0 {
-			if size := float64(n)*float64(len(s)) + float64(n-1)*float64(len(sep)); size > float64(l.MaxString) {
+			size := float64(n)*float64(len(s)) + float64(n-1)*float64(len(sep))
+			if size > float64(l.MaxString) {
 				L.RaiseError("string.rep: %.0f bytes exceed the mod limit of %d", size, l.MaxString)
 			}
+			b.spend(L, 1+n/bytesPerInstruction+int(size)/bytesPerInstruction)
 		}
 	})
 	for _, name := range []string{"upper", "lower", "reverse"} {
 		name := name
 		wrap(str, name, func(L *lua.LState) {
-			capString(len(L.CheckString(1)), "string."+name)
+			n := len(L.CheckString(1))
+			capString(n, "string."+name)
+			b.spend(L, n/bytesPerInstruction)
 		})
 	}
 	wrap(str, "byte", func(L *lua.LState) {
@@ -89,20 +96,57 @@ func newSandbox(l Limits, b *budget, log *logBuffer) *lua.LState {
 			j = n + j + 1
 		}
 		capItems(max(i, 1), min(j, n), "string.byte")
+		b.spend(L, max(min(j, n)-max(i, 1)+1, 0))
 	})
-	wrap(str, "format", func(L *lua.LState) {
-		f := L.CheckString(1)
-		if hugeWidth.MatchString(f) {
-			L.RaiseError("string.format: field widths and precisions above 99 are not allowed")
+	// tostring and string.format name tables, functions and userdata
+	// without their addresses (format.go).
+	names := newNames()
+	f := &formatter{l: l, b: b, names: names}
+	str.RawSetString("format", L.NewFunction(f.format))
+	g.RawSetString("tostring", L.NewFunction(func(L *lua.LState) int {
+		L.Push(names.tostring(L, L.CheckAny(1)))
+		return 1
+	}))
+	// An error that pcall catches, or that xpcall's handler sees, may be a
+	// message gopher-lua wrote with an address: replace it. A caught error
+	// is charged errorCost: raising it built a traceback of the call stack.
+	pcall := g.RawGetString("pcall").(*lua.LFunction)
+	g.RawSetString("pcall", L.NewFunction(func(L *lua.LState) int {
+		top := L.GetTop()
+		L.Push(pcall)
+		for i := 1; i <= top; i++ {
+			L.Push(L.Get(i))
 		}
-		n := len(f)
-		for i := 2; i <= L.GetTop(); i++ {
-			if s, ok := L.Get(i).(lua.LString); ok {
-				n += len(s)
+		L.Call(top, lua.MultRet)
+		if L.GetTop() >= top+2 && L.Get(top+1) == lua.LFalse {
+			b.spend(L, errorCost)
+			if s, ok := L.Get(top + 2).(lua.LString); ok {
+				L.Replace(top+2, lua.LString(scrub(string(s))))
 			}
 		}
-		capString(n, "string.format")
-	})
+		return L.GetTop() - top
+	}))
+	xpcall := g.RawGetString("xpcall").(*lua.LFunction)
+	g.RawSetString("xpcall", L.NewFunction(func(L *lua.LState) int {
+		fn := L.CheckFunction(1)
+		handler := L.CheckFunction(2)
+		L.Push(xpcall)
+		L.Push(fn)
+		L.Push(L.NewFunction(func(L *lua.LState) int {
+			b.spend(L, errorCost)
+			msg := L.Get(1)
+			if s, ok := msg.(lua.LString); ok {
+				msg = lua.LString(scrub(string(s)))
+			}
+			L.Push(handler)
+			L.Push(msg)
+			L.Call(1, 1)
+			return 1
+		}))
+		top := L.GetTop() - 3
+		L.Call(2, lua.MultRet)
+		return L.GetTop() - top
+	}))
 	// find, match, gmatch and gsub: Lua 5.1's own matcher (gopher-lua's
 	// backtracks without bound and rebuilds gsub's result once per match),
 	// which checks the budget as it goes.
@@ -127,17 +171,33 @@ func newSandbox(l Limits, b *budget, log *logBuffer) *lua.LState {
 			}
 			capString(n, "table.concat")
 		}
+		b.spend(L, max(j-i+1, 0)+n/bytesPerInstruction)
 	})
-	// table.sort runs in Go; with a comparator each comparison is a Lua
-	// call that checks the budget, without one nothing does.
+	// table.sort runs in Go: it is charged n·log2(n) comparisons up front.
+	// With a comparator each comparison is also a Lua call, which counts
+	// its own instructions.
 	wrap(tbl, "sort", func(L *lua.LState) {
-		capItems(1, L.CheckTable(1).Len(), "table.sort")
+		n := L.CheckTable(1).Len()
+		capItems(1, n, "table.sort")
+		b.spend(L, n*bits.Len(uint(n)))
 	})
+	// insert and remove at a position move the elements after it.
+	for _, name := range []string{"insert", "remove"} {
+		wrap(tbl, name, func(L *lua.LState) {
+			t := L.CheckTable(1)
+			n := t.Len()
+			if L.GetTop() >= 2 && (name == "remove" || L.GetTop() >= 3) {
+				b.spend(L, max(n-L.CheckInt(2), 0))
+			}
+			b.spend(L, n/bytesPerInstruction) // Len scans from the end
+		})
+	}
 	wrap(g, "unpack", func(L *lua.LState) {
 		t := L.CheckTable(1)
 		i := L.OptInt(2, 1)
 		j := L.OptInt(3, t.Len())
 		capItems(i, j, "unpack")
+		b.spend(L, max(j-i+1, 0))
 	})
 	wrap(g, "setmetatable", func(L *lua.LState) {
 		L.CheckTable(1)
@@ -149,6 +209,7 @@ func newSandbox(l Limits, b *budget, log *logBuffer) *lua.LState {
 			if parts[i] = safeString(L.Get(i + 1)); len(parts[i]) > maxLogLine {
 				parts[i] = parts[i][:maxLogLine]
 			}
+			b.spend(L, 1+len(parts[i])/bytesPerInstruction)
 		}
 		log.println(strings.Join(parts, "\t"))
 		return 0
@@ -163,6 +224,11 @@ func newSandbox(l Limits, b *budget, log *logBuffer) *lua.LState {
 	return L
 }
 
+// errorCost is what an error caught by pcall or xpcall is charged: raising
+// it wrote a traceback of up to Limits.CallStack frames, which takes about
+// as long as this many instructions.
+const errorCost = 1000
+
 // itemWord names what a capped builtin counts.
 func itemWord(what string) string {
 	switch what {
@@ -173,8 +239,6 @@ func itemWord(what string) string {
 	}
 	return "elements"
 }
-
-var hugeWidth = regexp.MustCompile(`%[-+ #0]*[0-9]{3,}|%[-+ #0]*[0-9]*\.[0-9]{3,}`)
 
 // safeString writes a Lua value for a log or an error without running any
 // of its metamethods (a __tostring that errors must not hide the error).
