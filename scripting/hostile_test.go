@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -1032,4 +1033,80 @@ func TestHostileMemoryWatchdog(t *testing.T) {
 	if took > 10*time.Second {
 		t.Errorf("the move took %v", took)
 	}
+}
+
+// TestHostileAddresses: a mod that turns tables, functions and error
+// messages into text, keeps the text in storage and refuses moves by it
+// (testdata/hostile/addresses) plays the same game byte for byte in
+// separate processes, each with another GOMAXPROCS and another heap before
+// it starts, and no memory address reaches it.
+func TestHostileAddresses(t *testing.T) {
+	const begin, end = "--- addresses begin ---\n", "--- addresses end ---\n"
+	if pad := os.Getenv("MOD2048_ADDRESSES_CHILD"); pad != "" {
+		// Move the heap's addresses about before the game starts.
+		var n int
+		fmt.Sscan(pad, &n)
+		keep := make([][]byte, 0, n)
+		for i := range n {
+			keep = append(keep, make([]byte, 16+i%4096))
+		}
+		fmt.Print(begin + hostileAddressesRun(t) + end)
+		runtime.KeepAlive(keep)
+		return
+	}
+	want := hostileAddressesRun(t)
+	if strings.Contains(want, "0x") {
+		t.Errorf("an address reached the mod:\n%s", want)
+	}
+	for _, s := range []string{"table: 1", "function: 2", "table: 1table: 1", "attempt to index a non-table object(nil) with key '(table)'", "handled main.lua:", "(table)\t(function)\t(function)", "refused"} {
+		if !strings.Contains(want, s) {
+			t.Errorf("the run does not show %q:\n%s", s, want)
+		}
+	}
+	for i, pad := range []int{1, 5000, 40000} {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestHostileAddresses$", "-test.count=1")
+		cmd.Env = append(os.Environ(), fmt.Sprintf("MOD2048_ADDRESSES_CHILD=%d", pad), fmt.Sprintf("GOMAXPROCS=%d", 1+i%2))
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("process %d: %v\n%s", i+1, err, out)
+		}
+		s := string(out)
+		j, k := strings.Index(s, begin), strings.Index(s, end)
+		if j < 0 || k < j {
+			t.Fatalf("process %d wrote no result:\n%s", i+1, s)
+		}
+		if got := s[j+len(begin) : k]; got != want {
+			t.Errorf("process %d played another game:\n%s\nthis process:\n%s", i+1, got, want)
+		}
+	}
+}
+
+// hostileAddressesRun plays the suite's moves with the addresses mod and
+// writes what happened: each move's result, the reports, the final state
+// and the mod's log.
+func hostileAddressesRun(t *testing.T) string {
+	t.Helper()
+	g := newHostileGame(t)
+	h, err := scripting.NewHost([]*scripting.Mod{loadHostile(t, filepath.Join(hostileDir, "addresses"), nil)}, g.Rules(), hostileOptions, hostileLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	g.SetHooks(h)
+	var b strings.Builder
+	for i, d := range hostileMoves {
+		res, err := h.Move(g, d)
+		var ref *engine.Refusal
+		if errors.As(err, &ref) {
+			fmt.Fprintf(&b, "move %d: refused: %s\n", i+1, ref.Reason)
+		} else {
+			fmt.Fprintf(&b, "move %d: %+v, %v\n", i+1, res, err)
+		}
+		for _, r := range h.TakeReports() {
+			fmt.Fprintf(&b, "report: %v\n", r)
+		}
+	}
+	fmt.Fprintf(&b, "state: %s\n", hostileMarshal(t, g))
+	fmt.Fprintf(&b, "log:\n%s\n", strings.Join(h.Log("addresses"), "\n"))
+	return b.String()
 }
