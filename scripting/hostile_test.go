@@ -33,7 +33,7 @@ var hostileLimits = func() scripting.Limits {
 	l.HandlerInstructions = 200_000
 	l.TurnInstructions = 600_000
 	l.LoadInstructions = 800_000
-	l.FailsafeTime = 500 * time.Millisecond
+	l.FailsafeTime = raceSlowdown * 500 * time.Millisecond
 	l.MaxHeapGrowth = 256 << 20
 	l.MaxLog = 16 << 10
 	l.MaxString = 256 << 10
@@ -57,7 +57,7 @@ var (
 // hostileMoveTimeout bounds one Host.Move of an attack: a failing mod costs at
 // most its turn budget per attempt, so a move that takes seconds means a
 // builtin outlived the budget.
-const hostileMoveTimeout = 2 * time.Second
+const hostileMoveTimeout = raceSlowdown * 2 * time.Second
 
 // hostileAttack is one hostile mod, with one variant, run in one place.
 type hostileAttack struct {
