@@ -60,6 +60,7 @@ func (m *modRun) installAPI() {
 			parts := make([]string, L.GetTop())
 			for i := range parts {
 				parts[i] = safeString(L.Get(i + 1))
+				m.budget.spend(L, 1+len(parts[i])/bytesPerInstruction)
 			}
 			m.log.println(strings.Join(parts, "\t"))
 			return 0
@@ -168,6 +169,7 @@ func (m *modRun) luaHazard(L *lua.LState) int {
 		blocks = bool(b)
 	}
 	full := m.mod.ID() + ":" + name
+	m.budget.spend(L, len(m.host.hazards)) // the look for a duplicate
 	if _, dup := m.host.Hazard(full); dup {
 		L.RaiseError("game.hazard: %s is defined twice", full)
 	}
@@ -210,6 +212,7 @@ func (m *modRun) luaMarks(L *lua.LState) int {
 	if !all {
 		p = engine.Pos{Row: L.CheckInt(1), Col: L.CheckInt(2)}
 	}
+	m.budget.spend(L, len(s.Marks))
 	out := L.NewTable()
 	for _, mk := range s.Marks {
 		if !all && mk.Pos != p {

@@ -170,3 +170,35 @@ func BenchmarkDispatchPerEvent(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkHandlerLoop: one tick handler that runs a loop of 10000 steps
+// (about 20000 instructions), called directly through the host: the
+// budget's cost per instruction (the VM calls its Done before each one).
+func BenchmarkHandlerLoop(b *testing.B) {
+	m := luaMod(b, "loop", `game.on("tick", function() local x = 0 for i = 1, 10000 do x = x + i end end)`)
+	g := benchGame(b)
+	h, err := scripting.NewHost([]*scripting.Mod{m}, g.Rules(), g.Options(), scripting.DefaultLimits)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer h.Close()
+	g.SetHooks(h)
+	st := g.State()
+	ev := &engine.TickEvent{Turn: 1, State: st}
+	mv := &engine.MoveEvent{Dir: engine.Left, State: st}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if err := h.OnTick(ev); err != nil {
+			b.Fatal(err)
+		}
+		ev.Data = nil
+		// BeforeMove opens a new turn's budget: now and then, so that the
+		// calls never add up to the turn's budget.
+		if i++; i%64 == 0 {
+			if err := h.BeforeMove(mv); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}

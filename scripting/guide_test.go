@@ -220,11 +220,11 @@ func TestGuideLimits(t *testing.T) {
 	}
 	guide := string(data)
 	l := DefaultLimits
-	ms := func(d interface{ Milliseconds() int64 }) string { return fmt.Sprintf("%d ms", d.Milliseconds()) }
 	rows := []string{
-		"| one handler call | " + ms(l.HandlerTime) + " |",
-		"| all of one mod's handler calls in one turn | " + ms(l.TurnTime) + " |",
-		"| loading the mod (its files' top level) | " + ms(4*l.HandlerTime) + " |",
+		fmt.Sprintf("| one handler call | %d instructions |", l.HandlerInstructions),
+		fmt.Sprintf("| all of one mod's handler calls in one turn | %d instructions |", l.TurnInstructions),
+		fmt.Sprintf("| loading the mod (its files' top level) | %d instructions |", l.LoadInstructions),
+		fmt.Sprintf("| failsafe: the wall-clock time of one call | %v |", l.FailsafeTime),
 		fmt.Sprintf("| Lua call depth | %d frames |", l.CallStack),
 		fmt.Sprintf("| Lua stack | %d slots |", l.Registry),
 		fmt.Sprintf("| a string `string.rep`, `upper`, `lower`, `reverse`, `format`, `gsub` or `table.concat` makes | %d bytes (%d MiB) |", l.MaxString, l.MaxString>>20),
@@ -232,7 +232,7 @@ func TestGuideLimits(t *testing.T) {
 		fmt.Sprintf("| values `unpack` and `string.byte` return, elements `table.concat` joins and `table.sort` sorts | %d |", l.MaxItems),
 		"| `string.format` field width or precision | 99 |",
 		fmt.Sprintf("| handlers per event | %d |", l.MaxHandlers),
-		fmt.Sprintf("| memory the game may grow by during one call | %d MiB |", l.MaxHeapGrowth>>20),
+		fmt.Sprintf("| failsafe: memory the game may grow by during one call | %d MiB |", l.MaxHeapGrowth>>20),
 		fmt.Sprintf("| the mod's log | the last %d KiB |", l.MaxLog>>10),
 		fmt.Sprintf("| `storage`, encoded | %d KiB |", MaxStorage>>10),
 		fmt.Sprintf("| all mods' `storage` together | %d MiB |", engine.MaxData>>20),

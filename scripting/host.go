@@ -14,7 +14,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"time"
 
 	lua "github.com/yuin/gopher-lua"
 
@@ -72,6 +71,10 @@ type Report struct {
 	Message   string
 	Traceback string
 	Disabled  bool // the mod failed too often and is now off
+	// Failsafe says the host's failsafe stopped the call (Limits.FailsafeTime
+	// or MaxHeapGrowth): unlike every other failure, it depends on the
+	// machine and its load, so a replay must take the record's word for it.
+	Failsafe bool
 }
 
 func (r Report) Error() string {
@@ -105,8 +108,10 @@ type Host struct {
 	hazards  []Hazard
 	watchdog *watchdog
 	reports  []Report
-	state    *engine.State // the state the running event reads
-	loading  *modRun       // the mod whose main chunk runs, while mods load
+	// The errors of a spent budget, made once.
+	callReason, turnReason string
+	state                  *engine.State // the state the running event reads
+	loading                *modRun       // the mod whose main chunk runs, while mods load
 }
 
 type modRun struct {
@@ -117,9 +122,9 @@ type modRun struct {
 	log      *logBuffer
 	handlers [numEvents][]*lua.LFunction
 	disabled bool
-	muted    bool // off for the rest of this move, after an error in it
-	failures int  // turns in a row with an error
-	spent    time.Duration
+	muted    bool   // off for the rest of this move, after an error in it
+	failures int    // turns in a row with an error
+	spent    int64  // instructions run in this turn
 	ran      bool   // a handler ran since storage was last saved or loaded
 	decoded  bool   // storage is the table decoded from loaded, untouched
 	loaded   string // the Data record storage and rng came from
@@ -137,7 +142,7 @@ func NewHost(mods []*Mod, rules engine.Rules, opt engine.Options, limits Limits)
 	if err != nil {
 		return nil, err
 	}
-	h := &Host{limits: limits, rules: rules, opt: opt, watchdog: newWatchdog(limits)}
+	h := &Host{limits: limits, rules: rules, opt: opt, watchdog: newWatchdog(limits), callReason: callReason(limits), turnReason: turnReason(limits)}
 	for _, mod := range ordered {
 		if err := h.load(mod); err != nil {
 			h.Close()
@@ -218,11 +223,11 @@ func (h *Host) load(mod *Mod) error {
 	if err != nil {
 		return err
 	}
-	m.budget.start(time.Now().Add(4 * h.limits.HandlerTime))
+	m.budget.start(h.limits.LoadInstructions, loadReason(h.limits), h.limits.FailsafeTime)
 	err = m.L.CallByParam(lua.P{Fn: fn, NRet: 0, Protect: true})
-	cancelled := m.budget.stop()
+	_, stopped := m.budget.stop(h.limits.LoadInstructions)
 	if err != nil {
-		return m.report("load", err, cancelled)
+		return m.report("load", err, stopped)
 	}
 	// What the main chunk left in storage is where every game starts.
 	if m.initial, err = m.save(); err != nil {
@@ -247,7 +252,7 @@ func (m *modRun) compile(rel string) (*lua.LFunction, error) {
 	}
 	fn, err := m.L.Load(strings.NewReader(string(src)), rel)
 	if err != nil {
-		return nil, m.report("load", err, "")
+		return nil, m.report("load", err, stop{})
 	}
 	return fn, nil
 }
@@ -276,7 +281,7 @@ var (
 
 // report turns a Lua error into a *ModError naming the mod, the event, the
 // file and line, with the traceback.
-func (m *modRun) report(ev string, err error, cancelled string) *ModError {
+func (m *modRun) report(ev string, err error, stopped stop) *ModError {
 	r := Report{Mod: m.mod.ID(), Event: ev}
 	var api *lua.ApiError
 	if errors.As(err, &api) {
@@ -303,8 +308,9 @@ func (m *modRun) report(ev string, err error, cancelled string) *ModError {
 			r.Message = r.Message[len(loc[0]):]
 		}
 	}
-	if cancelled != "" {
-		r.Message = cancelled
+	if stopped.kind != notStopped {
+		r.Message = stopped.reason
+		r.Failsafe = stopped.kind == stopFailsafe
 	}
 	if strings.Contains(r.Message, "callstack overflow") {
 		r.Message = "stack overflow (recursion too deep)"
@@ -312,7 +318,8 @@ func (m *modRun) report(ev string, err error, cancelled string) *ModError {
 	if len(r.Message) > 512 {
 		r.Message = r.Message[:512] + "…"
 	}
-	r.Message = printable(r.Message)
+	r.Message = printable(scrub(r.Message))
+	r.Traceback = scrub(r.Traceback)
 	return &ModError{r}
 }
 
@@ -329,18 +336,20 @@ func firstTraceLine(tb string) string {
 // call runs one handler under the mod's budgets and returns its first
 // result.
 func (h *Host) call(m *modRun, ev event, fn *lua.LFunction, arg lua.LValue) (lua.LValue, error) {
-	remaining := h.limits.TurnTime - m.spent
-	if remaining <= 0 {
-		return nil, &ModError{Report{Mod: m.mod.ID(), Event: Events[ev], Message: fmt.Sprintf("exceeded its time budget for the turn (%v)", h.limits.TurnTime)}}
+	n, over := h.limits.HandlerInstructions, h.callReason
+	if remaining := h.limits.TurnInstructions - m.spent; remaining < n {
+		n, over = remaining, h.turnReason
 	}
-	start := time.Now()
-	m.budget.start(start.Add(min(h.limits.HandlerTime, remaining)))
+	if n <= 0 {
+		return nil, &ModError{Report{Mod: m.mod.ID(), Event: Events[ev], Message: h.turnReason}}
+	}
+	m.budget.start(n, over, h.limits.FailsafeTime)
 	m.ran = true
 	err := m.L.CallByParam(lua.P{Fn: fn, NRet: 1, Protect: true}, arg)
-	cancelled := m.budget.stop()
-	m.spent += time.Since(start)
+	used, stopped := m.budget.stop(n)
+	m.spent += used
 	if err != nil {
-		return nil, m.report(Events[ev], err, cancelled)
+		return nil, m.report(Events[ev], err, stopped)
 	}
 	ret := m.L.Get(-1)
 	m.L.Pop(1)

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -25,12 +26,14 @@ import (
 
 const hostileDir = "../testdata/hostile"
 
-// hostileLimits are DefaultLimits with shorter budgets and a smaller
+// hostileLimits are DefaultLimits with smaller budgets and a smaller
 // string limit, to keep the suite fast (under the race detector too).
 var hostileLimits = func() scripting.Limits {
 	l := scripting.DefaultLimits
-	l.HandlerTime = 20 * time.Millisecond
-	l.TurnTime = 60 * time.Millisecond
+	l.HandlerInstructions = 200_000
+	l.TurnInstructions = 600_000
+	l.LoadInstructions = 800_000
+	l.FailsafeTime = raceSlowdown * 500 * time.Millisecond
 	l.MaxHeapGrowth = 256 << 20
 	l.MaxLog = 16 << 10
 	l.MaxString = 256 << 10
@@ -54,7 +57,7 @@ var (
 // hostileMoveTimeout bounds one Host.Move of an attack: a failing mod costs at
 // most its turn budget per attempt, so a move that takes seconds means a
 // builtin outlived the budget.
-const hostileMoveTimeout = 2 * time.Second
+const hostileMoveTimeout = raceSlowdown * 2 * time.Second
 
 // hostileAttack is one hostile mod, with one variant, run in one place.
 type hostileAttack struct {
@@ -97,7 +100,8 @@ func (a hostileAttack) where() string {
 const (
 	hNilCall  = "attempt to call a non-function object"
 	hNilIndex = "attempt to index a non-table object(nil)"
-	hTimeOut  = "exceeded its time budget"
+	hTimeOut  = "exceeded its instruction budget"
+	hFailsafe = "stopped by the failsafe"
 	hOverflow = "stack overflow"
 	hModLimit = "the mod limit"
 	hInvalid  = "invalid request"
@@ -164,7 +168,7 @@ var hostileAttacks = []hostileAttack{
 	{mod: "base_removed", variant: "randomseed", want: hNilCall, line: true},
 	{mod: "base_removed", variant: "printregs", want: hNilCall, line: true},
 
-	// Runaway code: the time budget stops it, pcall or not.
+	// Runaway code: the instruction budget stops it, pcall or not.
 	{mod: "while_true", variant: "plain", want: hTimeOut, line: true},
 	{mod: "while_true", variant: "plain", at: "before_move", want: hTimeOut, line: true},
 	{mod: "while_true", variant: "plain", at: "after_merge", want: hTimeOut, line: true},
@@ -191,8 +195,8 @@ var hostileAttacks = []hostileAttack{
 	{mod: "coroutine_bomb", variant: "wrap", want: hNilIndex + " with key 'wrap'", line: true},
 	{mod: "coroutine_bomb", variant: "global", want: hNilIndex + " with key 'create'", line: true},
 
-	// Memory bombs: builtins refuse to make more than the limits, the time
-	// and memory budgets stop the rest.
+	// Memory bombs: builtins refuse to make more than the limits, the
+	// instruction budget and the failsafe stop the rest.
 	{mod: "string_rep", variant: "huge", want: "string.rep: 8589934592 bytes exceed " + hModLimit, line: true},
 	{mod: "string_rep", variant: "method", want: hModLimit, line: true},
 	{mod: "string_rep", variant: "sep", want: hModLimit, line: true},
@@ -200,9 +204,11 @@ var hostileAttacks = []hostileAttack{
 	{mod: "string_rep", variant: "chain", want: hModLimit, line: true},
 	{mod: "string_rep", variant: "upper", want: hModLimit, line: true},
 	{mod: "string_rep", variant: "format", want: "string.format: 524292 bytes exceed " + hModLimit, line: true},
-	{mod: "concat_doubling", variant: "concat", want: "budget", line: true},
-	{mod: "concat_doubling", variant: "append", want: hTimeOut, line: true},
-	{mod: "concat_doubling", variant: "table", want: "budget", line: true},
+	// Concatenation is the VM's: no budget counts the bytes it copies, the
+	// failsafe stops it.
+	{mod: "concat_doubling", variant: "concat", want: hFailsafe, line: true, limits: lessHeap},
+	{mod: "concat_doubling", variant: "append", want: hFailsafe, line: true, limits: lessHeap},
+	{mod: "concat_doubling", variant: "table", want: hFailsafe, line: true, limits: lessHeap},
 	{mod: "table_fill", variant: "ints", want: hTimeOut, line: true},
 	{mod: "table_fill", variant: "strings", want: hTimeOut, line: true},
 	{mod: "table_fill", variant: "keys", want: hTimeOut, line: true},
@@ -339,7 +345,7 @@ var hostileLoadAttacks = []hostileAttack{
 	{mod: "recursion", variant: "index_fn", want: hOverflow, line: true},
 	{mod: "coroutine_bomb", variant: "create", want: hNilIndex, line: true},
 	{mod: "string_rep", variant: "huge", want: hModLimit, line: true},
-	{mod: "concat_doubling", variant: "concat", want: "budget", line: true},
+	{mod: "concat_doubling", variant: "concat", want: hFailsafe, line: true, limits: lessHeap},
 	{mod: "table_fill", variant: "ints", want: hTimeOut, line: true},
 	{mod: "unpack_huge", variant: "range", want: hModLimit, line: true},
 	{mod: "concat_huge", variant: "overflow", want: hModLimit, line: true},
@@ -683,6 +689,10 @@ func checkHostileReport(c *hostileChecker, r scripting.Report, a hostileAttack, 
 	}
 }
 
+// lessHeap lowers the memory failsafe, so that a doubling string reaches
+// it fast.
+func lessHeap(l *scripting.Limits) { l.MaxHeapGrowth = 64 << 20 }
+
 // fewItems lowers Limits.MaxItems, so that a table past the limit takes
 // less than the time budget to build.
 func fewItems(l *scripting.Limits) { l.MaxItems = 1000 }
@@ -836,7 +846,7 @@ func TestHostileLoadFiles(t *testing.T) {
 		if err == nil {
 			h.Close()
 		}
-		if limit := 4*hostileLimits.HandlerTime + 50*time.Millisecond; took > limit {
+		if limit := hostileLimits.FailsafeTime + 50*time.Millisecond; took > limit {
 			c.errorf("NewHost took %v (more than the %v a mod may take to load): %v", took, limit, err)
 		}
 	})
@@ -954,7 +964,7 @@ func TestHostileMemoryBaseline(t *testing.T) {
 		t.Fatal("NewHost loaded a mod that loops for ever")
 	}
 	if !strings.Contains(err.Error(), hTimeOut) {
-		t.Errorf("NewHost: %v, want the time budget", err)
+		t.Errorf("NewHost: %v, want the instruction budget", err)
 	}
 }
 
@@ -963,8 +973,9 @@ func TestHostileMemoryBaseline(t *testing.T) {
 // grows by more than about twice Limits.MaxHeapGrowth.
 func TestHostileMemoryWatchdog(t *testing.T) {
 	limits := hostileLimits
-	limits.HandlerTime = 20 * time.Second
-	limits.TurnTime = 20 * time.Second
+	limits.FailsafeTime = 20 * time.Second
+	limits.HandlerInstructions = 1 << 40
+	limits.TurnInstructions = 1 << 40
 	limits.MaxHeapGrowth = 32 << 20
 	m := loadHostile(t, filepath.Join(hostileDir, "concat_doubling"), map[string]any{"variant": "capped"})
 	g := newHostileGame(t)
@@ -1010,7 +1021,7 @@ func TestHostileMemoryWatchdog(t *testing.T) {
 		t.Fatalf("Host.Move: %v", err)
 	}
 	reports := h.TakeReports()
-	if len(reports) != 1 || reports[0].Mod != "concat_doubling" || !strings.Contains(reports[0].Message, "exceeded its memory budget (32 MiB)") {
+	if len(reports) != 1 || reports[0].Mod != "concat_doubling" || !strings.Contains(reports[0].Message, "the memory grew by more than 32 MiB") || !reports[0].Failsafe {
 		t.Fatalf("reports %v, want one of concat_doubling saying it exceeded its memory budget", reports)
 	}
 	if grew > 2*limits.MaxHeapGrowth+limits.MaxHeapGrowth/4 {
@@ -1022,4 +1033,80 @@ func TestHostileMemoryWatchdog(t *testing.T) {
 	if took > 10*time.Second {
 		t.Errorf("the move took %v", took)
 	}
+}
+
+// TestHostileAddresses: a mod that turns tables, functions and error
+// messages into text, keeps the text in storage and refuses moves by it
+// (testdata/hostile/addresses) plays the same game byte for byte in
+// separate processes, each with another GOMAXPROCS and another heap before
+// it starts, and no memory address reaches it.
+func TestHostileAddresses(t *testing.T) {
+	const begin, end = "--- addresses begin ---\n", "--- addresses end ---\n"
+	if pad := os.Getenv("MOD2048_ADDRESSES_CHILD"); pad != "" {
+		// Move the heap's addresses about before the game starts.
+		var n int
+		fmt.Sscan(pad, &n)
+		keep := make([][]byte, 0, n)
+		for i := range n {
+			keep = append(keep, make([]byte, 16+i%4096))
+		}
+		fmt.Print(begin + hostileAddressesRun(t) + end)
+		runtime.KeepAlive(keep)
+		return
+	}
+	want := hostileAddressesRun(t)
+	if strings.Contains(want, "0x") {
+		t.Errorf("an address reached the mod:\n%s", want)
+	}
+	for _, s := range []string{"table: 1", "function: 2", "table: 1table: 1", "attempt to index a non-table object(nil) with key '(table)'", "handled main.lua:", "(table)\t(function)\t(function)", "refused"} {
+		if !strings.Contains(want, s) {
+			t.Errorf("the run does not show %q:\n%s", s, want)
+		}
+	}
+	for i, pad := range []int{1, 5000, 40000} {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestHostileAddresses$", "-test.count=1")
+		cmd.Env = append(os.Environ(), fmt.Sprintf("MOD2048_ADDRESSES_CHILD=%d", pad), fmt.Sprintf("GOMAXPROCS=%d", 1+i%2))
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("process %d: %v\n%s", i+1, err, out)
+		}
+		s := string(out)
+		j, k := strings.Index(s, begin), strings.Index(s, end)
+		if j < 0 || k < j {
+			t.Fatalf("process %d wrote no result:\n%s", i+1, s)
+		}
+		if got := s[j+len(begin) : k]; got != want {
+			t.Errorf("process %d played another game:\n%s\nthis process:\n%s", i+1, got, want)
+		}
+	}
+}
+
+// hostileAddressesRun plays the suite's moves with the addresses mod and
+// writes what happened: each move's result, the reports, the final state
+// and the mod's log.
+func hostileAddressesRun(t *testing.T) string {
+	t.Helper()
+	g := newHostileGame(t)
+	h, err := scripting.NewHost([]*scripting.Mod{loadHostile(t, filepath.Join(hostileDir, "addresses"), nil)}, g.Rules(), hostileOptions, hostileLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	g.SetHooks(h)
+	var b strings.Builder
+	for i, d := range hostileMoves {
+		res, err := h.Move(g, d)
+		var ref *engine.Refusal
+		if errors.As(err, &ref) {
+			fmt.Fprintf(&b, "move %d: refused: %s\n", i+1, ref.Reason)
+		} else {
+			fmt.Fprintf(&b, "move %d: %+v, %v\n", i+1, res, err)
+		}
+		for _, r := range h.TakeReports() {
+			fmt.Fprintf(&b, "report: %v\n", r)
+		}
+	}
+	fmt.Fprintf(&b, "state: %s\n", hostileMarshal(t, g))
+	fmt.Fprintf(&b, "log:\n%s\n", strings.Join(h.Log("addresses"), "\n"))
+	return b.String()
 }

@@ -1,7 +1,8 @@
 -- Hostile mod: doubles a string without end (s = s .. s, and the like).
--- Concatenation is the VM's, not a builtin's: the time or memory budget
--- must stop it. Variant "capped" stops doubling at 2 GiB and then loops, so
--- that a host without a memory budget is not killed by it.
+-- Concatenation is the VM's, not a builtin's: no instruction budget counts
+-- the bytes it copies, the failsafe must stop it. Variant "capped" stops
+-- doubling at 2 GiB and then loops, so that a host without a memory
+-- failsafe is not killed by it.
 local s = game.settings
 local attacks = {}
 function attacks.concat() local r = "x" while true do r = r .. r end end -- attack:concat

@@ -1,6 +1,6 @@
 -- Hostile mod: puts metamethods on its globals table, then drops storage
 -- from it. The host reads and writes storage around the mod's handlers,
--- outside any time budget: it must not run the mod's code there (a
+-- outside any budget: it must not run the mod's code there (a
 -- "while true do end" in these metamethods would hang the game). They only
 -- log, so that a test can see whether they ran.
 setmetatable(_G, {

@@ -1,6 +1,6 @@
 -- Hostile mod: fills tables without end, and sorts a huge one (huge for
 -- the test, which lowers Limits.MaxItems: building a table of more than the
--- default 65536 elements takes longer than the test's time budget).
+-- default 65536 elements takes longer than the test's instruction budget).
 local s = game.settings
 local attacks = {}
 function attacks.ints() local t, i = {}, 0 while true do i = i + 1 t[i] = i end end -- attack:ints

@@ -1,5 +1,5 @@
 -- Hostile mod: loops for ever, also inside pcall and xpcall, which must not
--- swallow the end of the mod's time budget.
+-- swallow the end of the mod's instruction budget.
 local s = game.settings
 local attacks = {}
 function attacks.plain() while true do end end -- attack:plain

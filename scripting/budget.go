@@ -1,0 +1,254 @@
+package scripting
+
+import (
+	"fmt"
+	"runtime/metrics"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	lua "github.com/yuin/gopher-lua"
+)
+
+// Limits bound what one mod may use. A handler that passes a limit stops
+// with an error naming the limit; the game goes on without its effects.
+//
+// The budgets are counts of Lua instructions, so that a handler passes or
+// fails the same way on every machine and under any load: the VM counts one
+// for each instruction it runs, and the builtins that loop count their work
+// too (see the charges in sandbox.go). FailsafeTime and MaxHeapGrowth are
+// failsafes for work no count sees (a concatenation copying a huge string,
+// the length of a table full of holes): far above what a budget lets a
+// handler do, they stop a call by the wall clock or by the heap, which is
+// not deterministic, and say so (Report.Failsafe).
+type Limits struct {
+	HandlerInstructions int64         // one handler call
+	TurnInstructions    int64         // all of one mod's handler calls in one turn
+	LoadInstructions    int64         // loading the mod: its files' top level
+	FailsafeTime        time.Duration // wall clock of one call (failsafe)
+	CallStack           int           // Lua call frames (deep recursion ends in an error)
+	Registry            int           // Lua data-stack slots
+	MaxString           int           // bytes a builtin may produce (string.rep, upper, lower, reverse, format, gsub, table.concat)
+	MaxPattern          int           // bytes of subject (and of pattern) string.gsub, gmatch, find and match may scan
+	MaxItems            int           // values unpack and string.byte may return, elements table.concat may join and table.sort may sort
+	MaxHandlers         int           // handlers one mod may register for one event
+	MaxHeapGrowth       uint64        // Go heap growth during a call before the call is stopped (failsafe)
+	MaxLog              int           // bytes of print output kept per mod
+}
+
+// DefaultLimits are the limits mods run under. On the machine they were
+// measured on (an AMD EPYC core, Go 1.26), gopher-lua runs 25 to 30 million
+// instructions a second of arithmetic and 6 to 8 million of table building:
+// a million instructions are 35 to 150 ms.
+var DefaultLimits = Limits{
+	HandlerInstructions: 1_000_000,
+	TurnInstructions:    4_000_000,
+	LoadInstructions:    4_000_000,
+	FailsafeTime:        2 * time.Second,
+	CallStack:           200,
+	Registry:            64 * 1024,
+	MaxString:           1 << 20,
+	MaxPattern:          64 << 10,
+	MaxItems:            1 << 16,
+	MaxHandlers:         64,
+	MaxHeapGrowth:       512 << 20,
+	MaxLog:              64 << 10,
+}
+
+// bytesPerInstruction is what a builtin charges for the bytes it copies or
+// makes: one instruction for every 64, about the time the VM takes for one.
+const bytesPerInstruction = 64
+
+// stopKind says why a call was stopped.
+type stopKind int
+
+const (
+	notStopped   stopKind = iota
+	stopBudget            // out of instructions: the same on every run
+	stopFailsafe          // the wall clock or the heap: depends on the machine
+)
+
+// stop is why the host stopped a call, if it did.
+type stop struct {
+	kind   stopKind
+	reason string
+}
+
+// budget is the context a mod's Lua state runs under. The VM calls Done
+// before every instruction, and Done counts: when the call's instructions
+// are spent, the channel it returns is closed and the VM raises the
+// budget's error at the next instruction, inside pcall or not. Builtins
+// charge their work with spend. The watchdog closes the channel too, as a
+// failsafe, when a call runs too long by the wall clock or grows the heap
+// too much.
+//
+// A call that has grown the heap a good part of its limit is armed: then
+// Done itself reads the heap every few instructions, so that a string that
+// doubles at each instruction stops at the first instruction past the limit
+// rather than at the watchdog's next tick (which a long copy can delay).
+type budget struct {
+	left int64  // instructions left to the running call; only its goroutine touches it
+	over string // the error when they are spent
+
+	mu       sync.Mutex
+	done     chan struct{}
+	why      stop
+	running  bool
+	failsafe time.Duration // the running call's wall-clock failsafe
+	calls    uint64        // calls started, so the watchdog tells one call from the next
+	w        *watchdog     // woken when a call starts, if it sleeps
+
+	armed   atomic.Bool   // Done checks the heap
+	armBase atomic.Uint64 // the heap the growth counts from, once armed
+	steps   int           // instructions since the armed call's last check
+	limit   uint64        // Limits.MaxHeapGrowth
+	heap    []metrics.Sample
+}
+
+func newBudget() *budget {
+	return &budget{done: make(chan struct{}), heap: []metrics.Sample{{Name: heapMetric}}}
+}
+
+func (b *budget) Deadline() (time.Time, bool) { return time.Time{}, false }
+func (b *budget) Value(any) any               { return nil }
+
+// Done counts one instruction.
+func (b *budget) Done() <-chan struct{} {
+	if b.left--; b.left < 0 {
+		b.cancel(stop{stopBudget, b.over})
+	}
+	if b.armed.Load() {
+		if b.steps++; b.steps >= armedCheckPeriod {
+			b.steps = 0
+			if heap := readHeap(b.heap); heap > b.armBase.Load() && heap-b.armBase.Load() > b.limit {
+				b.cancel(stop{stopFailsafe, memoryReason(b.limit)})
+			}
+		}
+	}
+	return b.done
+}
+
+// spend charges n instructions of a builtin's work and raises the budget's
+// error if the call is out of budget (or stopped by the failsafe).
+func (b *budget) spend(L *lua.LState, n int) {
+	if b.left -= int64(n); b.left < 0 {
+		b.cancel(stop{stopBudget, b.over})
+	}
+	select {
+	case <-b.done:
+		L.RaiseError("%s", b.Err())
+	default:
+	}
+}
+
+// armedCheckPeriod is how many instructions an armed call runs between two
+// reads of the heap: fewer than a loop that doubles a string takes.
+const armedCheckPeriod = 3
+
+func (b *budget) Err() error {
+	select {
+	case <-b.done:
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		return budgetError(b.why.reason)
+	default:
+		return nil
+	}
+}
+
+type budgetError string
+
+func (e budgetError) Error() string { return string(e) }
+
+// start opens a call that may run n instructions, failing with over when it
+// runs more, and runs at most failsafe by the wall clock.
+func (b *budget) start(n int64, over string, failsafe time.Duration) {
+	b.left, b.over, b.steps = n, over, 0
+	b.armed.Store(false)
+	b.mu.Lock()
+	b.running = true
+	b.failsafe = failsafe
+	b.calls++
+	w := b.w
+	b.mu.Unlock()
+	if w != nil {
+		w.wakeUp()
+	}
+}
+
+// stop closes the call and returns the instructions it ran and why it was
+// stopped, if it was; after a stop it makes a fresh channel, so the state
+// stays usable.
+func (b *budget) stop(n int64) (used int64, why stop) {
+	used = n - max(b.left, 0)
+	b.left = 0
+	b.armed.Store(false)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.running = false
+	select {
+	case <-b.done:
+		why = b.why
+		b.done = make(chan struct{})
+		b.why = stop{}
+	default:
+	}
+	return used, why
+}
+
+// cancel stops the running call, if one runs and is not stopped yet.
+func (b *budget) cancel(why stop) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !b.running {
+		return
+	}
+	select {
+	case <-b.done:
+	default:
+		b.why = why
+		close(b.done)
+	}
+}
+
+// arm makes call number calls check the heap itself, counting from base,
+// if it still runs.
+func (b *budget) arm(calls, base uint64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.calls == calls && b.running && !b.armed.Load() {
+		b.armBase.Store(base)
+		b.armed.Store(true)
+	}
+}
+
+// cancelCall stops call number calls, if it still runs.
+func (b *budget) cancelCall(calls uint64, why stop) {
+	b.mu.Lock()
+	same := b.calls == calls
+	b.mu.Unlock()
+	if same {
+		b.cancel(why)
+	}
+}
+
+func memoryReason(limit uint64) string {
+	return fmt.Sprintf("stopped by the failsafe: the memory grew by more than %d MiB during the call", limit>>20)
+}
+
+func timeReason(d time.Duration) string {
+	return fmt.Sprintf("stopped by the failsafe: the call ran for more than %v", d)
+}
+
+// The errors of a spent budget.
+func callReason(l Limits) string {
+	return fmt.Sprintf("exceeded its instruction budget (%d a call)", l.HandlerInstructions)
+}
+
+func turnReason(l Limits) string {
+	return fmt.Sprintf("exceeded its instruction budget (%d a turn)", l.TurnInstructions)
+}
+
+func loadReason(l Limits) string {
+	return fmt.Sprintf("exceeded its instruction budget (%d to load)", l.LoadInstructions)
+}

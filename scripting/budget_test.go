@@ -1,0 +1,126 @@
+package scripting_test
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/mod2048/mod2048/engine"
+	"github.com/mod2048/mod2048/scripting"
+)
+
+// sumMod is a mod whose tick handler adds up n numbers: about 37 ms of
+// arithmetic for n near the budget's limit, the issue's case.
+func sumMod(t *testing.T, n int) *scripting.Mod {
+	t.Helper()
+	return luaMod(t, "sum", fmt.Sprintf(`game.on("tick", function()
+  local x = 0
+  for i = 1, %d do x = x + i * 2 end
+  storage.x = x
+end)`, n))
+}
+
+// playSum plays one move with the sum mod of n and returns its reports and
+// the game's state.
+func playSum(t *testing.T, limits scripting.Limits, n int) ([]scripting.Report, string) {
+	t.Helper()
+	g := newHostileGame(t)
+	h, err := scripting.NewHost([]*scripting.Mod{sumMod(t, n)}, g.Rules(), hostileOptions, limits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	g.SetHooks(h)
+	if _, err := h.Move(g, engine.Left); err != nil {
+		t.Fatal(err)
+	}
+	return h.TakeReports(), string(hostileMarshal(t, g))
+}
+
+// TestBudgetDeterministic: a tick handler just under the instruction budget
+// passes, and one a loop step over it fails, on every run, whatever the
+// load on the machine: with every core busy with other goroutines and with
+// GOMAXPROCS 1, 2 and 4. (The wall-clock budget it replaces failed such a
+// handler three times out of three on a busy machine and passed it on an
+// idle one.) No timing is asserted: the failsafe is a minute.
+func TestBudgetDeterministic(t *testing.T) {
+	limits := scripting.DefaultLimits
+	limits.FailsafeTime = time.Minute
+	// The largest n that passes, found on this machine as it is.
+	lo, hi := 0, int(limits.HandlerInstructions) // n = lo passes, n = hi fails
+	for hi-lo > 1 {
+		mid := (lo + hi) / 2
+		if r, _ := playSum(t, limits, mid); len(r) == 0 {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	if lo < int(limits.HandlerInstructions)/8 {
+		t.Fatalf("the largest loop that passes has %d steps: the handler's loop should cost a few instructions a step", lo)
+	}
+	_, wantState := playSum(t, limits, lo)
+
+	var stop atomic.Bool
+	var wg sync.WaitGroup
+	for range runtime.NumCPU() + 1 {
+		wg.Add(1)
+		go func() { // keeps a core busy
+			defer wg.Done()
+			x := 0
+			for !stop.Load() {
+				for i := range 1000 {
+					x += i
+				}
+			}
+			_ = x
+		}()
+	}
+	defer func() { stop.Store(true); wg.Wait() }()
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	for _, procs := range []int{1, 2, 4} {
+		runtime.GOMAXPROCS(procs)
+		for run := range 2 {
+			if r, state := playSum(t, limits, lo); len(r) != 0 || state != wantState {
+				t.Errorf("GOMAXPROCS=%d, run %d: %d steps (just under the budget): reports %v; the same state: %v", procs, run+1, lo, r, state == wantState)
+			}
+			r, _ := playSum(t, limits, lo+1)
+			if len(r) != 1 || !strings.Contains(r[0].Message, fmt.Sprintf("exceeded its instruction budget (%d a call)", limits.HandlerInstructions)) || r[0].Failsafe {
+				t.Errorf("GOMAXPROCS=%d, run %d: %d steps (just over the budget): reports %v, want the budget's", procs, run+1, lo+1, r)
+			}
+		}
+	}
+}
+
+// TestBudgetTurn: the handlers of one mod share the turn's budget: three
+// calls of about 1200 instructions each, each under the call's 2000, and
+// the third passes the turn's 2500, naming it.
+func TestBudgetTurn(t *testing.T) {
+	limits := hostileLimits
+	limits.FailsafeTime = time.Minute
+	limits.HandlerInstructions = 2000
+	limits.TurnInstructions = 2500
+	m := luaMod(t, "split", `
+local function work() local x = 0 for i = 1, 600 do x = x + i end end
+game.on("before_move", work)
+game.on("tick", work)
+game.on("tick", work)`)
+	g := newHostileGame(t)
+	h, err := scripting.NewHost([]*scripting.Mod{m}, g.Rules(), hostileOptions, limits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	g.SetHooks(h)
+	if _, err := h.Move(g, engine.Left); err != nil {
+		t.Fatal(err)
+	}
+	r := h.TakeReports()
+	if len(r) != 1 || r[0].Event != scripting.EventTick || r[0].Message != "exceeded its instruction budget (2500 a turn)" {
+		t.Errorf("reports %v, want the turn's budget in the second tick handler", r)
+	}
+}

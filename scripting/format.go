@@ -1,0 +1,268 @@
+package scripting
+
+import (
+	"fmt"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"weak"
+
+	lua "github.com/yuin/gopher-lua"
+)
+
+// What a mod sees of its values as text. gopher-lua writes a table, a
+// function, a userdata or a thread with its memory address ("table:
+// 0xc000123450"), which changes from run to run: a mod that printed,
+// compared or keyed on it could make two runs of the same game differ. In
+// the sandbox, tostring and string.format's %s name such a value by its
+// kind and a number, "table: 1", "function: 2": the values of one mod's Lua
+// state are numbered from 1 in the order the mod first turns them into
+// text, so the same mod playing the same game names them alike on every
+// run. print and game.log write "(table)" (they run no metamethod), and an
+// error message that gopher-lua wrote with an address has it replaced by
+// the kind in brackets ("attempt to index a non-table object(nil) with key
+// '(table)'").
+
+// names numbers the values of one Lua state. It holds them weakly: a value
+// the mod has dropped is forgotten (its number is not given again), so
+// naming values costs no memory that lasts.
+type names struct {
+	mu   sync.Mutex
+	next uint64
+	ids  map[any]uint64 // weak.Pointer → number
+}
+
+func newNames() *names { return &names{ids: map[any]uint64{}} }
+
+func nameOf[T any](n *names, kind string, p *T) string {
+	wp := weak.Make(p)
+	n.mu.Lock()
+	id, ok := n.ids[wp]
+	if !ok {
+		n.next++
+		id = n.next
+		n.ids[wp] = id
+		runtime.AddCleanup(p, func(k weak.Pointer[T]) {
+			n.mu.Lock()
+			delete(n.ids, k)
+			n.mu.Unlock()
+		}, wp)
+	}
+	n.mu.Unlock()
+	return kind + ": " + strconv.FormatUint(id, 10)
+}
+
+// name writes v as tostring does without a __tostring metamethod.
+func (n *names) name(v lua.LValue) string {
+	switch v := v.(type) {
+	case *lua.LTable:
+		return nameOf(n, "table", v)
+	case *lua.LFunction:
+		return nameOf(n, "function", v)
+	case *lua.LUserData:
+		return nameOf(n, "userdata", v)
+	case *lua.LState:
+		return nameOf(n, "thread", v)
+	case lua.LChannel:
+		return "channel"
+	}
+	return v.String()
+}
+
+// tostring writes v as Lua's tostring: through its __tostring metamethod if
+// it has one, else by its name.
+func (n *names) tostring(L *lua.LState, v lua.LValue) lua.LValue {
+	if fn, ok := L.GetMetaField(v, "__tostring").(*lua.LFunction); ok {
+		L.Push(fn)
+		L.Push(v)
+		L.Call(1, 1)
+		ret := L.Get(-1)
+		L.Pop(1)
+		return ret
+	}
+	if s, ok := v.(lua.LString); ok {
+		return s
+	}
+	return lua.LString(n.name(v))
+}
+
+// luaAddress is a value written by gopher-lua with its address.
+var luaAddress = regexp.MustCompile(`\b(table|function|userdata|thread|channel): 0x[0-9a-f]+`)
+
+// scrub replaces the addresses in a message gopher-lua wrote.
+func scrub(s string) string {
+	if !strings.Contains(s, ": 0x") {
+		return s
+	}
+	return luaAddress.ReplaceAllString(s, "($1)")
+}
+
+// formatter is string.format after Lua 5.1's (the options c, d, i, o, u,
+// x, X, e, E, f, g, G, q, s and %%, with flags -+ #0 and a width and a
+// precision of up to two digits), except that %s writes any value as
+// tostring does (Lua 5.2's), by its name rather than its address.
+// gopher-lua's own hands the format to Go's fmt, which writes a table's
+// address for %p, %x or %v.
+type formatter struct {
+	l     Limits
+	b     *budget
+	names *names
+}
+
+func (f *formatter) format(L *lua.LState) int {
+	fs := L.CheckString(1)
+	n := len(fs)
+	for i := 2; i <= L.GetTop(); i++ {
+		if s, ok := L.Get(i).(lua.LString); ok {
+			n += len(s)
+		}
+	}
+	if n > f.l.MaxString {
+		L.RaiseError("string.format: %d bytes exceed the mod limit of %d", n, f.l.MaxString)
+	}
+	var out strings.Builder
+	write := func(s string) {
+		if out.Len()+len(s) > f.l.MaxString {
+			L.RaiseError("string.format: %d bytes exceed the mod limit of %d", out.Len()+len(s), f.l.MaxString)
+		}
+		out.WriteString(s)
+	}
+	arg := 1
+	for i := 0; i < len(fs); i++ {
+		c := fs[i]
+		if c != '%' {
+			j := strings.IndexByte(fs[i:], '%')
+			if j < 0 {
+				j = len(fs) - i
+			}
+			write(fs[i : i+j])
+			i += j - 1
+			continue
+		}
+		if i++; i < len(fs) && fs[i] == '%' {
+			write("%")
+			continue
+		}
+		spec, conv, next := f.spec(L, fs, i)
+		i = next
+		arg++
+		f.b.spend(L, 1)
+		switch conv {
+		case 'c':
+			write(pad(string([]byte{byte(int64(L.CheckNumber(arg)))}), spec, -1))
+		case 'd', 'i':
+			write(fmt.Sprintf(spec+"d", int64(L.CheckNumber(arg))))
+		case 'o', 'u', 'x', 'X':
+			verb := string(conv)
+			if conv == 'u' {
+				verb = "d"
+			}
+			write(fmt.Sprintf(spec+verb, uint64(int64(L.CheckNumber(arg)))))
+		case 'e', 'E', 'f', 'g', 'G':
+			s := spec
+			if !strings.Contains(s, ".") {
+				s += ".6" // C's default; Go's %g would write the shortest form
+			}
+			write(fmt.Sprintf(s+string(conv), float64(L.CheckNumber(arg))))
+		case 'q':
+			write(quote(L.CheckString(arg)))
+		case 's':
+			L.CheckAny(arg)
+			v := f.names.tostring(L, L.Get(arg))
+			s, ok := v.(lua.LString)
+			if !ok {
+				if num, isNum := v.(lua.LNumber); isNum {
+					s = lua.LString(num.String())
+				} else {
+					L.RaiseError("'tostring' must return a string to 'format'")
+				}
+			}
+			prec := -1
+			if k := strings.IndexByte(spec, '.'); k >= 0 {
+				prec, _ = strconv.Atoi(spec[k+1:])
+			}
+			write(pad(string(s), spec, prec))
+		default:
+			L.RaiseError("invalid option '%%%c' to 'format'", conv)
+		}
+	}
+	f.b.spend(L, 1+out.Len()/bytesPerInstruction)
+	L.Push(lua.LString(out.String()))
+	return 1
+}
+
+// spec reads a conversion's flags, width and precision from fs[i:] and
+// returns them as a Go format ("%-5.2"), the conversion, and its index.
+func (f *formatter) spec(L *lua.LState, fs string, i int) (string, byte, int) {
+	start := i
+	for i < len(fs) && strings.IndexByte("-+ #0", fs[i]) >= 0 {
+		i++
+	}
+	if i-start > 5 {
+		L.RaiseError("invalid format (repeated flags)")
+	}
+	digits := func() {
+		d := i
+		for i < len(fs) && asciiDigit(fs[i]) {
+			i++
+		}
+		if i-d > 2 {
+			L.RaiseError("string.format: field widths and precisions above 99 are not allowed")
+		}
+	}
+	digits()
+	if i < len(fs) && fs[i] == '.' {
+		i++
+		digits()
+	}
+	if i >= len(fs) {
+		L.RaiseError("invalid option '%%' to 'format' (the format ends)")
+	}
+	return "%" + fs[start:i], fs[i], i
+}
+
+// pad writes s cut to prec bytes (if prec ≥ 0) and padded to the spec's
+// width in bytes, as C's %s does.
+func pad(s, spec string, prec int) string {
+	if prec >= 0 && len(s) > prec {
+		s = s[:prec]
+	}
+	flags := strings.TrimLeft(spec[1:], "-+ #0")
+	left := strings.Contains(spec[1:len(spec)-len(flags)], "-")
+	if k := strings.IndexByte(flags, '.'); k >= 0 {
+		flags = flags[:k]
+	}
+	width, _ := strconv.Atoi(flags)
+	if len(s) >= width {
+		return s
+	}
+	if left {
+		return s + strings.Repeat(" ", width-len(s))
+	}
+	return strings.Repeat(" ", width-len(s)) + s
+}
+
+// quote writes s as Lua 5.1's %q: between double quotes, with ", \ and a
+// newline escaped by a backslash, a carriage return as \r and a zero byte
+// as \000.
+func quote(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '"', '\\', '\n':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case '\r':
+			b.WriteString(`\r`)
+		case 0:
+			b.WriteString(`\000`)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}

@@ -1,0 +1,46 @@
+package scripting
+
+import (
+	"fmt"
+	"io"
+	"sync"
+)
+
+// maxLogLine is the longest line a mod's log keeps; longer ones are cut.
+const maxLogLine = 1024
+
+// logBuffer keeps the last bytes a mod printed, up to a limit. Each line
+// counts one byte more than its text (its newline), so that empty lines
+// cannot pile up without bound.
+type logBuffer struct {
+	mu    sync.Mutex
+	max   int
+	lines []string
+	size  int
+	out   io.Writer // also copies each line here, if set
+}
+
+func (b *logBuffer) println(s string) {
+	if len(s) > maxLogLine {
+		s = s[:maxLogLine] + "…"
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.lines = append(b.lines, s)
+	b.size += len(s) + 1
+	for b.size > b.max && len(b.lines) > 1 {
+		b.size -= len(b.lines[0]) + 1
+		b.lines[0] = ""
+		b.lines = b.lines[1:]
+	}
+	if b.out != nil {
+		fmt.Fprintln(b.out, s)
+	}
+}
+
+// Lines returns the kept log lines.
+func (b *logBuffer) Lines() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]string(nil), b.lines...)
+}

@@ -1,0 +1,174 @@
+package scripting
+
+import (
+	"runtime/metrics"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// watchdog is the failsafe of a host's mods: while a call runs it checks
+// every tick that the call has not run longer than Limits.FailsafeTime by
+// the wall clock, nor grown the heap by more than Limits.MaxHeapGrowth, and
+// stops it if it has. While no call runs it sleeps, with no ticker, until a
+// call starts (budget.start wakes it): a game waiting for a key costs it
+// nothing.
+type watchdog struct {
+	mu      sync.Mutex
+	budgets map[*budget]string // budget → mod id
+	limits  Limits
+	stop    chan struct{}
+	once    sync.Once
+
+	wake   chan struct{} // a call started while the watchdog slept
+	asleep atomic.Bool
+	ticks  atomic.Int64 // times it has woken to check, for tests
+}
+
+const watchdogTick = 2 * time.Millisecond
+
+func newWatchdog(l Limits) *watchdog {
+	w := &watchdog{budgets: map[*budget]string{}, limits: l, stop: make(chan struct{}), wake: make(chan struct{}, 1)}
+	go w.run()
+	return w
+}
+
+func (w *watchdog) add(b *budget, id string) {
+	b.limit = w.limits.MaxHeapGrowth
+	b.mu.Lock()
+	b.w = w
+	b.mu.Unlock()
+	w.mu.Lock()
+	w.budgets[b] = id
+	w.mu.Unlock()
+}
+
+func (w *watchdog) close() { w.once.Do(func() { close(w.stop) }) }
+
+// wakeUp wakes the watchdog if it sleeps; a call has started. The caller
+// has marked its call running first: the watchdog marks itself asleep
+// before it looks for running calls, so one of the two sees the other.
+func (w *watchdog) wakeUp() {
+	if w.asleep.Load() {
+		select {
+		case w.wake <- struct{}{}:
+		default:
+		}
+	}
+}
+
+const heapMetric = "/memory/classes/heap/objects:bytes"
+
+// readHeap returns the bytes of the Go heap's objects, live or not yet
+// collected.
+func readHeap(sample []metrics.Sample) uint64 {
+	metrics.Read(sample)
+	if sample[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return sample[0].Value.Uint64()
+}
+
+// runningCall is a call the watchdog watches.
+type runningCall struct {
+	b     *budget
+	calls uint64
+}
+
+// running returns the calls that run now.
+func (w *watchdog) running(out []runningCall) []runningCall {
+	out = out[:0]
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for b := range w.budgets {
+		b.mu.Lock()
+		if b.running {
+			out = append(out, runningCall{b, b.calls})
+		}
+		b.mu.Unlock()
+	}
+	return out
+}
+
+// run checks the calls every tick while any runs. A call's memory is the
+// growth of the Go heap since the tick before the call started (or since
+// the watchdog woke for it; garbage collection during the call lowers the
+// base); a call past an eighth of its limit is armed. A call's time counts
+// from the first check that saw it.
+func (w *watchdog) run() {
+	t := time.NewTicker(watchdogTick)
+	defer t.Stop()
+	sample := []metrics.Sample{{Name: heapMetric}}
+	prev := readHeap(sample) // the heap at the last tick
+	base := prev             // the heap when the running calls started
+	type seen struct {
+		calls uint64
+		at    time.Time
+	}
+	seenAt := map[*budget]seen{}
+	limit := w.limits.MaxHeapGrowth
+	var calls []runningCall
+	for {
+		var now time.Time
+		select {
+		case <-w.stop:
+			return
+		case now = <-t.C:
+		}
+		w.ticks.Add(1)
+		calls = w.running(calls)
+		if len(calls) == 0 {
+			// Sleep until a call starts: first say so, then look again.
+			t.Stop()
+			w.asleep.Store(true)
+			if calls = w.running(calls); len(calls) == 0 {
+				select {
+				case <-w.stop:
+					return
+				case <-w.wake:
+				}
+			}
+			w.asleep.Store(false)
+			select { // a wake-up sent after the second look
+			case <-w.wake:
+			default:
+			}
+			t.Reset(watchdogTick)
+			w.ticks.Add(1)
+			prev = readHeap(sample)
+			base = prev
+			now = time.Now()
+			calls = w.running(calls)
+		}
+		heap := readHeap(sample)
+		started := false
+		for _, c := range calls {
+			s := seenAt[c.b]
+			if s.calls != c.calls {
+				seenAt[c.b], started = seen{c.calls, now}, true
+				continue
+			}
+			c.b.mu.Lock()
+			failsafe := c.b.failsafe
+			c.b.mu.Unlock()
+			if now.Sub(s.at) > failsafe {
+				c.b.cancelCall(c.calls, stop{stopFailsafe, timeReason(failsafe)})
+			}
+		}
+		switch {
+		case started: // a call began since the last tick
+			base = min(prev, heap)
+		case heap < base:
+			base = heap
+		}
+		for _, c := range calls {
+			switch growth := heap - min(base, heap); {
+			case growth > limit:
+				c.b.cancelCall(c.calls, stop{stopFailsafe, memoryReason(limit)})
+			case growth > limit/8:
+				c.b.arm(c.calls, base)
+			}
+		}
+		prev = heap
+	}
+}
