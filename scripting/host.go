@@ -71,6 +71,7 @@ type Report struct {
 	Line      int
 	Message   string
 	Traceback string
+	Failsafe  bool // a failsafe (the wall clock or the heap watchdog) stopped it, not a budget
 	Disabled  bool // the mod failed too often and is now off
 }
 
@@ -93,6 +94,7 @@ type ModError struct{ Report }
 func (e *ModError) Error() string { return e.Report.Error() }
 
 // FailLimit is how many turns in a row a mod may fail before it is disabled.
+// The count, and the disable, are the game state's record (engine.Fault).
 const FailLimit = 3
 
 // Host runs a game's mods. It implements engine.Hooks; play moves through
@@ -107,6 +109,8 @@ type Host struct {
 	reports  []Report
 	state    *engine.State // the state the running event reads
 	loading  *modRun       // the mod whose main chunk runs, while mods load
+	game     *engine.Game  // the game last attached or moved
+	faults   []engine.Fault
 }
 
 type modRun struct {
@@ -116,9 +120,8 @@ type modRun struct {
 	budget   *budget
 	log      *logBuffer
 	handlers [numEvents][]*lua.LFunction
-	disabled bool
+	disabled bool // the state's record disables the mod (set by begin)
 	muted    bool // off for the rest of this move, after an error in it
-	failures int  // turns in a row with an error
 	spent    time.Duration
 	ran      bool   // a handler ran since storage was last saved or loaded
 	decoded  bool   // storage is the table decoded from loaded, untouched
@@ -195,14 +198,19 @@ func (h *Host) Log(id string) []string {
 	return nil
 }
 
-// Disabled reports whether the mod with the given id has been disabled.
+// Attach attaches the host to g as its hooks; Disabled then reads g's
+// record.
+func (h *Host) Attach(g *engine.Game) {
+	g.SetHooks(h)
+	h.game = g
+}
+
+// Disabled reports whether the mod with the given id is disabled in the
+// current state of the game last attached (Attach) or moved (Move): the
+// state's record says so, so undo past the disabling turn brings the mod
+// back, and redo or a loaded save disables it again.
 func (h *Host) Disabled(id string) bool {
-	for _, m := range h.mods {
-		if m.mod.ID() == id {
-			return m.disabled
-		}
-	}
-	return false
+	return h.game != nil && h.game.State().HookDisabled(id)
 }
 
 func (h *Host) load(mod *Mod) error {
@@ -305,6 +313,7 @@ func (m *modRun) report(ev string, err error, cancelled string) *ModError {
 	}
 	if cancelled != "" {
 		r.Message = cancelled
+		r.Failsafe = true
 	}
 	if strings.Contains(r.Message, "callstack overflow") {
 		r.Message = "stack overflow (recursion too deep)"
@@ -364,55 +373,72 @@ func (h *Host) each(ev event, fn func(m *modRun, handler *lua.LFunction) error) 
 
 // Move plays one move of g with the mods. A mod that errors is reported
 // (TakeReports) and the move is played again without it, so the game goes
-// on and the mod's effects on that turn are undone; a mod that fails
-// FailLimit turns in a row is disabled. A move a mod refuses returns the
+// on and the mod's effects on that turn are undone. The failure is kept in
+// the turn's state (engine.Fault), and a mod whose record shows FailLimit
+// failing turns in a row is disabled there: a move that makes no turn (a
+// refused move, one that changes nothing) keeps nothing, and its failures
+// are reported but do not count. A move a mod refuses returns the
 // *engine.Refusal.
 func (h *Host) Move(g *engine.Game, d engine.Direction) (engine.Result, error) {
+	h.game = g
 	for _, m := range h.mods {
 		m.spent, m.muted = 0, false
 	}
-	failed := map[*modRun]bool{}
+	h.faults = h.faults[:0]
+	first := len(h.reports)
 	for {
 		h.begin(g)
 		res, err := g.Move(d)
 		var me *ModError
 		if errors.As(err, &me) {
-			for _, m := range h.mods {
-				if m.mod.ID() == me.Mod && !m.muted {
-					m.muted = true
-					failed[m] = true
-					m.failures++
-					if m.failures >= FailLimit {
-						m.disabled = true
-						me.Disabled = true
-					}
-				}
-			}
-			h.reports = append(h.reports, me.Report)
+			h.fail(g.State(), me)
 			continue
 		}
-		if err == nil && res.Changed {
-			for _, m := range h.mods {
-				if !failed[m] {
-					m.failures = 0
-				}
-			}
+		turn := err == nil && res.Changed
+		for i := first; i < len(h.reports); i++ {
+			h.reports[i].Disabled = h.reports[i].Disabled && turn
 		}
+		h.faults = h.faults[:0]
 		h.state = nil
 		return res, err
 	}
 }
 
-// begin readies the mods for a move of g: each mod's storage and random
-// stream come from the game's current state (so undo, redo and a failed
-// attempt all start from what the state holds). Storage is always the table
-// decoded from the state's record, never one a handler built up in place:
-// its keys iterate in the same (canonical) order however the game got
-// there, so pairs() cannot make a replay differ.
+// fail mutes the mod of a failure for the rest of the move and readies its
+// record for the turn, s being the state the move starts from: the
+// failure, and a disable when it makes FailLimit turns in a row.
+func (h *Host) fail(s *engine.State, me *ModError) {
+	for _, m := range h.mods {
+		if m.mod.ID() != me.Mod || m.muted {
+			continue
+		}
+		m.muted = true
+		kind := engine.FaultError
+		if me.Failsafe {
+			kind = engine.FaultFailsafe
+		}
+		h.faults = append(h.faults, engine.Fault{Hook: me.Mod, Event: me.Event, Kind: kind, Message: me.Message})
+		if inARow := s.HookFailedInARow(me.Mod); inARow+1 >= FailLimit {
+			me.Disabled = true
+			h.faults = append(h.faults, engine.Fault{Hook: me.Mod, Event: me.Event, Kind: engine.FaultDisabled,
+				Message: fmt.Sprintf("failed %d turns in a row", FailLimit)})
+		}
+	}
+	h.reports = append(h.reports, me.Report)
+}
+
+// begin readies the mods for a move of g: which are disabled, and each
+// mod's storage and random stream, come from the game's current state (so
+// undo, redo, a loaded save and a failed attempt all start from what the
+// state holds). Storage is always the table decoded from the state's
+// record, never one a handler built up in place: its keys iterate in the
+// same (canonical) order however the game got there, so pairs() cannot
+// make a replay differ.
 func (h *Host) begin(g *engine.Game) {
 	s := g.State()
 	h.state = s
 	for _, m := range h.mods {
+		m.disabled = s.HookDisabled(m.mod.ID())
 		rec := s.Data[dataKey(m.mod.ID())]
 		if rec == m.loaded && !m.ran && m.decoded {
 			continue
@@ -556,9 +582,10 @@ func (h *Host) OnSpawn(e *engine.SpawnEvent) error {
 
 // OnTick runs the mods' tick handlers on the finished turn, applies their
 // requests through the engine, and keeps each mod's storage and random
-// stream in the state.
+// stream, and the mods' failures on the turn, in the state.
 func (h *Host) OnTick(e *engine.TickEvent) error {
 	h.state = e.State
+	e.Faults = append(e.Faults, h.faults...)
 	err := h.each(evTick, func(m *modRun, fn *lua.LFunction) error {
 		t := m.L.CreateTable(0, 5)
 		t.RawSetString("turn", lua.LNumber(e.Turn))
