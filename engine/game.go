@@ -40,16 +40,27 @@ func (s *State) copyFrom(o *State) {
 	if len(o.Faults) > 0 {
 		faults = append(s.Faults[:0], o.Faults...)
 	}
+	vars, data := s.Vars, s.Data
 	*s = *o
 	s.Board.Cells = cells
 	s.Marks = marks
 	s.Faults = faults
-	if o.Vars != nil {
-		s.Vars = maps.Clone(o.Vars)
+	s.Vars = copyMap(vars, o.Vars)
+	s.Data = copyMap(data, o.Data)
+}
+
+// copyMap returns a copy of src, made in dst (a map of the state being
+// overwritten, which no other state shares) when there is one.
+func copyMap[V any](dst, src map[string]V) map[string]V {
+	if src == nil {
+		return nil
 	}
-	if o.Data != nil {
-		s.Data = maps.Clone(o.Data)
+	if dst == nil {
+		return maps.Clone(src)
 	}
+	clear(dst)
+	maps.Copy(dst, src)
+	return dst
 }
 
 // Clone returns a copy of s that shares nothing with it.
