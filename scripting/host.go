@@ -494,7 +494,8 @@ func (h *Host) fail(s *engine.State, me *ModError) {
 // state holds). Storage is always the table decoded from the state's
 // record, never one a handler built up in place: its keys iterate in the
 // same (canonical) order however the game got there, so pairs() cannot
-// make a replay differ.
+// make a replay differ. A table no handler could reach (mentionsStorage)
+// is not decoded again while the record stays the same.
 func (h *Host) begin(g *engine.Game) {
 	s := g.State()
 	h.state = s
