@@ -59,7 +59,9 @@ type SpawnEvent struct {
 // MarkEdits (marks to set or remove) and Data (values to keep in the
 // state's Data; an empty value deletes its key); they are applied in that
 // order after the hook returns, and the game's status is then worked out
-// again. State is the turn's finished state; hooks must not change it.
+// again. Faults are failures of hooks to keep in the turn's state (see
+// Fault; the engine sets their Turn). State is the turn's finished state;
+// hooks must not change it.
 type TickEvent struct {
 	Dir       Direction
 	Turn      int   // the number of the turn just finished, from 1
@@ -70,6 +72,7 @@ type TickEvent struct {
 	Edits     []Edit
 	MarkEdits []MarkEdit
 	Data      map[string]string
+	Faults    []Fault
 }
 
 // Edit puts Cell at Pos.

@@ -21,6 +21,7 @@ type State struct {
 	Vars   map[string]int64  // counters the ruleset and mods keep for the whole game
 	Data   map[string]string // data mods keep with the game (their storage)
 	Marks  []Mark            // the marks on the board, in position and name order
+	Faults []Fault           // the hooks' failures, in turn order (see Fault)
 }
 
 // copyFrom makes s a copy of o, reusing s's cells when they fit.
@@ -35,15 +36,31 @@ func (s *State) copyFrom(o *State) {
 	if len(o.Marks) > 0 {
 		marks = append(s.Marks[:0], o.Marks...)
 	}
+	var faults []Fault
+	if len(o.Faults) > 0 {
+		faults = append(s.Faults[:0], o.Faults...)
+	}
+	vars, data := s.Vars, s.Data
 	*s = *o
 	s.Board.Cells = cells
 	s.Marks = marks
-	if o.Vars != nil {
-		s.Vars = maps.Clone(o.Vars)
+	s.Faults = faults
+	s.Vars = copyMap(vars, o.Vars)
+	s.Data = copyMap(data, o.Data)
+}
+
+// copyMap returns a copy of src, made in dst (a map of the state being
+// overwritten, which no other state shares) when there is one.
+func copyMap[V any](dst, src map[string]V) map[string]V {
+	if src == nil {
+		return nil
 	}
-	if o.Data != nil {
-		s.Data = maps.Clone(o.Data)
+	if dst == nil {
+		return maps.Clone(src)
 	}
+	clear(dst)
+	maps.Copy(dst, src)
+	return dst
 }
 
 // Clone returns a copy of s that shares nothing with it.
@@ -307,13 +324,16 @@ func (g *Game) Move(d Direction) (Result, error) {
 func (g *Game) tick(t *Turn) error {
 	ev := &g.tickEv
 	*ev = TickEvent{Dir: t.Dir, Turn: t.State.Turn, Gained: t.Gained, Merges: t.Merges, Spawns: t.Spawns, State: t.State,
-		Edits: ev.Edits[:0], MarkEdits: ev.MarkEdits[:0]}
+		Edits: ev.Edits[:0], MarkEdits: ev.MarkEdits[:0], Faults: ev.Faults[:0]}
 	err := g.hooks.OnTick(ev)
 	ev.State = nil
 	if err != nil {
 		return &HookError{Event: "on tick", Err: err}
 	}
 	if err := g.applyRequests(t.State, ev.Edits, ev.MarkEdits, ev.Data); err != nil {
+		return &HookError{Event: "on tick", Err: err}
+	}
+	if err := t.State.recordFaults(ev.Faults); err != nil {
 		return &HookError{Event: "on tick", Err: err}
 	}
 	ev.Data = nil

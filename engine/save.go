@@ -49,6 +49,18 @@ type saveState struct {
 	Vars   map[string]int64  `json:"vars,omitempty"`
 	Data   map[string]string `json:"data,omitempty"`
 	Marks  []saveMark        `json:"marks,omitempty"`
+	Faults []saveFault       `json:"faults,omitempty"`
+}
+
+// saveFault is a Fault as saves keep it. The field is optional: saves from
+// before it load with no faults, and a save without faults is the same
+// bytes as before it.
+type saveFault struct {
+	Turn    int    `json:"turn"`
+	Hook    string `json:"hook"`
+	Event   string `json:"event,omitempty"`
+	Kind    string `json:"kind"`
+	Message string `json:"message,omitempty"`
 }
 
 type saveMark struct {
@@ -117,7 +129,34 @@ func (g *Game) saveState(s *State) saveState {
 		Vars:   s.Vars,
 		Data:   s.Data,
 		Marks:  saveMarks(s.Marks),
+		Faults: saveFaults(s.Faults),
 	}
+}
+
+func saveFaults(faults []Fault) []saveFault {
+	if len(faults) == 0 {
+		return nil
+	}
+	out := make([]saveFault, len(faults))
+	for i, f := range faults {
+		out[i] = saveFault{Turn: f.Turn, Hook: f.Hook, Event: f.Event, Kind: f.Kind.String(), Message: f.Message}
+	}
+	return out
+}
+
+// loadFaults reads a state's faults and checks them against the state.
+func loadFaults(s *State, faults []saveFault) error {
+	if len(faults) > MaxFaults+MaxFaultHooks {
+		return fmt.Errorf("faults: %d faults, more than %d", len(faults), MaxFaults+MaxFaultHooks)
+	}
+	for i, f := range faults {
+		kind, err := ParseFaultKind(f.Kind)
+		if err != nil {
+			return fmt.Errorf("faults[%d]: %w", i, err)
+		}
+		s.Faults = append(s.Faults, Fault{Turn: f.Turn, Hook: f.Hook, Event: f.Event, Kind: kind, Message: f.Message})
+	}
+	return s.checkFaults()
 }
 
 func saveMarks(marks []Mark) []saveMark {
@@ -405,6 +444,9 @@ func (g *Game) loadState(d *saveState) (State, error) {
 		s.Marks = append(s.Marks, mark)
 	}
 	sortMarks(s.Marks)
+	if err := loadFaults(&s, d.Faults); err != nil {
+		return s, err
+	}
 	return s, nil
 }
 

@@ -258,7 +258,7 @@ func (m *modRun) luaRandom(L *lua.LState) int {
 		}
 		L.Push(lua.LNumber(lo + m.rng.IntN(hi-lo+1)))
 	}
-	m.ran = true
+	m.ran, m.rngUsed = true, true
 	return 1
 }
 

@@ -96,6 +96,7 @@ type ModError struct{ Report }
 func (e *ModError) Error() string { return e.Report.Error() }
 
 // FailLimit is how many turns in a row a mod may fail before it is disabled.
+// The count, and the disable, are the game state's record (engine.Fault).
 const FailLimit = 3
 
 // Host runs a game's mods. It implements engine.Hooks; play moves through
@@ -112,24 +113,35 @@ type Host struct {
 	callReason, turnReason string
 	state                  *engine.State // the state the running event reads
 	loading                *modRun       // the mod whose main chunk runs, while mods load
+	game                   *engine.Game  // the game last attached or moved
+	faults                 []engine.Fault
+	cells                  map[engine.Cell]lua.LValue  // cellValue's boxes
+	scores                 map[engine.Score]lua.LValue // scoreValue's boxes
 }
 
 type modRun struct {
 	host     *Host
 	mod      *Mod
+	key      string // the key of its record in the state's Data
 	L        *lua.LState
 	budget   *budget
 	log      *logBuffer
 	handlers [numEvents][]*lua.LFunction
-	disabled bool
-	muted    bool   // off for the rest of this move, after an error in it
-	failures int    // turns in a row with an error
-	spent    int64  // instructions run in this turn
-	ran      bool   // a handler ran since storage was last saved or loaded
-	decoded  bool   // storage is the table decoded from loaded, untouched
-	loaded   string // the Data record storage and rng came from
-	initial  string // the record of storage and rng as loading left them
+	reuse    [numEvents][]reuse    // per handler: what of its payload the host may reuse
+	payloads [numEvents]payloadBox // the payloads reused, made on first use
+	lists    [2]*lua.LTable        // after_merge's from and sources, reused
+	points   [2]payloadBox         // after_merge's from[1] and from[2], reused
+	touches  bool                  // the mod's code can reach storage (mentionsStorage)
+	disabled bool                  // the state's record disables the mod (set by begin)
+	muted    bool                  // off for the rest of this move, after an error in it
+	spent    int64                 // instructions run in this turn
+	ran      bool                  // a handler ran since storage was last saved or loaded
+	rngUsed  bool                  // the random stream was drawn from since then
+	decoded  bool                  // storage is the table decoded from loaded, untouched
+	loaded   string                // the Data record storage and rng came from
+	initial  string                // the record of storage and rng as loading left them
 	rng      engine.RNG
+	rngFrom  engine.RNG            // the random stream as loaded held it
 	modules  map[string]lua.LValue // results of require
 }
 
@@ -200,18 +212,23 @@ func (h *Host) Log(id string) []string {
 	return nil
 }
 
-// Disabled reports whether the mod with the given id has been disabled.
+// Attach attaches the host to g as its hooks; Disabled then reads g's
+// record.
+func (h *Host) Attach(g *engine.Game) {
+	g.SetHooks(h)
+	h.game = g
+}
+
+// Disabled reports whether the mod with the given id is disabled in the
+// current state of the game last attached (Attach) or moved (Move): the
+// state's record says so, so undo past the disabling turn brings the mod
+// back, and redo or a loaded save disables it again.
 func (h *Host) Disabled(id string) bool {
-	for _, m := range h.mods {
-		if m.mod.ID() == id {
-			return m.disabled
-		}
-	}
-	return false
+	return h.game != nil && h.game.State().HookDisabled(id)
 }
 
 func (h *Host) load(mod *Mod) error {
-	m := &modRun{host: h, mod: mod, budget: newBudget(), log: &logBuffer{max: h.limits.MaxLog}, modules: map[string]lua.LValue{}}
+	m := &modRun{host: h, mod: mod, key: dataKey(mod.ID()), budget: newBudget(), log: &logBuffer{max: h.limits.MaxLog}, modules: map[string]lua.LValue{}}
 	m.L = newSandbox(h.limits, m.budget, m.log)
 	h.watchdog.add(m.budget, mod.ID())
 	h.mods = append(h.mods, m)
@@ -228,6 +245,11 @@ func (h *Host) load(mod *Mod) error {
 	_, stopped := m.budget.stop(h.limits.LoadInstructions)
 	if err != nil {
 		return m.report("load", err, stopped)
+	}
+	for ev, fns := range m.handlers {
+		for _, fn := range fns {
+			m.reuse[ev] = append(m.reuse[ev], payloadReuse(fn.Proto, payloadScalars[ev]))
+		}
 	}
 	// What the main chunk left in storage is where every game starts.
 	if m.initial, err = m.save(); err != nil {
@@ -254,6 +276,7 @@ func (m *modRun) compile(rel string) (*lua.LFunction, error) {
 	if err != nil {
 		return nil, m.report("load", err, stop{})
 	}
+	m.touches = m.touches || mentionsStorage(fn.Proto)
 	return fn, nil
 }
 
@@ -356,14 +379,15 @@ func (h *Host) call(m *modRun, ev event, fn *lua.LFunction, arg lua.LValue) (lua
 	return ret, nil
 }
 
-// each calls fn for every active mod with handlers for ev, in load order.
-func (h *Host) each(ev event, fn func(m *modRun, handler *lua.LFunction) error) error {
+// each calls fn for every active mod with handlers for ev, in load order,
+// with what the handler lets the host reuse of its payload.
+func (h *Host) each(ev event, fn func(m *modRun, handler *lua.LFunction, r reuse) error) error {
 	for _, m := range h.mods {
 		if m.disabled || m.muted {
 			continue
 		}
-		for _, handler := range m.handlers[ev] {
-			if err := fn(m, handler); err != nil {
+		for i, handler := range m.handlers[ev] {
+			if err := fn(m, handler, m.reuse[ev][i]); err != nil {
 				return err
 			}
 		}
@@ -371,59 +395,124 @@ func (h *Host) each(ev event, fn func(m *modRun, handler *lua.LFunction) error) 
 	return nil
 }
 
+// payload returns the table of an event's payload for a handler: the
+// mod's reused one where the handler cannot keep it (see payloadReuse),
+// else a fresh one. Either way the caller sets every field.
+func (m *modRun) payload(ev event, r reuse, n int) fields {
+	if r == reuseNone {
+		return fields{t: m.L.CreateTable(0, n)}
+	}
+	return m.payloads[ev].fields(m.L, n)
+}
+
+// payloadBox is a reused payload table and the values its fields hold.
+type payloadBox struct {
+	t    *lua.LTable
+	last [maxFields]lua.LValue
+}
+
+const maxFields = 6
+
+func (b *payloadBox) fields(L *lua.LState, n int) fields {
+	if b.t == nil {
+		b.t = L.CreateTable(0, n)
+	}
+	return fields{t: b.t, last: &b.last}
+}
+
+// fields sets the fields of a payload table. On a reused table, whose
+// fields no handler can change (payloadReuse), a field that holds the
+// value already is not set again.
+type fields struct {
+	t    *lua.LTable
+	last *[maxFields]lua.LValue
+}
+
+func (f fields) set(i int, key string, v lua.LValue) {
+	if f.last != nil {
+		if f.last[i] == v {
+			return
+		}
+		f.last[i] = v
+	}
+	f.t.RawSetString(key, v)
+}
+
 // Move plays one move of g with the mods. A mod that errors is reported
 // (TakeReports) and the move is played again without it, so the game goes
-// on and the mod's effects on that turn are undone; a mod that fails
-// FailLimit turns in a row is disabled. A move a mod refuses returns the
+// on and the mod's effects on that turn are undone. The failure is kept in
+// the turn's state (engine.Fault), and a mod whose record shows FailLimit
+// failing turns in a row is disabled there: a move that makes no turn (a
+// refused move, one that changes nothing) keeps nothing, and its failures
+// are reported but do not count. A move a mod refuses returns the
 // *engine.Refusal.
 func (h *Host) Move(g *engine.Game, d engine.Direction) (engine.Result, error) {
+	h.game = g
 	for _, m := range h.mods {
 		m.spent, m.muted = 0, false
 	}
-	failed := map[*modRun]bool{}
+	h.faults = h.faults[:0]
+	first := len(h.reports)
 	for {
 		h.begin(g)
 		res, err := g.Move(d)
-		var me *ModError
-		if errors.As(err, &me) {
-			for _, m := range h.mods {
-				if m.mod.ID() == me.Mod && !m.muted {
-					m.muted = true
-					failed[m] = true
-					m.failures++
-					if m.failures >= FailLimit {
-						m.disabled = true
-						me.Disabled = true
-					}
-				}
-			}
-			h.reports = append(h.reports, me.Report)
-			continue
-		}
-		if err == nil && res.Changed {
-			for _, m := range h.mods {
-				if !failed[m] {
-					m.failures = 0
-				}
+		if err != nil {
+			if me := (*ModError)(nil); errors.As(err, &me) {
+				h.fail(g.State(), me)
+				continue
 			}
 		}
+		turn := err == nil && res.Changed
+		for i := first; i < len(h.reports); i++ {
+			h.reports[i].Disabled = h.reports[i].Disabled && turn
+		}
+		h.faults = h.faults[:0]
 		h.state = nil
 		return res, err
 	}
 }
 
-// begin readies the mods for a move of g: each mod's storage and random
-// stream come from the game's current state (so undo, redo and a failed
-// attempt all start from what the state holds). Storage is always the table
-// decoded from the state's record, never one a handler built up in place:
-// its keys iterate in the same (canonical) order however the game got
-// there, so pairs() cannot make a replay differ.
+// fail mutes the mod of a failure for the rest of the move and readies its
+// record for the turn, s being the state the move starts from: the
+// failure, and a disable when it makes FailLimit turns in a row.
+func (h *Host) fail(s *engine.State, me *ModError) {
+	for _, m := range h.mods {
+		if m.mod.ID() != me.Mod || m.muted {
+			continue
+		}
+		m.muted = true
+		kind := engine.FaultError
+		if me.Failsafe {
+			kind = engine.FaultFailsafe
+		}
+		h.faults = append(h.faults, engine.Fault{Hook: me.Mod, Event: me.Event, Kind: kind, Message: me.Message})
+		if inARow := s.HookFailedInARow(me.Mod); inARow+1 >= FailLimit {
+			me.Disabled = true
+			h.faults = append(h.faults, engine.Fault{Hook: me.Mod, Event: me.Event, Kind: engine.FaultDisabled,
+				Message: fmt.Sprintf("failed %d turns in a row", FailLimit)})
+		}
+	}
+	h.reports = append(h.reports, me.Report)
+}
+
+// begin readies the mods for a move of g: which are disabled, and each
+// mod's storage and random stream, come from the game's current state (so
+// undo, redo, a loaded save and a failed attempt all start from what the
+// state holds). Storage is always the table decoded from the state's
+// record, never one a handler built up in place: its keys iterate in the
+// same (canonical) order however the game got there, so pairs() cannot
+// make a replay differ. A table no handler could reach (mentionsStorage)
+// is not decoded again while the record stays the same.
 func (h *Host) begin(g *engine.Game) {
 	s := g.State()
 	h.state = s
 	for _, m := range h.mods {
-		rec := s.Data[dataKey(m.mod.ID())]
-		if rec == m.loaded && !m.ran && m.decoded {
+		m.disabled = s.HookDisabled(m.mod.ID())
+		rec := s.Data[m.key]
+		if rec == m.loaded && m.decoded && !(m.ran && m.touches) {
+			// Storage is the table decoded from rec, which no handler
+			// could reach: only the random stream goes back.
+			m.rng, m.ran, m.rngUsed = m.rngFrom, false, false
 			continue
 		}
 		m.restore(rec)
@@ -439,11 +528,11 @@ func (h *Host) BeforeMove(e *engine.MoveEvent) error {
 	for _, m := range h.mods {
 		m.spent = 0
 	}
-	return h.each(evBeforeMove, func(m *modRun, fn *lua.LFunction) error {
-		t := m.L.CreateTable(0, 2)
-		t.RawSetString("dir", lua.LString(strings.ToLower(e.Dir.String())))
-		t.RawSetString("turn", lua.LNumber(e.State.Turn+1))
-		ret, err := h.call(m, evBeforeMove, fn, t)
+	return h.each(evBeforeMove, func(m *modRun, fn *lua.LFunction, r reuse) error {
+		f := m.payload(evBeforeMove, r, 2)
+		f.set(0, "dir", dirValue(e.Dir))
+		f.set(1, "turn", number(e.State.Turn+1))
+		ret, err := h.call(m, evBeforeMove, fn, f.t)
 		if err != nil {
 			return err
 		}
@@ -465,24 +554,34 @@ func (h *Host) BeforeMove(e *engine.MoveEvent) error {
 // AfterMerge shows each merge to the mods, which may change its result.
 func (h *Host) AfterMerge(e *engine.MergeEvent) error {
 	h.state = e.State
-	return h.each(evAfterMerge, func(m *modRun, fn *lua.LFunction) error {
+	return h.each(evAfterMerge, func(m *modRun, fn *lua.LFunction, r reuse) error {
 		L := m.L
-		t := L.CreateTable(0, 5)
-		t.RawSetString("row", lua.LNumber(e.Pos.Row))
-		t.RawSetString("col", lua.LNumber(e.Pos.Col))
-		from := L.CreateTable(2, 0)
-		sources := L.CreateTable(2, 0)
+		f := m.payload(evAfterMerge, r, 5)
+		f.set(0, "row", number(e.Pos.Row))
+		f.set(1, "col", number(e.Pos.Col))
+		from, sources := m.lists[0], m.lists[1]
+		if r != reuseNested || from == nil {
+			from, sources = L.CreateTable(2, 0), L.CreateTable(2, 0)
+			if r == reuseNested {
+				m.lists = [2]*lua.LTable{from, sources}
+			}
+		}
 		for i := 0; i < 2; i++ {
-			p := L.CreateTable(0, 2)
-			p.RawSetString("row", lua.LNumber(e.From[i].Row))
-			p.RawSetString("col", lua.LNumber(e.From[i].Col))
-			from.RawSetInt(i+1, p)
+			var p fields
+			if r == reuseNested {
+				p = m.points[i].fields(L, 2)
+			} else {
+				p = fields{t: L.CreateTable(0, 2)}
+			}
+			p.set(0, "row", number(e.From[i].Row))
+			p.set(1, "col", number(e.From[i].Col))
+			from.RawSetInt(i+1, p.t)
 			sources.RawSetInt(i+1, h.cellValue(e.Sources[i]))
 		}
-		t.RawSetString("from", from)
-		t.RawSetString("sources", sources)
-		t.RawSetString("result", h.cellValue(e.Result))
-		ret, err := h.call(m, evAfterMerge, fn, t)
+		f.set(2, "from", from)
+		f.set(3, "sources", sources)
+		f.set(4, "result", h.cellValue(e.Result))
+		ret, err := h.call(m, evAfterMerge, fn, f.t)
 		if err != nil {
 			return err
 		}
@@ -507,16 +606,16 @@ func (h *Host) AfterMerge(e *engine.MergeEvent) error {
 // OnSpawn shows each spawn to the mods, which may move, change or cancel it.
 func (h *Host) OnSpawn(e *engine.SpawnEvent) error {
 	h.state = e.State
-	return h.each(evSpawn, func(m *modRun, fn *lua.LFunction) error {
+	return h.each(evSpawn, func(m *modRun, fn *lua.LFunction, r reuse) error {
 		if e.Cancel {
 			return nil
 		}
-		t := m.L.CreateTable(0, 4)
-		t.RawSetString("row", lua.LNumber(e.Pos.Row))
-		t.RawSetString("col", lua.LNumber(e.Pos.Col))
-		t.RawSetString("cell", h.cellValue(e.Cell))
-		t.RawSetString("scripted", lua.LBool(e.Scripted))
-		ret, err := h.call(m, evSpawn, fn, t)
+		f := m.payload(evSpawn, r, 4)
+		f.set(0, "row", number(e.Pos.Row))
+		f.set(1, "col", number(e.Pos.Col))
+		f.set(2, "cell", h.cellValue(e.Cell))
+		f.set(3, "scripted", lua.LBool(e.Scripted))
+		ret, err := h.call(m, evSpawn, fn, f.t)
 		if err != nil {
 			return err
 		}
@@ -565,17 +664,18 @@ func (h *Host) OnSpawn(e *engine.SpawnEvent) error {
 
 // OnTick runs the mods' tick handlers on the finished turn, applies their
 // requests through the engine, and keeps each mod's storage and random
-// stream in the state.
+// stream, and the mods' failures on the turn, in the state.
 func (h *Host) OnTick(e *engine.TickEvent) error {
 	h.state = e.State
-	err := h.each(evTick, func(m *modRun, fn *lua.LFunction) error {
-		t := m.L.CreateTable(0, 5)
-		t.RawSetString("turn", lua.LNumber(e.Turn))
-		t.RawSetString("dir", lua.LString(strings.ToLower(e.Dir.String())))
-		t.RawSetString("gained", lua.LString(engine.FormatScore(h.rules, e.Gained)))
-		t.RawSetString("merges", lua.LNumber(e.Merges))
-		t.RawSetString("spawns", lua.LNumber(e.Spawns))
-		ret, err := h.call(m, evTick, fn, t)
+	e.Faults = append(e.Faults, h.faults...)
+	err := h.each(evTick, func(m *modRun, fn *lua.LFunction, r reuse) error {
+		f := m.payload(evTick, r, 5)
+		f.set(0, "turn", number(e.Turn))
+		f.set(1, "dir", dirValue(e.Dir))
+		f.set(2, "gained", h.scoreValue(e.Gained))
+		f.set(3, "merges", number(e.Merges))
+		f.set(4, "spawns", number(e.Spawns))
+		ret, err := h.call(m, evTick, fn, f.t)
 		if err != nil {
 			return err
 		}
@@ -594,16 +694,24 @@ func (h *Host) OnTick(e *engine.TickEvent) error {
 	if err != nil {
 		return err
 	}
-	total := dataSize(e.State.Data)
+	total := -1 // the bytes of the state's Data, worked out when needed
 	for _, m := range h.mods {
 		if m.disabled || m.muted || !m.ran {
+			continue
+		}
+		if m.loaded != "" && m.decoded && !m.touches && !m.rngUsed {
+			// Neither storage nor the random stream can have changed.
+			m.ran = false
 			continue
 		}
 		rec, err := m.save()
 		if err != nil {
 			return m.invalid(EventTick, "storage: %v", err)
 		}
-		key := dataKey(m.mod.ID())
+		key := m.key
+		if total < 0 {
+			total = dataSize(e.State.Data)
+		}
 		if old, ok := e.State.Data[key]; ok {
 			total -= len(key) + len(old)
 		}
@@ -614,11 +722,13 @@ func (h *Host) OnTick(e *engine.TickEvent) error {
 			if e.Data == nil {
 				e.Data = map[string]string{}
 			}
-			e.Data[dataKey(m.mod.ID())] = rec
+			e.Data[key] = rec
 		}
 		// The live storage table goes on only until the next move, which
-		// decodes it from the record (see begin).
-		m.loaded, m.ran, m.decoded = rec, false, false
+		// decodes it from the record (see begin), unless no handler could
+		// reach it.
+		m.loaded, m.ran, m.rngUsed, m.rngFrom = rec, false, false, m.rng
+		m.decoded = m.decoded && !m.touches
 	}
 	return nil
 }
@@ -823,10 +933,10 @@ func wholeIn(v lua.LValue, lo, hi int) (int, error) {
 	return int(f), nil
 }
 
-// cellValue writes a cell for Lua: as its notation, a number where the
+// cellText writes a cell for Lua: as its notation, a number where the
 // notation is a number (classic tiles, which are powers of two and so held
 // exactly by a Lua number however large; 0 for empty).
-func (h *Host) cellValue(c engine.Cell) lua.LValue {
+func (h *Host) cellText(c engine.Cell) lua.LValue {
 	s := h.rules.FormatCell(c)
 	if n, ok := exactNumber(s); ok {
 		return lua.LNumber(n)

@@ -8,6 +8,7 @@ package scripting_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -442,13 +443,46 @@ func newHostileGame(t *testing.T) *engine.Game {
 	return g
 }
 
+// The hostile mod's failures are in the game's state (its faults), not in
+// the reference game's: the two are compared without them, and
+// checkHostileRecord checks the record.
 func hostileMarshal(t *testing.T, g *engine.Game) []byte {
 	t.Helper()
 	b, err := g.Marshal()
 	if err != nil {
 		t.Fatal(err)
 	}
+	var doc map[string]any
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	delete(doc["state"].(map[string]any), "faults")
+	for _, key := range []string{"history", "future"} {
+		for _, st := range doc[key].([]any) {
+			delete(st.(map[string]any), "faults")
+		}
+	}
+	if b, err = json.MarshalIndent(doc, "", "  "); err != nil {
+		t.Fatal(err)
+	}
 	return b
+}
+
+// checkHostileRecord checks the game state's record after a move: the
+// mod's failing turns in a row, the event of this turn's failure and
+// whether it is disabled.
+func checkHostileRecord(c *hostileChecker, s *engine.State, move int, mod, event string, fails bool, inARow int, disabled bool) {
+	if got := s.HookFailedInARow(mod); got != inARow {
+		c.errorf("move %d: the record says %s failed %d turns in a row, want %d: %+v", move, mod, got, inARow, s.Faults)
+	}
+	if got := s.HookDisabled(mod); got != disabled {
+		c.errorf("move %d: the record says %s disabled=%v, want %v: %+v", move, mod, got, disabled, s.Faults)
+	}
+	for _, f := range s.Faults {
+		if f.Turn == s.Turn && f.Kind != engine.FaultDisabled && (!fails || f.Hook != mod || f.Event != event) {
+			c.errorf("move %d: fault %+v recorded, want one of %s in %s only when it fails", move, f, mod, event)
+		}
+	}
 }
 
 // hostileMover plays moves of a game, with a host or without hooks.
@@ -622,6 +656,11 @@ func runHostileAttack(t *testing.T, a hostileAttack) {
 		} else if rres.Changed {
 			failures = 0
 		}
+		inARow := 0
+		if fails {
+			inARow = failures
+		}
+		checkHostileRecord(c, g.State(), i+1, a.mod, event, fails, inARow, disabled)
 		for _, r := range mine {
 			checkHostileReport(c, r, a, event, line)
 			if r.Disabled != disabled {

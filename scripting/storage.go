@@ -71,6 +71,7 @@ func (m *modRun) restore(rec string) {
 		}
 	}
 	m.L.G.Global.RawSetString("storage", st)
+	m.rngFrom, m.rngUsed = m.rng, false
 }
 
 // encodeTable writes a table of plain data as a JSON list of [key, value]

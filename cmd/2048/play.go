@@ -207,7 +207,7 @@ func (s *session) attach(g *engine.Game) (*scripting.Host, error) {
 	if err != nil {
 		return nil, err
 	}
-	g.SetHooks(host)
+	host.Attach(g)
 	return host, nil
 }
 

@@ -1,0 +1,207 @@
+package scripting
+
+import (
+	"strings"
+
+	lua "github.com/yuin/gopher-lua"
+
+	"github.com/mod2048/mod2048/engine"
+)
+
+// What the host may reuse from one handler call to the next, proved from
+// the mods' compiled code. A handler can never see a table change under it:
+// the host reuses a table only where no handler could have kept a
+// reference to it, nor anything of it but plain values.
+
+// reuse is what one handler lets the host reuse of its event's payload.
+type reuse uint8
+
+const (
+	reuseNone   reuse = iota // a fresh payload every call
+	reuseTop                 // the payload table; any nested tables fresh
+	reuseNested              // the payload and the tables in it
+)
+
+// payloadReuse works out, from a handler's code, whether its payload (its
+// first argument) can outlive the call. The payload cannot be kept, passed
+// on or written when the handler's code does nothing with the register that
+// holds it but read fields of it (e.payload_field); with no parameter and
+// no varargs the payload is out of reach altogether. Every other use of the
+// register, by any instruction, counts as an escape: a conservative
+// analysis, which may give a fresh table where none is needed, never the
+// other way round. Reads of fields by a constant name in scalars give
+// plain values; any other field read may give a nested table, which then
+// stays fresh (reuseTop).
+func payloadReuse(p *lua.FunctionProto, scalars []string) reuse {
+	if p.NumParameters == 0 {
+		if p.IsVarArg != 0 {
+			return reuseNone
+		}
+		return reuseNested
+	}
+	out := reuseNested
+	for _, inst := range p.Code {
+		op := int(inst >> 26)
+		a := int(inst>>18) & 0xff
+		b := int(inst & 0x1ff)
+		c := int(inst>>9) & 0x1ff
+		rk := func(x int) bool { return x&0x100 == 0 && x == 0 } // RK(x) is register 0
+		switch op {
+		case lua.OP_LOADK, lua.OP_LOADBOOL, lua.OP_LOADNIL, lua.OP_GETUPVAL, lua.OP_GETGLOBAL,
+			lua.OP_NEWTABLE, lua.OP_JMP, lua.OP_CLOSE, lua.OP_CLOSURE, lua.OP_VARARG, lua.OP_NOP:
+			// Read no register (a closure's captures follow it as MOVEs).
+		case lua.OP_MOVE, lua.OP_MOVEN, lua.OP_UNM, lua.OP_NOT, lua.OP_LEN, lua.OP_TESTSET:
+			if b == 0 {
+				return reuseNone
+			}
+		case lua.OP_GETTABLE, lua.OP_GETTABLEKS:
+			if rk(c) {
+				return reuseNone
+			}
+			if b == 0 && !constantIn(p, c, scalars) {
+				out = reuseTop
+			}
+		case lua.OP_SELF:
+			if b == 0 || rk(c) {
+				return reuseNone
+			}
+		case lua.OP_ADD, lua.OP_SUB, lua.OP_MUL, lua.OP_DIV, lua.OP_MOD, lua.OP_POW,
+			lua.OP_EQ, lua.OP_LT, lua.OP_LE:
+			if rk(b) || rk(c) {
+				return reuseNone
+			}
+		case lua.OP_SETTABLE, lua.OP_SETTABLEKS:
+			if a == 0 || rk(b) || rk(c) {
+				return reuseNone
+			}
+		case lua.OP_SETGLOBAL, lua.OP_SETUPVAL, lua.OP_TEST:
+			if a == 0 {
+				return reuseNone
+			}
+		case lua.OP_CONCAT:
+			if b == 0 {
+				return reuseNone
+			}
+		case lua.OP_CALL, lua.OP_TAILCALL, lua.OP_FORLOOP, lua.OP_FORPREP, lua.OP_TFORLOOP, lua.OP_SETLIST:
+			// Read registers from A on.
+			if a == 0 {
+				return reuseNone
+			}
+		case lua.OP_RETURN:
+			if a == 0 && b != 1 {
+				return reuseNone
+			}
+		default:
+			return reuseNone
+		}
+	}
+	return out
+}
+
+// constantIn reports whether RK(x) is a constant string of names.
+func constantIn(p *lua.FunctionProto, x int, names []string) bool {
+	if x&0x100 == 0 {
+		return false
+	}
+	i := x & 0xff
+	if i >= len(p.Constants) {
+		return false
+	}
+	s, ok := p.Constants[i].(lua.LString)
+	return ok && contains(names, string(s))
+}
+
+// mentionsStorage reports whether a function, or any function defined in
+// it, names the global storage or _G (through which storage can be named
+// by a computed key). Without either, code cannot reach the storage table:
+// a global is read only by a constant name, and the sandbox has no
+// getfenv, debug or package. It looks at constants only, whatever uses
+// them, so it errs on the side of "it does".
+func mentionsStorage(p *lua.FunctionProto) bool {
+	for _, k := range p.Constants {
+		if s, ok := k.(lua.LString); ok && (s == "storage" || s == "_G") {
+			return true
+		}
+	}
+	for _, child := range p.FunctionPrototypes {
+		if mentionsStorage(child) {
+			return true
+		}
+	}
+	return false
+}
+
+// Values the payloads use, boxed once: a Go value put in a lua.LValue
+// allocates, these do not.
+var (
+	smallNumbers = func() (out [1024]lua.LValue) {
+		for i := range out {
+			out[i] = lua.LNumber(i)
+		}
+		return out
+	}()
+	dirNames = func() (out [4]lua.LValue) {
+		for _, d := range engine.Directions {
+			out[d] = lua.LString(strings.ToLower(d.String()))
+		}
+		return out
+	}()
+)
+
+// payloadScalars names the fields of each event's payload that hold plain
+// values (the rest hold tables).
+var payloadScalars = [numEvents][]string{
+	evBeforeMove: {"dir", "turn"},
+	evAfterMerge: {"row", "col", "result"},
+	evSpawn:      {"row", "col", "cell", "scripted"},
+	evTick:       {"turn", "dir", "gained", "merges", "spawns"},
+}
+
+// dirValue boxes a direction's Lua name.
+func dirValue(d engine.Direction) lua.LValue {
+	if int(d) < len(dirNames) && dirNames[d] != nil {
+		return dirNames[d]
+	}
+	return lua.LString(strings.ToLower(d.String()))
+}
+
+// maxBoxed bounds each of the host's caches of boxed cells and scores.
+const maxBoxed = 256
+
+// cellValue writes a cell for Lua (see cellText), boxed once per cell.
+func (h *Host) cellValue(c engine.Cell) lua.LValue {
+	if v, ok := h.cells[c]; ok {
+		return v
+	}
+	v := h.cellText(c)
+	if len(h.cells) < maxBoxed {
+		if h.cells == nil {
+			h.cells = map[engine.Cell]lua.LValue{}
+		}
+		h.cells[c] = v
+	}
+	return v
+}
+
+// scoreValue writes a score for Lua, boxed once per score.
+func (h *Host) scoreValue(sc engine.Score) lua.LValue {
+	if v, ok := h.scores[sc]; ok {
+		return v
+	}
+	v := lua.LValue(lua.LString(engine.FormatScore(h.rules, sc)))
+	if len(h.scores) < maxBoxed {
+		if h.scores == nil {
+			h.scores = map[engine.Score]lua.LValue{}
+		}
+		h.scores[sc] = v
+	}
+	return v
+}
+
+// number boxes n, from the table of small numbers when it is one.
+func number(n int) lua.LValue {
+	if n >= 0 && n < len(smallNumbers) {
+		return smallNumbers[n]
+	}
+	return lua.LNumber(n)
+}
