@@ -1,0 +1,65 @@
+//go:build unix
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestFixtureNotRegular: `2048 test DIR` with a named pipe, a link to
+// /dev/zero and a huge file among its .cases reports each as a failure,
+// named, and ends: before, the pipe hung it forever and /dev/zero grew its
+// memory by hundreds of MB a second. The good file's case still runs.
+func TestFixtureNotRegular(t *testing.T) {
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, "pipe.cases"), 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	if err := os.Symlink("/dev/zero", filepath.Join(dir, "zero.cases")); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(filepath.Join(dir, "huge.cases"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(1 << 30); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	good := "Case: G\nGiven:\n2 2 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0\nMove: Left\nSpawnScript: [{1,1,2}]\nScoreΔ: 4\n"
+	if err := os.WriteFile(filepath.Join(dir, "good.cases"), []byte(good), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, "test", ".")
+	cmd.Dir = dir
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err = cmd.Run()
+	if ctx.Err() != nil {
+		t.Fatalf("2048 test hangs on a pipe or a device:\n%s", out.String())
+	}
+	if cmd.ProcessState.ExitCode() != 1 {
+		t.Errorf("exit %v, want 1", err)
+	}
+	for _, want := range []string{
+		"FAIL pipe.cases: a named pipe, not a regular file\n",
+		"FAIL zero.cases: a character device, not a regular file\n",
+		"FAIL huge.cases: 1073741824 bytes, more than the limit of 16 MiB\n",
+		"1 passed, 3 failed\n",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+}
