@@ -5,6 +5,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -61,5 +62,37 @@ func TestFixtureNotRegular(t *testing.T) {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}
+	}
+}
+
+// TestPlaySaveFIFO: a named pipe in place of the save stops `2048 play`
+// at once with an error naming it, instead of waiting for a writer.
+func TestPlaySaveFIFO(t *testing.T) {
+	dir := t.TempDir()
+	o, _, _ := parsePlay(nil, io.Discard)
+	o.stateDir = dir
+	s, err := newSession(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := s.store.Path(s.key)
+	if err := syscall.Mkfifo(path, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := s.start(o)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "cannot read "+path+" (a named pipe, not a regular file)") {
+			t.Errorf("start: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("a pipe in place of the save hangs the game")
+	}
+	if info, err := os.Lstat(path); err != nil || info.Mode()&os.ModeNamedPipe == 0 {
+		t.Errorf("the pipe was replaced: %v", err)
 	}
 }

@@ -1135,3 +1135,58 @@ func TestPlayFirstSaveFails(t *testing.T) {
 		t.Error("q quit an unsaved game without asking")
 	}
 }
+
+// TestPlayQuitUnsavedInTmux runs the real binary with saves that always
+// fail (a state folder in /proc, where no one, root included, can make a
+// file): the key line says NOT SAVED, q asks, y quits, and the program
+// says what was lost and exits 1.
+func TestPlayQuitUnsavedInTmux(t *testing.T) {
+	tmux, err := exec.LookPath("tmux")
+	if err != nil {
+		t.Skip("tmux is not installed")
+	}
+	if info, err := os.Stat("/proc/self"); err != nil || !info.IsDir() {
+		t.Skip("no /proc")
+	}
+	shell, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	sock := filepath.Join(t.TempDir(), "tmux.sock")
+	tm := func(args ...string) string {
+		t.Helper()
+		out, err := exec.Command(tmux, append([]string{"-S", sock}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("tmux %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	tm("-f", "/dev/null", "new-session", "-d", "-x", "90", "-y", "30", "env", "PS1=PROMPT$ ", "TERM=xterm-256color", shell)
+	defer exec.Command(tmux, "-S", sock, "kill-server").Run()
+	waitFor := func(what, want string) string {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			text := tm("capture-pane", "-p", "-J")
+			if strings.Contains(text, want) {
+				return text
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("waiting for %s; the pane shows:\n%s", what, text)
+			}
+			time.Sleep(30 * time.Millisecond)
+		}
+	}
+	waitFor("the prompt", "PROMPT$")
+	tm("send-keys", "-l", "MOD2048_STATE_DIR=/proc/self "+binary+" play --seed 3; echo EXIT=$?")
+	tm("send-keys", "Enter")
+	waitFor("the warning", "NOT SAVED: ")
+	tm("send-keys", "Left")
+	tm("send-keys", "q")
+	waitFor("the question", "Not saved. Quit anyway? (y/n)")
+	tm("send-keys", "y")
+	text := waitFor("the exit", "EXIT=")
+	if !strings.Contains(text, "EXIT=1") || !strings.Contains(text, "2048 play: quit with the game not saved") {
+		t.Errorf("quitting unsaved:\n%s", text)
+	}
+}
