@@ -132,3 +132,28 @@ func TestSize(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkRead reads a 64 KiB file (a fixture file's size) with Read, and
+// with os.ReadFile for comparison: the checks cost two stats.
+func BenchmarkRead(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "f.cases")
+	if err := os.WriteFile(path, make([]byte, 64<<10), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("infile.Read", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			if _, err := Read(path, 16<<20); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("os.ReadFile", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			if _, err := os.ReadFile(path); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
