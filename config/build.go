@@ -1,9 +1,6 @@
 package config
 
-import (
-	"fmt"
-	"os"
-)
+import "fmt"
 
 // BuildOptions are the layers of a configuration as the command line gives
 // them (--ruleset, --difficulty, --config, --set).
@@ -37,7 +34,7 @@ func Build(o BuildOptions) (*Config, error) {
 	}
 	l := layers{ruleset: o.Ruleset, difficulty: o.Difficulty, fallback: fallback}
 	if o.File != "" {
-		src, err := os.ReadFile(o.File)
+		src, err := readFile(o.File)
 		if err != nil {
 			return nil, fileError(o.File, err)
 		}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
-	"os"
 	"regexp"
 	"sort"
 	"strings"
@@ -14,6 +13,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/mod2048/mod2048/config/infile"
 )
 
 //go:embed presets/*.toml
@@ -82,9 +83,18 @@ func Default(ruleset string) (*Config, error) {
 	return Preset(name)
 }
 
+// MaxFileSize is the most bytes a configuration file may have: a thousand
+// times a preset's size. A larger file, or one that is not a regular file
+// (a pipe, a device), is refused before it is read.
+const MaxFileSize = 1 << 20
+
+// readFile reads a configuration file, a regular file of at most
+// MaxFileSize bytes.
+func readFile(path string) ([]byte, error) { return infile.Read(path, MaxFileSize) }
+
 // LoadFile reads the TOML file at path as Parse reads its text.
 func LoadFile(path, base string) (*Config, error) {
-	src, err := os.ReadFile(path)
+	src, err := readFile(path)
 	if err != nil {
 		return nil, fileError(path, err)
 	}

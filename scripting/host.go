@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -265,9 +264,9 @@ func (m *modRun) compile(rel string) (*lua.LFunction, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mod %s: %s: %v", m.mod.ID(), rel, err)
 	}
-	src, err := os.ReadFile(path)
+	src, err := readModFile(path, MaxSource)
 	if err != nil {
-		return nil, fmt.Errorf("mod %s: %s: cannot be read", m.mod.ID(), rel)
+		return nil, fmt.Errorf("mod %s: %s: %v", m.mod.ID(), rel, err)
 	}
 	if err := checkSource(string(src)); err != nil {
 		return nil, &ModError{Report{Mod: m.mod.ID(), Event: "load", File: rel, Message: err.Error()}}

@@ -97,12 +97,12 @@ var (
 // line and key.
 func LoadMod(dir string) (*Mod, error) {
 	path := filepath.Join(dir, ManifestName)
-	src, err := os.ReadFile(path)
+	src, err := readModFile(path, MaxManifest)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, fmt.Errorf("%s: not a mod: it has no %s", dir, ManifestName)
 		}
-		return nil, err
+		return nil, fmt.Errorf("%s: %v", path, err)
 	}
 	var m Manifest
 	md, err := toml.Decode(string(src), &m)

@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/mod2048/mod2048/cmd/2048/internal/fixture"
 )
@@ -89,6 +90,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if len(args) > 1 && args[1] == "mod" {
 			return runMod([]string{"help"}, stdout, stdout)
 		}
+		if len(args) > 1 {
+			fmt.Fprintf(stderr, "2048 help: unknown topic %q (topics: play, test, config, mod)\n\n%s", args[1], usage)
+			return 2
+		}
 		fmt.Fprint(stdout, usage)
 		return 0
 	}
@@ -107,7 +112,9 @@ Runs the fixture files (.cases) named, and every one below the folders named
 (default: the current folder). For each failing case it prints the file and
 line of the failing assertion, the case, the step, and expected and actual
 side by side; its last line is "N passed, N failed". It exits 0 only when no
-case failed.
+case failed and at least one passed: no fixture found is an error (exit 1).
+A .cases file must be a regular file of at most 16 MiB; a pipe, a device or a
+larger file fails, named, without being read.
 
 `)
 		fs.PrintDefaults()
@@ -124,6 +131,17 @@ case failed.
 	}
 	sum := fixture.RunPaths(paths, stdout, *verbose)
 	if sum.Failed > 0 {
+		return 1
+	}
+	if sum.Passed == 0 {
+		// Nothing was checked: a typo in a path or a folder without
+		// fixtures must not pass for success.
+		where := strings.Join(paths, ", ")
+		if sum.Files == 0 {
+			fmt.Fprintf(stderr, "2048 test: no fixture found: no .cases file in %s\n", where)
+		} else {
+			fmt.Fprintf(stderr, "2048 test: no fixture found: the .cases files in %s hold no case\n", where)
+		}
 		return 1
 	}
 	return 0

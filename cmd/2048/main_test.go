@@ -90,6 +90,8 @@ func TestUsage(t *testing.T) {
 		{[]string{"frobnicate"}, 2, `unknown command "frobnicate"`},
 		{[]string{"help"}, 0, "2048 test [-v] [PATH ...]"},
 		{[]string{"help", "test"}, 0, "N passed, N failed"},
+		{[]string{"help", "bogus"}, 2, `2048 help: unknown topic "bogus"`},
+		{[]string{"help", "config"}, 0, "config show"},
 		{[]string{"test", "-h"}, 0, "N passed, N failed"},
 		{[]string{"test", "-nosuchflag"}, 2, "flag provided but not defined"},
 		{[]string{"version"}, 0, "2048 dev"},
@@ -99,5 +101,29 @@ func TestUsage(t *testing.T) {
 		if code != tt.code || !strings.Contains(out+errOut, tt.want) {
 			t.Errorf("2048 %v: exit %d, want %d and output containing %q:\n%s%s", tt.args, code, tt.code, tt.want, out, errOut)
 		}
+	}
+}
+
+// TestNoFixtures: `2048 test` that finds no case says so and exits 1, in a
+// folder with no .cases file and with .cases files that hold no case.
+func TestNoFixtures(t *testing.T) {
+	empty := t.TempDir()
+	if err := os.Mkdir(filepath.Join(empty, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := run2048(t, empty, "test")
+	if code != 1 || !strings.Contains(errOut, "2048 test: no fixture found: no .cases file in .") || !strings.HasSuffix(out, "0 passed, 0 failed\n") {
+		t.Errorf("2048 test in an empty folder: exit %d\n%s%s", code, out, errOut)
+	}
+	out, errOut, code = run2048(t, empty, "test", "sub")
+	if code != 1 || !strings.Contains(errOut, "no .cases file in sub") {
+		t.Errorf("2048 test sub: exit %d\n%s%s", code, out, errOut)
+	}
+	if err := os.WriteFile(filepath.Join(empty, "sub", "none.cases"), []byte("# only a comment\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code = run2048(t, empty, "test", "sub")
+	if code != 1 || !strings.Contains(errOut, "the .cases files in sub hold no case") {
+		t.Errorf("2048 test with a file of no case: exit %d\n%s%s", code, out, errOut)
 	}
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -30,15 +32,24 @@ The game is saved after every move, undo, redo and new game, in the state
 directory ($MOD2048_STATE_DIR, else $XDG_STATE_HOME/2048, else
 ~/.local/state/2048): one save per ruleset, difficulty, configuration and
 mod set, resumed the next time the same ones are played (--seed N starts a
-new game with that seed instead, which replaces the save). A save that
-cannot be read is kept aside as NAME.corrupt-TIME and a new game starts.
-Best scores are kept the same way, in best.json.
+new game with that seed instead, which replaces the save). A save whose
+content cannot be used (damaged, edited, over 64 MiB) is kept aside as
+NAME.corrupt-TIME and a new game starts. A save that cannot be read at all
+(permission denied, a folder in its place) stops the game with an error
+naming it and the fix: nothing is ever saved over it. Temporary files of
+a save that was interrupted (.NAME.json.tmp-N, older than 10 minutes) are
+removed at the start. Best scores are kept the same way, in best.json.
+
+When an autosave fails, the key line says NOT SAVED until a save
+succeeds. q then tries once more and asks before quitting; Ctrl+C quits
+at once.
 
 Keys: arrows, WASD or hjkl move; u undo; U or Ctrl+R redo; r new game;
 c or Enter keep playing after a win; ? help; q or Ctrl+C quit.
 
-Exit status: 0 when the player quits, 1 for a configuration, mod or
-terminal error, 2 for a usage error.
+Exit status: 0 when the player quits with the game saved; 1 for a
+configuration, mod, save or terminal error, and when the player quits
+with the game not saved; 2 for a usage error.
 
 `
 
@@ -213,20 +224,28 @@ func (s *session) attach(g *engine.Game) (*scripting.Host, error) {
 
 // start returns the terminal game to play: the save of this ruleset,
 // difficulty, configuration and mod set, resumed; or, with --seed, with no
-// save, or with one that cannot be read (kept aside, and said so), a new
-// game, saved at once.
+// save, or with one whose content cannot be used (kept aside, and said so),
+// a new game, saved at once. A save that cannot be read at all (permission
+// denied, say) is an error: nothing is saved over it. With --seed, the save
+// is checked all the same, so that only a good save is replaced. First,
+// the temporary files of interrupted saves are removed.
 func (s *session) start(o playOptions) (tui.Config, error) {
 	slot := s.store.Slot(s.key)
 	cfg := tui.Config{
 		Ruleset: s.cfg.Ruleset, Difficulty: s.cfg.Preset, Store: slot,
 		NewGame: func() (*engine.Game, *scripting.Host, error) { return s.newGame(s.seed()) },
 	}
-	var g *engine.Game
-	if !o.seeded {
-		var err error
-		if g, err = s.store.Load(s.key); err != nil {
-			cfg.Message = "could not resume: " + err.Error() + "; this is a new game"
-		}
+	s.store.CleanTemps() // best effort: a file left is only a file left
+	g, err := s.store.Load(s.key, s.matches)
+	var corrupt *saves.CorruptError
+	switch {
+	case errors.As(err, &corrupt):
+		cfg.Message = "could not resume: " + err.Error() + "; this is a new game"
+	case err != nil:
+		return tui.Config{}, err
+	}
+	if o.seeded {
+		g = nil // --seed replaces the save
 	}
 	if g != nil {
 		host, err := s.attach(g)
@@ -246,11 +265,40 @@ func (s *session) start(o playOptions) (tui.Config, error) {
 	}
 	cfg.Game, cfg.Host = g, host
 	if err := slot.Save(g); err != nil {
-		msg := "autosave failed: " + err.Error()
-		if cfg.Message != "" {
-			msg = cfg.Message + "; " + msg
-		}
-		cfg.Message = msg
+		cfg.Unsaved = err
 	}
 	return cfg, nil
+}
+
+// matches checks that a saved game is the game this configuration makes:
+// its board's size, its undo limit and its rules' settings. The save's
+// configuration text already matched; this checks the game itself, so that
+// a save whose game was edited (a 256×256 board under the classic 4×4) is
+// refused and kept aside rather than played.
+func (s *session) matches(g *engine.Game) error {
+	rules, opt, err := s.cfg.Game(g.Options().Seed, false)
+	if err != nil {
+		return err
+	}
+	got := g.Options()
+	switch {
+	case got.Width != opt.Width || got.Height != opt.Height:
+		return fmt.Errorf("its board is %d×%d, the configuration's is %d×%d", got.Width, got.Height, opt.Width, opt.Height)
+	case got.UndoLimit != opt.UndoLimit:
+		return fmt.Errorf("its undo limit is %d, the configuration's is %d", got.UndoLimit, opt.UndoLimit)
+	case got.ScriptedOnly:
+		return errors.New("its game spawns only scripted tiles, as a fixture's does")
+	}
+	want, err := json.Marshal(rules.Config())
+	if err != nil {
+		return err
+	}
+	have, err := json.Marshal(g.Rules().Config())
+	if err != nil {
+		return err
+	}
+	if !bytes.Equal(want, have) {
+		return fmt.Errorf("its rules are %s, the configuration's are %s", have, want)
+	}
+	return nil
 }

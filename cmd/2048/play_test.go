@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -660,7 +661,7 @@ func TestPlaySaves(t *testing.T) {
 	}
 	sc.contains("Best " + played.Score().String())
 	sc.press("u")
-	back, err := s.store.Load(s.key)
+	back, err := s.store.Load(s.key, nil)
 	if err != nil || back.State().Turn != played.State().Turn-1 {
 		t.Errorf("undo was not saved: %v", err)
 	}
@@ -695,7 +696,7 @@ func TestPlaySaves(t *testing.T) {
 	if data, _ := os.ReadFile(kept[0]); !bytes.HasSuffix(data, []byte(`"game": [`)) {
 		t.Errorf("the corrupt save was changed: %q", data)
 	}
-	if _, err := s.store.Load(s.key); err != nil {
+	if _, err := s.store.Load(s.key, nil); err != nil {
 		t.Errorf("the new game's save: %v", err)
 	}
 	sc.press("Left")
@@ -893,4 +894,299 @@ game.hazard{name = "cube2", glyph = "❄", color = "blue"}`)
 		}
 	}
 	sc.contains("!") // compact cells show a wide glyph as "!"
+}
+
+// TestPlayUnreadableSave: a save that cannot be read (here a folder in its
+// place, or a state "folder" that is a file: cases root meets too, as it
+// does permission denied after a run with sudo) stops `2048 play` with an
+// error that names the file and the fix, and nothing is written over it;
+// with --seed too.
+func TestPlayUnreadableSave(t *testing.T) {
+	dir := t.TempDir()
+	o, _, _ := parsePlay(nil, io.Discard)
+	o.stateDir = dir
+	s, err := newSession(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := s.store.Path(s.key)
+	if err := os.MkdirAll(filepath.Join(path, "kept"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{nil, {"--seed", "5"}} {
+		o, _, _ := parsePlay(args, io.Discard)
+		o.stateDir = dir
+		s, err := newSession(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = s.start(o)
+		var re *saves.ReadError
+		if !errors.As(err, &re) || !strings.Contains(err.Error(), "cannot read "+path+" (a folder, not a regular file)") || !strings.Contains(err.Error(), "move it away") {
+			t.Errorf("2048 play %v: %v", args, err)
+		}
+		if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+			t.Errorf("2048 play %v wrote beside the unreadable save: %v", args, entries)
+		}
+		if _, err := os.Stat(filepath.Join(path, "kept")); err != nil {
+			t.Errorf("the unreadable save was touched: %v", err)
+		}
+	}
+
+	// The state folder is a file: the save's path goes through it.
+	file := filepath.Join(t.TempDir(), "state")
+	if err := os.WriteFile(file, []byte("not a folder"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o.stateDir = file
+	s, err = newSession(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.start(o); err == nil || !strings.Contains(err.Error(), "cannot read "+s.store.Path(s.key)) {
+		t.Errorf("a state folder that is a file: %v", err)
+	}
+}
+
+// TestPlayForeignBoard: a save whose game does not match its configuration
+// (a 256×256 board under the classic 4×4, which left the terminal stuck on
+// "terminal too small") is kept aside, untouched, and a new 4×4 game goes
+// to the save's place.
+func TestPlayForeignBoard(t *testing.T) {
+	dir := t.TempDir()
+	s, _ := testSession(t, dir, "--seed", "1")
+	big, err := engine.New(engine.NewClassic(), engine.Options{Width: 256, Height: 256, Seed: 1, UndoLimit: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.store.Save(s.key, big); err != nil {
+		t.Fatal(err)
+	}
+	path := s.store.Path(s.key)
+	bad, _ := os.ReadFile(path)
+	_, cfg := testSession(t, dir)
+	if !strings.Contains(cfg.Message, "its board is 256×256, the configuration's is 4×4") || !strings.Contains(cfg.Message, "kept as ") {
+		t.Errorf("message %q", cfg.Message)
+	}
+	if o := cfg.Game.Options(); o.Width != 4 || o.Height != 4 || cfg.Game.State().Turn != 0 {
+		t.Errorf("the game started is %d×%d at turn %d", o.Width, o.Height, cfg.Game.State().Turn)
+	}
+	kept, _ := filepath.Glob(path + ".corrupt-*")
+	if len(kept) != 1 {
+		t.Fatalf("kept aside: %v", kept)
+	}
+	if data, _ := os.ReadFile(kept[0]); !bytes.Equal(data, bad) {
+		t.Error("the save kept aside was changed")
+	}
+	if back, err := s.store.Load(s.key, s.matches); err != nil || back.Options().Width != 4 {
+		t.Errorf("the new game's save: %v", err)
+	}
+
+	// Other settings than the board's size are checked too.
+	other := classicWith(t, 4, func(c *engine.Classic) { c.WinValue = 8 })
+	if err := s.store.Save(s.key, other); err != nil {
+		t.Fatal(err)
+	}
+	_, cfg = testSession(t, dir)
+	if !strings.Contains(cfg.Message, "its rules are ") {
+		t.Errorf("win value 8 under the classic configuration: %q", cfg.Message)
+	}
+}
+
+func classicWith(t *testing.T, size int, change func(*engine.Classic)) *engine.Game {
+	t.Helper()
+	r := engine.NewClassic()
+	change(r)
+	g, err := engine.New(r, engine.Options{Width: size, Height: size, Seed: 1, UndoLimit: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// TestPlayCleansTemps: the temporary files that saves killed half-way
+// left (.NAME.json.tmp-N) are removed at the next start, once abandoned.
+func TestPlayCleansTemps(t *testing.T) {
+	dir := t.TempDir()
+	s, _ := testSession(t, dir, "--seed", "1")
+	name := filepath.Base(s.store.Path(s.key))
+	old := time.Now().Add(-saves.TempAge - time.Minute)
+	var stale []string
+	for i := 0; i < 25; i++ {
+		p := filepath.Join(dir, "."+name+".tmp-"+strconv.Itoa(1000+i))
+		if err := os.WriteFile(p, []byte(`{"format": "2048-tui-save", "ver`), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, old, old); err != nil {
+			t.Fatal(err)
+		}
+		stale = append(stale, p)
+	}
+	fresh := filepath.Join(dir, "."+name+".tmp-42")
+	if err := os.WriteFile(fresh, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	testSession(t, dir)
+	for _, p := range stale {
+		if _, err := os.Stat(p); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s is left: %v", filepath.Base(p), err)
+		}
+	}
+	if _, err := os.Stat(fresh); err != nil {
+		t.Errorf("a temporary file of a save under way was removed: %v", err)
+	}
+}
+
+// flakyStore is a save slot whose saves fail while fail is set, as a full
+// disk does.
+type flakyStore struct {
+	tui.Store
+	fail  bool
+	saves int
+}
+
+func (f *flakyStore) Save(g *engine.Game) error {
+	f.saves++
+	if f.fail {
+		return &os.PathError{Op: "write", Path: "/home/me/.local/state/2048/.classic-classic-1234abcd.json.tmp-5", Err: syscall.ENOSPC}
+	}
+	return f.Store.Save(g)
+}
+
+// TestPlayAutosaveFails: a failed autosave stays on screen, readable on a
+// narrow terminal, until a save succeeds; q then asks before it quits, and
+// quitting anyway leaves the error for the exit status.
+func TestPlayAutosaveFails(t *testing.T) {
+	_, cfg := testSession(t, t.TempDir(), "--seed", "1")
+	store := &flakyStore{Store: cfg.Store, fail: true}
+	cfg.Store = store
+	sc := openScreen(t, cfg, 80, 24)
+	sc.press("Left")
+	sc.contains("autosave failed: no space left on device (/home/me/")
+	sc.press("Up") // fails again: no new message; the warning stays
+	sc.golden("autosave_failed")
+	if strings.Contains(sc.text(), "autosave failed") {
+		t.Error("the same failure was told again")
+	}
+	sc.contains("NOT SAVED: no space left on device · arrows move · u undo · ? help · q quit")
+	sc.resize(26, 14)
+	sc.golden("autosave_failed_narrow")
+	sc.contains("NOT SAVED: no space left …")
+	sc.resize(80, 24)
+
+	// q tries once more, then asks.
+	n := store.saves
+	sc.press("q")
+	if sc.quit || store.saves != n+1 {
+		t.Fatalf("q quit at once (quit %v, %d saves tried)", sc.quit, store.saves-n)
+	}
+	sc.golden("autosave_quit")
+	sc.contains("Not saved. Quit anyway? (y/n)")
+	sc.press("n")
+	if sc.quit {
+		t.Fatal("n quit")
+	}
+	sc.contains("kept playing; the game is still not saved")
+	sc.contains("NOT SAVED")
+
+	// The disk has room again: the next move saves, and the warning goes.
+	store.fail = false
+	sc.press("Right")
+	if strings.Contains(sc.text(), "NOT SAVED") || sc.app.Unsaved() != nil {
+		t.Errorf("the warning outlived a good save:\n%s", sc.text())
+	}
+	sc.contains("saved again")
+	sc.press("q")
+	if !sc.quit {
+		t.Fatal("q did not quit a saved game")
+	}
+
+	// Quitting anyway: y, and the error stays for the exit status.
+	_, cfg = testSession(t, t.TempDir(), "--seed", "1")
+	store = &flakyStore{Store: cfg.Store, fail: true}
+	cfg.Store = store
+	sc = openScreen(t, cfg, 80, 24)
+	sc.press("Left", "q", "y")
+	if !sc.quit || !errors.Is(sc.app.Unsaved(), syscall.ENOSPC) {
+		t.Errorf("y: quit %v, unsaved %v", sc.quit, sc.app.Unsaved())
+	}
+	// Ctrl+C quits at once, unsaved or not.
+	_, cfg = testSession(t, t.TempDir(), "--seed", "1")
+	cfg.Store = &flakyStore{Store: cfg.Store, fail: true}
+	sc = openScreen(t, cfg, 80, 24)
+	sc.press("Left", "Ctrl+C")
+	if !sc.quit || sc.app.Unsaved() == nil {
+		t.Errorf("Ctrl+C: quit %v, unsaved %v", sc.quit, sc.app.Unsaved())
+	}
+}
+
+// TestPlayFirstSaveFails: a new game whose first save failed starts marked
+// as not saved, and q asks.
+func TestPlayFirstSaveFails(t *testing.T) {
+	_, cfg := testSession(t, t.TempDir(), "--seed", "1")
+	store := &flakyStore{Store: cfg.Store, fail: true}
+	cfg.Store = store
+	cfg.Unsaved = store.Save(cfg.Game)
+	sc := openScreen(t, cfg, 80, 24)
+	sc.contains("NOT SAVED: no space left on device")
+	sc.contains("autosave failed: no space left on device (")
+	sc.press("q")
+	if sc.quit {
+		t.Error("q quit an unsaved game without asking")
+	}
+}
+
+// TestPlayQuitUnsavedInTmux runs the real binary with saves that always
+// fail (a state folder in /proc, where no one, root included, can make a
+// file): the key line says NOT SAVED, q asks, y quits, and the program
+// says what was lost and exits 1.
+func TestPlayQuitUnsavedInTmux(t *testing.T) {
+	tmux, err := exec.LookPath("tmux")
+	if err != nil {
+		t.Skip("tmux is not installed")
+	}
+	if info, err := os.Stat("/proc/self"); err != nil || !info.IsDir() {
+		t.Skip("no /proc")
+	}
+	shell, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	sock := filepath.Join(t.TempDir(), "tmux.sock")
+	tm := func(args ...string) string {
+		t.Helper()
+		out, err := exec.Command(tmux, append([]string{"-S", sock}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("tmux %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	tm("-f", "/dev/null", "new-session", "-d", "-x", "90", "-y", "30", "env", "PS1=PROMPT$ ", "TERM=xterm-256color", shell)
+	defer exec.Command(tmux, "-S", sock, "kill-server").Run()
+	waitFor := func(what, want string) string {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			text := tm("capture-pane", "-p", "-J")
+			if strings.Contains(text, want) {
+				return text
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("waiting for %s; the pane shows:\n%s", what, text)
+			}
+			time.Sleep(30 * time.Millisecond)
+		}
+	}
+	waitFor("the prompt", "PROMPT$")
+	tm("send-keys", "-l", "MOD2048_STATE_DIR=/proc/self "+binary+" play --seed 3; echo EXIT=$?")
+	tm("send-keys", "Enter")
+	waitFor("the warning", "NOT SAVED: ")
+	tm("send-keys", "Left")
+	tm("send-keys", "q")
+	waitFor("the question", "Not saved. Quit anyway? (y/n)")
+	tm("send-keys", "y")
+	text := waitFor("the exit", "EXIT=")
+	if !strings.Contains(text, "EXIT=1") || !strings.Contains(text, "2048 play: quit with the game not saved") {
+		t.Errorf("quitting unsaved:\n%s", text)
+	}
 }

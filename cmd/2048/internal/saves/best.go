@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 
 	"github.com/mod2048/mod2048/engine"
@@ -30,16 +28,19 @@ type bestDoc struct {
 func (s *Store) bestPath() string { return filepath.Join(s.Dir, BestFile) }
 
 // readBest reads best.json. A missing file is no scores; a file that
-// cannot be read as best scores is kept aside (see Load) and reported as a
-// *CorruptError, with no scores.
+// cannot be read as best scores (or is over MaxBest) is kept aside (see
+// Load) and reported as a *CorruptError, with no scores; a file that cannot
+// be read at all is a *ReadError, and SetBest leaves it alone.
 func (s *Store) readBest() (map[string]string, error) {
 	path := s.bestPath()
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return map[string]string{}, nil
-	}
-	if err != nil {
+	data, bad, err := s.read(path, MaxBest)
+	switch {
+	case err != nil:
 		return map[string]string{}, err
+	case bad != nil:
+		return map[string]string{}, s.keepAside(path, bad)
+	case data == nil:
+		return map[string]string{}, nil
 	}
 	var d bestDoc
 	err = json.Unmarshal(data, &d)

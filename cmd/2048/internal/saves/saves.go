@@ -3,7 +3,10 @@
 // and mod set, and one file of best scores keyed the same way. Every file is
 // written atomically (a temporary file in the same folder, synced, then
 // renamed over the old one), so a crash never loses the last good save. A
-// save that cannot be read is kept aside, never deleted.
+// save whose content cannot be used is kept aside, never deleted; a save
+// that cannot be read at all is left in place, and the game refuses to
+// start over it. Temporary files an interrupted save left behind are
+// removed at the next start (CleanTemps).
 package saves
 
 import (
@@ -16,11 +19,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/mod2048/mod2048/config/infile"
 	"github.com/mod2048/mod2048/engine"
 )
 
@@ -159,6 +164,26 @@ func (s *Store) now() time.Time {
 // Path returns the file of the save for k.
 func (s *Store) Path(k Key) string { return filepath.Join(s.Dir, k.Name()+".json") }
 
+// The most bytes a save and the best-score file may have. A save holds the
+// undo and redo history, up to undo_limit states of the board each (every
+// move with undo_limit = -1): 64 MiB is some 20000 moves on a 16×16 board,
+// a hundred times a long classic game kept whole. A file over its limit, or
+// one that is not a regular file, is not read; Save refuses to write a save
+// over the limit (the last one stays), so that it never writes what it
+// could not read back.
+const (
+	MaxSave = 64 << 20
+	MaxBest = 4 << 20
+)
+
+// readFile reads a file of the store (a regular file of at most limit
+// bytes); tests replace it to simulate what root cannot, such as a file it
+// may not read. saveLimit is MaxSave; tests lower it.
+var (
+	readFile  = infile.Read
+	saveLimit = int64(MaxSave)
+)
+
 // Save writes g as the save for k, atomically.
 func (s *Store) Save(k Key, g *engine.Game) error {
 	game, err := g.Marshal()
@@ -173,6 +198,9 @@ func (s *Store) Save(k Key, g *engine.Game) error {
 	}, "", "  ")
 	if err != nil {
 		return err
+	}
+	if int64(len(data)+1) > saveLimit {
+		return fmt.Errorf("the save would have %d bytes, more than the limit of %s (lower undo_limit); the last save is kept", len(data)+1, infile.Size(saveLimit))
 	}
 	return WriteFile(s.Path(k), append(data, '\n'))
 }
@@ -194,27 +222,82 @@ func (e *CorruptError) Error() string {
 
 func (e *CorruptError) Unwrap() error { return e.Err }
 
+// ReadError reports a save (or best-score file) that exists but could not
+// be read (permission denied, a folder or a pipe in its place, a disk
+// error), or could not be kept aside. It is left exactly as it is, and
+// nothing may be written over it: the game refuses to start until the
+// player fixes it, as the message says.
+type ReadError struct {
+	Path string
+	Err  error
+}
+
+func (e *ReadError) Error() string {
+	fix := "move it away (or fix it), then start again"
+	if errors.Is(e.Err, fs.ErrPermission) {
+		fix = "make it yours and readable again (if a run with sudo made it: sudo chown -R \"$USER\" " + filepath.Dir(e.Path) + "), or move it away, then start again"
+	}
+	return fmt.Sprintf("cannot read %s (%v); it is left as it is and no new game is saved over it: %s", e.Path, cause(e.Err), fix)
+}
+
+func (e *ReadError) Unwrap() error { return e.Err }
+
+// cause strips the operation and path that os's errors repeat.
+func cause(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err
+	}
+	return err
+}
+
+// read reads a file of the store: nil and no error when there is none; a
+// *ReadError when it cannot be read, except one too large, which is read as
+// what it is, a file this program cannot use (corrupt, then).
+func (s *Store) read(path string, limit int64) (data []byte, corrupt, err error) {
+	data, err = readFile(path, limit)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, nil, nil
+	case errors.Is(err, infile.ErrTooLarge):
+		return nil, cause(err), nil
+	case err != nil:
+		return nil, nil, &ReadError{Path: path, Err: err}
+	}
+	return data, nil, nil
+}
+
 // Load reads the save for k. It returns nil and no error when there is no
-// save. A save that is not valid JSON, that the engine cannot read, or
-// whose ruleset, difficulty, configuration or mods are not k's, is renamed
-// to NAME.corrupt-UNIXTIME beside it and reported as a *CorruptError.
-func (s *Store) Load(k Key) (*engine.Game, error) {
+// save. A save that is not valid JSON, that the engine cannot read, whose
+// ruleset, difficulty, configuration or mods are not k's, whose game check
+// refuses (a game unlike the one k's configuration makes: check may be
+// nil), or that is larger than MaxSave, is renamed to NAME.corrupt-UNIXTIME
+// beside it and reported as a *CorruptError: its place is free for a new
+// game. A save that cannot be read at all is left in place and reported as
+// a *ReadError: nothing may be saved over it.
+func (s *Store) Load(k Key, check func(*engine.Game) error) (*engine.Game, error) {
 	path := s.Path(k)
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
+	data, bad, err := s.read(path, saveLimit)
+	switch {
+	case err != nil:
+		return nil, err
+	case bad != nil:
+		return nil, s.keepAside(path, bad)
+	case data == nil:
 		return nil, nil
 	}
-	if err != nil {
-		return nil, err
-	}
-	g, err := decode(k, data)
+	g, err := decode(k, data, check)
 	if err != nil {
 		return nil, s.keepAside(path, err)
 	}
 	return g, nil
 }
 
-func decode(k Key, data []byte) (*engine.Game, error) {
+func decode(k Key, data []byte, check func(*engine.Game) error) (*engine.Game, error) {
 	var d doc
 	if err := json.Unmarshal(data, &d); err != nil {
 		return nil, fmt.Errorf("not a save: %v", err)
@@ -242,12 +325,19 @@ func decode(k Key, data []byte) (*engine.Game, error) {
 	if g.Rules().Name() != k.Ruleset {
 		return nil, fmt.Errorf("the game is of ruleset %q, want %q", g.Rules().Name(), k.Ruleset)
 	}
+	if check != nil {
+		if err := check(g); err != nil {
+			return nil, err
+		}
+	}
 	return g, nil
 }
 
-// keepAside renames a file that could not be read to NAME.corrupt-UNIXTIME
-// (with -1, -2... if that is taken) and returns the *CorruptError.
-func (s *Store) keepAside(path string, cause error) error {
+// keepAside renames a file that could not be used to NAME.corrupt-UNIXTIME
+// (with -1, -2... if that is taken) and returns the *CorruptError. When it
+// cannot be renamed, it is left in place and reported as a *ReadError, so
+// that nothing is saved over it.
+func (s *Store) keepAside(path string, why error) error {
 	base := path + ".corrupt-" + strconv.FormatInt(s.now().Unix(), 10)
 	to := base
 	for i := 1; ; i++ {
@@ -256,10 +346,52 @@ func (s *Store) keepAside(path string, cause error) error {
 		}
 		to = base + "-" + strconv.Itoa(i)
 	}
-	if err := os.Rename(path, to); err != nil {
-		return &CorruptError{Path: path, Err: cause}
+	if err := rename(path, to); err != nil {
+		return &ReadError{Path: path, Err: fmt.Errorf("%v, and it could not be kept aside: %v", why, cause(err))}
 	}
-	return &CorruptError{Path: path, KeptAs: to, Err: cause}
+	return &CorruptError{Path: path, KeptAs: to, Err: why}
+}
+
+// TempAge is how old a temporary file of the store must be for CleanTemps
+// to remove it. WriteFile keeps its temporary file for the milliseconds of
+// one write, so one older than this was left by a save that was killed (or
+// lost its power) half-way; a younger one may be another game's save under
+// way, in the same folder, and is left alone.
+const TempAge = 10 * time.Minute
+
+// tempName matches the temporary files WriteFile makes: .NAME.json.tmp-N,
+// with N the random number os.CreateTemp puts in place of its *.
+var tempName = regexp.MustCompile(`^\.[A-Za-z0-9_.-]+\.json\.tmp-[0-9]+$`)
+
+// CleanTemps removes the temporary files an interrupted save left in the
+// store's folder: regular files named as WriteFile names them, last
+// modified more than TempAge ago. Nothing else is touched. It returns the
+// names removed; a folder that does not exist has none.
+func (s *Store) CleanTemps() ([]string, error) {
+	entries, err := os.ReadDir(s.Dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var removed []string
+	var errs []error
+	for _, e := range entries {
+		if !e.Type().IsRegular() || !tempName.MatchString(e.Name()) {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil || s.now().Sub(info.ModTime()) < TempAge {
+			continue
+		}
+		if err := os.Remove(filepath.Join(s.Dir, e.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, err)
+			continue
+		}
+		removed = append(removed, e.Name())
+	}
+	return removed, errors.Join(errs...)
 }
 
 // rename is os.Rename; tests replace it to simulate a crash before the

@@ -88,7 +88,7 @@ func TestKeyName(t *testing.T) {
 
 func TestSaveAndLoad(t *testing.T) {
 	s := testStore(t)
-	if g, err := s.Load(testKey); g != nil || err != nil {
+	if g, err := s.Load(testKey, nil); g != nil || err != nil {
 		t.Fatalf("no save: got %v, %v", g, err)
 	}
 	if _, err := os.Stat(s.Dir); !errors.Is(err, os.ErrNotExist) {
@@ -103,7 +103,7 @@ func TestSaveAndLoad(t *testing.T) {
 	if got := files(t, s.Dir); len(got) != 1 || got[0] != testKey.Name()+".json" {
 		t.Fatalf("files after saving: %v", got)
 	}
-	back, err := s.Load(testKey)
+	back, err := s.Load(testKey, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +155,7 @@ func TestAtomicWrite(t *testing.T) {
 	if err := s.Save(testKey, g); err != nil {
 		t.Fatal(err)
 	}
-	back, err := s.Load(testKey)
+	back, err := s.Load(testKey, nil)
 	if err != nil || back.State().Turn != g.State().Turn {
 		t.Errorf("after the next save: %v, turn %d", err, back.State().Turn)
 	}
@@ -228,7 +228,7 @@ func TestCorruptSaves(t *testing.T) {
 				t.Fatal(err)
 			}
 			bad, _ := os.ReadFile(s.Path(testKey))
-			got, err := s.Load(testKey)
+			got, err := s.Load(testKey, nil)
 			var ce *CorruptError
 			if got != nil || !errors.As(err, &ce) {
 				t.Fatalf("got %v, %v; want a *CorruptError", got, err)
@@ -252,7 +252,7 @@ func TestCorruptSaves(t *testing.T) {
 			if err := tt.write(s); err != nil {
 				t.Fatal(err)
 			}
-			_, err = s.Load(testKey)
+			_, err = s.Load(testKey, nil)
 			if !errors.As(err, &ce) || ce.KeptAs != wantAside+"-1" {
 				t.Errorf("second corrupt save: %v", err)
 			}

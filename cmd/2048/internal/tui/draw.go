@@ -1,7 +1,10 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"strconv"
 	"strings"
 
@@ -148,7 +151,7 @@ func (a *App) draw() {
 	}
 	a.drawBoard((sw-bw)/2, y+2, g)
 	a.drawStatus(y+2+bh, sw, bw)
-	a.centered(y+3+bh, sw, a.hint(sw)...)
+	a.centered(y+3+bh, sw, a.keyLine(sw)...)
 	if a.overlay == overlayHelp {
 		a.drawHelp(sw, sh)
 	}
@@ -208,8 +211,61 @@ func (a *App) header() [][]seg {
 	return [][]seg{first, second}
 }
 
+// keyLine returns the line under the status line: the keys, or, while the
+// game is not saved, the warning that says so, with as much of the reason
+// and the keys as the screen has room for. "NOT SAVED" itself fits the
+// narrowest screen the game draws on, so it is never cut.
+func (a *App) keyLine(sw int) []seg {
+	if a.unsaved == nil || a.overlay != overlayNone {
+		return a.hint(sw)
+	}
+	t := a.th
+	warn := seg{"NOT SAVED: " + reason(a.unsaved), t.err}
+	keys := append([]seg{warn, {" · ", t.text}}, a.hint(sw-uniseg.StringWidth(warn.text)-3)...)
+	if segsWidth(keys) <= sw {
+		return keys
+	}
+	return []seg{warn} // cut with "…" if need be, never before the reason starts
+}
+
+// describe writes a save's error for the status line: what went wrong
+// first, then the file, so that a cut keeps the part that matters.
+func describe(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return reason(err) + " (" + pe.Path + ")"
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return reason(err) + " (" + le.New + ")"
+	}
+	return err.Error()
+}
+
+// reason returns what went wrong in err without the operation and path
+// that os's errors repeat: "permission denied", "no space left on device".
+func reason(err error) string {
+	for {
+		var next error
+		var pe *fs.PathError
+		var le *os.LinkError
+		var se *os.SyscallError
+		switch {
+		case errors.As(err, &pe):
+			next = pe.Err
+		case errors.As(err, &le):
+			next = le.Err
+		case errors.As(err, &se):
+			next = se.Err
+		default:
+			return err.Error()
+		}
+		err = next
+	}
+}
+
 // hint returns the key line for the game's state, the long form when it
-// fits the screen.
+// fits the screen (sw columns).
 func (a *App) hint(sw int) []seg {
 	var long, short string
 	switch {
@@ -217,6 +273,8 @@ func (a *App) hint(sw int) []seg {
 		long, short = "Esc or ? close the help · q quit", "Esc close · q quit"
 	case a.overlay == overlayConfirm:
 		long, short = "y start a new game · any other key keeps this one", "y new game · n keep"
+	case a.overlay == overlayQuit:
+		long, short = "y quit without saving · any other key keeps playing", "y quit · n stay"
 	case a.g.Status() == engine.Won:
 		long, short = "c or Enter keep playing · r new game · u undo · q quit", "c keep playing · r new · q quit"
 	case a.g.Status() == engine.Lost:
@@ -238,6 +296,12 @@ func (a *App) drawStatus(y, sw, bw int) {
 	switch {
 	case a.overlay == overlayConfirm:
 		a.banner(y, sw, bw, "New game? This one will be gone. (y/n)", t.prompt)
+	case a.overlay == overlayQuit:
+		text := "Not saved. Quit anyway? (y/n)"
+		if uniseg.StringWidth(text) > sw {
+			text = "Quit unsaved? (y/n)"
+		}
+		a.banner(y, sw, bw, text, t.prompt)
 	case a.msg != "":
 		style := t.info
 		if a.msgErr {

@@ -27,17 +27,33 @@ var moveKeys = map[rune]engine.Direction{
 }
 
 // key handles one key. A key clears the status message (a new one may
-// follow). Ctrl+C and q quit wherever the game is; the help overlay and
-// the new-game question take the other keys first; on a terminal too small
-// for the board, no other key does anything.
+// follow). Ctrl+C quits at once wherever the game is, and q too unless the
+// game is not saved: then q asks first (y quits). The help overlay and the
+// questions take the other keys first; on a terminal too small for the
+// board, no other key does anything.
 func (a *App) key(ev *tcell.EventKey) {
 	k := ev.Key()
 	var r rune
 	if k == tcell.KeyRune && ev.Modifiers()&(tcell.ModAlt|tcell.ModCtrl|tcell.ModMeta) == 0 {
 		r = ev.Rune()
 	}
-	if k == tcell.KeyCtrlC || r == 'q' || r == 'Q' {
+	if k == tcell.KeyCtrlC {
 		a.quit = true
+		return
+	}
+	if a.overlay == overlayQuit {
+		a.overlay = overlayNone
+		a.msg = ""
+		if r == 'y' || r == 'Y' {
+			a.quit = true
+		} else {
+			a.setInfo("kept playing; the game is still not saved")
+		}
+		return
+	}
+	if r == 'q' || r == 'Q' {
+		a.msg = ""
+		a.quitKey()
 		return
 	}
 	a.msg = ""

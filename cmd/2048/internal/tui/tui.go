@@ -46,6 +46,9 @@ type Config struct {
 	// Message is shown in the status line at the start (a save that could
 	// not be read, say).
 	Message string
+	// Unsaved is the error of the game's first save, when it failed: the
+	// game starts marked as not saved.
+	Unsaved error
 	// Colors is the color mode; ColorAuto decides from NO_COLOR and the
 	// terminal.
 	Colors ColorMode
@@ -57,6 +60,7 @@ const (
 	overlayNone overlay = iota
 	overlayHelp
 	overlayConfirm
+	overlayQuit // quit with the game not saved?
 )
 
 // App is a running terminal game.
@@ -73,7 +77,23 @@ type App struct {
 	msgErr  bool
 	best    engine.Score
 	quit    bool
+	// unsaved is the error of the last autosave while it fails: the game
+	// on screen is not the one on disk. The key line says so until a save
+	// succeeds.
+	unsaved error
 }
+
+// NotSavedError is what Run returns when the player quits while the game
+// is not saved: the last autosave failed, and so did one more try.
+type NotSavedError struct {
+	Err error // the last save's error
+}
+
+func (e *NotSavedError) Error() string {
+	return "quit with the game not saved: the changes since the last good save are lost (autosave failed: " + e.Err.Error() + ")"
+}
+
+func (e *NotSavedError) Unwrap() error { return e.Err }
 
 // New makes the game for screen s, which must be initialized. It reads the
 // best score; it does not draw.
@@ -84,6 +104,10 @@ func New(s tcell.Screen, cfg Config) (*App, error) {
 	a := &App{scr: s, cfg: cfg, g: cfg.Game, host: cfg.Host, th: newTheme(detectColors(cfg.Colors, s))}
 	if cfg.Message != "" {
 		a.setError(cfg.Message)
+	}
+	if cfg.Unsaved != nil {
+		a.unsaved = cfg.Unsaved
+		a.addError("autosave failed: " + describe(cfg.Unsaved))
 	}
 	if cfg.Store != nil {
 		best, err := cfg.Store.Best(a.g.Rules())
@@ -118,20 +142,25 @@ func Run(s tcell.Screen, cfg Config) (err error) {
 	return a.Run()
 }
 
-// Run draws the game and handles events until the player quits.
+// Run draws the game and handles events until the player quits. It
+// returns a *NotSavedError when the player quit with the game not saved.
 func (a *App) Run() error {
 	a.Draw()
 	for {
 		ev := a.scr.PollEvent()
-		if ev == nil {
-			return nil
-		}
-		if !a.HandleEvent(ev) {
+		if ev == nil || !a.HandleEvent(ev) {
+			if err := a.Unsaved(); err != nil {
+				return &NotSavedError{Err: err}
+			}
 			return nil
 		}
 		a.Draw()
 	}
 }
+
+// Unsaved returns the error of the last autosave if it failed, nil when
+// the game on screen is saved.
+func (a *App) Unsaved() error { return a.unsaved }
 
 // Game returns the game being played (a new game replaces it).
 func (a *App) Game() *engine.Game { return a.g }
@@ -153,6 +182,15 @@ func (a *App) HandleEvent(ev tcell.Event) bool {
 
 func (a *App) setInfo(msg string)  { a.msg, a.msgErr = msg, false }
 func (a *App) setError(msg string) { a.msg, a.msgErr = msg, true }
+
+// addInfo adds msg to the status line, after what is there.
+func (a *App) addInfo(msg string) {
+	if a.msg != "" {
+		a.msg += "; " + msg
+		return
+	}
+	a.setInfo(msg)
+}
 
 // addError adds msg to the status line's error, after what is there.
 func (a *App) addError(msg string) {
@@ -206,9 +244,38 @@ func (a *App) changed() {
 	if a.cfg.Store == nil {
 		return
 	}
+	a.save()
+}
+
+// save writes the game through the store and keeps whether it failed. The
+// status line tells the first failure (and a new reason); the key line
+// then says "NOT SAVED" until a save succeeds.
+func (a *App) save() {
 	if err := a.cfg.Store.Save(a.g); err != nil {
-		a.addError("autosave failed: " + err.Error())
+		if a.unsaved == nil || a.unsaved.Error() != err.Error() {
+			a.addError("autosave failed: " + describe(err))
+		}
+		a.unsaved = err
+		return
 	}
+	if a.unsaved != nil {
+		a.addInfo("saved again")
+	}
+	a.unsaved = nil
+}
+
+// quitKey is q: it quits, but while the game is not saved, it tries once
+// more and, if that fails too, asks first.
+func (a *App) quitKey() {
+	if a.unsaved != nil && a.cfg.Store != nil {
+		a.save()
+	}
+	if a.unsaved == nil || !a.fits() {
+		// Saved; or the screen is too small to ask: Run's error says it.
+		a.quit = true
+		return
+	}
+	a.overlay = overlayQuit
 }
 
 func (a *App) updateBest() {

@@ -1,8 +1,11 @@
 package tui
 
 import (
+	"errors"
+	"os"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -305,5 +308,59 @@ func TestRunRestoresOnPanic(t *testing.T) {
 	}
 	if !finished(s) {
 		t.Error("the screen was not restored before the panic went on")
+	}
+}
+
+// fullDisk is a store whose saves fail.
+type fullDisk struct{}
+
+func (fullDisk) Save(*engine.Game) error {
+	return &os.PathError{Op: "write", Path: "/state/.x.json.tmp-1", Err: syscall.ENOSPC}
+}
+func (fullDisk) Best(engine.Rules) (engine.Score, error)  { return engine.Score{}, nil }
+func (fullDisk) SetBest(engine.Rules, engine.Score) error { return nil }
+
+// TestRunQuitUnsaved: quitting with the game not saved (q, then y) ends
+// Run with a *NotSavedError, for the exit status; the terminal is restored.
+func TestRunQuitUnsaved(t *testing.T) {
+	s, done := runScreen(t, Config{Ruleset: "classic", Difficulty: "classic", Game: testGame(t), Store: fullDisk{}})
+	s.InjectKey(tcell.KeyLeft, 0, tcell.ModNone)
+	s.InjectKey(tcell.KeyRight, 0, tcell.ModNone)
+	s.InjectKey(tcell.KeyRune, 'q', tcell.ModNone)
+	s.InjectKey(tcell.KeyRune, 'y', tcell.ModNone)
+	select {
+	case r := <-done:
+		var ns *NotSavedError
+		err, _ := r.(error)
+		if !errors.As(err, &ns) || !errors.Is(err, syscall.ENOSPC) {
+			t.Fatalf("Run ended with %v, want a *NotSavedError", r)
+		}
+		if want := "quit with the game not saved"; !strings.Contains(err.Error(), want) {
+			t.Errorf("%q lacks %q", err, want)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("q, y did not end Run")
+	}
+	if !finished(s) {
+		t.Error("the screen was not restored")
+	}
+}
+
+func TestReason(t *testing.T) {
+	tests := []struct {
+		err        error
+		why, descr string
+	}{
+		{&os.PathError{Op: "open", Path: "/s/.a.json.tmp-1", Err: syscall.EACCES}, "permission denied", "permission denied (/s/.a.json.tmp-1)"},
+		{&os.LinkError{Op: "rename", Old: "/s/.a.json.tmp-1", New: "/s/a.json", Err: syscall.EROFS}, "read-only file system", "read-only file system (/s/a.json)"},
+		{errors.New("the save would have 9 bytes"), "the save would have 9 bytes", "the save would have 9 bytes"},
+	}
+	for _, tt := range tests {
+		if got := reason(tt.err); got != tt.why {
+			t.Errorf("reason(%v) = %q, want %q", tt.err, got, tt.why)
+		}
+		if got := describe(tt.err); got != tt.descr {
+			t.Errorf("describe(%v) = %q, want %q", tt.err, got, tt.descr)
+		}
 	}
 }
