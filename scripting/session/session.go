@@ -65,9 +65,9 @@ type Session struct {
 	// The player's view of the current state, worked out after every
 	// change: the legal directions (a mod's refusal makes one illegal) and
 	// whether the mods refuse every move the rules allow.
-	// It is worked out lazily (fresh tells whether it is), so a frontend
-	// that never asks pays nothing for it.
-	fresh   bool
+	// It is worked out lazily (known tells what is), so a frontend that
+	// never asks pays nothing for it.
+	known   uint8
 	legal   engine.DirSet
 	stuck   bool
 	refusal string // why the game is stuck: the last refusal's reason
@@ -210,7 +210,7 @@ func (s *Session) NewGame(seed uint64) error {
 // the error is kept for TakeReports. Any other error leaves the game as it
 // was.
 func (s *Session) Move(d engine.Direction) (engine.Result, error) {
-	if s.host != nil && s.view().stuck {
+	if s.stuckNow() {
 		return engine.Result{}, nil
 	}
 	var res engine.Result
@@ -223,7 +223,7 @@ func (s *Session) Move(d engine.Direction) (engine.Result, error) {
 	}
 	if res.Changed || s.host != nil {
 		// A mod's failure can disable it, which changes what it refuses.
-		s.fresh = false
+		s.settle()
 	}
 	return res, err
 }
@@ -246,31 +246,48 @@ func (s *Session) travel(step func() error) error {
 }
 
 // settle marks the player's view as stale, after a change of the game.
-func (s *Session) settle() { s.fresh = false }
+func (s *Session) settle() { s.known = 0 }
 
-// view works out the player's view of the current state, once per state:
-// the legal directions, with the mods' refusals taken out, and whether the
-// mods leave no move at all.
-func (s *Session) view() *Session {
-	if s.fresh {
-		return s
+// What of the player's view is worked out for the current state.
+const (
+	knowStuck = 1 << iota // stuck and refusal
+	knowLegal             // legal
+)
+
+// check works out whether the mods refuse every move the rules allow. It
+// stops at the first direction they let through, so a move under a mod
+// that refuses costs one dry run, not four.
+func (s *Session) check() {
+	if s.known&knowStuck != 0 {
+		return
 	}
-	s.fresh = true
-	s.legal, s.stuck, s.refusal = s.g.LegalMoves(), false, ""
-	if s.host == nil || s.legal == 0 || !s.host.HasRefusers() {
-		return s
+	s.known |= knowStuck
+	s.stuck, s.refusal = false, ""
+	legal := s.g.LegalMoves()
+	if legal == 0 {
+		return
 	}
 	for _, d := range engine.Directions {
-		if !s.legal.Has(d) {
+		if !legal.Has(d) {
 			continue
 		}
-		if ref := s.host.Refused(s.g, d); ref != nil {
-			s.legal &^= engine.DirSet(0).With(d)
-			s.refusal = ref.Reason
+		ref := s.host.Refused(s.g, d)
+		if ref == nil {
+			return
 		}
+		s.refusal = ref.Reason
 	}
-	s.stuck = s.legal == 0
-	return s
+	s.stuck = true
+}
+
+// stuckNow reports whether the mods refuse every move the rules allow:
+// never without a mod that handles before_move.
+func (s *Session) stuckNow() bool {
+	if s.host == nil || !s.host.HasRefusers() {
+		return false
+	}
+	s.check()
+	return s.stuck
 }
 
 // Save writes the game as a save (engine.Game.Marshal): the same game
@@ -279,13 +296,27 @@ func (s *Session) Save() ([]byte, error) { return s.g.Marshal() }
 
 // Legal returns the directions a move may go: those that change the board
 // and that no mod refuses. None when the game is over.
-func (s *Session) Legal() engine.DirSet { return s.view().legal }
+func (s *Session) Legal() engine.DirSet {
+	if s.host == nil || !s.host.HasRefusers() {
+		return s.g.LegalMoves()
+	}
+	if s.known&knowLegal == 0 {
+		s.known |= knowLegal
+		s.legal = 0
+		for _, d := range s.g.LegalMoves().List() {
+			if s.host.Refused(s.g, d) == nil {
+				s.legal = s.legal.With(d)
+			}
+		}
+	}
+	return s.legal
+}
 
 // Status returns where the game stands for the player: the engine's
 // status, except that a game whose every move the mods refuse is Lost
 // (StatusMessage says why).
 func (s *Session) Status() engine.Status {
-	if s.view().stuck {
+	if s.stuckNow() {
 		return engine.Lost
 	}
 	return s.g.Status()
@@ -294,7 +325,7 @@ func (s *Session) Status() engine.Status {
 // StatusMessage says why the game is lost when the mods refuse every move
 // the rules allow ("" otherwise): the refusing mod's reason.
 func (s *Session) StatusMessage() string {
-	if !s.view().stuck {
+	if !s.stuckNow() {
 		return ""
 	}
 	return "no move left: every move is refused (" + s.refusal + ")"
