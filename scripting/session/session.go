@@ -73,6 +73,14 @@ type Session struct {
 	refusal string // why the game is stuck: the last refusal's reason
 }
 
+// ModsError is the error of mods that could not be loaded for a game (a
+// Lua error in an entry file, a missing dependency, ...): the game itself
+// was fine.
+type ModsError struct{ Err error }
+
+func (e *ModsError) Error() string { return e.Err.Error() }
+func (e *ModsError) Unwrap() error { return e.Err }
+
 // ErrNoGame is returned by a Setup without a configuration.
 var ErrNoGame = errors.New("session: no configuration")
 
@@ -128,7 +136,7 @@ func (s *Session) attach(g *engine.Game) (*scripting.Host, error) {
 	}
 	host, err := scripting.NewHost(s.setup.Mods, g.Rules(), g.Options(), s.setup.limits())
 	if err != nil {
-		return nil, err
+		return nil, &ModsError{err}
 	}
 	g.SetHooks(host)
 	return host, nil
