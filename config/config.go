@@ -12,6 +12,14 @@
 // for the classic ruleset, and the keys of cellular.Settings, with its nested
 // structs as TOML tables ([blight], or dotted: blight.charges), for the
 // cellular ruleset.
+//
+// # Embedding
+//
+// A program builds a Config with Build (the command line's layers: a
+// preset, a file, key=value sets), Preset or LoadFile, changes it with Set,
+// and hands it to package scripting/session, which makes the game. Game
+// turns a Config into the engine's rules and options for code below the
+// session; TOML writes the effective configuration back.
 package config
 
 import (

@@ -14,4 +14,16 @@
 // move) leaves the game exactly as it was. All randomness comes from the RNG
 // stored in the state, so a game restored from a save, or undone and played
 // again, continues exactly as it would have.
+//
+// # Embedding
+//
+// A program that plays games (a frontend, a tool, a Go program embedding
+// the host) plays them through package scripting/session, the one door: it
+// builds the Game from a configuration, attaches the mods and keeps the
+// player's view (legal moves and status with the mods' refusals). From this
+// package such a program reads what the session hands out: State (its
+// Board of Cells, Score, Status, Turn and Marks), Direction and DirSet,
+// Result, Refusal and the other errors. Game, Hooks and the events are for
+// code below the session: a ruleset (Rules, Turn), the mod host (Hooks),
+// or a search that plays clones of a position without mods.
 package engine

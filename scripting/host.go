@@ -1,8 +1,3 @@
-// Package scripting hosts Lua mods (gopher-lua) on the engine's events: one
-// sandboxed Lua state per mod, plain-table payloads, requests that the host
-// validates and the engine applies, per-mod storage and random streams kept
-// in the game state, and errors that are reported without stopping the game.
-// MODDING.md at the repository's top is the guide for mod authors.
 package scripting
 
 import (

@@ -18,6 +18,9 @@ type logBuffer struct {
 	lines []string
 	size  int
 	out   io.Writer // also copies each line here, if set
+	// discard drops what is printed, while the host asks the mods a
+	// question that must leave no trace (Host.Refused).
+	discard bool
 }
 
 func (b *logBuffer) println(s string) {
@@ -26,6 +29,9 @@ func (b *logBuffer) println(s string) {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if b.discard {
+		return
+	}
 	b.lines = append(b.lines, s)
 	b.size += len(s) + 1
 	for b.size > b.max && len(b.lines) > 1 {
@@ -36,6 +42,13 @@ func (b *logBuffer) println(s string) {
 	if b.out != nil {
 		fmt.Fprintln(b.out, s)
 	}
+}
+
+// setDiscard turns discarding on or off.
+func (b *logBuffer) setDiscard(on bool) {
+	b.mu.Lock()
+	b.discard = on
+	b.mu.Unlock()
 }
 
 // Lines returns the kept log lines.

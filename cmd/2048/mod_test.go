@@ -176,8 +176,8 @@ func TestModNewFixtureFails(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, _, code := run2048(t, work, "test", "probe")
-	if code != 1 || !strings.Contains(out, "expected an error") || !strings.HasSuffix(out, "0 passed, 1 failed\n") {
-		t.Errorf("exit %d, want 1 and a failed Error: assertion\n%s", code, out)
+	if code != 1 || !strings.Contains(out, "Legal: expected none") || !strings.HasSuffix(out, "0 passed, 1 failed\n") {
+		t.Errorf("exit %d, want 1 and a failed Legal: assertion\n%s", code, out)
 	}
 }
 

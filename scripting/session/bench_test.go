@@ -1,0 +1,107 @@
+package session_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/mod2048/mod2048/engine"
+	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/session"
+)
+
+// The session's cost per move against playing the engine (or the mod host)
+// directly, on the same workload: moves round the four directions from a
+// fixed seed, a new game (same seed) whenever one is lost.
+
+var benchDirs = [4]engine.Direction{engine.Left, engine.Up, engine.Right, engine.Down}
+
+func benchSetup(b *testing.B, mods ...string) session.Setup {
+	setup := session.Setup{Config: classic(b, "undo_limit=0", "stop_on_win=false")}
+	for _, m := range mods {
+		setup.Mods = append(setup.Mods, loadMod(b, m))
+	}
+	return setup
+}
+
+func benchSession(b *testing.B, mods ...string) {
+	s, err := session.New(benchSetup(b, mods...), session.Start{Seed: 42})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if _, err := s.Move(benchDirs[i&3]); err != nil && !refused(err) {
+			b.Fatal(err)
+		}
+		i++
+		if s.Status() == engine.Lost {
+			if err := s.NewGame(42); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// benchDirect plays the same games as benchSession, through engine.Game
+// (and scripting.Host with mods) as a frontend did before the session.
+func benchDirect(b *testing.B, mods ...string) {
+	setup := benchSetup(b, mods...)
+	var host *scripting.Host
+	newGame := func() *engine.Game {
+		rules, opt, err := setup.Config.Game(42, false)
+		if err != nil {
+			b.Fatal(err)
+		}
+		g, err := engine.New(rules, opt)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(setup.Mods) > 0 {
+			if host != nil {
+				host.Close()
+			}
+			if host, err = scripting.NewHost(setup.Mods, rules, opt, scripting.DefaultLimits); err != nil {
+				b.Fatal(err)
+			}
+			g.SetHooks(host)
+		}
+		return g
+	}
+	g := newGame()
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		var err error
+		if host != nil {
+			_, err = host.Move(g, benchDirs[i&3])
+		} else {
+			_, err = g.Move(benchDirs[i&3])
+		}
+		if err != nil && !refused(err) {
+			b.Fatal(err)
+		}
+		i++
+		if g.Status() == engine.Lost {
+			g = newGame()
+		}
+	}
+	if host != nil {
+		host.Close()
+	}
+}
+
+func refused(err error) bool {
+	var ref *engine.Refusal
+	return errors.As(err, &ref)
+}
+
+func BenchmarkMove(b *testing.B) {
+	b.Run("engine", func(b *testing.B) { benchDirect(b) })
+	b.Run("session", func(b *testing.B) { benchSession(b) })
+	b.Run("host-freeze", func(b *testing.B) { benchDirect(b, "freeze") })
+	b.Run("session-freeze", func(b *testing.B) { benchSession(b, "freeze") })
+	b.Run("host-one_way", func(b *testing.B) { benchDirect(b, "one_way") })
+	b.Run("session-one_way", func(b *testing.B) { benchSession(b, "one_way") })
+}

@@ -1,0 +1,411 @@
+// Package session is the one door to a game of 2048: a configuration, the
+// mods and the game they make, built one way and played one way. Every
+// frontend plays through it: the terminal game, the fixture runner, the
+// balance lab, replays and the browser; so does a Go program that embeds
+// the host.
+//
+// An embedder builds a configuration with package config (config.Build, or
+// config.Preset and Config.Set), loads mods with scripting.LoadMod, and
+// starts a Session with New (a new game, or a given board) or Resume (the
+// bytes of Save). Moves, undo and redo go through the Session, which runs
+// the mods when there are any and reports their errors (TakeReports)
+// without stopping the game. Legal and Status are the player's view: a
+// direction a mod refuses is not legal, and a game whose every move is
+// refused is lost.
+//
+// A Session is not safe for concurrent use. Close ends its mods' Lua
+// states.
+package session
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/mod2048/mod2048/config"
+	"github.com/mod2048/mod2048/engine"
+	"github.com/mod2048/mod2048/scripting"
+)
+
+// Setup is what every game of a session is made from: its configuration
+// and its mods.
+type Setup struct {
+	// Config is the game's configuration; it must be valid.
+	Config *config.Config
+	// Mods are the mods to run, loaded (scripting.LoadMod) with their
+	// settings applied; none for a game without mods.
+	Mods []*scripting.Mod
+	// Limits are the mods' budgets; the zero value means
+	// scripting.DefaultLimits.
+	Limits scripting.Limits
+}
+
+// Start says how a new game begins.
+type Start struct {
+	// Seed seeds the game's random source, and the mods' streams.
+	Seed uint64
+	// Scripted makes the game spawn only from its spawn queue, as fixtures
+	// without a seed do.
+	Scripted bool
+	// Board is a given starting board (a fixture's Given:); nil starts a
+	// new game with the ruleset's initial spawns.
+	Board *engine.Board
+	// Spawns is the spawn queue the game starts with.
+	Spawns []engine.SpawnEntry
+}
+
+// Session is a game being played with its configuration and mods.
+type Session struct {
+	setup Setup
+	g     *engine.Game
+	host  *scripting.Host // nil without mods
+
+	reports []scripting.Report
+	// The player's view of the current state, worked out after every
+	// change: the legal directions (a mod's refusal makes one illegal) and
+	// whether the mods refuse every move the rules allow.
+	// It is worked out lazily (known tells what is), so a frontend that
+	// never asks pays nothing for it.
+	known   uint8
+	legal   engine.DirSet
+	stuck   bool
+	refusal string // why the game is stuck: the last refusal's reason
+}
+
+// ModsError is the error of mods that could not be loaded for a game (a
+// Lua error in an entry file, a missing dependency, ...): the game itself
+// was fine.
+type ModsError struct{ Err error }
+
+func (e *ModsError) Error() string { return e.Err.Error() }
+func (e *ModsError) Unwrap() error { return e.Err }
+
+// ErrNoGame is returned by a Setup without a configuration.
+var ErrNoGame = errors.New("session: no configuration")
+
+func (s Setup) limits() scripting.Limits {
+	if s.Limits == (scripting.Limits{}) {
+		return scripting.DefaultLimits
+	}
+	return s.Limits
+}
+
+// New starts a new game of setup as st says.
+func New(setup Setup, st Start) (*Session, error) {
+	if setup.Config == nil {
+		return nil, ErrNoGame
+	}
+	s := &Session{setup: setup}
+	g, host, err := s.build(st)
+	if err != nil {
+		return nil, err
+	}
+	s.g, s.host = g, host
+	s.settle()
+	return s, nil
+}
+
+// build makes a game and its host as st says, touching nothing of s's
+// current game.
+func (s *Session) build(st Start) (*engine.Game, *scripting.Host, error) {
+	rules, opt, err := s.setup.Config.Game(st.Seed, st.Scripted)
+	if err != nil {
+		return nil, nil, err
+	}
+	var g *engine.Game
+	if st.Board != nil {
+		if g, err = engine.NewFromBoard(rules, opt, *st.Board); err != nil {
+			return nil, nil, err
+		}
+		g.AddSpawns(st.Spawns...)
+	} else if g, err = engine.New(rules, opt, st.Spawns...); err != nil {
+		return nil, nil, err
+	}
+	host, err := s.attach(g)
+	if err != nil {
+		return nil, nil, err
+	}
+	return g, host, nil
+}
+
+// attach loads the mods for g and hooks them in; no mods, no host.
+func (s *Session) attach(g *engine.Game) (*scripting.Host, error) {
+	if len(s.setup.Mods) == 0 {
+		return nil, nil
+	}
+	host, err := scripting.NewHost(s.setup.Mods, g.Rules(), g.Options(), s.setup.limits())
+	if err != nil {
+		return nil, &ModsError{err}
+	}
+	g.SetHooks(host)
+	return host, nil
+}
+
+// Resume continues the game that Save wrote, under setup. A save that
+// cannot be read, or whose game does not match setup's configuration (its
+// ruleset, rules, board size or undo limit), is an error; nothing is
+// started.
+func Resume(setup Setup, save []byte) (*Session, error) {
+	if setup.Config == nil {
+		return nil, ErrNoGame
+	}
+	g, err := engine.Unmarshal(save)
+	if err != nil {
+		return nil, err
+	}
+	if err := Matches(setup.Config, g); err != nil {
+		return nil, err
+	}
+	s := &Session{setup: setup, g: g}
+	if s.host, err = s.attach(g); err != nil {
+		return nil, err
+	}
+	s.settle()
+	return s, nil
+}
+
+// Matches reports whether g is a game of configuration c: the same
+// ruleset, rules, board size and undo limit. A save made under another
+// configuration is refused rather than played under the wrong rules.
+func Matches(c *config.Config, g *engine.Game) error {
+	rules, opt, err := c.Game(0, false)
+	if err != nil {
+		return err
+	}
+	if g.Rules().Name() != rules.Name() {
+		return fmt.Errorf("the save is a game of the %s ruleset, not of %s", g.Rules().Name(), rules.Name())
+	}
+	got := g.Options()
+	if got.Width != opt.Width || got.Height != opt.Height {
+		return fmt.Errorf("the save's board is %d×%d; the configuration's is %d×%d", got.Width, got.Height, opt.Width, opt.Height)
+	}
+	if got.UndoLimit != opt.UndoLimit {
+		return fmt.Errorf("the save keeps %d moves of undo; the configuration %d", got.UndoLimit, opt.UndoLimit)
+	}
+	a, errA := json.Marshal(g.Rules().Config())
+	b, errB := json.Marshal(rules.Config())
+	if errA != nil || errB != nil || !bytes.Equal(a, b) {
+		return fmt.Errorf("the save's rules %s differ from the configuration's %s", a, b)
+	}
+	return nil
+}
+
+// Close ends the mods' Lua states.
+func (s *Session) Close() {
+	if s.host != nil {
+		s.host.Close()
+	}
+}
+
+// NewGame replaces the game with a new one of the same configuration and
+// mods, seeded with seed. On an error the session keeps the game it had.
+func (s *Session) NewGame(seed uint64) error {
+	g, host, err := s.build(Start{Seed: seed})
+	if err != nil {
+		return err
+	}
+	s.Close()
+	s.g, s.host, s.reports = g, host, nil
+	s.settle()
+	return nil
+}
+
+// Move plays one move. A move that changes nothing, and a move in a game
+// that is over (Status), is a no-op that returns a zero Result and no
+// error. A move a mod refuses returns its *engine.Refusal; a mod's error
+// does not fail the move: the move is played without the mod's effects and
+// the error is kept for TakeReports. Any other error leaves the game as it
+// was.
+func (s *Session) Move(d engine.Direction) (engine.Result, error) {
+	if s.stuckNow() {
+		return engine.Result{}, nil
+	}
+	var res engine.Result
+	var err error
+	if s.host != nil {
+		res, err = s.host.Move(s.g, d)
+		s.reports = append(s.reports, s.host.TakeReports()...)
+	} else {
+		res, err = s.g.Move(d)
+	}
+	if res.Changed || s.host != nil {
+		// A mod's failure can disable it, which changes what it refuses.
+		s.settle()
+	}
+	return res, err
+}
+
+// Undo takes back the last move.
+func (s *Session) Undo() error { return s.travel(s.g.Undo) }
+
+// Redo plays again the last move taken back.
+func (s *Session) Redo() error { return s.travel(s.g.Redo) }
+
+// KeepPlaying goes on after a win, when the game stops on a win.
+func (s *Session) KeepPlaying() error { return s.travel(s.g.KeepPlaying) }
+
+func (s *Session) travel(step func() error) error {
+	if err := step(); err != nil {
+		return err
+	}
+	s.settle()
+	return nil
+}
+
+// settle marks the player's view as stale, after a change of the game.
+func (s *Session) settle() { s.known = 0 }
+
+// What of the player's view is worked out for the current state.
+const (
+	knowStuck = 1 << iota // stuck and refusal
+	knowLegal             // legal
+)
+
+// check works out whether the mods refuse every move the rules allow. It
+// stops at the first direction they let through, so a move under a mod
+// that refuses costs one dry run, not four.
+func (s *Session) check() {
+	if s.known&knowStuck != 0 {
+		return
+	}
+	s.known |= knowStuck
+	s.stuck, s.refusal = false, ""
+	legal := s.g.LegalMoves()
+	if legal == 0 {
+		return
+	}
+	for _, d := range engine.Directions {
+		if !legal.Has(d) {
+			continue
+		}
+		ref := s.host.Refused(s.g, d)
+		if ref == nil {
+			return
+		}
+		s.refusal = ref.Reason
+	}
+	s.stuck = true
+}
+
+// stuckNow reports whether the mods refuse every move the rules allow:
+// never without a mod that handles before_move.
+func (s *Session) stuckNow() bool {
+	if s.host == nil || !s.host.HasRefusers(s.g) {
+		return false
+	}
+	s.check()
+	return s.stuck
+}
+
+// Save writes the game as a save (engine.Game.Marshal): the same game
+// always gives the same bytes.
+func (s *Session) Save() ([]byte, error) { return s.g.Marshal() }
+
+// Legal returns the directions a move may go: those that change the board
+// and that no mod refuses. None when the game is over.
+func (s *Session) Legal() engine.DirSet {
+	if s.host == nil || !s.host.HasRefusers(s.g) {
+		return s.g.LegalMoves()
+	}
+	if s.known&knowLegal == 0 {
+		s.known |= knowLegal
+		s.legal = 0
+		for _, d := range s.g.LegalMoves().List() {
+			if s.host.Refused(s.g, d) == nil {
+				s.legal = s.legal.With(d)
+			}
+		}
+	}
+	return s.legal
+}
+
+// Status returns where the game stands for the player: the engine's
+// status, except that a game whose every move the mods refuse is Lost
+// (StatusMessage says why).
+func (s *Session) Status() engine.Status {
+	if s.stuckNow() {
+		return engine.Lost
+	}
+	return s.g.Status()
+}
+
+// StatusMessage says why the game is lost when the mods refuse every move
+// the rules allow ("" otherwise): the refusing mod's reason.
+func (s *Session) StatusMessage() string {
+	if !s.stuckNow() {
+		return ""
+	}
+	return "no move left: every move is refused (" + s.refusal + ")"
+}
+
+// TakeReports returns the mods' errors since the last call.
+func (s *Session) TakeReports() []scripting.Report {
+	r := s.reports
+	s.reports = nil
+	return r
+}
+
+// State returns the current state: read it, do not change it, and do not
+// keep it across calls that change the game.
+func (s *Session) State() *engine.State { return s.g.State() }
+
+// Board returns a copy of the current board.
+func (s *Session) Board() engine.Board { return s.g.Board() }
+
+// Score returns the current score.
+func (s *Session) Score() engine.Score { return s.g.Score() }
+
+// Rules returns the game's ruleset.
+func (s *Session) Rules() engine.Rules { return s.g.Rules() }
+
+// Options returns the game's options.
+func (s *Session) Options() engine.Options { return s.g.Options() }
+
+// Config returns the session's configuration.
+func (s *Session) Config() *config.Config { return s.setup.Config }
+
+// HistoryLen returns how many moves Undo and Redo can take back and replay.
+func (s *Session) HistoryLen() (undo, redo int) { return s.g.HistoryLen() }
+
+// AddSpawns appends entries to the spawn queue.
+func (s *Session) AddSpawns(entries ...engine.SpawnEntry) { s.g.AddSpawns(entries...) }
+
+// Remaining returns the number of spawn-queue entries not yet used.
+func (s *Session) Remaining() int { return s.g.Remaining() }
+
+// Mods returns the loaded mods, in load order; none without mods.
+func (s *Session) Mods() []*scripting.Mod {
+	if s.host == nil {
+		return nil
+	}
+	return s.host.Mods()
+}
+
+// Disabled reports whether the mod with the given id has been disabled
+// for failing too often.
+func (s *Session) Disabled(id string) bool { return s.host != nil && s.host.Disabled(id) }
+
+// Hazards returns the hazards the mods defined, in load order.
+func (s *Session) Hazards() []scripting.Hazard {
+	if s.host == nil {
+		return nil
+	}
+	return s.host.Hazards()
+}
+
+// Hazard returns the hazard of a mark's name.
+func (s *Session) Hazard(name string) (scripting.Hazard, bool) {
+	if s.host == nil {
+		return scripting.Hazard{}, false
+	}
+	return s.host.Hazard(name)
+}
+
+// Log returns the lines a mod printed.
+func (s *Session) Log(id string) []string {
+	if s.host == nil {
+		return nil
+	}
+	return s.host.Log(id)
+}
