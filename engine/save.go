@@ -344,7 +344,7 @@ type ConfigError struct {
 }
 
 func (e *ConfigError) Error() string {
-	return fmt.Sprintf("the game's %s is %s, the configuration's %s", e.Field, e.Game, e.Want)
+	return fmt.Sprintf("%s: the game has %s, the configuration %s", e.Field, e.Game, e.Want)
 }
 
 // CheckConfig reports whether g is a game of rules and opt, as a caller

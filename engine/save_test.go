@@ -171,7 +171,7 @@ func TestCheckConfig(t *testing.T) {
 	}
 	var ce *ConfigError
 	if err := loaded.CheckConfig(NewClassic(), classic4); !errors.As(err, &ce) || ce.Field != "board size" ||
-		err.Error() != "the game's board size is 256×256, the configuration's 4×4" {
+		err.Error() != "board size: the game has 256×256, the configuration 4×4" {
 		t.Fatalf("256×256 under 4×4: %v", err)
 	}
 

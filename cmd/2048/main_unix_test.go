@@ -71,7 +71,7 @@ func TestPlaySaveFIFO(t *testing.T) {
 	dir := t.TempDir()
 	o, _, _ := parsePlay(nil, io.Discard)
 	o.stateDir = dir
-	s, err := newSession(o)
+	s, err := newPlayer(o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -18,8 +16,8 @@ import (
 	"github.com/mod2048/mod2048/cmd/2048/internal/saves"
 	"github.com/mod2048/mod2048/cmd/2048/internal/tui"
 	"github.com/mod2048/mod2048/config"
-	"github.com/mod2048/mod2048/engine"
 	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/session"
 )
 
 const playUsage = `Usage: 2048 play [--ruleset R] [--difficulty D] [--config FILE] [--set KEY=VALUE ...] [--mod DIR ...] [--seed N]
@@ -109,7 +107,7 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
-	sess, err := newSession(o)
+	p, err := newPlayer(o)
 	if err != nil {
 		fmt.Fprintf(stderr, "2048 play: %v\n", err)
 		return 1
@@ -118,7 +116,7 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "2048 play: the standard input and output must be a terminal")
 		return 1
 	}
-	cfg, err := sess.start(o)
+	cfg, err := p.start(o)
 	if err != nil {
 		fmt.Fprintf(stderr, "2048 play: %v\n", err)
 		return 1
@@ -140,11 +138,10 @@ func isTerminal() bool {
 	return term.IsTerminal(int(os.Stdin.Fd())) && term.IsTerminal(int(os.Stdout.Fd()))
 }
 
-// session is what a game of `2048 play` is made from: its configuration,
-// mods and save slot.
-type session struct {
-	cfg   *config.Config
-	mods  []*scripting.Mod
+// player is what the games of `2048 play` are made from: the play
+// session's setup (configuration and mods) and the save slot.
+type player struct {
+	setup session.Setup
 	store *saves.Store
 	key   saves.Key
 	// seed gives the seeds of new games; the clock, as the engine never
@@ -152,34 +149,30 @@ type session struct {
 	seed func() uint64
 }
 
-// newSession checks everything the flags name, touching nothing: the
-// configuration, the mods (each loaded into a trial host, so a Lua error
+// newPlayer checks everything the flags name, touching nothing: the
+// configuration, the mods (each loaded into a trial game, so a Lua error
 // is found now) and the state directory's name.
-func newSession(o playOptions) (*session, error) {
+func newPlayer(o playOptions) (*player, error) {
 	c, err := config.Build(o.build)
 	if err != nil {
 		return nil, err
 	}
-	s := &session{cfg: c, seed: func() uint64 { return uint64(time.Now().UnixNano()) }}
+	p := &player{setup: session.Setup{Config: c}, seed: func() uint64 { return uint64(time.Now().UnixNano()) }}
 	refs := []saves.ModRef{}
 	for _, dir := range o.mods {
 		m, err := scripting.LoadMod(dir)
 		if err != nil {
 			return nil, err
 		}
-		s.mods = append(s.mods, m)
+		p.setup.Mods = append(p.setup.Mods, m)
 		refs = append(refs, saves.ModRef{ID: m.ID(), Version: m.Manifest.Version})
 	}
-	if len(s.mods) > 0 {
-		rules, opt, err := c.Game(0, false)
+	if len(p.setup.Mods) > 0 {
+		trial, err := session.New(p.setup, session.Start{})
 		if err != nil {
 			return nil, err
 		}
-		host, err := scripting.NewHost(s.mods, rules, opt, scripting.DefaultLimits)
-		if err != nil {
-			return nil, err
-		}
-		host.Close()
+		trial.Close()
 	}
 	dir := o.stateDir
 	if dir == "" {
@@ -187,39 +180,9 @@ func newSession(o playOptions) (*session, error) {
 			return nil, err
 		}
 	}
-	s.store = saves.New(dir)
-	s.key = saves.Key{Ruleset: c.Ruleset, Difficulty: c.Preset, Config: string(c.TOML()), Mods: refs}
-	return s, nil
-}
-
-// newGame starts a game with the given seed and attaches the mods.
-func (s *session) newGame(seed uint64) (*engine.Game, *scripting.Host, error) {
-	rules, opt, err := s.cfg.Game(seed, false)
-	if err != nil {
-		return nil, nil, err
-	}
-	g, err := engine.New(rules, opt)
-	if err != nil {
-		return nil, nil, err
-	}
-	host, err := s.attach(g)
-	if err != nil {
-		return nil, nil, err
-	}
-	return g, host, nil
-}
-
-// attach loads the mods for g and hooks them in; no mods, no host.
-func (s *session) attach(g *engine.Game) (*scripting.Host, error) {
-	if len(s.mods) == 0 {
-		return nil, nil
-	}
-	host, err := scripting.NewHost(s.mods, g.Rules(), g.Options(), scripting.DefaultLimits)
-	if err != nil {
-		return nil, err
-	}
-	host.Attach(g)
-	return host, nil
+	p.store = saves.New(dir)
+	p.key = saves.Key{Ruleset: c.Ruleset, Difficulty: c.Preset, Config: string(c.TOML()), Mods: refs}
+	return p, nil
 }
 
 // start returns the terminal game to play: the save of this ruleset,
@@ -229,76 +192,56 @@ func (s *session) attach(g *engine.Game) (*scripting.Host, error) {
 // denied, say) is an error: nothing is saved over it. With --seed, the save
 // is checked all the same, so that only a good save is replaced. First,
 // the temporary files of interrupted saves are removed.
-func (s *session) start(o playOptions) (tui.Config, error) {
-	slot := s.store.Slot(s.key)
+func (p *player) start(o playOptions) (tui.Config, error) {
+	slot := p.store.Slot(p.key)
 	cfg := tui.Config{
-		Ruleset: s.cfg.Ruleset, Difficulty: s.cfg.Preset, Store: slot,
-		NewGame: func() (*engine.Game, *scripting.Host, error) { return s.newGame(s.seed()) },
+		Ruleset: p.setup.Config.Ruleset, Difficulty: p.setup.Config.Preset, Store: slot,
+		Seed: func() uint64 { return p.seed() },
 	}
-	s.store.CleanTemps() // best effort: a file left is only a file left
-	g, err := s.store.Load(s.key, s.matches)
+	p.store.CleanTemps() // best effort: a file left is only a file left
+	var s *session.Session
+	var modsErr error
+	_, err := p.store.Load(p.key, func(game []byte) error {
+		resumed, err := session.Resume(p.setup, game)
+		if me := (*session.ModsError)(nil); errors.As(err, &me) {
+			// The mods fail to load, not the save: keep it where it is.
+			modsErr = err
+			return nil
+		}
+		s = resumed
+		return err
+	})
 	var corrupt *saves.CorruptError
 	switch {
+	case modsErr != nil:
+		return tui.Config{}, modsErr
 	case errors.As(err, &corrupt):
 		cfg.Message = "could not resume: " + err.Error() + "; this is a new game"
 	case err != nil:
 		return tui.Config{}, err
 	}
-	if o.seeded {
-		g = nil // --seed replaces the save
+	if s != nil && o.seeded {
+		s.Close() // --seed replaces the save
+		s = nil
 	}
-	if g != nil {
-		host, err := s.attach(g)
-		if err != nil {
-			return tui.Config{}, err
-		}
-		cfg.Game, cfg.Host = g, host
+	if s != nil {
+		cfg.Session = s
 		return cfg, nil
 	}
 	seed := o.seed
 	if !o.seeded {
-		seed = s.seed()
+		seed = p.seed()
 	}
-	g, host, err := s.newGame(seed)
-	if err != nil {
+	if s, err = session.New(p.setup, session.Start{Seed: seed}); err != nil {
 		return tui.Config{}, err
 	}
-	cfg.Game, cfg.Host = g, host
-	if err := slot.Save(g); err != nil {
+	cfg.Session = s
+	game, err := s.Save()
+	if err == nil {
+		err = slot.Save(game)
+	}
+	if err != nil {
 		cfg.Unsaved = err
 	}
 	return cfg, nil
-}
-
-// matches checks that a saved game is the game this configuration makes:
-// its board's size, its undo limit and its rules' settings. The save's
-// configuration text already matched; this checks the game itself, so that
-// a save whose game was edited (a 256×256 board under the classic 4×4) is
-// refused and kept aside rather than played.
-func (s *session) matches(g *engine.Game) error {
-	rules, opt, err := s.cfg.Game(g.Options().Seed, false)
-	if err != nil {
-		return err
-	}
-	got := g.Options()
-	switch {
-	case got.Width != opt.Width || got.Height != opt.Height:
-		return fmt.Errorf("its board is %d×%d, the configuration's is %d×%d", got.Width, got.Height, opt.Width, opt.Height)
-	case got.UndoLimit != opt.UndoLimit:
-		return fmt.Errorf("its undo limit is %d, the configuration's is %d", got.UndoLimit, opt.UndoLimit)
-	case got.ScriptedOnly:
-		return errors.New("its game spawns only scripted tiles, as a fixture's does")
-	}
-	want, err := json.Marshal(rules.Config())
-	if err != nil {
-		return err
-	}
-	have, err := json.Marshal(g.Rules().Config())
-	if err != nil {
-		return err
-	}
-	if !bytes.Equal(want, have) {
-		return fmt.Errorf("its rules are %s, the configuration's are %s", have, want)
-	}
-	return nil
 }

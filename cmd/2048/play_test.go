@@ -15,11 +15,12 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 
-	"github.com/mod2048/mod2048/cellular"
 	"github.com/mod2048/mod2048/cmd/2048/internal/saves"
 	"github.com/mod2048/mod2048/cmd/2048/internal/tui"
+	"github.com/mod2048/mod2048/config"
 	"github.com/mod2048/mod2048/engine"
 	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/session"
 )
 
 // The terminal game's tests drive it through tcell's simulation screen:
@@ -30,14 +31,14 @@ import (
 // testSession makes the session `2048 play ARGS` would, with saves in dir
 // and new games seeded 101, 102, ...; its game starts as the command's
 // would.
-func testSession(t *testing.T, dir string, args ...string) (*session, tui.Config) {
+func testSession(t *testing.T, dir string, args ...string) (*player, tui.Config) {
 	t.Helper()
 	o, ok, code := parsePlay(args, io.Discard)
 	if !ok {
 		t.Fatalf("2048 play %v: exit %d", args, code)
 	}
 	o.stateDir = dir
-	s, err := newSession(o)
+	s, err := newPlayer(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,7 +205,13 @@ func boardOf(text string) [][]string {
 }
 
 // cellsOf writes a game's board as the screen shows small tiles.
-func cellsOf(g *engine.Game) [][]string {
+// game is what cellsOf reads: an engine.Game or a session.Session.
+type game interface {
+	State() *engine.State
+	Rules() engine.Rules
+}
+
+func cellsOf(g game) [][]string {
 	b := g.State().Board
 	var rows [][]string
 	for r, line := range engine.FormatRows(g.Rules(), &b) {
@@ -235,9 +242,9 @@ func flat(rows [][]string) []string {
 }
 
 // shadow replays the session's game in the engine alone, for comparison.
-func shadow(t *testing.T, s *session, seed uint64) *engine.Game {
+func shadow(t *testing.T, p *player, seed uint64) *engine.Game {
 	t.Helper()
-	rules, opt, err := s.cfg.Game(seed, false)
+	rules, opt, err := p.setup.Config.Game(seed, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,17 +320,17 @@ func TestPlayClassic(t *testing.T) {
 	}
 
 	// r asks first; anything but y keeps the game.
-	before := sc.app.Game()
+	before := sc.app.Session().State().Turn
 	sc.press("r")
 	sc.contains("New game? This one will be gone. (y/n)")
 	sc.golden("classic_confirm")
 	sc.press("n")
-	if sc.app.Game() != before {
+	if g := sc.app.Session(); g.State().Turn != before || g.Options().Seed != 1 {
 		t.Error("n started a new game")
 	}
 	sc.contains("kept this game")
 	sc.press("r", "y")
-	if g := sc.app.Game(); g == before || g.State().Turn != 0 || g.Options().Seed != 101 {
+	if g := sc.app.Session(); before == 0 || g.State().Turn != 0 || g.Options().Seed != 101 {
 		t.Errorf("y: a new game was not started (turn %d, seed %d)", g.State().Turn, g.Options().Seed)
 	}
 	sc.contains("Best " + ref.Score().String()) // the best score stays
@@ -347,29 +354,59 @@ func TestPlayQuitKeys(t *testing.T) {
 
 // boardGame returns a tui.Config for a game from a written board, with
 // scripted spawns.
-func boardGame(t *testing.T, rules engine.Rules, rows []string, spawns ...engine.SpawnEntry) tui.Config {
+func boardGame(t *testing.T, o config.BuildOptions, rows []string, spawns ...engine.SpawnEntry) tui.Config {
 	t.Helper()
-	n := len(rows)
-	w := len(strings.Fields(rows[0]))
-	board, err := engine.ParseRows(rules, rows, w, n)
+	c, err := config.Build(o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := engine.NewFromBoard(rules, engine.Options{Width: w, Height: n, Seed: 9, UndoLimit: 100}, board)
+	rules, _, err := c.Game(9, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g.AddSpawns(spawns...)
-	name := rules.Name()
-	diff := "classic"
-	if name == cellular.Name {
-		diff = "early"
+	board, err := engine.ParseRows(rules, rows, len(strings.Fields(rows[0])), len(rows))
+	if err != nil {
+		t.Fatal(err)
 	}
-	return tui.Config{Ruleset: name, Difficulty: diff, Game: g, Colors: tui.ColorRGB}
+	s, err := session.New(session.Setup{Config: c}, session.Start{Seed: 9, Board: &board, Spawns: spawns})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tui.Config{Ruleset: c.Ruleset, Difficulty: c.Preset, Session: s, Colors: tui.ColorRGB}
+}
+
+// TestPlayRefusedEverywhere: under one_way, a board whose only move is the
+// closed one is lost, and the screen says which mod refused it.
+func TestPlayRefusedEverywhere(t *testing.T) {
+	c, err := config.Build(config.BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod, err := scripting.LoadMod(filepath.Join("..", "..", "mods", "one_way"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules, _, _ := c.Game(9, false)
+	board, err := engine.ParseRows(rules, []string{"2 4 2 4", "4 2 4 2", "2 4 2 4", "0 0 0 0"}, 4, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := session.New(session.Setup{Config: c, Mods: []*scripting.Mod{mod}}, session.Start{Seed: 9, Board: &board})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := openScreen(t, tui.Config{Ruleset: "classic", Difficulty: "classic", Session: s, Colors: tui.ColorRGB}, 140, 24)
+	sc.contains("Game over: no move left: every move is refused (One Way: Down is closed on this board).")
+	sc.contains("r new game · u undo")
+	sc.press("Down")
+	sc.contains("no move left: every move is refused (One Way: Down is closed on this board): u to undo, r for a new game")
+	if st := sc.app.Session().Status(); st != engine.Lost || s.State().Turn != 0 {
+		t.Errorf("status %v at turn %d", st, s.State().Turn)
+	}
 }
 
 func TestPlayWinAndLose(t *testing.T) {
-	won := boardGame(t, engine.NewClassic(), []string{
+	won := boardGame(t, config.BuildOptions{}, []string{
 		"1024 1024 0 0",
 		"2 0 0 0",
 		"0 0 0 0",
@@ -377,70 +414,66 @@ func TestPlayWinAndLose(t *testing.T) {
 	})
 	sc := openScreen(t, won, 80, 24)
 	sc.press("Left")
-	if st := sc.app.Game().Status(); st != engine.Won {
+	if st := sc.app.Session().Status(); st != engine.Won {
 		t.Fatalf("status %v", st)
 	}
 	sc.golden("classic_won")
 	sc.contains("You win! You made 2048.")
 	sc.contains("c or Enter keep playing")
-	sameBoard(t, "won", boardOf(sc.text()), cellsOf(sc.app.Game())) // the banner hides no tile
+	sameBoard(t, "won", boardOf(sc.text()), cellsOf(sc.app.Session())) // the banner hides no tile
 	sc.press("Right")
 	sc.contains("you won: c or Enter to keep playing")
 	sc.press("c")
-	if st := sc.app.Game().Status(); st != engine.WonContinue {
+	if st := sc.app.Session().Status(); st != engine.WonContinue {
 		t.Fatalf("c: status %v", st)
 	}
 	sc.contains("keep going!")
 	sc.contains("Won (continue)")
 	sc.press("Right")
-	if sc.app.Game().State().Turn != 2 {
+	if sc.app.Session().State().Turn != 2 {
 		t.Error("no move after keeping playing")
 	}
 
 	// Without stop on win, the game says so once and goes on.
-	goOn := engine.NewClassic()
-	goOn.StopOnWin = false
+	goOn := config.BuildOptions{Sets: []string{"size=2", "stop_on_win=false"}}
 	won = boardGame(t, goOn, []string{"1024 1024", "0 4"}, engine.SpawnEntry{Pos: engine.Pos{Row: 0, Col: 1}, Cell: engine.Cell{Kind: engine.KindTile, Level: 1}})
 	sc = openScreen(t, won, 80, 24)
 	sc.press("Left")
 	sc.contains("You win! Play goes on.")
-	if st := sc.app.Game().Status(); st != engine.WonContinue {
+	if st := sc.app.Session().Status(); st != engine.WonContinue {
 		t.Errorf("status %v", st)
 	}
 
-	won = boardGame(t, engine.NewClassic(), []string{"1024 1024", "2 4"})
+	won = boardGame(t, config.BuildOptions{Sets: []string{"size=2"}}, []string{"1024 1024", "2 4"})
 	sc = openScreen(t, won, 80, 24)
 	sc.press("Left", "Enter")
-	if st := sc.app.Game().Status(); st != engine.WonContinue {
+	if st := sc.app.Session().Status(); st != engine.WonContinue {
 		t.Errorf("Enter: status %v", st)
 	}
 
-	lost := boardGame(t, engine.NewClassic(), []string{
+	lost := boardGame(t, config.BuildOptions{}, []string{
 		"2 4 2 4",
 		"4 2 4 2",
 		"2 4 2 4",
 		"8 16 8 0",
 	}, engine.SpawnEntry{Pos: engine.Pos{Row: 3, Col: 0}, Cell: engine.Cell{Kind: engine.KindTile, Level: 2}})
-	lost.NewGame = func() (*engine.Game, *scripting.Host, error) {
-		g, err := engine.New(engine.NewClassic(), engine.Options{Width: 4, Height: 4, Seed: 5, UndoLimit: 100})
-		return g, nil, err
-	}
+	lost.Seed = func() uint64 { return 5 }
 	sc = openScreen(t, lost, 80, 24)
 	sc.press("Right")
-	if st := sc.app.Game().Status(); st != engine.Lost {
+	if st := sc.app.Session().Status(); st != engine.Lost {
 		t.Fatalf("status %v", st)
 	}
 	sc.golden("classic_lost")
 	sc.contains("Game over: no move left.")
-	sameBoard(t, "lost", boardOf(sc.text()), cellsOf(sc.app.Game()))
+	sameBoard(t, "lost", boardOf(sc.text()), cellsOf(sc.app.Session()))
 	sc.press("Up")
 	sc.contains("no move left: u to undo, r for a new game")
 	sc.press("u")
-	if sc.app.Game().Status() != engine.Playing {
+	if sc.app.Session().Status() != engine.Playing {
 		t.Error("undo did not take the losing move back")
 	}
 	sc.press("Right", "r") // over: r needs no question
-	if g := sc.app.Game(); g.State().Turn != 0 || g.Options().Seed != 5 {
+	if g := sc.app.Session(); g.State().Turn != 0 || g.Options().Seed != 5 {
 		t.Error("r after losing did not start a new game")
 	}
 }
@@ -471,8 +504,7 @@ func TestPlayCellular(t *testing.T) {
 
 	// Every kind of cell: alive (bright, bold), dormant (dim), catalysts,
 	// blight with its charges, incoming blight.
-	rules := ref.Rules()
-	tokens := boardGame(t, rules, []string{
+	tokens := boardGame(t, config.BuildOptions{Ruleset: "cellular"}, []string{
 		"a1 a3 a8 d2 d5 .",
 		"a1/2 a2+C d3+C C . .",
 		"B B3 b b2 . .",
@@ -511,10 +543,10 @@ func TestPlayModded(t *testing.T) {
 	sc.contains("mods Freeze")
 	ref := shadow(t, s, 5)
 	dirs := []string{"Left", "Up", "Right", "Down"}
-	for i := 0; sc.app.Game().State().Turn < 4 && i < 40; i++ {
+	for i := 0; sc.app.Session().State().Turn < 4 && i < 40; i++ {
 		sc.press(dirs[i%4])
 	}
-	st := sc.app.Game().State()
+	st := sc.app.Session().State()
 	if len(st.Marks) != 1 || st.Marks[0].Name != "freeze:ice" {
 		t.Fatalf("marks after turn %d: %v", st.Turn, st.Marks)
 	}
@@ -565,19 +597,19 @@ end)`)
 	sc := openScreen(t, cfg, 100, 30)
 	sc.press("Up")
 	sc.contains("Refuser: no going up")
-	if sc.app.Game().State().Turn != 0 {
+	if sc.app.Session().State().Turn != 0 {
 		t.Error("the refused move was played")
 	}
 	sc.press("Left")
 	if strings.Contains(sc.text(), "no going up") {
 		t.Error("the message outlived the next key")
 	}
-	for i := 0; sc.app.Game().State().Turn < 2 && i < 10; i++ {
+	for i := 0; sc.app.Session().State().Turn < 2 && i < 10; i++ {
 		sc.press([]string{"Right", "Down", "Left"}[i%3])
 	}
 	sc.contains("mod boom (main.lua:2): tick: ")
 	sc.contains("boom at turn two")
-	if sc.app.Game().State().Turn != 2 {
+	if sc.app.Session().State().Turn != 2 {
 		t.Error("the turn the mod failed in was not played")
 	}
 }
@@ -591,7 +623,7 @@ func TestPlayResize(t *testing.T) {
 	sc.golden("too_small")
 	sc.contains("terminal too small: need 25×13")
 	sc.press("Down", "u") // the player cannot see the board: moves wait
-	if sc.app.Game().State().Turn != 2 {
+	if sc.app.Session().State().Turn != 2 {
 		t.Error("a key played on a screen too small")
 	}
 	sc.resize(40, 16)
@@ -645,7 +677,7 @@ func TestPlaySaves(t *testing.T) {
 	for i := 0; i < 12; i++ {
 		sc.press([]string{"Left", "Up", "Right", "Down"}[i%4])
 	}
-	played := sc.app.Game()
+	played := sc.app.Session()
 	if played.Score().IsZero() {
 		t.Fatal("no score to keep")
 	}
@@ -661,7 +693,7 @@ func TestPlaySaves(t *testing.T) {
 	}
 	sc.contains("Best " + played.Score().String())
 	sc.press("u")
-	back, err := s.store.Load(s.key, nil)
+	back, err := loadSave(t, s)
 	if err != nil || back.State().Turn != played.State().Turn-1 {
 		t.Errorf("undo was not saved: %v", err)
 	}
@@ -669,7 +701,7 @@ func TestPlaySaves(t *testing.T) {
 
 	// Another configuration or mod set has a save of its own.
 	_, other := testSession(t, dir, "--set", "size=5")
-	if other.Game.State().Turn != 0 {
+	if other.Session.State().Turn != 0 {
 		t.Error("size=5 resumed the 4×4 save")
 	}
 	if entries, _ := filepath.Glob(filepath.Join(dir, "classic-classic-*.json")); len(entries) != 2 {
@@ -684,7 +716,7 @@ func TestPlaySaves(t *testing.T) {
 	if !strings.Contains(cfg.Message, "is corrupt") || !strings.Contains(cfg.Message, "kept as "+filepath.Base(path)+".corrupt-") {
 		t.Errorf("message %q", cfg.Message)
 	}
-	if cfg.Game.State().Turn != 0 {
+	if cfg.Session.State().Turn != 0 {
 		t.Error("the corrupt save was not replaced by a new game")
 	}
 	sc = openScreen(t, cfg, 120, 24)
@@ -696,7 +728,7 @@ func TestPlaySaves(t *testing.T) {
 	if data, _ := os.ReadFile(kept[0]); !bytes.HasSuffix(data, []byte(`"game": [`)) {
 		t.Errorf("the corrupt save was changed: %q", data)
 	}
-	if _, err := s.store.Load(s.key, nil); err != nil {
+	if _, err := loadSave(t, s); err != nil {
 		t.Errorf("the new game's save: %v", err)
 	}
 	sc.press("Left")
@@ -794,7 +826,7 @@ func TestPlayInTmux(t *testing.T) {
 
 	o, _, _ := parsePlay([]string{"--seed", "11"}, io.Discard)
 	o.stateDir = state
-	s, err := newSession(o)
+	s, err := newPlayer(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -875,10 +907,10 @@ end)
 game.hazard{name = "cube2", glyph = "❄", color = "blue"}`)
 	_, cfg := testSession(t, t.TempDir(), "--mod", mod, "--seed", "4")
 	sc := openScreen(t, cfg, 80, 24)
-	for i := 0; sc.app.Game().State().Turn < 1 && i < 4; i++ {
+	for i := 0; sc.app.Session().State().Turn < 1 && i < 4; i++ {
 		sc.press([]string{"Left", "Right", "Up", "Down"}[i])
 	}
-	if n := len(sc.app.Game().State().Marks); n != 2 {
+	if n := len(sc.app.Session().State().Marks); n != 2 {
 		t.Fatalf("%d marks", n)
 	}
 	for _, size := range [][2]int{{80, 24}, {40, 16}} {
@@ -905,7 +937,7 @@ func TestPlayUnreadableSave(t *testing.T) {
 	dir := t.TempDir()
 	o, _, _ := parsePlay(nil, io.Discard)
 	o.stateDir = dir
-	s, err := newSession(o)
+	s, err := newPlayer(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -916,7 +948,7 @@ func TestPlayUnreadableSave(t *testing.T) {
 	for _, args := range [][]string{nil, {"--seed", "5"}} {
 		o, _, _ := parsePlay(args, io.Discard)
 		o.stateDir = dir
-		s, err := newSession(o)
+		s, err := newPlayer(o)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -939,7 +971,7 @@ func TestPlayUnreadableSave(t *testing.T) {
 		t.Fatal(err)
 	}
 	o.stateDir = file
-	s, err = newSession(o)
+	s, err = newPlayer(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -959,17 +991,15 @@ func TestPlayForeignBoard(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.store.Save(s.key, big); err != nil {
-		t.Fatal(err)
-	}
+	saveGame(t, s, big)
 	path := s.store.Path(s.key)
 	bad, _ := os.ReadFile(path)
 	_, cfg := testSession(t, dir)
-	if !strings.Contains(cfg.Message, "its board is 256×256, the configuration's is 4×4") || !strings.Contains(cfg.Message, "kept as ") {
+	if !strings.Contains(cfg.Message, "board size: the game has 256×256, the configuration 4×4") || !strings.Contains(cfg.Message, "kept as ") {
 		t.Errorf("message %q", cfg.Message)
 	}
-	if o := cfg.Game.Options(); o.Width != 4 || o.Height != 4 || cfg.Game.State().Turn != 0 {
-		t.Errorf("the game started is %d×%d at turn %d", o.Width, o.Height, cfg.Game.State().Turn)
+	if o := cfg.Session.Options(); o.Width != 4 || o.Height != 4 || cfg.Session.State().Turn != 0 {
+		t.Errorf("the game started is %d×%d at turn %d", o.Width, o.Height, cfg.Session.State().Turn)
 	}
 	kept, _ := filepath.Glob(path + ".corrupt-*")
 	if len(kept) != 1 {
@@ -978,18 +1008,40 @@ func TestPlayForeignBoard(t *testing.T) {
 	if data, _ := os.ReadFile(kept[0]); !bytes.Equal(data, bad) {
 		t.Error("the save kept aside was changed")
 	}
-	if back, err := s.store.Load(s.key, s.matches); err != nil || back.Options().Width != 4 {
+	if back, err := loadSave(t, s); err != nil || back.Options().Width != 4 {
 		t.Errorf("the new game's save: %v", err)
 	}
 
 	// Other settings than the board's size are checked too.
 	other := classicWith(t, 4, func(c *engine.Classic) { c.WinValue = 8 })
-	if err := s.store.Save(s.key, other); err != nil {
+	saveGame(t, s, other)
+	_, cfg = testSession(t, dir)
+	if !strings.Contains(cfg.Message, "rules: the game has ") {
+		t.Errorf("win value 8 under the classic configuration: %q", cfg.Message)
+	}
+}
+
+// loadSave loads the save of p's slot as the engine's game.
+func loadSave(t *testing.T, p *player) (*engine.Game, error) {
+	t.Helper()
+	var g *engine.Game
+	_, err := p.store.Load(p.key, func(data []byte) error {
+		var err error
+		g, err = engine.Unmarshal(data)
+		return err
+	})
+	return g, err
+}
+
+// saveGame saves g in p's slot.
+func saveGame(t *testing.T, p *player, g *engine.Game) {
+	t.Helper()
+	data, err := g.Marshal()
+	if err != nil {
 		t.Fatal(err)
 	}
-	_, cfg = testSession(t, dir)
-	if !strings.Contains(cfg.Message, "its rules are ") {
-		t.Errorf("win value 8 under the classic configuration: %q", cfg.Message)
+	if err := p.store.Save(p.key, data); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -1045,12 +1097,12 @@ type flakyStore struct {
 	saves int
 }
 
-func (f *flakyStore) Save(g *engine.Game) error {
+func (f *flakyStore) Save(game []byte) error {
 	f.saves++
 	if f.fail {
 		return &os.PathError{Op: "write", Path: "/home/me/.local/state/2048/.classic-classic-1234abcd.json.tmp-5", Err: syscall.ENOSPC}
 	}
-	return f.Store.Save(g)
+	return f.Store.Save(game)
 }
 
 // TestPlayAutosaveFails: a failed autosave stays on screen, readable on a
@@ -1126,7 +1178,7 @@ func TestPlayFirstSaveFails(t *testing.T) {
 	_, cfg := testSession(t, t.TempDir(), "--seed", "1")
 	store := &flakyStore{Store: cfg.Store, fail: true}
 	cfg.Store = store
-	cfg.Unsaved = store.Save(cfg.Game)
+	cfg.Unsaved = store.Save(nil)
 	sc := openScreen(t, cfg, 80, 24)
 	sc.contains("NOT SAVED: no space left on device")
 	sc.contains("autosave failed: no space left on device (")

@@ -18,8 +18,6 @@
 package session
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -166,27 +164,16 @@ func Resume(setup Setup, save []byte) (*Session, error) {
 }
 
 // Matches reports whether g is a game of configuration c: the same
-// ruleset, rules, board size and undo limit. A save made under another
-// configuration is refused rather than played under the wrong rules.
+// ruleset with the same settings, board size, undo limit and spawn mode
+// (engine.Game.CheckConfig). A save made under another configuration is
+// refused rather than played under the wrong rules.
 func Matches(c *config.Config, g *engine.Game) error {
-	rules, opt, err := c.Game(0, false)
+	rules, opt, err := c.Game(g.Options().Seed, false)
 	if err != nil {
 		return err
 	}
-	if g.Rules().Name() != rules.Name() {
-		return fmt.Errorf("the save is a game of the %s ruleset, not of %s", g.Rules().Name(), rules.Name())
-	}
-	got := g.Options()
-	if got.Width != opt.Width || got.Height != opt.Height {
-		return fmt.Errorf("the save's board is %d×%d; the configuration's is %d×%d", got.Width, got.Height, opt.Width, opt.Height)
-	}
-	if got.UndoLimit != opt.UndoLimit {
-		return fmt.Errorf("the save keeps %d moves of undo; the configuration %d", got.UndoLimit, opt.UndoLimit)
-	}
-	a, errA := json.Marshal(g.Rules().Config())
-	b, errB := json.Marshal(rules.Config())
-	if errA != nil || errB != nil || !bytes.Equal(a, b) {
-		return fmt.Errorf("the save's rules %s differ from the configuration's %s", a, b)
+	if err := g.CheckConfig(rules, opt); err != nil {
+		return fmt.Errorf("not a game of this configuration: %w", err)
 	}
 	return nil
 }

@@ -112,8 +112,8 @@ type Slot struct {
 // Slot returns the slot of k.
 func (s *Store) Slot(k Key) *Slot { return &Slot{Store: s, Key: k} }
 
-// Save writes g as the slot's save.
-func (sl *Slot) Save(g *engine.Game) error { return sl.Store.Save(sl.Key, g) }
+// Save writes game (session.Session.Save) as the slot's save.
+func (sl *Slot) Save(game []byte) error { return sl.Store.Save(sl.Key, game) }
 
 // Best returns the slot's best score.
 func (sl *Slot) Best(r engine.Rules) (engine.Score, error) { return sl.Store.Best(sl.Key, r) }

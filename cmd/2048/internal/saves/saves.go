@@ -26,7 +26,6 @@ import (
 	"time"
 
 	"github.com/mod2048/mod2048/config/infile"
-	"github.com/mod2048/mod2048/engine"
 )
 
 // The save file's format and version. A reader refuses a document of
@@ -184,12 +183,9 @@ var (
 	saveLimit = int64(MaxSave)
 )
 
-// Save writes g as the save for k, atomically.
-func (s *Store) Save(k Key, g *engine.Game) error {
-	game, err := g.Marshal()
-	if err != nil {
-		return err
-	}
+// Save writes game, a game's save (session.Session.Save), as the save for
+// k, atomically.
+func (s *Store) Save(k Key, game []byte) error {
 	mods := append([]ModRef{}, k.Mods...)
 	data, err := json.MarshalIndent(doc{
 		Format: Format, Version: Version,
@@ -271,33 +267,38 @@ func (s *Store) read(path string, limit int64) (data []byte, corrupt, err error)
 	return data, nil, nil
 }
 
-// Load reads the save for k. It returns nil and no error when there is no
-// save. A save that is not valid JSON, that the engine cannot read, whose
-// ruleset, difficulty, configuration or mods are not k's, whose game check
-// refuses (a game unlike the one k's configuration makes: check may be
-// nil), or that is larger than MaxSave, is renamed to NAME.corrupt-UNIXTIME
-// beside it and reported as a *CorruptError: its place is free for a new
-// game. A save that cannot be read at all is left in place and reported as
-// a *ReadError: nothing may be saved over it.
-func (s *Store) Load(k Key, check func(*engine.Game) error) (*engine.Game, error) {
+// Load reads the save for k and gives its game (the bytes Save was given)
+// to open, which resumes it. It reports whether there was a save: false
+// and no error when there is none. A save that is not valid JSON, whose
+// ruleset, difficulty, configuration or mods are not k's, that open
+// refuses (a game the engine cannot read, or unlike the one k's
+// configuration makes), or that is larger than MaxSave, is renamed to
+// NAME.corrupt-UNIXTIME beside it and reported as a *CorruptError: its
+// place is free for a new game. A save that cannot be read at all is left
+// in place and reported as a *ReadError: nothing may be saved over it.
+func (s *Store) Load(k Key, open func(game []byte) error) (bool, error) {
 	path := s.Path(k)
 	data, bad, err := s.read(path, saveLimit)
 	switch {
 	case err != nil:
-		return nil, err
+		return false, err
 	case bad != nil:
-		return nil, s.keepAside(path, bad)
+		return false, s.keepAside(path, bad)
 	case data == nil:
-		return nil, nil
+		return false, nil
 	}
-	g, err := decode(k, data, check)
+	game, err := decode(k, data)
+	if err == nil {
+		err = open(game)
+	}
 	if err != nil {
-		return nil, s.keepAside(path, err)
+		return false, s.keepAside(path, err)
 	}
-	return g, nil
+	return true, nil
 }
 
-func decode(k Key, data []byte, check func(*engine.Game) error) (*engine.Game, error) {
+// decode checks a save's document against k and returns its game.
+func decode(k Key, data []byte) ([]byte, error) {
 	var d doc
 	if err := json.Unmarshal(data, &d); err != nil {
 		return nil, fmt.Errorf("not a save: %v", err)
@@ -318,19 +319,7 @@ func decode(k Key, data []byte, check func(*engine.Game) error) (*engine.Game, e
 	case len(bytes.TrimSpace(d.Game)) == 0 || bytes.Equal(bytes.TrimSpace(d.Game), []byte("null")):
 		return nil, errors.New("it holds no game")
 	}
-	g, err := engine.Unmarshal(d.Game)
-	if err != nil {
-		return nil, err
-	}
-	if g.Rules().Name() != k.Ruleset {
-		return nil, fmt.Errorf("the game is of ruleset %q, want %q", g.Rules().Name(), k.Ruleset)
-	}
-	if check != nil {
-		if err := check(g); err != nil {
-			return nil, err
-		}
-	}
-	return g, nil
+	return d.Game, nil
 }
 
 // keepAside renames a file that could not be used to NAME.corrupt-UNIXTIME

@@ -21,6 +21,36 @@ func classicGame(t *testing.T, seed uint64) *engine.Game {
 	return g
 }
 
+// saveGame saves g for k as the terminal game does: its bytes.
+func saveGame(t testing.TB, s *Store, k Key, g *engine.Game) error {
+	t.Helper()
+	data, err := g.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s.Save(k, data)
+}
+
+// loadGame loads the save for k as the engine's game, checked by check
+// (nil for none): nil and no error when there is none.
+func loadGame(s *Store, k Key, check func(*engine.Game) error) (*engine.Game, error) {
+	var g *engine.Game
+	_, err := s.Load(k, func(data []byte) error {
+		var err error
+		if g, err = engine.Unmarshal(data); err != nil {
+			return err
+		}
+		if check != nil {
+			return check(g)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
 func play(t *testing.T, g *engine.Game, n int) {
 	t.Helper()
 	for i := 0; i < n; i++ {
@@ -88,7 +118,7 @@ func TestKeyName(t *testing.T) {
 
 func TestSaveAndLoad(t *testing.T) {
 	s := testStore(t)
-	if g, err := s.Load(testKey, nil); g != nil || err != nil {
+	if g, err := loadGame(s, testKey, nil); g != nil || err != nil {
 		t.Fatalf("no save: got %v, %v", g, err)
 	}
 	if _, err := os.Stat(s.Dir); !errors.Is(err, os.ErrNotExist) {
@@ -97,13 +127,13 @@ func TestSaveAndLoad(t *testing.T) {
 	g := classicGame(t, 7)
 	play(t, g, 5)
 	g.Undo()
-	if err := s.Save(testKey, g); err != nil {
+	if err := saveGame(t, s, testKey, g); err != nil {
 		t.Fatal(err)
 	}
 	if got := files(t, s.Dir); len(got) != 1 || got[0] != testKey.Name()+".json" {
 		t.Fatalf("files after saving: %v", got)
 	}
-	back, err := s.Load(testKey, nil)
+	back, err := loadGame(s, testKey, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +161,7 @@ func TestSaveAndLoad(t *testing.T) {
 func TestAtomicWrite(t *testing.T) {
 	s := testStore(t)
 	g := classicGame(t, 1)
-	if err := s.Save(testKey, g); err != nil {
+	if err := saveGame(t, s, testKey, g); err != nil {
 		t.Fatal(err)
 	}
 	good, _ := os.ReadFile(s.Path(testKey))
@@ -141,7 +171,7 @@ func TestAtomicWrite(t *testing.T) {
 	rename = func(string, string) error { return errors.New("crash") }
 	defer func() { rename = os.Rename }()
 	play(t, g, 3)
-	if err := s.Save(testKey, g); err == nil {
+	if err := saveGame(t, s, testKey, g); err == nil {
 		t.Fatal("the save did not fail")
 	}
 	now, _ := os.ReadFile(s.Path(testKey))
@@ -152,10 +182,10 @@ func TestAtomicWrite(t *testing.T) {
 		t.Errorf("files after a failed save: %v", got)
 	}
 	rename = os.Rename
-	if err := s.Save(testKey, g); err != nil {
+	if err := saveGame(t, s, testKey, g); err != nil {
 		t.Fatal(err)
 	}
-	back, err := s.Load(testKey, nil)
+	back, err := loadGame(s, testKey, nil)
 	if err != nil || back.State().Turn != g.State().Turn {
 		t.Errorf("after the next save: %v, turn %d", err, back.State().Turn)
 	}
@@ -182,7 +212,7 @@ func TestCorruptSaves(t *testing.T) {
 	}{
 		{"bad JSON", func(s *Store) error { return WriteFile(s.Path(testKey), []byte("{not json")) }, "not a save"},
 		{"engine refuses", func(s *Store) error {
-			if err := s.Save(testKey, g); err != nil {
+			if err := saveGame(t, s, testKey, g); err != nil {
 				return err
 			}
 			data, _ := os.ReadFile(s.Path(testKey))
@@ -197,13 +227,13 @@ func TestCorruptSaves(t *testing.T) {
 		{"other ruleset", func(s *Store) error {
 			k := testKey
 			k.Ruleset = "cellular"
-			if err := s.Save(k, g); err != nil {
+			if err := saveGame(t, s, k, g); err != nil {
 				return err
 			}
 			return os.Rename(s.Path(k), s.Path(testKey))
 		}, "ruleset"},
 		{"other mods", func(s *Store) error {
-			if err := s.Save(otherMods, g); err != nil {
+			if err := saveGame(t, s, otherMods, g); err != nil {
 				return err
 			}
 			return os.Rename(s.Path(otherMods), s.Path(testKey))
@@ -211,7 +241,7 @@ func TestCorruptSaves(t *testing.T) {
 		{"other configuration", func(s *Store) error {
 			k := testKey
 			k.Config = "size = 5\n"
-			if err := s.Save(k, g); err != nil {
+			if err := saveGame(t, s, k, g); err != nil {
 				return err
 			}
 			return os.Rename(s.Path(k), s.Path(testKey))
@@ -228,7 +258,7 @@ func TestCorruptSaves(t *testing.T) {
 				t.Fatal(err)
 			}
 			bad, _ := os.ReadFile(s.Path(testKey))
-			got, err := s.Load(testKey, nil)
+			got, err := loadGame(s, testKey, nil)
 			var ce *CorruptError
 			if got != nil || !errors.As(err, &ce) {
 				t.Fatalf("got %v, %v; want a *CorruptError", got, err)
@@ -252,7 +282,7 @@ func TestCorruptSaves(t *testing.T) {
 			if err := tt.write(s); err != nil {
 				t.Fatal(err)
 			}
-			_, err = s.Load(testKey, nil)
+			_, err = loadGame(s, testKey, nil)
 			if !errors.As(err, &ce) || ce.KeptAs != wantAside+"-1" {
 				t.Errorf("second corrupt save: %v", err)
 			}
@@ -350,7 +380,7 @@ func BenchmarkSave(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if err := s.Save(testKey, g); err != nil {
+		if err := saveGame(b, s, testKey, g); err != nil {
 			b.Fatal(err)
 		}
 	}

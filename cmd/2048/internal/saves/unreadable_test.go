@@ -36,13 +36,13 @@ func TestUnreadableSave(t *testing.T) {
 		s := testStore(t)
 		g := classicGame(t, 3)
 		play(t, g, 4)
-		if err := s.Save(testKey, g); err != nil {
+		if err := saveGame(t, s, testKey, g); err != nil {
 			t.Fatal(err)
 		}
 		path := s.Path(testKey)
 		before, _ := os.ReadFile(path)
 		denyReads(t, path)
-		got, err := s.Load(testKey, nil)
+		got, err := loadGame(s, testKey, nil)
 		var re *ReadError
 		if got != nil || !errors.As(err, &re) || re.Path != path {
 			t.Fatalf("Load: %v, %v; want a *ReadError", got, err)
@@ -65,7 +65,7 @@ func TestUnreadableSave(t *testing.T) {
 		if err := os.MkdirAll(filepath.Join(path, "inside"), 0o700); err != nil {
 			t.Fatal(err)
 		}
-		_, err := s.Load(testKey, nil)
+		_, err := loadGame(s, testKey, nil)
 		var re *ReadError
 		if !errors.As(err, &re) || !strings.Contains(err.Error(), "cannot read "+path+" (a folder, not a regular file)") || !strings.Contains(err.Error(), "move it away") {
 			t.Fatalf("Load: %v", err)
@@ -82,7 +82,7 @@ func TestUnreadableSave(t *testing.T) {
 		}
 		rename = func(string, string) error { return &os.LinkError{Op: "rename", Err: syscall.EROFS} }
 		defer func() { rename = os.Rename }()
-		_, err := s.Load(testKey, nil)
+		_, err := loadGame(s, testKey, nil)
 		var re *ReadError
 		if !errors.As(err, &re) || !strings.Contains(err.Error(), "could not be kept aside: read-only file system") {
 			t.Fatalf("Load: %v", err)
@@ -101,7 +101,7 @@ func TestSaveRefusedByCheck(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Save(testKey, big); err != nil {
+	if err := saveGame(t, s, testKey, big); err != nil {
 		t.Fatal(err)
 	}
 	check := func(g *engine.Game) error {
@@ -110,7 +110,7 @@ func TestSaveRefusedByCheck(t *testing.T) {
 		}
 		return nil
 	}
-	got, err := s.Load(testKey, check)
+	got, err := loadGame(s, testKey, check)
 	var ce *CorruptError
 	if got != nil || !errors.As(err, &ce) || ce.KeptAs == "" || !strings.Contains(err.Error(), "the board is not 4×4") {
 		t.Fatalf("Load: %v, %v", got, err)
@@ -125,25 +125,25 @@ func TestSaveRefusedByCheck(t *testing.T) {
 func TestSaveLimit(t *testing.T) {
 	s := testStore(t)
 	g := classicGame(t, 1)
-	if err := s.Save(testKey, g); err != nil {
+	if err := saveGame(t, s, testKey, g); err != nil {
 		t.Fatal(err)
 	}
 	good, _ := os.ReadFile(s.Path(testKey))
 	saveLimit = int64(len(good))
 	defer func() { saveLimit = MaxSave }()
 	play(t, g, 20)
-	err := s.Save(testKey, g)
+	err := saveGame(t, s, testKey, g)
 	if err == nil || !strings.Contains(err.Error(), "more than the limit of") || !strings.Contains(err.Error(), "the last save is kept") {
 		t.Fatalf("Save over the limit: %v", err)
 	}
 	if now, _ := os.ReadFile(s.Path(testKey)); string(now) != string(good) {
 		t.Error("the last save changed")
 	}
-	if _, err := s.Load(testKey, nil); err != nil {
+	if _, err := loadGame(s, testKey, nil); err != nil {
 		t.Fatalf("a save at the limit: %v", err)
 	}
 	saveLimit = int64(len(good)) - 1
-	_, err = s.Load(testKey, nil)
+	_, err = loadGame(s, testKey, nil)
 	var ce *CorruptError
 	if !errors.As(err, &ce) || ce.KeptAs == "" || !strings.Contains(err.Error(), "more than the limit of") {
 		t.Errorf("Load over the limit: %v", err)

@@ -54,7 +54,7 @@ func layout(sw, sh, cols, rows int) (geom, bool) {
 // fits reports whether the game fits the screen as it is.
 func (a *App) fits() bool {
 	sw, sh := a.scr.Size()
-	b := &a.g.State().Board
+	b := &a.s.State().Board
 	_, ok := layout(sw, sh, b.Width, b.Height)
 	return ok
 }
@@ -136,7 +136,7 @@ func (a *App) draw() {
 	s := a.scr
 	s.Clear()
 	sw, sh := s.Size()
-	b := &a.g.State().Board
+	b := &a.s.State().Board
 	g, ok := layout(sw, sh, b.Width, b.Height)
 	if !ok {
 		a.drawTooSmall(sw, sh, b.Width, b.Height)
@@ -195,8 +195,8 @@ func (a *App) header() [][]seg {
 	if names := a.modNames(); names != "" {
 		first = append(first, seg{" · mods ", t.text}, seg{names, t.value})
 	}
-	st := a.g.State()
-	rules := a.g.Rules()
+	st := a.s.State()
+	rules := a.s.Rules()
 	second := []seg{
 		{"Score ", t.text}, {engine.FormatScore(rules, st.Score), t.value},
 		{"  Best ", t.text}, {engine.FormatScore(rules, a.best), t.value},
@@ -275,9 +275,9 @@ func (a *App) hint(sw int) []seg {
 		long, short = "y start a new game · any other key keeps this one", "y new game · n keep"
 	case a.overlay == overlayQuit:
 		long, short = "y quit without saving · any other key keeps playing", "y quit · n stay"
-	case a.g.Status() == engine.Won:
+	case a.s.Status() == engine.Won:
 		long, short = "c or Enter keep playing · r new game · u undo · q quit", "c keep playing · r new · q quit"
-	case a.g.Status() == engine.Lost:
+	case a.s.Status() == engine.Lost:
 		long, short = "r new game · u undo · ? help · q quit", "r new · u undo · q quit"
 	default:
 		long, short = "←↑↓→ wasd hjkl move · u undo · U redo · r new · ? help · q quit", "arrows move · u undo · ? help · q quit"
@@ -308,9 +308,9 @@ func (a *App) drawStatus(y, sw, bw int) {
 			style = t.err
 		}
 		a.centered(y, sw, seg{a.msg, style})
-	case a.g.Status() == engine.Won:
+	case a.s.Status() == engine.Won:
 		a.banner(y, sw, bw, a.wonText(), t.won)
-	case a.g.Status() == engine.Lost:
+	case a.s.Status() == engine.Lost:
 		a.banner(y, sw, bw, a.lostText(), t.lost)
 	}
 }
@@ -330,7 +330,7 @@ func (a *App) banner(y, sw, bw int, text string, style tcell.Style) {
 }
 
 func (a *App) wonText() string {
-	switch r := a.g.Rules().(type) {
+	switch r := a.s.Rules().(type) {
 	case *engine.Classic:
 		return fmt.Sprintf("You win! You made %d.", r.WinValue)
 	case *cellular.Rules:
@@ -340,8 +340,12 @@ func (a *App) wonText() string {
 }
 
 func (a *App) lostText() string {
-	if _, ok := a.g.Rules().(*cellular.Rules); ok {
-		for _, c := range a.g.State().Board.Cells {
+	if m := a.s.StatusMessage(); m != "" {
+		// The mods refuse every move left.
+		return "Game over: " + m + "."
+	}
+	if _, ok := a.s.Rules().(*cellular.Rules); ok {
+		for _, c := range a.s.State().Board.Cells {
 			if c.Kind == cellular.KindAlive {
 				return "Game over: no swipe left."
 			}
@@ -353,7 +357,7 @@ func (a *App) lostText() string {
 
 // drawBoard draws the board with its top-left corner at x0, y0.
 func (a *App) drawBoard(x0, y0 int, g geom) {
-	st := a.g.State()
+	st := a.s.State()
 	b := &st.Board
 	bw, bh := boardSize(g, b.Width, b.Height)
 	cw, ch := g.w+1, g.h+1
@@ -366,7 +370,7 @@ func (a *App) drawBoard(x0, y0 int, g geom) {
 			}
 		}
 	}
-	rules := a.g.Rules()
+	rules := a.s.Rules()
 	_, classic := rules.(*engine.Classic)
 	_, cells := rules.(*cellular.Rules)
 	marks := st.Marks
@@ -400,10 +404,8 @@ func (a *App) drawBoard(x0, y0 int, g geom) {
 // top row of a tall cell, else in the columns left and right of the text.
 func (a *App) badge(x, y int, g geom, slot int, m engine.Mark) {
 	glyph, color := "!", ""
-	if a.host != nil {
-		if hz, ok := a.host.Hazard(m.Name); ok {
-			glyph, color = hz.Glyph, hz.Color
-		}
+	if hz, ok := a.s.Hazard(m.Name); ok {
+		glyph, color = hz.Glyph, hz.Color
 	}
 	style := a.th.hazard(color)
 	gw := uniseg.StringWidth(glyph)

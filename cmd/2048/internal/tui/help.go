@@ -57,20 +57,20 @@ func (a *App) helpLines(width int) [][]seg {
 
 	heading("Goal")
 	text(2, a.goal(), t.overlay)
-	if _, ok := a.g.Rules().(*cellular.Rules); ok {
+	if _, ok := a.s.Rules().(*cellular.Rules); ok {
 		heading("Cells")
 		table(cellLegend)
 	}
 
 	heading("Mods")
-	if a.host == nil || len(a.host.Mods()) == 0 {
+	if len(a.s.Mods()) == 0 {
 		text(2, "None loaded. Load one with: 2048 play --mod DIR", t.overlay)
 		return out
 	}
-	hazards := a.host.Hazards()
-	for _, m := range a.host.Mods() {
+	hazards := a.s.Hazards()
+	for _, m := range a.s.Mods() {
 		title := fmt.Sprintf("%s %s (%s)", m.Manifest.Name, m.Manifest.Version, m.ID())
-		if a.host.Disabled(m.ID()) {
+		if a.s.Disabled(m.ID()) {
 			title += ": disabled after repeated errors"
 		}
 		text(2, title, t.heading)
@@ -109,7 +109,7 @@ var cellLegend = [][2]string{
 
 // goal says how the game is won.
 func (a *App) goal() string {
-	switch r := a.g.Rules().(type) {
+	switch r := a.s.Rules().(type) {
 	case *engine.Classic:
 		s := fmt.Sprintf("Slide the tiles; equal tiles merge. Make a %d tile to win.", r.WinValue)
 		if r.StopOnWin {

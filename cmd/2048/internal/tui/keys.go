@@ -115,7 +115,7 @@ func (a *App) key(ev *tcell.EventKey) {
 		case 'c', 'C':
 			a.keepPlaying()
 		case 'r', 'R':
-			if a.g.Status().Over() {
+			if a.s.Status().Over() {
 				a.newGame()
 			} else {
 				a.overlay = overlayConfirm

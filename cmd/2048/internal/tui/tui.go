@@ -1,7 +1,7 @@
 // Package tui is the terminal game: it draws a game's board, header, status
-// and overlays on a tcell screen, turns keys into the engine's moves, undo,
-// redo and new games, and autosaves through a Store after each of them. It
-// changes the game only through the engine's and the mod host's API.
+// and overlays on a tcell screen, turns keys into moves, undo, redo and new
+// games of a play session (package session, the one door every frontend
+// plays through), and autosaves through a Store after each of them.
 //
 // The pieces, one file each: theme.go (colors for every color mode),
 // cells.go (how a cell is written in a few columns), draw.go (the frame),
@@ -16,13 +16,14 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/mod2048/mod2048/engine"
-	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/session"
 )
 
 // Store keeps a game's save and best score; saves.Slot implements it.
 type Store interface {
-	// Save writes the game (the autosave).
-	Save(g *engine.Game) error
+	// Save writes the game's save, the bytes of session.Session.Save (the
+	// autosave).
+	Save(game []byte) error
 	// Best returns the best score so far (0 for none). An error comes with
 	// a usable score: the game reports it and goes on.
 	Best(r engine.Rules) (engine.Score, error)
@@ -34,13 +35,12 @@ type Store interface {
 type Config struct {
 	// Ruleset and Difficulty are shown in the header.
 	Ruleset, Difficulty string
-	// Game is the game to play; Host runs its mods (nil without mods) and
-	// is already attached to it.
-	Game *engine.Game
-	Host *scripting.Host
-	// NewGame makes a new game (a new seed) with its own host, attached,
-	// for the r key.
-	NewGame func() (*engine.Game, *scripting.Host, error)
+	// Session is the game to play, with its configuration and mods. The
+	// terminal game closes it when it ends (Close).
+	Session *session.Session
+	// Seed gives the seed of each new game the r key starts; nil: r starts
+	// none.
+	Seed func() uint64
 	// Store saves the game after every change; nil saves nothing.
 	Store Store
 	// Message is shown in the status line at the start (a save that could
@@ -65,11 +65,10 @@ const (
 
 // App is a running terminal game.
 type App struct {
-	scr  tcell.Screen
-	cfg  Config
-	g    *engine.Game
-	host *scripting.Host
-	th   *theme
+	scr tcell.Screen
+	cfg Config
+	s   *session.Session
+	th  *theme
 
 	overlay overlay
 	helpTop int // the first line of the help the box shows
@@ -98,10 +97,10 @@ func (e *NotSavedError) Unwrap() error { return e.Err }
 // New makes the game for screen s, which must be initialized. It reads the
 // best score; it does not draw.
 func New(s tcell.Screen, cfg Config) (*App, error) {
-	if cfg.Game == nil {
+	if cfg.Session == nil {
 		return nil, errors.New("tui: no game")
 	}
-	a := &App{scr: s, cfg: cfg, g: cfg.Game, host: cfg.Host, th: newTheme(detectColors(cfg.Colors, s))}
+	a := &App{scr: s, cfg: cfg, s: cfg.Session, th: newTheme(detectColors(cfg.Colors, s))}
 	if cfg.Message != "" {
 		a.setError(cfg.Message)
 	}
@@ -110,7 +109,7 @@ func New(s tcell.Screen, cfg Config) (*App, error) {
 		a.addError("autosave failed: " + describe(cfg.Unsaved))
 	}
 	if cfg.Store != nil {
-		best, err := cfg.Store.Best(a.g.Rules())
+		best, err := cfg.Store.Best(a.s.Rules())
 		if err != nil {
 			a.addError(err.Error())
 		}
@@ -162,8 +161,8 @@ func (a *App) Run() error {
 // the game on screen is saved.
 func (a *App) Unsaved() error { return a.unsaved }
 
-// Game returns the game being played (a new game replaces it).
-func (a *App) Game() *engine.Game { return a.g }
+// Session returns the session being played.
+func (a *App) Session() *session.Session { return a.s }
 
 // Mode returns the color mode in use.
 func (a *App) Mode() ColorMode { return a.th.mode }
@@ -202,22 +201,16 @@ func (a *App) addError(msg string) {
 
 // move plays one move and reports what went wrong, if anything.
 func (a *App) move(d engine.Direction) {
-	switch a.g.Status() {
+	switch a.s.Status() {
 	case engine.Won:
 		a.setInfo("you won: c or Enter to keep playing, r for a new game")
 		return
 	case engine.Lost:
-		a.setInfo("no move left: u to undo, r for a new game")
+		a.setInfo(a.lostMessage())
 		return
 	}
-	was := a.g.Status()
-	var res engine.Result
-	var err error
-	if a.host != nil {
-		res, err = a.host.Move(a.g, d)
-	} else {
-		res, err = a.g.Move(d)
-	}
+	was := a.s.Status()
+	res, err := a.s.Move(d)
 	var ref *engine.Refusal
 	switch {
 	case errors.As(err, &ref):
@@ -225,17 +218,27 @@ func (a *App) move(d engine.Direction) {
 	case err != nil:
 		a.setError(err.Error())
 	}
-	if a.host != nil {
-		for _, r := range a.host.TakeReports() {
-			a.addError(r.Error())
-		}
+	for _, r := range a.s.TakeReports() {
+		a.addError(r.Error())
 	}
-	if was == engine.Playing && a.g.Status() == engine.WonContinue && a.msg == "" {
+	switch now := a.s.Status(); {
+	case was == engine.Playing && now == engine.WonContinue && a.msg == "":
 		a.setInfo("You win! Play goes on.")
+	case now == engine.Lost && a.s.StatusMessage() != "":
+		// The mods refuse every move left: say which one, as a refusal.
+		a.addInfo(a.s.StatusMessage())
 	}
 	if res.Changed {
 		a.changed()
 	}
+}
+
+// lostMessage is what a move in a lost game says.
+func (a *App) lostMessage() string {
+	if m := a.s.StatusMessage(); m != "" {
+		return m + ": u to undo, r for a new game"
+	}
+	return "no move left: u to undo, r for a new game"
 }
 
 // changed autosaves after any change of the game and keeps the best score.
@@ -251,7 +254,11 @@ func (a *App) changed() {
 // status line tells the first failure (and a new reason); the key line
 // then says "NOT SAVED" until a save succeeds.
 func (a *App) save() {
-	if err := a.cfg.Store.Save(a.g); err != nil {
+	data, err := a.s.Save()
+	if err == nil {
+		err = a.cfg.Store.Save(data)
+	}
+	if err != nil {
 		if a.unsaved == nil || a.unsaved.Error() != err.Error() {
 			a.addError("autosave failed: " + describe(err))
 		}
@@ -279,20 +286,20 @@ func (a *App) quitKey() {
 }
 
 func (a *App) updateBest() {
-	score := a.g.Score()
+	score := a.s.Score()
 	if score.Cmp(a.best) <= 0 {
 		return
 	}
 	a.best = score
 	if a.cfg.Store != nil {
-		if err := a.cfg.Store.SetBest(a.g.Rules(), score); err != nil {
+		if err := a.cfg.Store.SetBest(a.s.Rules(), score); err != nil {
 			a.addError("best score not saved: " + err.Error())
 		}
 	}
 }
 
 func (a *App) undo() {
-	if err := a.g.Undo(); err != nil {
+	if err := a.s.Undo(); err != nil {
 		a.setInfo(err.Error())
 		return
 	}
@@ -300,7 +307,7 @@ func (a *App) undo() {
 }
 
 func (a *App) redo() {
-	if err := a.g.Redo(); err != nil {
+	if err := a.s.Redo(); err != nil {
 		a.setInfo(err.Error())
 		return
 	}
@@ -308,10 +315,10 @@ func (a *App) redo() {
 }
 
 func (a *App) keepPlaying() {
-	if a.g.Status() != engine.Won {
+	if a.s.Status() != engine.Won {
 		return
 	}
-	if err := a.g.KeepPlaying(); err != nil {
+	if err := a.s.KeepPlaying(); err != nil {
 		a.setError(err.Error())
 		return
 	}
@@ -320,39 +327,27 @@ func (a *App) keepPlaying() {
 }
 
 func (a *App) newGame() {
-	if a.cfg.NewGame == nil {
+	if a.cfg.Seed == nil {
 		a.setError("no new game: nothing to make one from")
 		return
 	}
-	g, host, err := a.cfg.NewGame()
-	if err != nil {
+	if err := a.s.NewGame(a.cfg.Seed()); err != nil {
 		a.setError(fmt.Sprintf("new game: %v", err))
 		return
 	}
-	if a.host != nil {
-		a.host.Close()
-	}
-	a.g, a.host = g, host
 	a.setInfo("new game")
 	a.changed()
 }
 
 // Close ends the mods' Lua states.
-func (a *App) Close() {
-	if a.host != nil {
-		a.host.Close()
-	}
-}
+func (a *App) Close() { a.s.Close() }
 
 // modNames returns the loaded mods' names, in load order.
 func (a *App) modNames() string {
-	if a.host == nil {
-		return ""
-	}
 	var names []string
-	for _, m := range a.host.Mods() {
+	for _, m := range a.s.Mods() {
 		name := m.Manifest.Name
-		if a.host.Disabled(m.ID()) {
+		if a.s.Disabled(m.ID()) {
 			name += " (off)"
 		}
 		names = append(names, name)

@@ -12,7 +12,9 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/mod2048/mod2048/cellular"
+	"github.com/mod2048/mod2048/config"
 	"github.com/mod2048/mod2048/engine"
+	"github.com/mod2048/mod2048/scripting/session"
 )
 
 func TestTileText(t *testing.T) {
@@ -179,10 +181,25 @@ func TestDetectColors(t *testing.T) {
 	}
 }
 
+// classicSession starts a classic game of the classic preset with seed,
+// on board when it is not nil.
+func classicSession(tb testing.TB, seed uint64, board *engine.Board) *session.Session {
+	tb.Helper()
+	c, err := config.Default("classic")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	s, err := session.New(session.Setup{Config: c}, session.Start{Seed: seed, Board: board})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(s.Close)
+	return s
+}
+
 // benchGame is a classic game well under way, on a board with big tiles.
-func benchGame(b *testing.B) *engine.Game {
-	rules := engine.NewClassic()
-	board, err := engine.ParseRows(rules, []string{
+func benchGame(b *testing.B) *session.Session {
+	board, err := engine.ParseRows(engine.NewClassic(), []string{
 		"2 4 8 16",
 		"32 64 128 256",
 		"512 1024 0 4096",
@@ -191,11 +208,7 @@ func benchGame(b *testing.B) *engine.Game {
 	if err != nil {
 		b.Fatal(err)
 	}
-	g, err := engine.NewFromBoard(rules, engine.Options{Width: 4, Height: 4, Seed: 1, UndoLimit: 100}, board)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return g
+	return classicSession(b, 1, &board)
 }
 
 // BenchmarkDrawFrame draws one whole frame of a classic game on an 80×24
@@ -207,7 +220,7 @@ func BenchmarkDrawFrame(b *testing.B) {
 	}
 	defer s.Fini()
 	s.SetSize(80, 24)
-	a, err := New(s, Config{Ruleset: "classic", Difficulty: "classic", Game: benchGame(b), Colors: ColorRGB})
+	a, err := New(s, Config{Ruleset: "classic", Difficulty: "classic", Session: benchGame(b), Colors: ColorRGB})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -222,7 +235,7 @@ func BenchmarkDrawFrame(b *testing.B) {
 // terminal on a panic.
 type panicStore struct{}
 
-func (panicStore) Save(*engine.Game) error                  { panic("disk on fire") }
+func (panicStore) Save([]byte) error                  { panic("disk on fire") }
 func (panicStore) Best(engine.Rules) (engine.Score, error)  { return engine.Score{}, nil }
 func (panicStore) SetBest(engine.Rules, engine.Score) error { return nil }
 
@@ -263,13 +276,7 @@ func runScreen(t *testing.T, cfg Config) (tcell.SimulationScreen, chan any) {
 	return s.SimulationScreen, done
 }
 
-func testGame(t *testing.T) *engine.Game {
-	g, err := engine.New(engine.NewClassic(), engine.Options{Width: 4, Height: 4, Seed: 1, UndoLimit: 10})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g
-}
+func testGame(t *testing.T) *session.Session { return classicSession(t, 1, nil) }
 
 // finished reports whether Fini ran on the simulation screen (it empties
 // the screen).
@@ -279,7 +286,7 @@ func finished(s tcell.SimulationScreen) bool {
 }
 
 func TestRunQuits(t *testing.T) {
-	s, done := runScreen(t, Config{Ruleset: "classic", Difficulty: "classic", Game: testGame(t)})
+	s, done := runScreen(t, Config{Ruleset: "classic", Difficulty: "classic", Session: testGame(t)})
 	s.InjectKey(tcell.KeyRune, 'q', tcell.ModNone)
 	select {
 	case r := <-done:
@@ -295,7 +302,7 @@ func TestRunQuits(t *testing.T) {
 }
 
 func TestRunRestoresOnPanic(t *testing.T) {
-	s, done := runScreen(t, Config{Ruleset: "classic", Difficulty: "classic", Game: testGame(t), Store: panicStore{}})
+	s, done := runScreen(t, Config{Ruleset: "classic", Difficulty: "classic", Session: testGame(t), Store: panicStore{}})
 	s.InjectKey(tcell.KeyLeft, 0, tcell.ModNone)
 	s.InjectKey(tcell.KeyRight, 0, tcell.ModNone)
 	select {
@@ -314,7 +321,7 @@ func TestRunRestoresOnPanic(t *testing.T) {
 // fullDisk is a store whose saves fail.
 type fullDisk struct{}
 
-func (fullDisk) Save(*engine.Game) error {
+func (fullDisk) Save([]byte) error {
 	return &os.PathError{Op: "write", Path: "/state/.x.json.tmp-1", Err: syscall.ENOSPC}
 }
 func (fullDisk) Best(engine.Rules) (engine.Score, error)  { return engine.Score{}, nil }
@@ -323,7 +330,7 @@ func (fullDisk) SetBest(engine.Rules, engine.Score) error { return nil }
 // TestRunQuitUnsaved: quitting with the game not saved (q, then y) ends
 // Run with a *NotSavedError, for the exit status; the terminal is restored.
 func TestRunQuitUnsaved(t *testing.T) {
-	s, done := runScreen(t, Config{Ruleset: "classic", Difficulty: "classic", Game: testGame(t), Store: fullDisk{}})
+	s, done := runScreen(t, Config{Ruleset: "classic", Difficulty: "classic", Session: testGame(t), Store: fullDisk{}})
 	s.InjectKey(tcell.KeyLeft, 0, tcell.ModNone)
 	s.InjectKey(tcell.KeyRight, 0, tcell.ModNone)
 	s.InjectKey(tcell.KeyRune, 'q', tcell.ModNone)
