@@ -235,7 +235,7 @@ func BenchmarkDrawFrame(b *testing.B) {
 // terminal on a panic.
 type panicStore struct{}
 
-func (panicStore) Save([]byte) error                  { panic("disk on fire") }
+func (panicStore) Save([]byte) error                        { panic("disk on fire") }
 func (panicStore) Best(engine.Rules) (engine.Score, error)  { return engine.Score{}, nil }
 func (panicStore) SetBest(engine.Rules, engine.Score) error { return nil }
 
