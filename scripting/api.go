@@ -11,12 +11,12 @@ import (
 	"github.com/mod2048/mod2048/engine"
 )
 
-// APIFunctions lists the functions of the game table, for the LuaLS
+// apiFunctions lists the functions of the game table, for the LuaLS
 // annotation file's test: each must be documented there.
-var APIFunctions = []string{"on", "hazard", "cell", "marks", "turn", "score", "status", "random", "log"}
+var apiFunctions = []string{"on", "hazard", "cell", "marks", "turn", "score", "status", "random", "log"}
 
-// APIFields lists the other fields of the game table.
-var APIFields = []string{"api_version", "features", "mod_id", "ruleset", "width", "height", "settings"}
+// apiFields lists the other fields of the game table.
+var apiFields = []string{"api_version", "features", "mod_id", "ruleset", "width", "height", "settings"}
 
 // installAPI puts the mod API in the mod's state: the game table, storage,
 // require and a deterministic math.random.
@@ -26,7 +26,7 @@ func (m *modRun) installAPI() {
 	game := L.NewTable()
 	game.RawSetString("api_version", lua.LNumber(APIVersion))
 	features := L.NewTable()
-	for _, f := range Features {
+	for _, f := range featureNames {
 		features.RawSetString(f, lua.LTrue)
 	}
 	game.RawSetString("features", features)
@@ -66,7 +66,7 @@ func (m *modRun) installAPI() {
 			return 0
 		},
 	}
-	for _, name := range APIFunctions {
+	for _, name := range apiFunctions {
 		game.RawSetString(name, L.NewFunction(fns[name]))
 	}
 	game.RawSetString("width", lua.LNumber(h.opt.Width))
@@ -110,7 +110,7 @@ func (m *modRun) luaOn(L *lua.LState) int {
 	}
 	ev, ok := eventOf(name)
 	if !ok {
-		L.RaiseError("game.on: unknown event %q (events: %s)", name, strings.Join(Events, ", "))
+		L.RaiseError("game.on: unknown event %q (events: %s)", name, strings.Join(eventNames, ", "))
 	}
 	if len(m.handlers[ev]) >= m.host.limits.MaxHandlers {
 		L.RaiseError("game.on: a mod may register at most %d handlers for %s", m.host.limits.MaxHandlers, name)

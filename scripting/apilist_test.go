@@ -66,7 +66,7 @@ func probeGame(t *testing.T, rows [4][4]int, queue [][3]int, mods ...*Mod) (*eng
 	for _, q := range queue {
 		g.AddSpawns(engine.SpawnEntry{Pos: engine.Pos{Row: q[0], Col: q[1]}, Cell: cell(q[2])})
 	}
-	h, err := NewHost(mods, rules, opt, DefaultLimits)
+	h, err := NewHost(mods, rules, opt, defaultLimits)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,20 +129,20 @@ end
 		seen[f[0]] = true
 		switch f[0] {
 		case "payload":
-			if want := probeJoin(Payloads[f[1]]); f[2] != want {
-				t.Errorf("the %s payload has the keys %s; Payloads says %s", f[1], f[2], want)
+			if want := probeJoin(payloadKeys[f[1]]); f[2] != want {
+				t.Errorf("the %s payload has the keys %s; payloadKeys says %s", f[1], f[2], want)
 			}
 		case "pos":
-			if want := probeJoin(PosKeys); f[1] != want {
-				t.Errorf("after_merge's from entries have the keys %s; PosKeys says %s", f[1], want)
+			if want := probeJoin(posKeys); f[1] != want {
+				t.Errorf("after_merge's from entries have the keys %s; posKeys says %s", f[1], want)
 			}
 		case "sources":
 			if f[1] != "2" {
 				t.Errorf("after_merge's sources has %s entries, want 2", f[1])
 			}
 		case "mark":
-			if want := probeJoin(MarkKeys); f[1] != want {
-				t.Errorf("game.marks returns tables with the keys %s; MarkKeys says %s", f[1], want)
+			if want := probeJoin(markKeys); f[1] != want {
+				t.Errorf("game.marks returns tables with the keys %s; markKeys says %s", f[1], want)
 			}
 		}
 	}
@@ -151,16 +151,16 @@ end
 			t.Errorf("no %s line in the log: %q", what, h.Log("probe"))
 		}
 	}
-	for _, ev := range Events {
-		if _, ok := Payloads[ev]; !ok {
-			t.Errorf("Payloads has no entry for event %s", ev)
+	for _, ev := range eventNames {
+		if _, ok := payloadKeys[ev]; !ok {
+			t.Errorf("payloadKeys has no entry for event %s", ev)
 		}
-		if _, ok := Requests[ev]; !ok {
-			t.Errorf("Requests has no entry for event %s", ev)
+		if _, ok := requestKeys[ev]; !ok {
+			t.Errorf("requestKeys has no entry for event %s", ev)
 		}
 	}
-	if len(Payloads) != len(Events) || len(Requests) != len(Events) {
-		t.Errorf("Payloads and Requests have %d and %d entries for %d events", len(Payloads), len(Requests), len(Events))
+	if len(payloadKeys) != len(eventNames) || len(requestKeys) != len(eventNames) {
+		t.Errorf("payloadKeys and requestKeys have %d and %d entries for %d events", len(payloadKeys), len(requestKeys), len(eventNames))
 	}
 }
 
@@ -184,13 +184,13 @@ func probeAllowed(t *testing.T, what string, err error) []string {
 
 // TestAPIListRequests returns requests with an unknown key from every event (and
 // from the entries of a tick request's lists) and compares the keys the
-// host's error says are allowed with Requests and TickEntries.
+// host's error says are allowed with requests and tickEntries.
 func TestAPIListRequests(t *testing.T) {
 	requests := map[string]string{}
-	for _, ev := range Events {
+	for _, ev := range eventNames {
 		requests[ev] = "{ bogus = true }"
 	}
-	for key := range TickEntries {
+	for key := range tickEntries {
 		requests["tick."+key] = "{ " + key + " = { { bogus = true } } }"
 	}
 	for what, req := range requests {
@@ -206,9 +206,9 @@ func TestAPIListRequests(t *testing.T) {
 			err = reports[0]
 		}
 		got := probeAllowed(t, what, err)
-		want := Requests[ev]
+		want := requestKeys[ev]
 		if key, ok := strings.CutPrefix(what, "tick."); ok {
-			want = TickEntries[key]
+			want = tickEntries[key]
 		}
 		if got != nil && !slices.Equal(got, want) {
 			t.Errorf("%s: the host allows %q; apilist.go says %q", what, got, want)
@@ -217,10 +217,10 @@ func TestAPIListRequests(t *testing.T) {
 }
 
 // TestAPIListHazardKeys gives game.hazard an unknown key and compares the keys the
-// error allows with HazardKeys.
+// error allows with hazardKeys.
 func TestAPIListHazardKeys(t *testing.T) {
 	mod := probeMod(t, "probe", `game.hazard{ name = "x", glyph = "x", bogus = true }`)
-	_, err := NewHost([]*Mod{mod}, engine.NewClassic(), engine.Options{Width: 4, Height: 4}, DefaultLimits)
+	_, err := NewHost([]*Mod{mod}, engine.NewClassic(), engine.Options{Width: 4, Height: 4}, defaultLimits)
 	if err == nil {
 		t.Fatal("game.hazard accepted an unknown key")
 	}
@@ -228,14 +228,14 @@ func TestAPIListHazardKeys(t *testing.T) {
 	if m == nil {
 		t.Fatalf("the error does not list the allowed keys: %v", err)
 	}
-	if got := strings.Split(m[1], ", "); !slices.Equal(got, HazardKeys) {
-		t.Errorf("game.hazard allows %q; HazardKeys says %q", got, HazardKeys)
+	if got := strings.Split(m[1], ", "); !slices.Equal(got, hazardKeys) {
+		t.Errorf("game.hazard allows %q; hazardKeys says %q", got, hazardKeys)
 	}
 }
 
 // TestAPIListGameTable lists the game table a mod gets: its functions must be
-// APIFunctions and its other fields APIFields; game.features must hold
-// exactly Features, each true.
+// apiFunctions and its other fields apiFields; game.features must hold
+// exactly features, each true.
 func TestAPIListGameTable(t *testing.T) {
 	mod := probeMod(t, "probe", probeKeysLua+`
 local fns, fields = {}, {}
@@ -253,9 +253,9 @@ end
 `)
 	_, h := probeGame(t, [4][4]int{}, nil, mod)
 	want := map[string]string{
-		"functions": probeJoin(APIFunctions),
-		"fields":    probeJoin(APIFields),
-		"features":  probeJoin(Features),
+		"functions": probeJoin(apiFunctions),
+		"fields":    probeJoin(apiFields),
+		"features":  probeJoin(featureNames),
 	}
 	got := map[string]string{}
 	for _, line := range h.Log("probe") {

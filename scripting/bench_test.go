@@ -66,7 +66,7 @@ func BenchmarkMoveEmptyHandlers(b *testing.B) {
 		b.Fatal(err)
 	}
 	g := benchGame(b)
-	h, err := scripting.NewHost([]*scripting.Mod{m}, g.Rules(), g.Options(), scripting.DefaultLimits)
+	h, err := scripting.NewHost([]*scripting.Mod{m}, g.Rules(), g.Options(), scripting.DefaultLimits())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -140,7 +140,7 @@ func BenchmarkDispatchPerEvent(b *testing.B) {
 		b.Fatal(err)
 	}
 	g := benchGame(b)
-	h, err := scripting.NewHost([]*scripting.Mod{m}, g.Rules(), g.Options(), scripting.DefaultLimits)
+	h, err := scripting.NewHost([]*scripting.Mod{m}, g.Rules(), g.Options(), scripting.DefaultLimits())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -177,7 +177,7 @@ func BenchmarkDispatchPerEvent(b *testing.B) {
 func BenchmarkHandlerLoop(b *testing.B) {
 	m := luaMod(b, "loop", `game.on("tick", function() local x = 0 for i = 1, 10000 do x = x + i end end)`)
 	g := benchGame(b)
-	h, err := scripting.NewHost([]*scripting.Mod{m}, g.Rules(), g.Options(), scripting.DefaultLimits)
+	h, err := scripting.NewHost([]*scripting.Mod{m}, g.Rules(), g.Options(), scripting.DefaultLimits())
 	if err != nil {
 		b.Fatal(err)
 	}

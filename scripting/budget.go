@@ -36,11 +36,11 @@ type Limits struct {
 	MaxLog              int           // bytes of print output kept per mod
 }
 
-// DefaultLimits are the limits mods run under. On the machine they were
+// defaultLimits are the limits mods run under. On the machine they were
 // measured on (an AMD EPYC core, Go 1.26), gopher-lua runs 25 to 30 million
 // instructions a second of arithmetic and 6 to 8 million of table building:
 // a million instructions are 35 to 150 ms.
-var DefaultLimits = Limits{
+var defaultLimits = Limits{
 	HandlerInstructions: 1_000_000,
 	TurnInstructions:    4_000_000,
 	LoadInstructions:    4_000_000,
@@ -54,6 +54,10 @@ var DefaultLimits = Limits{
 	MaxHeapGrowth:       512 << 20,
 	MaxLog:              64 << 10,
 }
+
+// DefaultLimits returns the limits mods run under unless the embedder sets
+// others: a copy, to change as it likes.
+func DefaultLimits() Limits { return defaultLimits }
 
 // bytesPerInstruction is what a builtin charges for the bytes it copies or
 // makes: one instruction for every 64, about the time the VM takes for one.

@@ -23,7 +23,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // ticking and wakes when a call starts (item 8: a game waiting for a key
 // costs nothing).
 func TestWatchdogSleepsWhenIdle(t *testing.T) {
-	w := newWatchdog(DefaultLimits)
+	w := newWatchdog(defaultLimits)
 	defer w.close()
 	b := newBudget()
 	w.add(b, "idle")
@@ -46,7 +46,7 @@ func TestWatchdogSleepsWhenIdle(t *testing.T) {
 // from the budget's.
 func TestFailsafeStops(t *testing.T) {
 	t.Run("time", func(t *testing.T) {
-		w := newWatchdog(DefaultLimits)
+		w := newWatchdog(defaultLimits)
 		defer w.close()
 		b := newBudget()
 		w.add(b, "slow")
@@ -85,7 +85,7 @@ func TestFailsafeStops(t *testing.T) {
 func runSandbox(t *testing.T, src string) ([]string, error) {
 	t.Helper()
 	b := newBudget()
-	L := newSandbox(DefaultLimits, b, &logBuffer{max: 1 << 10})
+	L := newSandbox(defaultLimits, b, &logBuffer{max: 1 << 10})
 	defer L.Close()
 	fn, err := L.LoadString(src)
 	if err != nil {
@@ -184,7 +184,7 @@ func TestBuiltinsCharge(t *testing.T) {
 		`while true do string.format("%s", string.rep("x", 100000)) end`,
 	} {
 		b := newBudget()
-		L := newSandbox(DefaultLimits, b, &logBuffer{max: 1 << 10})
+		L := newSandbox(defaultLimits, b, &logBuffer{max: 1 << 10})
 		fn, err := L.LoadString(src)
 		if err != nil {
 			t.Fatal(err)

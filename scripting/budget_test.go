@@ -53,7 +53,7 @@ func TestBudgetDeterministic(t *testing.T) {
 		// detector, for nothing it would find. make test runs it without.
 		t.Skip("runs without the race detector")
 	}
-	limits := scripting.DefaultLimits
+	limits := scripting.DefaultLimits()
 	limits.FailsafeTime = time.Minute
 	// The largest n that passes, found on this machine as it is.
 	lo, hi := 0, int(limits.HandlerInstructions) // n = lo passes, n = hi fails

@@ -211,7 +211,7 @@ func firstDiff(got, want string) string {
 	return "(they differ only in the final newline)"
 }
 
-// TestGuideLimits checks the guide's table of limits against DefaultLimits
+// TestGuideLimits checks the guide's table of limits against defaultLimits
 // and the other bounds the host and engine keep.
 func TestGuideLimits(t *testing.T) {
 	data, err := os.ReadFile(guidePath)
@@ -219,7 +219,7 @@ func TestGuideLimits(t *testing.T) {
 		t.Fatal(err)
 	}
 	guide := string(data)
-	l := DefaultLimits
+	l := defaultLimits
 	rows := []string{
 		fmt.Sprintf("| one handler call | %d instructions |", l.HandlerInstructions),
 		fmt.Sprintf("| all of one mod's handler calls in one turn | %d instructions |", l.TurnInstructions),

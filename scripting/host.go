@@ -22,8 +22,8 @@ const (
 	EventTick       = "tick"
 )
 
-// Events lists the events in the order a turn meets them.
-var Events = []string{EventBeforeMove, EventAfterMerge, EventSpawn, EventTick}
+// eventNames lists the events in the order a turn meets them.
+var eventNames = []string{EventBeforeMove, EventAfterMerge, EventSpawn, EventTick}
 
 type event int
 
@@ -36,7 +36,7 @@ const (
 )
 
 func eventOf(name string) (event, bool) {
-	for i, n := range Events {
+	for i, n := range eventNames {
 		if n == name {
 			return event(i), true
 		}
@@ -358,7 +358,7 @@ func (h *Host) call(m *modRun, ev event, fn *lua.LFunction, arg lua.LValue) (lua
 		n, over = remaining, h.turnReason
 	}
 	if n <= 0 {
-		return nil, &ModError{Report{Mod: m.mod.ID(), Event: Events[ev], Message: h.turnReason}}
+		return nil, &ModError{Report{Mod: m.mod.ID(), Event: eventNames[ev], Message: h.turnReason}}
 	}
 	m.budget.start(n, over, h.limits.FailsafeTime)
 	m.ran = true
@@ -366,7 +366,7 @@ func (h *Host) call(m *modRun, ev event, fn *lua.LFunction, arg lua.LValue) (lua
 	used, stopped := m.budget.stop(n)
 	m.spent += used
 	if err != nil {
-		return nil, m.report(Events[ev], err, stopped)
+		return nil, m.report(eventNames[ev], err, stopped)
 	}
 	ret := m.L.Get(-1)
 	m.L.Pop(1)

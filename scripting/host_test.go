@@ -122,7 +122,7 @@ func atoi(t testing.TB, s string) int {
 // reaches: a test of something else must not fail because a shared machine
 // paused the test. (The sandbox's tests test the failsafe.)
 var testLimits = func() scripting.Limits {
-	l := scripting.DefaultLimits
+	l := scripting.DefaultLimits()
 	l.FailsafeTime = 60 * time.Second
 	return l
 }()

@@ -30,7 +30,7 @@ const hostileDir = "../testdata/hostile"
 // hostileLimits are DefaultLimits with smaller budgets and a smaller
 // string limit, to keep the suite fast (under the race detector too).
 var hostileLimits = func() scripting.Limits {
-	l := scripting.DefaultLimits
+	l := scripting.DefaultLimits()
 	l.HandlerInstructions = 200_000
 	l.TurnInstructions = 600_000
 	l.LoadInstructions = 800_000
@@ -984,7 +984,7 @@ func TestHostileOtherModsUnaffected(t *testing.T) {
 // Lua 5.1's semantics (the patterns mod checks them as it loads).
 func TestHostilePatterns(t *testing.T) {
 	m := loadHostile(t, filepath.Join(hostileDir, "patterns"), nil)
-	h, err := scripting.NewHost([]*scripting.Mod{m}, engine.NewClassic(), hostileOptions, scripting.DefaultLimits)
+	h, err := scripting.NewHost([]*scripting.Mod{m}, engine.NewClassic(), hostileOptions, scripting.DefaultLimits())
 	if err != nil {
 		t.Fatal(err)
 	}

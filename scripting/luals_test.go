@@ -293,7 +293,7 @@ func TestLuaLSGameTable(t *testing.T) {
 	if d.globals["game"] != "mod2048.Game" {
 		t.Errorf("%s: the global game must be declared as `---@class mod2048.Game` ... `game = {}`, got %q", luaLSFile, d.globals["game"])
 	}
-	docSameSet(t, "the fields of game (---@field of mod2048.Game)", d.fieldNames(t, "mod2048.Game"), APIFields)
+	docSameSet(t, "the fields of game (---@field of mod2048.Game)", d.fieldNames(t, "mod2048.Game"), apiFields)
 	var fns []string
 	for _, fn := range d.funcs {
 		if name, ok := strings.CutPrefix(fn.name, "game."); ok {
@@ -302,7 +302,7 @@ func TestLuaLSGameTable(t *testing.T) {
 			t.Errorf("%s:%d: function %s: only game's functions and require are declared", luaLSFile, fn.line, fn.name)
 		}
 	}
-	docSameSet(t, "the functions of game", fns, APIFunctions)
+	docSameSet(t, "the functions of game", fns, apiFunctions)
 	for _, name := range fns {
 		if _, clash := d.field("mod2048.Game", name); clash {
 			t.Errorf("%s: game.%s is declared both as a field and as a function", luaLSFile, name)
@@ -339,8 +339,8 @@ func TestLuaLSGlobals(t *testing.T) {
 
 func TestLuaLSEvents(t *testing.T) {
 	d := parseLuaDoc(t, luaLSFile)
-	if got := d.aliases["mod2048.Event"]; !slices.Equal(got, Events) {
-		t.Errorf("%s: alias mod2048.Event lists %q, the host's events are %q", luaLSFile, got, Events)
+	if got := d.aliases["mod2048.Event"]; !slices.Equal(got, eventNames) {
+		t.Errorf("%s: alias mod2048.Event lists %q, the host's eventNames are %q", luaLSFile, got, eventNames)
 	}
 	// game.on has one overload per event, typing the handler's payload and
 	// request.
@@ -351,7 +351,7 @@ func TestLuaLSEvents(t *testing.T) {
 		}
 	}
 	var want []string
-	for _, ev := range Events {
+	for _, ev := range eventNames {
 		c := "mod2048." + eventStem(ev)
 		want = append(want, fmt.Sprintf(`fun(event: %q, handler: fun(ev: %sEvent): %sRequest?)`, ev, c, c))
 	}
@@ -362,11 +362,11 @@ func TestLuaLSEvents(t *testing.T) {
 
 func TestLuaLSPayloadsAndRequests(t *testing.T) {
 	d := parseLuaDoc(t, luaLSFile)
-	for _, ev := range Events {
+	for _, ev := range eventNames {
 		payload := "mod2048." + eventStem(ev) + "Event"
 		request := "mod2048." + eventStem(ev) + "Request"
-		docSameSet(t, "class "+payload+" (the "+ev+" payload)", d.fieldNames(t, payload), Payloads[ev])
-		docSameSet(t, "class "+request+" (the "+ev+" request)", d.fieldNames(t, request), Requests[ev])
+		docSameSet(t, "class "+payload+" (the "+ev+" payload)", d.fieldNames(t, payload), payloadKeys[ev])
+		docSameSet(t, "class "+request+" (the "+ev+" request)", d.fieldNames(t, request), requestKeys[ev])
 		for _, f := range d.classes[payload] {
 			if f.optional {
 				t.Errorf("%s:%d: %s.%s: a payload key is always there, not optional", luaLSFile, f.line, payload, f.name)
@@ -378,24 +378,24 @@ func TestLuaLSPayloadsAndRequests(t *testing.T) {
 			}
 		}
 	}
-	for key, keys := range TickEntries {
+	for key, keys := range tickEntries {
 		class := "mod2048." + eventStem(key) + "Entry"
 		docSameSet(t, "class "+class+" (an entry of a tick request's "+key+" list)", d.fieldNames(t, class), keys)
 		if f, ok := d.field("mod2048.TickRequest", key); ok && f.typ != class+"[]" {
 			t.Errorf("%s:%d: mod2048.TickRequest.%s has type %s, want %s[]", luaLSFile, f.line, key, f.typ, class)
 		}
 	}
-	docSameSet(t, "class mod2048.Pos", d.fieldNames(t, "mod2048.Pos"), PosKeys)
+	docSameSet(t, "class mod2048.Pos", d.fieldNames(t, "mod2048.Pos"), posKeys)
 	if f, ok := d.field("mod2048.AfterMergeEvent", "from"); ok && f.typ != "mod2048.Pos[]" {
 		t.Errorf("%s:%d: mod2048.AfterMergeEvent.from has type %s, want mod2048.Pos[]", luaLSFile, f.line, f.typ)
 	}
-	docSameSet(t, "class mod2048.HazardSpec (game.hazard's table)", d.fieldNames(t, "mod2048.HazardSpec"), HazardKeys)
-	docSameSet(t, "class mod2048.Mark (what game.marks returns)", d.fieldNames(t, "mod2048.Mark"), MarkKeys)
+	docSameSet(t, "class mod2048.HazardSpec (game.hazard's table)", d.fieldNames(t, "mod2048.HazardSpec"), hazardKeys)
+	docSameSet(t, "class mod2048.Mark (what game.marks returns)", d.fieldNames(t, "mod2048.Mark"), markKeys)
 }
 
 func TestLuaLSFeatures(t *testing.T) {
 	d := parseLuaDoc(t, luaLSFile)
-	docSameSet(t, "class mod2048.Features (game.features)", d.fieldNames(t, "mod2048.Features"), Features)
+	docSameSet(t, "class mod2048.Features (game.features)", d.fieldNames(t, "mod2048.Features"), featureNames)
 	if f, ok := d.field("mod2048.Game", "features"); !ok || f.typ != "mod2048.Features" {
 		t.Errorf("%s: game.features must have type mod2048.Features", luaLSFile)
 	}
@@ -462,7 +462,7 @@ func TestLuaLSIsLua(t *testing.T) {
 		}
 		fns = append(fns, k.String())
 	})
-	docSameSet(t, "the functions game holds when the file runs", fns, APIFunctions)
+	docSameSet(t, "the functions game holds when the file runs", fns, apiFunctions)
 	if _, ok := L.GetGlobal("storage").(*lua.LTable); !ok {
 		t.Errorf("%s: running it leaves no storage table", luaLSFile)
 	}

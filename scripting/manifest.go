@@ -17,12 +17,12 @@ import (
 
 // APIVersion is the version of the mod API this host offers. A mod names the
 // version it was written for in its manifest; a mod for a later version is
-// refused. Features added within a version are listed in Features.
+// refused. Features added within a version are listed by Features.
 const APIVersion = 1
 
-// Features lists what this host offers, for mods that check before they use
+// featureNames lists what this host offers, for mods that check before they use
 // something (as Luanti's core.features): game.features in Lua.
-var Features = []string{"hooks", "markers", "storage", "random", "settings", "require", "log"}
+var featureNames = []string{"hooks", "markers", "storage", "random", "settings", "require", "log"}
 
 // ManifestName is the file name of a mod's manifest.
 const ManifestName = "mod.toml"

@@ -93,7 +93,7 @@ func TestModFilesNotRegular(t *testing.T) {
 			t.Fatal(err)
 		}
 		err = within(t, "NewHost with a "+tt.name+" main.lua", func() error {
-			h, err := scripting.NewHost([]*scripting.Mod{m}, engine.NewClassic(), engine.Options{Width: 4, Height: 4, UndoLimit: 10}, scripting.DefaultLimits)
+			h, err := scripting.NewHost([]*scripting.Mod{m}, engine.NewClassic(), engine.Options{Width: 4, Height: 4, UndoLimit: 10}, scripting.DefaultLimits())
 			if err == nil {
 				h.Close()
 			}
@@ -112,7 +112,7 @@ func TestModFilesNotRegular(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = within(t, "require of a FIFO", func() error {
-		h, err := scripting.NewHost([]*scripting.Mod{m}, engine.NewClassic(), engine.Options{Width: 4, Height: 4, UndoLimit: 10}, scripting.DefaultLimits)
+		h, err := scripting.NewHost([]*scripting.Mod{m}, engine.NewClassic(), engine.Options{Width: 4, Height: 4, UndoLimit: 10}, scripting.DefaultLimits())
 		if err == nil {
 			h.Close()
 		}

@@ -60,7 +60,7 @@ func TestPayloadReuse(t *testing.T) {
 	}
 	for _, c := range cases {
 		if got := payloadReuse(handlerProto(t, c.src), payloadScalars[c.ev]); got != c.want {
-			t.Errorf("%s %s: reuse %d, want %d", Events[c.ev], c.src, got, c.want)
+			t.Errorf("%s %s: reuse %d, want %d", eventNames[c.ev], c.src, got, c.want)
 		}
 	}
 }

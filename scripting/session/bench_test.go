@@ -62,7 +62,7 @@ func benchDirect(b *testing.B, mods ...string) {
 			if host != nil {
 				host.Close()
 			}
-			if host, err = scripting.NewHost(setup.Mods, rules, opt, scripting.DefaultLimits); err != nil {
+			if host, err = scripting.NewHost(setup.Mods, rules, opt, scripting.DefaultLimits()); err != nil {
 				b.Fatal(err)
 			}
 			g.SetHooks(host)

@@ -35,7 +35,7 @@ type Setup struct {
 	// settings applied; none for a game without mods.
 	Mods []*scripting.Mod
 	// Limits are the mods' budgets; the zero value means
-	// scripting.DefaultLimits.
+	// scripting.DefaultLimits().
 	Limits scripting.Limits
 }
 
@@ -84,7 +84,7 @@ var ErrNoGame = errors.New("session: no configuration")
 
 func (s Setup) limits() scripting.Limits {
 	if s.Limits == (scripting.Limits{}) {
-		return scripting.DefaultLimits
+		return scripting.DefaultLimits()
 	}
 	return s.Limits
 }
