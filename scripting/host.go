@@ -466,6 +466,9 @@ func (h *Host) Move(g *engine.Game, d engine.Direction) (engine.Result, error) {
 	}
 }
 
+// failsafeFault is the message a failsafe stop keeps in the game's state.
+const failsafeFault = "stopped by a failsafe (the wall clock or the memory watchdog)"
+
 // fail mutes the mod of a failure for the rest of the move and readies its
 // record for the turn, s being the state the move starts from: the
 // failure, and a disable when it makes FailLimit turns in a row.
@@ -475,11 +478,15 @@ func (h *Host) fail(s *engine.State, me *ModError) {
 			continue
 		}
 		m.muted = true
-		kind := engine.FaultError
+		kind, msg := engine.FaultError, me.Message
 		if me.Failsafe {
-			kind = engine.FaultFailsafe
+			// Which failsafe fired, and where the call was when it did,
+			// depend on the machine: the record keeps only that one did,
+			// so the same game gives the same state everywhere. The report
+			// says which.
+			kind, msg = engine.FaultFailsafe, failsafeFault
 		}
-		h.faults = append(h.faults, engine.Fault{Hook: me.Mod, Event: me.Event, Kind: kind, Message: me.Message})
+		h.faults = append(h.faults, engine.Fault{Hook: me.Mod, Event: me.Event, Kind: kind, Message: msg})
 		if inARow := s.HookFailedInARow(me.Mod); inARow+1 >= FailLimit {
 			me.Disabled = true
 			h.faults = append(h.faults, engine.Fault{Hook: me.Mod, Event: me.Event, Kind: engine.FaultDisabled,
