@@ -36,6 +36,31 @@ func tDocState(doc map[string]any, path ...any) map[string]any {
 	return v.(map[string]any)
 }
 
+// badSave is a save of one of tSaveGame's games with an edit Unmarshal
+// must refuse, with an error that contains want.
+type badSave struct {
+	name string
+	game string
+	edit func(map[string]any)
+	want string
+}
+
+func checkBadSaves(t *testing.T, cases []badSave) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			data := tEditSave(t, tSaveGame(t, c.game), c.edit)
+			g, err := Unmarshal(data)
+			if err == nil || g != nil {
+				t.Fatalf("Unmarshal accepted the save (%v)", err)
+			}
+			if !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("error %q, want %q", err, c.want)
+			}
+		})
+	}
+}
+
 // TestSaveStatusFitsBoard: Unmarshal refuses a status that does not fit the
 // board, in the state and in the history and future: Lost on a board with a
 // move left, Playing on a lost board or with a winning tile, Won or Won
@@ -44,12 +69,7 @@ func TestSaveStatusFitsBoard(t *testing.T) {
 	status := func(path []any, st string) func(map[string]any) {
 		return func(doc map[string]any) { tDocState(doc, path...)["status"] = st }
 	}
-	cases := []struct {
-		name string
-		game string
-		edit func(map[string]any)
-		want string
-	}{
+	cases := []badSave{
 		{"Lost on a playable board", "fresh", status([]any{"state"}, "Lost"),
 			"save: state: status Lost does not fit the board: the rules make it Playing"},
 		{"Playing on a lost board", "lost", status([]any{"state"}, "Playing"),
@@ -70,18 +90,7 @@ func TestSaveStatusFitsBoard(t *testing.T) {
 			doc["state"].(map[string]any)["status"] = "Playing"
 		}, "save: state: status Playing does not fit the board: the rules make it Won (continue)"},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			data := tEditSave(t, tSaveGame(t, c.game), c.edit)
-			g, err := Unmarshal(data)
-			if err == nil || g != nil {
-				t.Fatalf("Unmarshal accepted the save (%v)", err)
-			}
-			if !strings.Contains(err.Error(), c.want) {
-				t.Fatalf("error %q, want %q", err, c.want)
-			}
-		})
-	}
+	checkBadSaves(t, cases)
 	// Every status that fits loads: Won and Won (continue) with their
 	// winning tile, Lost on a lost board, Playing on an empty board.
 	for _, name := range []string{"won", "lost"} {
@@ -106,12 +115,7 @@ func TestSaveStatusFitsBoard(t *testing.T) {
 // not count up by one to the state and on through the future (next redo
 // first), or whose spawn-queue cursor goes back.
 func TestSaveHistoryLeadsToState(t *testing.T) {
-	cases := []struct {
-		name string
-		game string
-		edit func(map[string]any)
-		want string
-	}{
+	cases := []badSave{
 		{"a state from another game first", "midgame", func(doc map[string]any) {
 			h := doc["history"].([]any)
 			other := tDocState(doc, "history", 0)
@@ -137,18 +141,7 @@ func TestSaveHistoryLeadsToState(t *testing.T) {
 			tDocState(doc, "history", 0)["next"] = float64(2)
 		}, "save: history[1]: next 1 is before history[0]'s next 2"},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			data := tEditSave(t, tSaveGame(t, c.game), c.edit)
-			g, err := Unmarshal(data)
-			if err == nil || g != nil {
-				t.Fatalf("Unmarshal accepted the save (%v)", err)
-			}
-			if !strings.Contains(err.Error(), c.want) {
-				t.Fatalf("error %q, want %q", err, c.want)
-			}
-		})
-	}
+	checkBadSaves(t, cases)
 }
 
 // otherRules is classic under another name: a ruleset that is not classic.
