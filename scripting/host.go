@@ -6,6 +6,7 @@ import (
 	"math"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -105,9 +106,10 @@ type Host struct {
 	reports  []Report
 	// The errors of a spent budget, made once.
 	callReason, turnReason string
-	state                  *engine.State // the state the running event reads
-	loading                *modRun       // the mod whose main chunk runs, while mods load
-	game                   *engine.Game  // the game last attached or moved
+	state                  *engine.State  // the state the running event reads
+	loading                *modRun        // the mod whose main chunk runs, while mods load
+	game                   *engine.Game   // the game last attached or moved
+	recorded               []engine.Fault // the recorded turn's faults, while MoveAsRecorded plays it
 	faults                 []engine.Fault
 	cells                  map[engine.Cell]lua.LValue  // cellValue's boxes
 	scores                 map[engine.Score]lua.LValue // scoreValue's boxes
@@ -447,6 +449,11 @@ func (h *Host) Move(g *engine.Game, d engine.Direction) (engine.Result, error) {
 	}
 	h.faults = h.faults[:0]
 	first := len(h.reports)
+	for _, f := range h.recorded {
+		if f.Kind == engine.FaultFailsafe {
+			h.fail(g.State(), &ModError{Report{Mod: f.Hook, Event: f.Event, Message: failsafeFault + ", as recorded", Failsafe: true}})
+		}
+	}
 	for {
 		h.begin(g)
 		res, err := g.Move(d)
@@ -464,6 +471,39 @@ func (h *Host) Move(g *engine.Game, d engine.Direction) (engine.Result, error) {
 		h.state = nil
 		return res, err
 	}
+}
+
+// MoveAsRecorded plays a move as a recording says it went, for replays:
+// recorded holds the faults of the recorded turn. Whether a failsafe stops
+// a call depends on the machine, so a mod that a failsafe stopped on the
+// recorded turn is stopped again, without running, and recorded as it was
+// (Move plays the turn again without a mod that fails, so this gives the
+// turn the recording had); the turn's faults keep the recorded order.
+// Everything else is played, and measured, as Move does: a replay whose
+// mods now fail otherwise differs from its recording.
+func (h *Host) MoveAsRecorded(g *engine.Game, d engine.Direction, recorded []engine.Fault) (engine.Result, error) {
+	h.recorded = recorded
+	defer func() { h.recorded = nil }()
+	return h.Move(g, d)
+}
+
+// turnFaults returns the faults of the turn being played, in the recorded
+// order when a recording is honoured (MoveAsRecorded): those the recording
+// has first, as it has them, then any other.
+func (h *Host) turnFaults() []engine.Fault {
+	if len(h.recorded) == 0 || len(h.faults) < 2 {
+		return h.faults
+	}
+	at := func(f engine.Fault) int {
+		for i, r := range h.recorded {
+			if r.Hook == f.Hook && r.Event == f.Event && r.Kind == f.Kind {
+				return i
+			}
+		}
+		return len(h.recorded)
+	}
+	slices.SortStableFunc(h.faults, func(a, b engine.Fault) int { return at(a) - at(b) })
+	return h.faults
 }
 
 // failsafeFault is the message a failsafe stop keeps in the game's state.
@@ -668,7 +708,7 @@ func (h *Host) OnSpawn(e *engine.SpawnEvent) error {
 // stream, and the mods' failures on the turn, in the state.
 func (h *Host) OnTick(e *engine.TickEvent) error {
 	h.state = e.State
-	e.Faults = append(e.Faults, h.faults...)
+	e.Faults = append(e.Faults, h.turnFaults()...)
 	err := h.each(evTick, func(m *modRun, fn *lua.LFunction, r reuse) error {
 		f := m.payload(evTick, r, 5)
 		f.set(0, "turn", number(e.Turn))

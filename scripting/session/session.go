@@ -69,6 +69,8 @@ type Session struct {
 	legal   engine.DirSet
 	stuck   bool
 	refusal string // why the game is stuck: the last refusal's reason
+
+	journal *journal // what was played, while recording (Record)
 }
 
 // ModsError is the error of mods that could not be loaded for a game (a
@@ -195,6 +197,7 @@ func (s *Session) NewGame(seed uint64) error {
 	s.Close()
 	s.g, s.host, s.reports = g, host, nil
 	s.settle()
+	s.note(Action{Kind: ActionNew, Seed: seed})
 	return nil
 }
 
@@ -220,23 +223,27 @@ func (s *Session) Move(d engine.Direction) (engine.Result, error) {
 		// A mod's failure can disable it, which changes what it refuses.
 		s.settle()
 	}
+	if res.Changed && s.journal != nil {
+		s.note(Action{Kind: ActionMove, Dir: d, Faults: s.turnFaults()})
+	}
 	return res, err
 }
 
 // Undo takes back the last move.
-func (s *Session) Undo() error { return s.travel(s.g.Undo) }
+func (s *Session) Undo() error { return s.travel(s.g.Undo, ActionUndo) }
 
 // Redo plays again the last move taken back.
-func (s *Session) Redo() error { return s.travel(s.g.Redo) }
+func (s *Session) Redo() error { return s.travel(s.g.Redo, ActionRedo) }
 
 // KeepPlaying goes on after a win, when the game stops on a win.
-func (s *Session) KeepPlaying() error { return s.travel(s.g.KeepPlaying) }
+func (s *Session) KeepPlaying() error { return s.travel(s.g.KeepPlaying, ActionKeepPlaying) }
 
-func (s *Session) travel(step func() error) error {
+func (s *Session) travel(step func() error, kind ActionKind) error {
 	if err := step(); err != nil {
 		return err
 	}
 	s.settle()
+	s.note(Action{Kind: kind})
 	return nil
 }
 

@@ -1,0 +1,431 @@
+// Package replay writes, reads and checks replays: a game as it was played
+// through a play session, with everything needed to play it again on
+// another machine (the program's version, the ruleset, the effective
+// configuration, the seed, each mod's id, version, files' hash and
+// settings, the game it started from, and every action with the mods'
+// failures on its turn). A replay is the form of a bug report: Check says
+// whether it plays back the same, and names the first action that does
+// not.
+//
+// A replay plays through the same session type as every frontend: Setup
+// rebuilds the session's setup from the file, and the actions go through
+// session.Session.Play, which honours the recorded failsafe stops (the one
+// thing that depends on the machine).
+package replay
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/mod2048/mod2048/config"
+	"github.com/mod2048/mod2048/config/infile"
+	"github.com/mod2048/mod2048/engine"
+	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/session"
+)
+
+// Format and Version name the file format.
+const (
+	Format  = "2048-replay"
+	Version = 1
+)
+
+// MaxSize is the largest replay file Read reads.
+const MaxSize = 64 << 20
+
+// File is a replay, as it is written.
+type File struct {
+	Format     string `json:"format"`
+	Version    int    `json:"version"`
+	Program    string `json:"program"` // the version of the program that recorded it
+	Ruleset    string `json:"ruleset"`
+	Difficulty string `json:"difficulty"`
+	Config     string `json:"config"` // the effective configuration, as TOML
+	Seed       uint64 `json:"seed"`   // the seed of the game it starts from
+	Mods       []Mod  `json:"mods"`
+	// Start is the save (engine.Game.Marshal) of the game the recording
+	// started from.
+	Start   json.RawMessage `json:"start"`
+	Actions []Step          `json:"actions"`
+}
+
+// Mod is a mod a replay was recorded with.
+type Mod struct {
+	ID      string `json:"id"`
+	Version string `json:"version"`
+	// Hash is the SHA-256 of the mod's files (see Hash).
+	Hash string `json:"hash"`
+	// Path is the folder the mod was loaded from, as it was given.
+	Path string `json:"path"`
+	// Settings are the mod's settings, as TOML values.
+	Settings map[string]string `json:"settings,omitempty"`
+}
+
+// Step is one recorded action.
+type Step struct {
+	Action string  `json:"a"`              // move, undo, redo, keep or new
+	Dir    string  `json:"dir,omitempty"`  // a move's direction
+	Seed   *uint64 `json:"seed,omitempty"` // a new game's seed
+	Faults []Fault `json:"faults,omitempty"`
+	Turn   int     `json:"turn"`   // the turn after the action
+	Digest string  `json:"digest"` // session.Digest of the state after it
+}
+
+// Fault is a mod's failure on a move's turn (engine.Fault).
+type Fault struct {
+	Turn    int    `json:"turn"`
+	Mod     string `json:"mod"`
+	Event   string `json:"event"`
+	Kind    string `json:"kind"` // error, failsafe or disabled
+	Message string `json:"message"`
+}
+
+// Meta is what a recording session does not know of itself.
+type Meta struct {
+	Program string // the program's version
+}
+
+// New makes the replay of what s recorded (session.Session.Record).
+func New(s *session.Session, meta Meta) (*File, error) {
+	rec, ok := s.Recording()
+	if !ok {
+		return nil, errors.New("the session does not record")
+	}
+	c := s.Config()
+	f := &File{
+		Format: Format, Version: Version, Program: meta.Program,
+		Ruleset: c.Ruleset, Difficulty: c.Preset, Config: string(c.TOML()),
+		Seed: rec.Seed, Mods: []Mod{}, Start: rec.Start, Actions: []Step{},
+	}
+	for _, m := range s.Mods() {
+		hash, err := Hash(m)
+		if err != nil {
+			return nil, err
+		}
+		f.Mods = append(f.Mods, Mod{ID: m.ID(), Version: m.Manifest.Version, Hash: hash, Path: m.Dir, Settings: settings(m)})
+	}
+	for _, a := range rec.Actions {
+		f.Actions = append(f.Actions, step(a))
+	}
+	return f, nil
+}
+
+func step(a session.Action) Step {
+	st := Step{Action: string(a.Kind), Turn: a.Turn, Digest: a.Digest}
+	switch a.Kind {
+	case session.ActionMove:
+		st.Dir = strings.ToLower(a.Dir.String())
+	case session.ActionNew:
+		seed := a.Seed
+		st.Seed = &seed
+	}
+	for _, f := range a.Faults {
+		st.Faults = append(st.Faults, Fault{Turn: f.Turn, Mod: f.Hook, Event: f.Event, Kind: f.Kind.String(), Message: f.Message})
+	}
+	return st
+}
+
+// settings writes a mod's settings as TOML values.
+func settings(m *scripting.Mod) map[string]string {
+	if len(m.Values) == 0 {
+		return nil
+	}
+	out := map[string]string{}
+	for k, v := range m.Values {
+		switch v := v.(type) {
+		case string:
+			out[k] = strconv.Quote(v)
+		default:
+			out[k] = fmt.Sprint(v)
+		}
+	}
+	return out
+}
+
+// Hash is the SHA-256 of a mod's files: every regular file below its
+// folder, by path in sorted order, path and content. Two mods with the same
+// hash have the same files.
+func Hash(m *scripting.Mod) (string, error) {
+	h := sha256.New()
+	root := m.Dir
+	var paths []string
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.Type().IsRegular() {
+			paths = append(paths, path)
+		}
+		return nil
+	})
+	if err != nil {
+		return "", fmt.Errorf("mod %s: %v", m.ID(), err)
+	}
+	slices.Sort(paths)
+	for _, p := range paths {
+		data, err := infile.Read(p, scripting.MaxSource*4)
+		if err != nil {
+			return "", fmt.Errorf("mod %s: %v", m.ID(), err)
+		}
+		rel, _ := filepath.Rel(root, p)
+		fmt.Fprintf(h, "%s\x00%d\x00", filepath.ToSlash(rel), len(data))
+		h.Write(data)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// Marshal writes f as indented JSON, one action a line.
+func (f *File) Marshal() ([]byte, error) {
+	head := *f
+	head.Actions = nil
+	data, err := json.MarshalIndent(head, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	// The actions, one a line, go in place of the empty list.
+	var b bytes.Buffer
+	i := bytes.LastIndex(data, []byte(`"actions": null`))
+	if i < 0 {
+		return nil, errors.New("replay: no actions field")
+	}
+	b.Write(data[:i])
+	b.WriteString(`"actions": [`)
+	for n, a := range f.Actions {
+		line, err := json.Marshal(a)
+		if err != nil {
+			return nil, err
+		}
+		if n > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString("\n    ")
+		b.Write(line)
+	}
+	if len(f.Actions) > 0 {
+		b.WriteString("\n  ")
+	}
+	b.WriteString("]")
+	b.Write(data[i+len(`"actions": null`):])
+	b.WriteByte('\n')
+	return b.Bytes(), nil
+}
+
+// Read reads the replay file at path: a regular file of at most MaxSize.
+func Read(path string) (*File, error) {
+	data, err := infile.Read(path, MaxSize)
+	if err != nil {
+		return nil, err
+	}
+	f, err := Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return f, nil
+}
+
+// Parse reads a replay from its bytes, strictly: unknown fields, a wrong
+// format or version, and actions that do not make sense are errors naming
+// the action.
+func Parse(data []byte) (*File, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var f File
+	if err := dec.Decode(&f); err != nil {
+		return nil, fmt.Errorf("not a replay: %v", err)
+	}
+	switch {
+	case f.Format != Format:
+		return nil, fmt.Errorf("format is %q, want %q", f.Format, Format)
+	case f.Version < 1 || f.Version > Version:
+		return nil, fmt.Errorf("version %d; this program reads versions 1 to %d", f.Version, Version)
+	case len(bytes.TrimSpace(f.Start)) == 0:
+		return nil, errors.New("no start: the game the replay starts from is missing")
+	}
+	for i, a := range f.Actions {
+		if _, err := a.action(); err != nil {
+			return nil, fmt.Errorf("action %d: %v", i+1, err)
+		}
+	}
+	return &f, nil
+}
+
+// action is the session's action of a step.
+func (st Step) action() (session.Action, error) {
+	a := session.Action{Kind: session.ActionKind(st.Action), Turn: st.Turn, Digest: st.Digest}
+	switch a.Kind {
+	case session.ActionMove:
+		d, err := engine.ParseDirection(st.Dir)
+		if err != nil {
+			return a, err
+		}
+		a.Dir = d
+	case session.ActionNew:
+		if st.Seed == nil {
+			return a, errors.New("a new game without its seed")
+		}
+		a.Seed = *st.Seed
+	case session.ActionUndo, session.ActionRedo, session.ActionKeepPlaying:
+	default:
+		return a, fmt.Errorf("unknown action %q (want move, undo, redo, keep or new)", st.Action)
+	}
+	for _, f := range st.Faults {
+		kind, err := faultKind(f.Kind)
+		if err != nil {
+			return a, err
+		}
+		a.Faults = append(a.Faults, engine.Fault{Turn: f.Turn, Hook: f.Mod, Event: f.Event, Kind: kind, Message: f.Message})
+	}
+	return a, nil
+}
+
+func faultKind(s string) (engine.FaultKind, error) {
+	for _, k := range []engine.FaultKind{engine.FaultError, engine.FaultFailsafe, engine.FaultDisabled} {
+		if k.String() == s {
+			return k, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown fault kind %q", s)
+}
+
+// Setup rebuilds the setup the replay was recorded with: its configuration,
+// and its mods with their settings. A mod is loaded from dirs[id] when
+// given, else from the folder it was recorded from. A mod whose files
+// differ from the recording's (its hash) is loaded all the same, and
+// warnings say so plainly: the replay may then go otherwise.
+func (f *File) Setup(dirs map[string]string) (setup session.Setup, warnings []string, err error) {
+	c, err := config.Parse([]byte(f.Config), "the replay's configuration", "")
+	if err != nil {
+		return setup, nil, err
+	}
+	if c.Ruleset != f.Ruleset {
+		return setup, nil, fmt.Errorf("the replay's configuration is of the %s ruleset, its header says %s", c.Ruleset, f.Ruleset)
+	}
+	setup.Config = c
+	for _, rec := range f.Mods {
+		dir := rec.Path
+		if d, ok := dirs[rec.ID]; ok {
+			dir = d
+		}
+		m, err := scripting.LoadMod(dir)
+		if err != nil {
+			return setup, nil, fmt.Errorf("the replay's mod %s (recorded from %s): %w", rec.ID, rec.Path, err)
+		}
+		if m.ID() != rec.ID {
+			return setup, nil, fmt.Errorf("%s holds mod %s, the replay's is %s", dir, m.ID(), rec.ID)
+		}
+		for _, k := range slices.Sorted(maps.Keys(rec.Settings)) {
+			if err := m.Set(k, rec.Settings[k]); err != nil {
+				return setup, nil, err
+			}
+		}
+		hash, err := Hash(m)
+		if err != nil {
+			return setup, nil, err
+		}
+		if m.Manifest.Version != rec.Version {
+			warnings = append(warnings, fmt.Sprintf("mod %s is version %s here; the replay was recorded with version %s", rec.ID, m.Manifest.Version, rec.Version))
+		}
+		if hash != rec.Hash {
+			warnings = append(warnings, fmt.Sprintf("mod %s (%s): its files differ from the ones the replay was recorded with, so the replay may not play back the same", rec.ID, dir))
+		}
+		setup.Mods = append(setup.Mods, m)
+	}
+	return setup, warnings, nil
+}
+
+// Resume resumes the game the replay starts from, under setup.
+func (f *File) Resume(setup session.Setup) (*session.Session, error) {
+	s, err := session.Resume(setup, f.Start)
+	if err != nil {
+		return nil, fmt.Errorf("the replay's start: %w", err)
+	}
+	return s, nil
+}
+
+// Divergence is where a replay stops playing back as recorded.
+type Divergence struct {
+	Action int    // 1-based index of the action
+	Turn   int    // the turn the recording had after it
+	What   string // what differs
+}
+
+func (d *Divergence) Error() string {
+	return fmt.Sprintf("action %d (turn %d in the recording): %s", d.Action, d.Turn, d.What)
+}
+
+// Apply plays action i (0-based) of f in s and checks that it leaves the
+// game as the recording says; a difference is a *Divergence.
+func (f *File) Apply(s *session.Session, i int) error {
+	st := f.Actions[i]
+	a, err := st.action()
+	if err != nil {
+		return &Divergence{Action: i + 1, Turn: st.Turn, What: err.Error()}
+	}
+	if err := s.Play(a); err != nil {
+		return &Divergence{Action: i + 1, Turn: st.Turn, What: err.Error()}
+	}
+	state := s.State()
+	switch {
+	case state.Turn != st.Turn:
+		return &Divergence{Action: i + 1, Turn: st.Turn, What: fmt.Sprintf("%s leaves the game at turn %d", describe(st), state.Turn)}
+	case st.Digest != "" && session.Digest(s.Rules(), state) != st.Digest:
+		return &Divergence{Action: i + 1, Turn: st.Turn, What: fmt.Sprintf("after %s the game differs from the recording (board, score, marks, mod storage or faults)", describe(st))}
+	}
+	return nil
+}
+
+func describe(st Step) string {
+	if st.Action == "move" {
+		return "move " + st.Dir
+	}
+	return st.Action
+}
+
+// Check plays the whole replay under setup and reports the first action
+// that does not play back as recorded (a *Divergence), or nil.
+func (f *File) Check(setup session.Setup) error {
+	s, err := f.Resume(setup)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	for i := range f.Actions {
+		if err := f.Apply(s, i); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WriteFile writes f to path atomically: a temporary file renamed over it.
+func (f *File) WriteFile(path string) error {
+	data, err := f.Marshal()
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
