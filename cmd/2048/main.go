@@ -34,7 +34,10 @@ Usage:
   2048                        play classic 2048 in the terminal, resuming the
                               last classic game
   2048 play [FLAGS]           play in the terminal: --ruleset, --difficulty,
-                              --config, --set, --mod DIR, --seed N
+                              --config, --set, --mod DIR, --seed N,
+                              --record FILE
+  2048 replay [FLAGS] FILE    play a recorded game back; --check tells whether
+                              it reproduces, --to-fixture writes a fixture
   2048 test [-v] [PATH ...]   run the fixture files (.cases) named, and every
                               one below the folders named (default: .)
   2048 config show [FLAGS]    print the effective configuration as TOML
@@ -74,6 +77,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runConfig(args[1:], stdout, stderr)
 	case "mod":
 		return runMod(args[1:], stdout, stderr)
+	case "replay":
+		return runReplay(args[1:], stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintf(stdout, "2048 %s\n", version)
 		return 0
@@ -90,8 +95,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if len(args) > 1 && args[1] == "mod" {
 			return runMod([]string{"help"}, stdout, stdout)
 		}
+		if len(args) > 1 && args[1] == "replay" {
+			return runReplay([]string{"-h"}, stdout, stdout)
+		}
 		if len(args) > 1 {
-			fmt.Fprintf(stderr, "2048 help: unknown topic %q (topics: play, test, config, mod)\n\n%s", args[1], usage)
+			fmt.Fprintf(stderr, "2048 help: unknown topic %q (topics: play, test, config, mod, replay)\n\n%s", args[1], usage)
 			return 2
 		}
 		fmt.Fprint(stdout, usage)

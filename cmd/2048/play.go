@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -43,7 +44,13 @@ succeeds. q then tries once more and asks before quitting; Ctrl+C quits
 at once.
 
 Keys: arrows, WASD or hjkl move; u undo; U or Ctrl+R redo; r new game;
-c or Enter keep playing after a win; ? help; q or Ctrl+C quit.
+c or Enter keep playing after a win; f write the game so far as a
+fixture; ? help; q or Ctrl+C quit.
+
+--record FILE writes the game as a replay as it goes: the program's
+version, the configuration, the seed, the mods (id, version, a hash of
+their files, settings) and every move, undo and redo. '2048 replay FILE'
+plays it back; '2048 replay --check FILE' tells whether it reproduces.
 
 Exit status: 0 when the player quits with the game saved; 1 for a
 configuration, mod, save or terminal error, and when the player quits
@@ -65,9 +72,11 @@ func (r *repeated) Set(v string) error {
 type playOptions struct {
 	build    config.BuildOptions
 	mods     []string
+	modSets  []string // --mod-set MOD.KEY=VALUE
 	seed     uint64
 	seeded   bool   // --seed was given: start a new game with it
 	stateDir string // "" for saves.DefaultDir
+	record   string // --record: the replay file to write as the game goes
 }
 
 // parsePlay parses the flags of `2048 play`; ok false means stop with code.
@@ -78,6 +87,7 @@ func parsePlay(args []string, stderr io.Writer) (o playOptions, ok bool, code in
 	fs.StringVar(&o.build.File, "config", "", "a TOML `file` whose settings go over the preset")
 	fs.Var((*setFlags)(&o.build.Sets), "set", "a `key=value` override, applied last; repeatable (dotted keys for tables: blight.charges=2)")
 	fs.Var((*repeated)(&o.mods), "mod", "a mod's `folder` to load; repeatable")
+	fs.Var((*repeated)(&o.modSets), "mod-set", "a mod's setting, `MOD.KEY=VALUE` (a TOML value, checked against the setting's type and bounds); repeatable; part of the save's key")
 	fs.Func("seed", "start a new game with this `seed` (0 to 2^64-1), replacing the save, instead of resuming it; default: resume, else a new game seeded from the clock", func(s string) error {
 		n, err := strconv.ParseUint(s, 10, 64)
 		if err != nil {
@@ -86,6 +96,7 @@ func parsePlay(args []string, stderr io.Writer) (o playOptions, ok bool, code in
 		o.seed, o.seeded = n, true
 		return nil
 	})
+	fs.StringVar(&o.record, "record", "", "write the game as a replay `file` as it goes (2048 replay FILE plays it back)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), playUsage)
 		fs.PrintDefaults()
@@ -158,14 +169,20 @@ func newPlayer(o playOptions) (*player, error) {
 		return nil, err
 	}
 	p := &player{setup: session.Setup{Config: c}, seed: func() uint64 { return uint64(time.Now().UnixNano()) }}
-	refs := []saves.ModRef{}
 	for _, dir := range o.mods {
 		m, err := scripting.LoadMod(dir)
 		if err != nil {
 			return nil, err
 		}
 		p.setup.Mods = append(p.setup.Mods, m)
-		refs = append(refs, saves.ModRef{ID: m.ID(), Version: m.Manifest.Version})
+	}
+	changed, err := setMods(p.setup.Mods, o.modSets)
+	if err != nil {
+		return nil, err
+	}
+	refs := []saves.ModRef{}
+	for _, m := range p.setup.Mods {
+		refs = append(refs, saves.ModRef{ID: m.ID(), Version: m.Manifest.Version, Settings: changed[m.ID()]})
 	}
 	if len(p.setup.Mods) > 0 {
 		trial, err := session.New(p.setup, session.Start{})
@@ -183,6 +200,36 @@ func newPlayer(o playOptions) (*player, error) {
 	p.store = saves.New(dir)
 	p.key = saves.Key{Ruleset: c.Ruleset, Difficulty: c.Preset, Config: string(c.TOML()), Mods: refs}
 	return p, nil
+}
+
+// setMods applies --mod-set MOD.KEY=VALUE assignments to the loaded mods
+// and returns, for each mod, the assignments made, sorted.
+func setMods(mods []*scripting.Mod, sets []string) (map[string][]string, error) {
+	changed := map[string][]string{}
+	for _, kv := range sets {
+		name, value, ok := strings.Cut(kv, "=")
+		id, key, dotted := strings.Cut(name, ".")
+		if !ok || !dotted || id == "" || key == "" {
+			return nil, fmt.Errorf("--mod-set %q: want MOD.KEY=VALUE", kv)
+		}
+		var mod *scripting.Mod
+		for _, m := range mods {
+			if m.ID() == id {
+				mod = m
+			}
+		}
+		if mod == nil {
+			return nil, fmt.Errorf("--mod-set %q: no mod %s is loaded (load it with --mod DIR)", kv, id)
+		}
+		if err := mod.Set(key, value); err != nil {
+			return nil, fmt.Errorf("--mod-set %q: %w", kv, err)
+		}
+		changed[id] = append(changed[id], key+"="+value)
+	}
+	for _, c := range changed {
+		slices.Sort(c)
+	}
+	return changed, nil
 }
 
 // start returns the terminal game to play: the save of this ruleset,
@@ -225,8 +272,7 @@ func (p *player) start(o playOptions) (tui.Config, error) {
 		s = nil
 	}
 	if s != nil {
-		cfg.Session = s
-		return cfg, nil
+		return p.ready(cfg, s, o)
 	}
 	seed := o.seed
 	if !o.seeded {
@@ -235,13 +281,28 @@ func (p *player) start(o playOptions) (tui.Config, error) {
 	if s, err = session.New(p.setup, session.Start{Seed: seed}); err != nil {
 		return tui.Config{}, err
 	}
-	cfg.Session = s
 	game, err := s.Save()
 	if err == nil {
 		err = slot.Save(game)
 	}
 	if err != nil {
 		cfg.Unsaved = err
+	}
+	return p.ready(cfg, s, o)
+}
+
+// ready gives the terminal game its session, recorded from now on: for the
+// f key's fixture, and for --record's replay file.
+func (p *player) ready(cfg tui.Config, s *session.Session, o playOptions) (tui.Config, error) {
+	if err := s.Record(); err != nil {
+		s.Close()
+		return tui.Config{}, err
+	}
+	cfg.Session = s
+	cfg.Fixture = func(s *session.Session) (string, error) { return writeFixture(s, p.setup, ".") }
+	if o.record != "" {
+		path := o.record
+		cfg.Record = func(s *session.Session) error { return writeReplay(s, path) }
 	}
 	return cfg, nil
 }

@@ -81,7 +81,7 @@ func openScreen(t *testing.T, cfg tui.Config, w, h int) *screen {
 
 var namedKeys = map[string]tcell.Key{
 	"Left": tcell.KeyLeft, "Right": tcell.KeyRight, "Up": tcell.KeyUp, "Down": tcell.KeyDown,
-	"Esc": tcell.KeyEscape, "Enter": tcell.KeyEnter, "Ctrl+R": tcell.KeyCtrlR, "Ctrl+C": tcell.KeyCtrlC,
+	"Esc": tcell.KeyEscape, "Enter": tcell.KeyEnter, "Home": tcell.KeyHome, "Ctrl+R": tcell.KeyCtrlR, "Ctrl+C": tcell.KeyCtrlC,
 }
 
 // press sends keys, drawing after each, as the game loop does.

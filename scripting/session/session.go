@@ -70,7 +70,8 @@ type Session struct {
 	stuck   bool
 	refusal string // why the game is stuck: the last refusal's reason
 
-	journal *journal // what was played, while recording (Record)
+	journal *journal  // what was played, while recording (Record)
+	spy     *spawnSpy // the spawns of the last move, while watched (WatchSpawns)
 }
 
 // ModsError is the error of mods that could not be loaded for a game (a
@@ -196,6 +197,9 @@ func (s *Session) NewGame(seed uint64) error {
 	}
 	s.Close()
 	s.g, s.host, s.reports = g, host, nil
+	if s.spy != nil {
+		s.hook(g)
+	}
 	s.settle()
 	s.note(Action{Kind: ActionNew, Seed: seed})
 	return nil

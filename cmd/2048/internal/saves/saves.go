@@ -60,6 +60,9 @@ func DefaultDir() (string, error) {
 type ModRef struct {
 	ID      string `json:"id"`
 	Version string `json:"version"`
+	// Settings are the settings changed from their defaults (--mod-set),
+	// as name=value: a game under other settings has a save of its own.
+	Settings []string `json:"settings,omitempty"`
 }
 
 // Key says which save a game belongs to: its ruleset, difficulty (the
@@ -118,6 +121,9 @@ func modsHash(mods []ModRef) string {
 	lines := make([]string, len(mods))
 	for i, m := range mods {
 		lines[i] = m.ID + "@" + m.Version
+		if len(m.Settings) > 0 {
+			lines[i] += " " + strings.Join(m.Settings, " ")
+		}
 	}
 	slices.Sort(lines)
 	return shortHash(strings.Join(lines, "\n"))

@@ -99,13 +99,19 @@ func TestKeyName(t *testing.T) {
 		t.Errorf("another size, same name %s", a.Name())
 	}
 	m1 := testKey
-	m1.Mods = []ModRef{{"freeze", "1.0.0"}, {"snow", "0.1"}}
+	m1.Mods = []ModRef{{ID: "freeze", Version: "1.0.0"}, {ID: "snow", Version: "0.1"}}
 	m2 := testKey
-	m2.Mods = []ModRef{{"snow", "0.1"}, {"freeze", "1.0.0"}}
+	m2.Mods = []ModRef{{ID: "snow", Version: "0.1"}, {ID: "freeze", Version: "1.0.0"}}
 	m3 := testKey
-	m3.Mods = []ModRef{{"snow", "0.2"}, {"freeze", "1.0.0"}}
+	m3.Mods = []ModRef{{ID: "snow", Version: "0.2"}, {ID: "freeze", Version: "1.0.0"}}
 	if m1.Name() != m2.Name() || m1.Name() == m3.Name() || m1.Name() == a.Name() {
 		t.Errorf("mod names: %s %s %s %s", m1.Name(), m2.Name(), m3.Name(), a.Name())
+	}
+	// Other settings of a mod (--mod-set), another save.
+	m4 := testKey
+	m4.Mods = []ModRef{{ID: "freeze", Version: "1.0.0", Settings: []string{"interval=2"}}, {ID: "snow", Version: "0.1"}}
+	if m4.Name() == m1.Name() {
+		t.Errorf("a mod's settings do not change the save's name %s", m4.Name())
 	}
 	if !strings.HasPrefix(a.Name(), "classic-classic-") || strings.Count(a.Name(), "-") != 2 || strings.Count(m1.Name(), "-") != 3 {
 		t.Errorf("names %s, %s", a.Name(), m1.Name())
@@ -204,7 +210,7 @@ func TestWriteFileCreatesFolder(t *testing.T) {
 func TestCorruptSaves(t *testing.T) {
 	g := classicGame(t, 3)
 	otherMods := testKey
-	otherMods.Mods = []ModRef{{"freeze", "1.0.0"}}
+	otherMods.Mods = []ModRef{{ID: "freeze", Version: "1.0.0"}}
 	tests := []struct {
 		name  string
 		write func(s *Store) error

@@ -53,7 +53,11 @@ func (a *App) helpLines(width int) [][]seg {
 	}
 
 	heading("Keys")
-	table(keyHelp)
+	if a.rp != nil {
+		table(replayKeyHelp)
+	} else {
+		table(keyHelp)
+	}
 
 	heading("Goal")
 	text(2, a.goal(), t.overlay)

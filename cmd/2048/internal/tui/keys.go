@@ -13,6 +13,7 @@ var keyHelp = [][2]string{
 	{"U  Ctrl+R", "redo"},
 	{"r", "new game (asks y/n while the game is on)"},
 	{"c  Enter", "keep playing after a win"},
+	{"f", "write the game so far as a fixture (.cases)"},
 	{"?", "this help (↑↓ scroll it)"},
 	{"Esc", "close this help or a question"},
 	{"q  Ctrl+C", "quit (the game is saved after every move)"},
@@ -89,6 +90,10 @@ func (a *App) key(ev *tcell.EventKey) {
 		}
 		return
 	}
+	if a.rp != nil {
+		a.replayKey(k, r)
+		return
+	}
 	switch k {
 	case tcell.KeyLeft:
 		a.move(engine.Left)
@@ -114,6 +119,8 @@ func (a *App) key(ev *tcell.EventKey) {
 			a.redo()
 		case 'c', 'C':
 			a.keepPlaying()
+		case 'f', 'F':
+			a.fixture()
 		case 'r', 'R':
 			if a.s.Status().Over() {
 				a.newGame()

@@ -43,6 +43,15 @@ type Config struct {
 	Seed func() uint64
 	// Store saves the game after every change; nil saves nothing.
 	Store Store
+	// Record, when set, is called after every change of the game (and
+	// once at the start), to write the recording (2048 play --record).
+	Record func(*session.Session) error
+	// Fixture, when set, writes the game so far as a fixture (the f key)
+	// and returns the file's path.
+	Fixture func(*session.Session) (string, error)
+	// Replay, when set, plays a replay back instead of taking moves:
+	// Session is then ignored, and nothing is saved.
+	Replay Replayer
 	// Message is shown in the status line at the start (a save that could
 	// not be read, say).
 	Message string
@@ -80,6 +89,7 @@ type App struct {
 	// on screen is not the one on disk. The key line says so until a save
 	// succeeds.
 	unsaved error
+	rp      *replayState // playback, when the game plays a replay
 }
 
 // NotSavedError is what Run returns when the player quits while the game
@@ -97,10 +107,16 @@ func (e *NotSavedError) Unwrap() error { return e.Err }
 // New makes the game for screen s, which must be initialized. It reads the
 // best score; it does not draw.
 func New(s tcell.Screen, cfg Config) (*App, error) {
+	if cfg.Replay != nil {
+		cfg.Session, cfg.Store, cfg.Record, cfg.Fixture = cfg.Replay.Session(), nil, nil, nil
+	}
 	if cfg.Session == nil {
 		return nil, errors.New("tui: no game")
 	}
 	a := &App{scr: s, cfg: cfg, s: cfg.Session, th: newTheme(detectColors(cfg.Colors, s))}
+	if cfg.Replay != nil {
+		a.startReplay()
+	}
 	if cfg.Message != "" {
 		a.setError(cfg.Message)
 	}
@@ -108,6 +124,7 @@ func New(s tcell.Screen, cfg Config) (*App, error) {
 		a.unsaved = cfg.Unsaved
 		a.addError("autosave failed: " + describe(cfg.Unsaved))
 	}
+	a.record()
 	if cfg.Store != nil {
 		best, err := cfg.Store.Best(a.s.Rules())
 		if err != nil {
@@ -175,6 +192,8 @@ func (a *App) HandleEvent(ev tcell.Event) bool {
 		a.scr.Sync()
 	case *tcell.EventKey:
 		a.key(ev)
+	case *replayTick:
+		a.onReplayTick(ev)
 	}
 	return !a.quit
 }
@@ -241,13 +260,39 @@ func (a *App) lostMessage() string {
 	return "no move left: u to undo, r for a new game"
 }
 
-// changed autosaves after any change of the game and keeps the best score.
+// changed autosaves after any change of the game, keeps the best score
+// and writes the recording.
 func (a *App) changed() {
 	a.updateBest()
+	a.record()
 	if a.cfg.Store == nil {
 		return
 	}
 	a.save()
+}
+
+// record writes the recording, when the game is recorded.
+func (a *App) record() {
+	if a.cfg.Record == nil {
+		return
+	}
+	if err := a.cfg.Record(a.s); err != nil {
+		a.addError("recording not written: " + describe(err))
+	}
+}
+
+// fixture writes the game so far as a fixture (the f key).
+func (a *App) fixture() {
+	if a.cfg.Fixture == nil {
+		a.setError("no fixture: this game is not recorded")
+		return
+	}
+	path, err := a.cfg.Fixture(a.s)
+	if err != nil {
+		a.setError("no fixture: " + err.Error())
+		return
+	}
+	a.setInfo("fixture written: " + path + " (run it: 2048 test " + path + ")")
 }
 
 // save writes the game through the store and keeps whether it failed. The
@@ -340,7 +385,13 @@ func (a *App) newGame() {
 }
 
 // Close ends the mods' Lua states.
-func (a *App) Close() { a.s.Close() }
+func (a *App) Close() {
+	if a.rp != nil {
+		a.rp.r.Session().Close()
+		return
+	}
+	a.s.Close()
+}
 
 // modNames returns the loaded mods' names, in load order.
 func (a *App) modNames() string {

@@ -1,0 +1,261 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/gdamore/tcell/v2"
+
+	"github.com/mod2048/mod2048/cmd/2048/internal/tui"
+	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/session"
+	"github.com/mod2048/mod2048/scripting/session/replay"
+)
+
+const replayUsage = `Usage: 2048 replay [--check | --to-fixture FILE.cases] [--mod DIR ...] FILE
+
+Plays back a replay that '2048 play --record FILE' wrote, in the terminal:
+space pauses and goes on, → or n steps one action while paused, + and -
+change the speed, g then a number and Enter jumps to that turn, Home goes
+back to the start, q quits.
+
+--check plays the replay through without a terminal and tells whether it
+reproduces: exit status 0 when every action leaves the game as recorded;
+otherwise it names the first action, and its turn, that differs.
+
+--to-fixture FILE.cases writes the last game of the replay as a fixture
+case: Given: its starting board, its configuration and mods, each move
+that stands (undone ones are left out) with the spawns it had as its
+SpawnScript:, and what to expect after it. '2048 test FILE.cases' passes
+it as written; edit an expectation into what the game should have done.
+
+A replay loads its mods from the folders it was recorded from; --mod DIR
+loads the mod of that id from DIR instead. A mod whose files differ from
+the recording's is said so plainly: the replay may then go otherwise.
+
+A replay is the form of a bug report: record the game that went wrong
+and send the file with the mod.
+
+Exit status: 0 when all is well (and with --check, when the replay
+reproduces); 1 when it does not reproduce, or for a file, mod or
+terminal error; 2 for a usage error.
+`
+
+// runReplay runs `2048 replay`.
+func runReplay(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	check := fs.Bool("check", false, "play the replay through and tell whether it reproduces")
+	fixture := fs.String("to-fixture", "", "write the replay's last game as a fixture `file`")
+	var mods repeated
+	fs.Var(&mods, "mod", "load the replay's mod of this `folder`'s id from it; repeatable")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), replayUsage)
+		fs.PrintDefaults()
+	}
+	if ok, code := parseFlags(fs, args); !ok {
+		return code
+	}
+	if fs.NArg() != 1 {
+		fmt.Fprintln(stderr, "2048 replay: want one replay file")
+		fs.Usage()
+		return 2
+	}
+	if *check && *fixture != "" {
+		fmt.Fprintln(stderr, "2048 replay: --check and --to-fixture do not go together")
+		return 2
+	}
+	path := fs.Arg(0)
+	f, err := replay.Read(path)
+	if err != nil {
+		fmt.Fprintf(stderr, "2048 replay: %v\n", err)
+		return 1
+	}
+	dirs := map[string]string{}
+	for _, dir := range mods {
+		m, err := scripting.LoadMod(dir)
+		if err != nil {
+			fmt.Fprintf(stderr, "2048 replay: %v\n", err)
+			return 1
+		}
+		dirs[m.ID()] = dir
+	}
+	setup, warnings, err := f.Setup(dirs)
+	if err != nil {
+		fmt.Fprintf(stderr, "2048 replay: %v\n", err)
+		return 1
+	}
+	for _, w := range warnings {
+		fmt.Fprintf(stderr, "2048 replay: warning: %s\n", w)
+	}
+	switch {
+	case *check:
+		if err := f.Check(setup); err != nil {
+			fmt.Fprintf(stderr, "2048 replay: %s does not reproduce: %v\n", path, err)
+			return 1
+		}
+		fmt.Fprintf(stdout, "%s reproduces: %d actions, recorded by 2048 %s\n", path, len(f.Actions), f.Program)
+		return 0
+	case *fixture != "":
+		data, err := fixtureOf(f, setup, *fixture)
+		if err == nil {
+			err = os.WriteFile(*fixture, data, 0o644)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "2048 replay: %v\n", err)
+			return 1
+		}
+		fmt.Fprintf(stdout, "wrote %s (run it: 2048 test %s)\n", *fixture, *fixture)
+		return 0
+	}
+	if !isTerminal() {
+		fmt.Fprintln(stderr, "2048 replay: the standard input and output must be a terminal (or use --check or --to-fixture)")
+		return 1
+	}
+	v, err := newViewer(f, setup, warnings)
+	if err != nil {
+		fmt.Fprintf(stderr, "2048 replay: %v\n", err)
+		return 1
+	}
+	screen, err := tcell.NewScreen()
+	if err != nil {
+		fmt.Fprintf(stderr, "2048 replay: %v\n", err)
+		return 1
+	}
+	if err := tui.Run(screen, v.config()); err != nil {
+		fmt.Fprintf(stderr, "2048 replay: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// writeReplay writes what s recorded as a replay file (--record).
+func writeReplay(s *session.Session, path string) error {
+	f, err := replay.New(s, replay.Meta{Program: version})
+	if err != nil {
+		return err
+	}
+	return f.WriteFile(path)
+}
+
+// writeFixture writes the game s recorded so far as a fixture in dir, under
+// a name no file has yet, and returns its path (the f key).
+func writeFixture(s *session.Session, setup session.Setup, dir string) (string, error) {
+	f, err := replay.New(s, replay.Meta{Program: version})
+	if err != nil {
+		return "", err
+	}
+	base := fmt.Sprintf("2048-%s-seed%d-turn%d", f.Ruleset, s.Options().Seed, s.State().Turn)
+	path := filepath.Join(dir, base+".cases")
+	for i := 2; ; i++ {
+		if _, err := os.Lstat(path); errors.Is(err, os.ErrNotExist) {
+			break
+		}
+		path = filepath.Join(dir, base+"-"+strconv.Itoa(i)+".cases")
+	}
+	data, err := fixtureOf(f, setup, path)
+	if err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		return "", err
+	}
+	return path, nil
+}
+
+// fixtureOf writes the last game of f as a fixture case for the file at
+// path, its mods named by folders relative to the file's.
+func fixtureOf(f *replay.File, setup session.Setup, path string) ([]byte, error) {
+	at, err := filepath.Abs(filepath.Dir(path))
+	if err != nil {
+		return nil, err
+	}
+	var mods []string
+	for _, m := range setup.Mods {
+		abs, err := filepath.Abs(m.Dir)
+		if err != nil {
+			return nil, err
+		}
+		rel, err := filepath.Rel(at, abs)
+		if err != nil {
+			rel = abs
+		}
+		if strings.ContainsAny(rel, " \t") {
+			return nil, fmt.Errorf("the folder of mod %s (%s) has a space in it, which a fixture's Mods: line cannot name", m.ID(), rel)
+		}
+		mods = append(mods, filepath.ToSlash(rel))
+	}
+	id := strings.TrimSuffix(filepath.Base(path), ".cases")
+	return f.Fixture(setup, replay.FixtureOptions{ID: id, Title: "written from play", Mods: mods})
+}
+
+// viewer plays a replay back in the terminal game (tui.Replayer).
+type viewer struct {
+	f        *replay.File
+	setup    session.Setup
+	s        *session.Session
+	done     int
+	warnings []string
+}
+
+func newViewer(f *replay.File, setup session.Setup, warnings []string) (*viewer, error) {
+	v := &viewer{f: f, setup: setup, warnings: warnings}
+	return v, v.Restart()
+}
+
+// config is the terminal game's configuration for the replay.
+func (v *viewer) config() tui.Config {
+	cfg := tui.Config{Ruleset: v.f.Ruleset, Difficulty: v.f.Difficulty, Replay: v}
+	if len(v.warnings) > 0 {
+		cfg.Message = strings.Join(v.warnings, "; ")
+	}
+	return cfg
+}
+
+func (v *viewer) Session() *session.Session { return v.s }
+
+func (v *viewer) Pos() (done, total int) { return v.done, len(v.f.Actions) }
+
+func (v *viewer) Step() error {
+	if v.done >= len(v.f.Actions) {
+		return errors.New("the end of the replay")
+	}
+	if err := v.f.Apply(v.s, v.done); err != nil {
+		return fmt.Errorf("the replay does not reproduce: %v", err)
+	}
+	v.done++
+	return nil
+}
+
+func (v *viewer) Restart() error {
+	s, err := v.f.Resume(v.setup)
+	if err != nil {
+		return err
+	}
+	if v.s != nil {
+		v.s.Close()
+	}
+	v.s, v.done = s, 0
+	return nil
+}
+
+func (v *viewer) Seek(turn int) error {
+	if err := v.Restart(); err != nil {
+		return err
+	}
+	for v.done < len(v.f.Actions) && v.s.State().Turn != turn {
+		if err := v.Step(); err != nil {
+			return err
+		}
+	}
+	if v.s.State().Turn != turn {
+		return fmt.Errorf("the replay never reaches turn %d", turn)
+	}
+	return nil
+}

@@ -1,0 +1,229 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+
+	"github.com/mod2048/mod2048/cmd/2048/internal/tui"
+	"github.com/mod2048/mod2048/scripting/session/replay"
+)
+
+// TestRecordReplayFixture is the mod author's loop through the real binary
+// in tmux: play a modded game with --record, press f for a fixture, quit;
+// then the replay reproduces (--check), the fixture passes `2048 test` as
+// written, --to-fixture writes one that passes too, and an expectation
+// edited into what the mod should have done fails until the game does it.
+func TestRecordReplayFixture(t *testing.T) {
+	tmux, err := exec.LookPath("tmux")
+	if err != nil {
+		t.Skip("tmux is not installed")
+	}
+	dir := t.TempDir()
+	freeze, err := filepath.Abs(filepath.Join("..", "..", "mods", "freeze"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sock := filepath.Join(dir, "tmux.sock")
+	tm := func(args ...string) string {
+		t.Helper()
+		out, err := exec.Command(tmux, append([]string{"-S", sock}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("tmux %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	tm("-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "30", "-c", dir, "env", "PS1=PROMPT$ ", "TERM=xterm-256color", "sh")
+	defer exec.Command(tmux, "-S", sock, "kill-server").Run()
+	waitFor := func(what string, ok func(string) bool) string {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			text := tm("capture-pane", "-p")
+			if ok(text) {
+				return text
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("waiting for %s; the pane shows:\n%s", what, text)
+			}
+			time.Sleep(30 * time.Millisecond)
+		}
+	}
+	turn := regexp.MustCompile(`Turn (\d+)`)
+	turnIs := func(n string) func(string) bool {
+		return func(s string) bool { m := turn.FindStringSubmatch(s); return m != nil && m[1] == n }
+	}
+	waitFor("the prompt", func(s string) bool { return strings.Contains(s, "PROMPT$") })
+	tm("send-keys", "-l", "MOD2048_STATE_DIR="+filepath.Join(dir, "state")+" "+binary+" play --seed 5 --mod "+freeze+" --mod-set freeze.interval=2 --record game.replay 2>/dev/null; echo EXIT=$?")
+	tm("send-keys", "Enter")
+	waitFor("the game", turnIs("0"))
+	// Moves, an undo and a redo, an undo and another move: the fixture
+	// keeps the moves that stand.
+	played := 0
+	for _, k := range []string{"Left", "Up", "Right", "Down", "Left", "Up", "Right", "Down", "Left", "Up"} {
+		before := turn.FindStringSubmatch(tm("capture-pane", "-p"))[1]
+		tm("send-keys", k)
+		time.Sleep(50 * time.Millisecond)
+		if turn.FindStringSubmatch(tm("capture-pane", "-p"))[1] != before {
+			played++
+		}
+	}
+	if played < 4 {
+		t.Fatalf("only %d of 10 moves changed the board", played)
+	}
+	tm("send-keys", "u")
+	tm("send-keys", "U")
+	tm("send-keys", "u")
+	tm("send-keys", "Left", "Right")
+	time.Sleep(100 * time.Millisecond)
+	tm("send-keys", "f")
+	text := waitFor("the fixture", func(s string) bool { return strings.Contains(s, "fixture written: ") })
+	name := regexp.MustCompile(`fixture written: (\S+\.cases)`).FindStringSubmatch(text)
+	if name == nil {
+		t.Fatalf("no fixture name on the screen:\n%s", text)
+	}
+	tm("send-keys", "q")
+	waitFor("the exit", func(s string) bool { return strings.Contains(s, "EXIT=0") })
+
+	// The replay reproduces, and says what it played.
+	out, errOut, code := run2048(t, dir, "replay", "--check", "game.replay")
+	if code != 0 || !strings.Contains(out, "game.replay reproduces: ") {
+		t.Fatalf("replay --check: exit %d\n%s%s", code, out, errOut)
+	}
+	f, err := replay.Read(filepath.Join(dir, "game.replay"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Seed != 5 || len(f.Mods) != 1 || f.Mods[0].ID != "freeze" || f.Mods[0].Settings["interval"] != "2" || len(f.Actions) < played+3 {
+		t.Errorf("the replay: seed %d, mods %+v, %d actions", f.Seed, f.Mods, len(f.Actions))
+	}
+
+	// The fixture the f key wrote passes as written.
+	fixture := filepath.Join(dir, name[1])
+	out, errOut, code = run2048(t, dir, "test", name[1])
+	if code != 0 || !strings.Contains(out, "1 passed, 0 failed") {
+		data, _ := os.ReadFile(fixture)
+		t.Fatalf("2048 test %s: exit %d\n%s%s\n%s", name[1], code, out, errOut, data)
+	}
+	// So does the one --to-fixture writes from the replay.
+	out, errOut, code = run2048(t, dir, "replay", "--to-fixture", "from-replay.cases", "game.replay")
+	if code != 0 {
+		t.Fatalf("replay --to-fixture: exit %d\n%s%s", code, out, errOut)
+	}
+	if out, _, code = run2048(t, dir, "test", "from-replay.cases"); code != 0 || !strings.Contains(out, "1 passed, 0 failed") {
+		t.Fatalf("2048 test from-replay.cases: exit %d\n%s", code, out)
+	}
+
+	// The mod author edits an expectation into what the mod should have
+	// done: the fixture fails, naming the step.
+	data, err := os.ReadFile(fixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("the fixture written from play:\n%s", data)
+	edited := strings.Replace(string(data), "Status: Playing", "Status: Lost", 1)
+	if err := os.WriteFile(fixture, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, _, code = run2048(t, dir, "test", name[1]); code != 1 || !strings.Contains(out, "Status: expected Lost, actual Playing") {
+		t.Errorf("an edited expectation: exit %d\n%s", code, out)
+	}
+}
+
+// TestReplayCheckDiverges: a replay edited to play another move fails its
+// check, naming the action and turn; a damaged file is an error.
+func TestReplayCheckDiverges(t *testing.T) {
+	dir := t.TempDir()
+	p, cfg := testSession(t, dir, "--seed", "3", "--record", filepath.Join(dir, "r.replay"))
+	sc := openScreen(t, cfg, 80, 24)
+	for _, k := range []string{"Left", "Up", "Right", "Down", "Left", "Up"} {
+		sc.press(k)
+	}
+	_ = p
+	data, err := os.ReadFile(filepath.Join(dir, "r.replay"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, code := run2048(t, dir, "replay", "--check", "r.replay"); code != 0 {
+		t.Fatal("the recorded game does not reproduce")
+	}
+	f, err := replay.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := len(f.Actions) - 1
+	f.Actions[i].Dir = map[string]string{"left": "right", "right": "left", "up": "down", "down": "up"}[f.Actions[i].Dir]
+	if err := f.WriteFile(filepath.Join(dir, "edited.replay")); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, code := run2048(t, dir, "replay", "--check", "edited.replay")
+	if code != 1 || !strings.Contains(errOut, "edited.replay does not reproduce: action ") {
+		t.Errorf("an edited replay: exit %d\n%s", code, errOut)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "bad.replay"), []byte(`{"format": "2048-replay"`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, errOut, code := run2048(t, dir, "replay", "--check", "bad.replay"); code != 1 || !strings.Contains(errOut, "not a replay") {
+		t.Errorf("a damaged replay: exit %d\n%s", code, errOut)
+	}
+	if _, _, code := run2048(t, dir, "replay"); code != 2 {
+		t.Errorf("no file: exit %d", code)
+	}
+}
+
+// TestReplayViewer plays a replay back on a simulated terminal: steps,
+// a jump to a turn, the start again.
+func TestReplayViewer(t *testing.T) {
+	dir := t.TempDir()
+	_, cfg := testSession(t, dir, "--seed", "4", "--record", filepath.Join(dir, "r.replay"))
+	sc := openScreen(t, cfg, 80, 24)
+	for _, k := range []string{"Left", "Up", "Right", "Down", "Left", "Up", "Right", "Down"} {
+		sc.press(k)
+	}
+	want := sc.app.Session().State().Turn
+	f, err := replay.Read(filepath.Join(dir, "r.replay"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	setup, _, err := f.Setup(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := newViewer(f, setup, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vc := v.config()
+	vc.Colors = tui.ColorRGB
+	rs := openScreen(t, vc, 80, 24)
+	rs.press(" ") // pause before the timer plays
+	rs.contains("paused")
+	rs.press("n", "n")
+	if done, _ := v.Pos(); done != 2 || rs.app.Session().State().Turn != 2 {
+		t.Errorf("two steps: at action %d, turn %d", done, rs.app.Session().State().Turn)
+	}
+	rs.contains("replay 2/")
+	rs.press("g", "5", "Enter")
+	if rs.app.Session().State().Turn != 5 {
+		t.Errorf("jump to turn 5: turn %d", rs.app.Session().State().Turn)
+	}
+	rs.press("Home")
+	if rs.app.Session().State().Turn != 0 {
+		t.Error("Home did not go back to the start")
+	}
+	// Played to the end, it is the game that was recorded.
+	for range len(f.Actions) {
+		rs.press("n")
+	}
+	rs.contains("the end")
+	if got := rs.app.Session().State().Turn; got != want {
+		t.Errorf("the replay ends at turn %d, the game at %d", got, want)
+	}
+	_ = tcell.KeyHome
+}

@@ -1,0 +1,203 @@
+package replay
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"math/big"
+	"slices"
+	"strings"
+
+	"github.com/mod2048/mod2048/config"
+	"github.com/mod2048/mod2048/engine"
+	"github.com/mod2048/mod2048/scripting/session"
+)
+
+// FixtureOptions say how Fixture writes its case.
+type FixtureOptions struct {
+	ID, Title string
+	// Mods are the folders the case's Mods: line names, one for each mod
+	// of the setup, in its order: relative to the fixture file.
+	Mods []string
+}
+
+// Fixture writes the game a replay recorded as a fixture case (the .cases
+// format of FIXTURES.md, with this project's Mods:, ModSet: and Marks:):
+// the configuration, the mods and their settings, the seed, the board the
+// last game started from as Given:, then each move that stands, with the
+// spawns it had as its SpawnScript: and its board, score change, status
+// and marks as what to expect. Moves taken back by undo (and not redone)
+// are left out: undo restores the random source, so the moves that stand,
+// played from the start, are the game. `2048 test` passes the case as
+// written; a mod author then edits an expectation into what the mod should
+// have done.
+func (f *File) Fixture(setup session.Setup, o FixtureOptions) ([]byte, error) {
+	if len(o.Mods) != len(setup.Mods) {
+		return nil, fmt.Errorf("%d mod folders for %d mods", len(o.Mods), len(setup.Mods))
+	}
+	// The actions that stand: the moves of the last game, less those undone.
+	first, line, err := f.standing()
+	if err != nil {
+		return nil, err
+	}
+	s, err := f.Resume(setup)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	for i := 0; i < first; i++ {
+		if err := f.Apply(s, i); err != nil {
+			return nil, err
+		}
+	}
+	start := s.State()
+	if len(start.Marks) > 0 {
+		return nil, errors.New("the game starts with marks on the board, and a fixture's Given: cannot set them: start a new game and write the fixture from it")
+	}
+	s.WatchSpawns()
+
+	var b strings.Builder
+	r := s.Rules()
+	c := setup.Config
+	fmt.Fprintf(&b, "Case: %s %s\n", o.ID, o.Title)
+	fmt.Fprintf(&b, "# Written by 2048 from a recording; moves taken back by undo are left out.\n")
+	if c.Ruleset != engine.ClassicName {
+		fmt.Fprintf(&b, "Ruleset: %s\n", c.Ruleset)
+	}
+	fmt.Fprintf(&b, "Difficulty: %s\n", c.Preset)
+	base, err := config.Preset(c.Preset)
+	if err != nil {
+		return nil, err
+	}
+	changes, err := c.Changes(base)
+	if err != nil {
+		return nil, err
+	}
+	if len(changes) > 0 {
+		fmt.Fprintf(&b, "Config: %s\n", strings.Join(changes, " "))
+	}
+	if len(setup.Mods) > 0 {
+		fmt.Fprintf(&b, "Mods: %s\n", strings.Join(o.Mods, " "))
+		var sets []string
+		for _, m := range setup.Mods {
+			for _, k := range slices.Sorted(maps.Keys(m.Values)) {
+				if v := m.Values[k]; v != m.Manifest.Settings[k].Default {
+					sets = append(sets, fmt.Sprintf("%s.%s=%s", m.ID(), k, tomlValue(v)))
+				}
+			}
+		}
+		if len(sets) > 0 {
+			fmt.Fprintf(&b, "ModSet: %s\n", strings.Join(sets, " "))
+		}
+	}
+	fmt.Fprintf(&b, "Seed: %d\n", s.Options().Seed)
+	b.WriteString("Given:\n")
+	writeBoard(&b, r, start)
+	score := start.Score
+	for _, i := range line {
+		a, err := f.Actions[i].action()
+		if err != nil {
+			return nil, err
+		}
+		if err := s.Play(a); err != nil {
+			return nil, fmt.Errorf("action %d: %w", i+1, err)
+		}
+		st := s.State()
+		if d := f.Actions[i].Digest; d != "" && session.Digest(r, st) != d {
+			return nil, &Divergence{Action: i + 1, Turn: f.Actions[i].Turn, What: "the game differs from the recording"}
+		}
+		fmt.Fprintf(&b, "Move: %s\n", a.Dir)
+		if sp := s.LastSpawns(); len(sp) > 0 {
+			parts := make([]string, len(sp))
+			for j, e := range sp {
+				parts[j] = fmt.Sprintf("{%d,%d,%s}", e.Pos.Row, e.Pos.Col, r.FormatCell(e.Cell))
+			}
+			fmt.Fprintf(&b, "SpawnScript: [%s]\n", strings.Join(parts, ", "))
+		} else {
+			b.WriteString("SpawnScript: []\n")
+		}
+		b.WriteString("Expect:\n")
+		writeBoard(&b, r, st)
+		delta, err := scoreDelta(r, score, st.Score)
+		if err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(&b, "ScoreΔ: %s\n", delta)
+		fmt.Fprintf(&b, "Status: %s\n", st.Status)
+		if len(setup.Mods) > 0 {
+			fmt.Fprintf(&b, "Marks: %s\n", marks(st.Marks))
+		}
+		score = st.Score
+	}
+	return []byte(b.String()), nil
+}
+
+// standing returns the index of the first action of the last game (after
+// its last new game) and the indexes of the moves that stand at the end.
+func (f *File) standing() (first int, line []int, err error) {
+	var undone []int
+	for i, st := range f.Actions {
+		switch session.ActionKind(st.Action) {
+		case session.ActionNew:
+			first, line, undone = i+1, nil, nil
+		case session.ActionMove:
+			line, undone = append(line, i), nil
+		case session.ActionUndo:
+			if len(line) == 0 {
+				return 0, nil, fmt.Errorf("action %d undoes a move from before the recording: a fixture starts where the recording does", i+1)
+			}
+			undone = append(undone, line[len(line)-1])
+			line = line[:len(line)-1]
+		case session.ActionRedo:
+			if len(undone) == 0 {
+				return 0, nil, fmt.Errorf("action %d redoes a move from before the recording", i+1)
+			}
+			line = append(line, undone[len(undone)-1])
+			undone = undone[:len(undone)-1]
+		case session.ActionKeepPlaying:
+			return 0, nil, fmt.Errorf("action %d keeps playing after a win, which a fixture cannot write", i+1)
+		}
+	}
+	return first, line, nil
+}
+
+func writeBoard(b *strings.Builder, r engine.Rules, st *engine.State) {
+	board := st.Board
+	for _, row := range engine.FormatRows(r, &board) {
+		b.WriteString(row)
+		b.WriteByte('\n')
+	}
+}
+
+func marks(ms []engine.Mark) string {
+	if len(ms) == 0 {
+		return "none"
+	}
+	parts := make([]string, len(ms))
+	for i, m := range ms {
+		parts[i] = fmt.Sprintf("%s(%d,%d)/%d", m.Name, m.Pos.Row, m.Pos.Col, m.Turns)
+	}
+	return strings.Join(parts, " ")
+}
+
+// tomlValue writes a mod setting's value for ModSet:.
+func tomlValue(v any) string {
+	if s, ok := v.(string); ok {
+		return fmt.Sprintf("%q", s)
+	}
+	return fmt.Sprint(v)
+}
+
+// scoreDelta writes to-from as the ruleset writes scores, with a minus
+// sign when it is negative.
+func scoreDelta(r engine.Rules, from, to engine.Score) (string, error) {
+	d := new(big.Int).Sub(to.Big(), from.Big())
+	abs, err := engine.ScoreFromBig(new(big.Int).Abs(d))
+	if err != nil {
+		return "", err
+	}
+	if d.Sign() < 0 {
+		return "-" + engine.FormatScore(r, abs), nil
+	}
+	return engine.FormatScore(r, abs), nil
+}
