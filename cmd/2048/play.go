@@ -77,6 +77,7 @@ type playOptions struct {
 	seeded   bool   // --seed was given: start a new game with it
 	stateDir string // "" for saves.DefaultDir
 	record   string // --record: the replay file to write as the game goes
+	watch    bool   // --watch: reload the mods when their files change
 }
 
 // parsePlay parses the flags of `2048 play`; ok false means stop with code.
@@ -96,6 +97,7 @@ func parsePlay(args []string, stderr io.Writer) (o playOptions, ok bool, code in
 		o.seed, o.seeded = n, true
 		return nil
 	})
+	fs.BoolVar(&o.watch, "watch", false, "reload the mods between two moves when their files change; each keeps its storage, and a load error keeps the last good version running")
 	fs.StringVar(&o.record, "record", "", "write the game as a replay `file` as it goes (2048 replay FILE plays it back)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), playUsage)
@@ -107,6 +109,10 @@ func parsePlay(args []string, stderr io.Writer) (o playOptions, ok bool, code in
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "2048 play: unexpected argument %q\n", fs.Arg(0))
 		fs.Usage()
+		return o, false, 2
+	}
+	if o.watch && len(o.mods) == 0 {
+		fmt.Fprintln(stderr, "2048 play: --watch watches the mods of --mod DIR, and there is none")
 		return o, false, 2
 	}
 	return o, true, 0
@@ -131,6 +137,9 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "2048 play: %v\n", err)
 		return 1
+	}
+	if p.stop != nil {
+		defer p.stop()
 	}
 	screen, err := tcell.NewScreen()
 	if err != nil {
@@ -158,6 +167,8 @@ type player struct {
 	// seed gives the seeds of new games; the clock, as the engine never
 	// reads it.
 	seed func() uint64
+	// stop ends what start started beside the game (the --watch watcher).
+	stop func()
 }
 
 // newPlayer checks everything the flags name, touching nothing: the
@@ -303,6 +314,16 @@ func (p *player) ready(cfg tui.Config, s *session.Session, o playOptions) (tui.C
 	if o.record != "" {
 		path := o.record
 		cfg.Record = func(s *session.Session) error { return writeReplay(s, path) }
+	}
+	if o.watch {
+		changes, stop, err := watchMods(o.mods)
+		if err != nil {
+			s.Close()
+			return tui.Config{}, err
+		}
+		p.stop = stop
+		cfg.Watch = changes
+		cfg.Reload = func(s *session.Session) error { return reloadMods(s, o.mods, o.modSets) }
 	}
 	return cfg, nil
 }

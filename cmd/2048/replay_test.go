@@ -1,10 +1,12 @@
 package main
 
 import (
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -226,4 +228,65 @@ func TestReplayViewer(t *testing.T) {
 		t.Errorf("the replay ends at turn %d, the game at %d", got, want)
 	}
 	_ = tcell.KeyHome
+}
+
+// TestWatchReload: with --watch, an edit of a mod's file is noticed
+// (fsnotify) and the mod reloaded between two moves, keeping its storage;
+// a broken edit shows in the status line and the last good version runs.
+func TestWatchReload(t *testing.T) {
+	if _, ok, code := parsePlay([]string{"--watch"}, io.Discard); ok || code != 2 {
+		t.Errorf("--watch without a mod: ok %v, exit %d", ok, code)
+	}
+	dir := t.TempDir()
+	mod := filepath.Join(dir, "counter")
+	if err := os.MkdirAll(mod, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	manifest := "id = \"counter\"\nname = \"Counter\"\nversion = \"1.0.0\"\napi_version = 1\nrulesets = [\"classic\"]\n"
+	write := func(lua string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(mod, "mod.toml"), []byte(manifest), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(mod, "main.lua"), []byte(lua), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(`game.on("tick", function() storage.n = (storage.n or 0) + 1 end)`)
+	_, cfg := testSession(t, filepath.Join(dir, "state"), "--seed", "2", "--mod", mod, "--watch")
+	if cfg.Watch == nil || cfg.Reload == nil {
+		t.Fatal("--watch gave the game nothing to watch")
+	}
+	sc := openScreen(t, cfg, 100, 24)
+	sc.press("Left", "Right")
+	turns := sc.app.Session().State().Turn
+
+	write(`game.on("tick", function() storage.n = (storage.n or 0) + 100 end)
+game.on("before_move", function(e) if e.dir == "up" then return {refuse = "up is closed"} end end)`)
+	select {
+	case <-cfg.Watch:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the edit was not noticed")
+	}
+	sc.app.HandleEvent(tui.ReloadEvent())
+	sc.app.Draw()
+	sc.contains("mods reloaded")
+	sc.press("Up")
+	sc.contains("up is closed")
+	sc.press("Down", "Left")
+	st := sc.app.Session().State()
+	// The count goes on from the storage the game kept: 1 a turn before
+	// the reload, 100 a turn after.
+	want := strconv.Itoa(turns + 100*(st.Turn-turns))
+	if data := st.Data["mod:counter"]; !strings.Contains(data, want) || st.Turn <= turns {
+		t.Fatalf("storage %q at turn %d, want n = %s", data, st.Turn, want)
+	}
+
+	write(`game.on("tick", function(`)
+	<-cfg.Watch
+	sc.app.HandleEvent(tui.ReloadEvent())
+	sc.app.Draw()
+	sc.contains("mods not reloaded, the last good version runs: ")
+	sc.press("Up")
+	sc.contains("up is closed")
 }

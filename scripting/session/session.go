@@ -407,3 +407,26 @@ func (s *Session) Log(id string) []string {
 	}
 	return s.host.Log(id)
 }
+
+// Reload replaces the session's mods with mods, the same mods read again
+// from their files (a mod being edited), between two moves. The game goes
+// on where it is, and each mod keeps its storage and random stream: they
+// live in the game's state. On an error (a Lua error in the new files,
+// say) the session keeps the mods it had, running.
+func (s *Session) Reload(mods []*scripting.Mod) error {
+	if len(mods) == 0 {
+		return errors.New("session: no mods to reload")
+	}
+	host, err := scripting.NewHost(mods, s.g.Rules(), s.g.Options(), s.setup.limits())
+	if err != nil {
+		return &ModsError{err}
+	}
+	old := s.host
+	s.setup.Mods, s.host = mods, host
+	s.hook(s.g)
+	if old != nil {
+		old.Close()
+	}
+	s.settle()
+	return nil
+}

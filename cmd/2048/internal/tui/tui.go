@@ -52,6 +52,10 @@ type Config struct {
 	// Replay, when set, plays a replay back instead of taking moves:
 	// Session is then ignored, and nothing is saved.
 	Replay Replayer
+	// Watch, when set, says that the mods' files changed (--watch); the
+	// game then calls Reload between two moves, and shows what came of it.
+	Watch  <-chan struct{}
+	Reload func(*session.Session) error
 	// Message is shown in the status line at the start (a save that could
 	// not be read, say).
 	Message string
@@ -155,6 +159,25 @@ func Run(s tcell.Screen, cfg Config) (err error) {
 		return err
 	}
 	defer a.Close()
+	if cfg.Watch != nil {
+		stop := make(chan struct{})
+		defer close(stop)
+		go func() {
+			for {
+				select {
+				case <-stop:
+					return
+				case _, ok := <-cfg.Watch:
+					if !ok {
+						return
+					}
+					ev := &reloadEvent{}
+					ev.SetEventNow()
+					s.PostEvent(ev)
+				}
+			}
+		}()
+	}
 	return a.Run()
 }
 
@@ -194,6 +217,8 @@ func (a *App) HandleEvent(ev tcell.Event) bool {
 		a.key(ev)
 	case *replayTick:
 		a.onReplayTick(ev)
+	case *reloadEvent:
+		a.reload()
 	}
 	return !a.quit
 }
@@ -279,6 +304,30 @@ func (a *App) record() {
 	if err := a.cfg.Record(a.s); err != nil {
 		a.addError("recording not written: " + describe(err))
 	}
+}
+
+// reloadEvent says that the mods' files changed.
+type reloadEvent struct{ tcell.EventTime }
+
+// ReloadEvent is the event that makes the game reload its mods, as Watch
+// does: for tests that drive HandleEvent.
+func ReloadEvent() tcell.Event {
+	ev := &reloadEvent{}
+	ev.SetEventNow()
+	return ev
+}
+
+// reload reads the mods again (--watch): between two moves, as events
+// come between keys.
+func (a *App) reload() {
+	if a.cfg.Reload == nil {
+		return
+	}
+	if err := a.cfg.Reload(a.s); err != nil {
+		a.setError("mods not reloaded, the last good version runs: " + err.Error())
+		return
+	}
+	a.setInfo("mods reloaded")
 }
 
 // fixture writes the game so far as a fixture (the f key).
