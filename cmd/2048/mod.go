@@ -19,6 +19,9 @@ import (
 
 const modUsage = `Usage:
   2048 mod new NAME [--dir DIR] [--ruleset classic|cellular]
+  2048 mod list [DIR|ID ...]
+  2048 mod install DIR|ZIP
+  2048 mod check [--games N] [--moves N] DIR|ID
 
 new creates the folder NAME (or DIR/NAME) with a small working mod to start
 from:
@@ -37,6 +40,13 @@ mod with '2048 test NAME' (or DIR/NAME).
 
 Exit status: 0 when the mod was created, 1 when it could not be (a bad
 name, an existing folder, a file error), 2 for a usage error.
+
+list shows each mod's id, version, rulesets, settings with their defaults
+and bounds, dependencies and conflicts; with no argument, the installed
+mods. install checks a mod and copies it into the user's mod folder
+($XDG_DATA_HOME/2048/mods, else ~/.local/share/2048/mods), where '--mod ID'
+finds it. check is what a mod's CI runs: manifest, load, fixtures and a
+short seeded soak ('2048 help mod list', 'install' and 'check' say more).
 `
 
 // scaffold holds the template files of `2048 mod new`. The annotation file
@@ -121,7 +131,7 @@ func renderScaffold(d scaffoldData) (map[string][]byte, error) {
 
 // runMod runs `2048 mod SUBCOMMAND`.
 func runMod(args []string, stdout, stderr io.Writer) int {
-	return runSubcommand("mod", modUsage, map[string]command{"new": runModNew}, args, stdout, stderr)
+	return runSubcommand("mod", modUsage, map[string]command{"new": runModNew, "list": runModList, "install": runModInstall, "check": runModCheck}, args, stdout, stderr)
 }
 
 // parseInterleaved parses args with fs, allowing flags after the

@@ -87,7 +87,7 @@ func parsePlay(args []string, stderr io.Writer) (o playOptions, ok bool, code in
 	layerFlags(fs, &o.build)
 	fs.StringVar(&o.build.File, "config", "", "a TOML `file` whose settings go over the preset")
 	fs.Var((*setFlags)(&o.build.Sets), "set", "a `key=value` override, applied last; repeatable (dotted keys for tables: blight.charges=2)")
-	fs.Var((*repeated)(&o.mods), "mod", "a mod's `folder` to load; repeatable")
+	fs.Var((*repeated)(&o.mods), "mod", "a mod to load: its `folder`, or the id of an installed mod (2048 mod install); repeatable")
 	fs.Var((*repeated)(&o.modSets), "mod-set", "a mod's setting, `MOD.KEY=VALUE` (a TOML value, checked against the setting's type and bounds); repeatable; part of the save's key")
 	fs.Func("seed", "start a new game with this `seed` (0 to 2^64-1), replacing the save, instead of resuming it; default: resume, else a new game seeded from the clock", func(s string) error {
 		n, err := strconv.ParseUint(s, 10, 64)
@@ -180,8 +180,8 @@ func newPlayer(o playOptions) (*player, error) {
 		return nil, err
 	}
 	p := &player{setup: session.Setup{Config: c}, seed: func() uint64 { return uint64(time.Now().UnixNano()) }}
-	for _, dir := range o.mods {
-		m, err := scripting.LoadMod(dir)
+	for _, ref := range o.mods {
+		m, err := loadModRef(ref)
 		if err != nil {
 			return nil, err
 		}
@@ -316,14 +316,18 @@ func (p *player) ready(cfg tui.Config, s *session.Session, o playOptions) (tui.C
 		cfg.Record = func(s *session.Session) error { return writeReplay(s, path) }
 	}
 	if o.watch {
-		changes, stop, err := watchMods(o.mods)
+		var dirs []string
+		for _, m := range p.setup.Mods {
+			dirs = append(dirs, m.Dir)
+		}
+		changes, stop, err := watchMods(dirs)
 		if err != nil {
 			s.Close()
 			return tui.Config{}, err
 		}
 		p.stop = stop
 		cfg.Watch = changes
-		cfg.Reload = func(s *session.Session) error { return reloadMods(s, o.mods, o.modSets) }
+		cfg.Reload = func(s *session.Session) error { return reloadMods(s, dirs, o.modSets) }
 	}
 	return cfg, nil
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/mod2048/mod2048/cmd/2048/internal/tui"
-	"github.com/mod2048/mod2048/scripting"
 	"github.com/mod2048/mod2048/scripting/session"
 	"github.com/mod2048/mod2048/scripting/session/replay"
 )
@@ -79,7 +78,7 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 	}
 	dirs := map[string]string{}
 	for _, dir := range mods {
-		m, err := scripting.LoadMod(dir)
+		m, err := loadModRef(dir)
 		if err != nil {
 			fmt.Fprintf(stderr, "2048 replay: %v\n", err)
 			return 1

@@ -1,0 +1,517 @@
+package main
+
+import (
+	"archive/zip"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mod2048/mod2048/cmd/2048/internal/fixture"
+	"github.com/mod2048/mod2048/config"
+	"github.com/mod2048/mod2048/engine"
+	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/session"
+)
+
+// The user's mod folder, where `2048 mod install` puts mods and where
+// `--mod ID` finds them: $XDG_DATA_HOME/2048/mods, else
+// ~/.local/share/2048/mods (micro keeps its plugins in its config folder
+// the same way).
+func userModsDir() (string, error) {
+	if d := os.Getenv("XDG_DATA_HOME"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "2048", "mods"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("no folder for installed mods: %v (set XDG_DATA_HOME)", err)
+	}
+	return filepath.Join(home, ".local", "share", "2048", "mods"), nil
+}
+
+// loadModRef loads the mod that ref names: a folder, or the id of an
+// installed mod.
+func loadModRef(ref string) (*scripting.Mod, error) {
+	if info, err := os.Stat(ref); err == nil && info.IsDir() {
+		return scripting.LoadMod(ref)
+	}
+	if !modID.MatchString(ref) {
+		return scripting.LoadMod(ref) // names the missing folder
+	}
+	dir, err := userModsDir()
+	if err != nil {
+		return nil, err
+	}
+	installed := filepath.Join(dir, ref)
+	if info, err := os.Stat(installed); err != nil || !info.IsDir() {
+		return nil, fmt.Errorf("mod %s: no folder %s, and no installed mod %s (in %s; install one with 2048 mod install DIR|ZIP)", ref, ref, ref, dir)
+	}
+	return scripting.LoadMod(installed)
+}
+
+const modListUsage = `Usage: 2048 mod list [DIR|ID ...]
+
+Lists the mods named (folders, or ids of installed mods), or with no
+argument every installed mod: id, version, rulesets, settings with their
+defaults and bounds, dependencies and conflicts.
+`
+
+func runModList(args []string, stdout, stderr io.Writer) int {
+	flags := flag.NewFlagSet("mod list", flag.ContinueOnError)
+	flags.SetOutput(stderr)
+	flags.Usage = func() { fmt.Fprint(flags.Output(), modListUsage) }
+	if ok, code := parseFlags(flags, args); !ok {
+		return code
+	}
+	refs := flags.Args()
+	if len(refs) == 0 {
+		dir, err := userModsDir()
+		if err != nil {
+			fmt.Fprintf(stderr, "2048 mod list: %v\n", err)
+			return 1
+		}
+		entries, err := os.ReadDir(dir)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			fmt.Fprintf(stderr, "2048 mod list: %v\n", err)
+			return 1
+		}
+		for _, e := range entries {
+			if e.IsDir() {
+				refs = append(refs, filepath.Join(dir, e.Name()))
+			}
+		}
+		if len(refs) == 0 {
+			fmt.Fprintf(stdout, "no mod installed in %s (install one with 2048 mod install DIR|ZIP)\n", dir)
+			return 0
+		}
+	}
+	code := 0
+	for i, ref := range refs {
+		m, err := loadModRef(ref)
+		if err != nil {
+			fmt.Fprintf(stderr, "2048 mod list: %v\n", err)
+			code = 1
+			continue
+		}
+		if i > 0 {
+			fmt.Fprintln(stdout)
+		}
+		describeMod(stdout, m)
+	}
+	return code
+}
+
+// describeMod writes what `mod list` says of a mod.
+func describeMod(w io.Writer, m *scripting.Mod) {
+	man := m.Manifest
+	fmt.Fprintf(w, "%s %s  %s (%s)\n", man.ID, man.Version, man.Name, m.Dir)
+	if man.Description != "" {
+		fmt.Fprintf(w, "  %s\n", man.Description)
+	}
+	fmt.Fprintf(w, "  rulesets: %s\n", strings.Join(man.Rulesets, ", "))
+	names := slices.Sorted(func(yield func(string) bool) {
+		for k := range man.Settings {
+			if !yield(k) {
+				return
+			}
+		}
+	})
+	if len(names) == 0 {
+		fmt.Fprintln(w, "  settings: none")
+	}
+	for _, k := range names {
+		s := man.Settings[k]
+		bounds := ""
+		switch {
+		case s.Min != nil && s.Max != nil:
+			bounds = fmt.Sprintf(", %v to %v", *s.Min, *s.Max)
+		case s.Min != nil:
+			bounds = fmt.Sprintf(", at least %v", *s.Min)
+		case s.Max != nil:
+			bounds = fmt.Sprintf(", at most %v", *s.Max)
+		}
+		fmt.Fprintf(w, "  setting %s = %s (%s%s): %s\n", k, tomlValue(s.Default), s.Type, bounds, s.Description)
+	}
+	list := func(xs []string) string {
+		if len(xs) == 0 {
+			return "none"
+		}
+		return strings.Join(xs, ", ")
+	}
+	fmt.Fprintf(w, "  depends on: %s; conflicts with: %s\n", list(man.Depends), list(man.Conflicts))
+}
+
+func tomlValue(v any) string {
+	if s, ok := v.(string); ok {
+		return fmt.Sprintf("%q", s)
+	}
+	return fmt.Sprint(v)
+}
+
+const modInstallUsage = `Usage: 2048 mod install DIR|ZIP
+
+Checks a mod (its manifest, and that it loads) and copies it into the
+user's mod folder ($XDG_DATA_HOME/2048/mods, else ~/.local/share/2048/mods),
+under its id, replacing an installed version. Then '--mod ID' finds it.
+A zip holds the mod's files at its top or in one folder; a zip entry that
+would write outside the mod's folder (an absolute path, ..), a link, or a
+zip over 16 MiB is refused.
+`
+
+// Limits of a mod's zip.
+const (
+	maxZip      = 16 << 20
+	maxZipFiles = 1000
+)
+
+func runModInstall(args []string, stdout, stderr io.Writer) int {
+	flags := flag.NewFlagSet("mod install", flag.ContinueOnError)
+	flags.SetOutput(stderr)
+	flags.Usage = func() { fmt.Fprint(flags.Output(), modInstallUsage) }
+	if ok, code := parseFlags(flags, args); !ok {
+		return code
+	}
+	if flags.NArg() != 1 {
+		fmt.Fprintln(stderr, "2048 mod install: want one folder or zip")
+		return 2
+	}
+	m, err := installMod(flags.Arg(0))
+	if err != nil {
+		fmt.Fprintf(stderr, "2048 mod install: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "installed %s %s in %s (play it: 2048 play --mod %s)\n", m.ID(), m.Manifest.Version, m.Dir, m.ID())
+	return 0
+}
+
+// installMod checks the mod of src (a folder or a zip) and copies it into
+// the user's mod folder, replacing an installed version only once the new
+// one is in place.
+func installMod(src string) (*scripting.Mod, error) {
+	root, err := userModsDir()
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		return nil, err
+	}
+	stage, err := os.MkdirTemp(root, ".install-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(stage)
+	files := filepath.Join(stage, "mod")
+	if info, err := os.Stat(src); err == nil && info.IsDir() {
+		err = copyModDir(src, files)
+		if err != nil {
+			return nil, err
+		}
+	} else if err := unzipMod(src, files); err != nil {
+		return nil, err
+	}
+	m, err := scripting.LoadMod(files)
+	if err != nil {
+		return nil, err
+	}
+	if err := trialLoad(m); err != nil {
+		return nil, err
+	}
+	dest := filepath.Join(root, m.ID())
+	old := filepath.Join(stage, "old")
+	if err := os.Rename(dest, old); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	if err := os.Rename(files, dest); err != nil {
+		os.Rename(old, dest) // put the installed version back
+		return nil, err
+	}
+	return scripting.LoadMod(dest)
+}
+
+// trialLoad loads m into a game of each ruleset it names, so that a Lua
+// error shows now.
+func trialLoad(m *scripting.Mod) error {
+	for _, r := range m.Manifest.Rulesets {
+		c, err := config.Default(r)
+		if err != nil {
+			return err
+		}
+		s, err := session.New(session.Setup{Config: c, Mods: []*scripting.Mod{m}}, session.Start{Seed: 1})
+		if err != nil {
+			return err
+		}
+		s.Close()
+	}
+	return nil
+}
+
+// copyModDir copies the regular files and folders of a mod's folder.
+func copyModDir(src, dest string) error {
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, p)
+		if err != nil {
+			return err
+		}
+		to := filepath.Join(dest, rel)
+		switch {
+		case d.IsDir():
+			return os.MkdirAll(to, 0o755)
+		case d.Type().IsRegular():
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			return os.WriteFile(to, data, 0o644)
+		}
+		return fmt.Errorf("%s is not a regular file or folder: a mod holds only files", p)
+	})
+}
+
+// unzipMod extracts a mod's zip into dest: its files at the zip's top, or
+// in its one top folder. Entries that would leave dest, links and
+// oversized zips are refused.
+func unzipMod(src, dest string) error {
+	info, err := os.Stat(src)
+	if err != nil {
+		return err
+	}
+	if !info.Mode().IsRegular() || info.Size() > maxZip {
+		return fmt.Errorf("%s: want a folder, or a zip of at most %d MiB", src, maxZip>>20)
+	}
+	z, err := zip.OpenReader(src)
+	if err != nil {
+		return fmt.Errorf("%s: not a folder or a zip: %v", src, err)
+	}
+	defer z.Close()
+	if len(z.File) > maxZipFiles {
+		return fmt.Errorf("%s: more than %d entries", src, maxZipFiles)
+	}
+	prefix := zipPrefix(z.File)
+	var total int64
+	for _, f := range z.File {
+		name := f.Name
+		if strings.Contains(name, `\`) || path.IsAbs(name) || strings.HasPrefix(name, "/") {
+			return fmt.Errorf("%s: entry %q would write outside the mod's folder", src, name)
+		}
+		clean := path.Clean(name)
+		if clean == ".." || strings.HasPrefix(clean, "../") {
+			return fmt.Errorf("%s: entry %q would write outside the mod's folder", src, name)
+		}
+		rel := strings.TrimPrefix(clean, prefix)
+		if rel == "" || rel == "." || clean+"/" == prefix {
+			continue
+		}
+		to := filepath.Join(dest, filepath.FromSlash(rel))
+		if !strings.HasPrefix(to, dest+string(filepath.Separator)) {
+			return fmt.Errorf("%s: entry %q would write outside the mod's folder", src, name)
+		}
+		mode := f.Mode()
+		switch {
+		case mode.IsDir():
+			if err := os.MkdirAll(to, 0o755); err != nil {
+				return err
+			}
+			continue
+		case !mode.IsRegular():
+			return fmt.Errorf("%s: entry %q is not a regular file (a link?)", src, name)
+		}
+		total += int64(f.UncompressedSize64)
+		if total > maxZip {
+			return fmt.Errorf("%s: its files are over %d MiB", src, maxZip>>20)
+		}
+		if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+			return err
+		}
+		r, err := f.Open()
+		if err != nil {
+			return err
+		}
+		data, err := io.ReadAll(io.LimitReader(r, maxZip+1))
+		r.Close()
+		if err != nil {
+			return fmt.Errorf("%s: %s: %v", src, name, err)
+		}
+		if int64(len(data)) > maxZip {
+			return fmt.Errorf("%s: %s is over %d MiB", src, name, maxZip>>20)
+		}
+		if err := os.WriteFile(to, data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// zipPrefix is the one top folder of a zip's entries ("name/"), when all
+// of them are in it and the manifest is not at the top; else "".
+func zipPrefix(files []*zip.File) string {
+	prefix := ""
+	for _, f := range files {
+		if f.Name == scripting.ManifestName {
+			return ""
+		}
+		top, _, ok := strings.Cut(f.Name, "/")
+		if !ok && !f.Mode().IsDir() {
+			return ""
+		}
+		if prefix == "" {
+			prefix = top + "/"
+		} else if prefix != top+"/" {
+			return ""
+		}
+	}
+	return prefix
+}
+
+const modCheckUsage = `Usage: 2048 mod check [--games N] [--moves N] DIR|ID
+
+What a mod's own CI runs: checks the manifest, loads the mod into a game of
+each ruleset it names, runs its fixtures (every .cases file in its folder),
+and plays a short seeded soak (--games games of at most --moves random
+moves, each ruleset) that counts the mod's errors, refusals and disables
+and measures the mean time of a move with the mod.
+
+Exit status: 0 when the mod loads, its fixtures pass and the soak shows no
+error; 1 otherwise; 2 for a usage error.
+`
+
+func runModCheck(args []string, stdout, stderr io.Writer) int {
+	flags := flag.NewFlagSet("mod check", flag.ContinueOnError)
+	flags.SetOutput(stderr)
+	games := flags.Int("games", 20, "soak `games` per ruleset")
+	moves := flags.Int("moves", 200, "at most this many `moves` a soak game")
+	flags.Usage = func() {
+		fmt.Fprint(flags.Output(), modCheckUsage)
+		flags.PrintDefaults()
+	}
+	pos, err := parseInterleaved(flags, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if len(pos) != 1 || *games < 1 || *moves < 1 {
+		fmt.Fprintln(stderr, "2048 mod check: want one mod, and --games and --moves of at least 1")
+		return 2
+	}
+	m, err := loadModRef(pos[0])
+	if err != nil {
+		fmt.Fprintf(stdout, "manifest: FAIL: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "manifest: ok (%s %s)\n", m.ID(), m.Manifest.Version)
+	if err := trialLoad(m); err != nil {
+		fmt.Fprintf(stdout, "load: FAIL: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "load: ok (%s)\n", strings.Join(m.Manifest.Rulesets, ", "))
+	ok := true
+	sum := fixture.RunPaths([]string{m.Dir}, io.Discard, false)
+	switch {
+	case sum.Failed > 0:
+		ok = false
+		fmt.Fprintf(stdout, "fixtures: FAIL: %d passed, %d failed (see: 2048 test %s)\n", sum.Passed, sum.Failed, m.Dir)
+	case sum.Passed == 0:
+		fmt.Fprintf(stdout, "fixtures: none (write one: press f while playing the mod)\n")
+	default:
+		fmt.Fprintf(stdout, "fixtures: ok (%d passed)\n", sum.Passed)
+	}
+	for _, r := range m.Manifest.Rulesets {
+		res, err := soak(m, r, *games, *moves)
+		if err != nil {
+			fmt.Fprintf(stdout, "soak %s: FAIL: %v\n", r, err)
+			ok = false
+			continue
+		}
+		verdict := "ok"
+		if res.errors > 0 || res.disables > 0 {
+			verdict, ok = "FAIL", false
+		}
+		fmt.Fprintf(stdout, "soak %s: %s: %d games, %d moves, %d errors, %d refusals, %d disables, %.1f µs a move with the mod (%.1f without)\n",
+			r, verdict, *games, res.moves, res.errors, res.refusals, res.disables, res.withMod, res.without)
+		for _, e := range res.firstErrors {
+			fmt.Fprintf(stdout, "  %s\n", e)
+		}
+	}
+	if !ok {
+		return 1
+	}
+	return 0
+}
+
+// soakResult is what a soak counted.
+type soakResult struct {
+	moves, errors, refusals, disables int
+	withMod, without                  float64 // mean µs a move
+	firstErrors                       []string
+}
+
+// soak plays games seeded 1..games of ruleset r with the mod, each move a
+// random legal direction (the game's own seed picks them, so a soak is the
+// same on every run but its times), up to moves moves.
+func soak(m *scripting.Mod, r string, games, moves int) (soakResult, error) {
+	var res soakResult
+	c, err := config.Default(r)
+	if err != nil {
+		return res, err
+	}
+	var timed [2]time.Duration
+	var counted, calls [2]int
+	for i, mods := range [][]*scripting.Mod{{m}, nil} {
+		for g := 1; g <= games; g++ {
+			s, err := session.New(session.Setup{Config: c, Mods: mods}, session.Start{Seed: uint64(g)})
+			if err != nil {
+				return res, err
+			}
+			pick := engine.NewRNG(uint64(g) * 0x9e3779b97f4a7c15)
+			for n, tries := 0, 0; n < moves && tries < 4*moves && !s.Status().Over(); tries++ {
+				// Any direction: one the mod refuses counts as a refusal.
+				d := engine.Directions[pick.IntN(4)]
+				start := time.Now()
+				played, err := s.Move(d)
+				timed[i] += time.Since(start)
+				calls[i]++
+				if played.Changed {
+					n++
+					counted[i]++
+				}
+				var ref *engine.Refusal
+				if errors.As(err, &ref) && i == 0 {
+					res.refusals++
+				}
+				for _, rep := range s.TakeReports() {
+					res.errors++
+					if rep.Disabled {
+						res.disables++
+					}
+					if len(res.firstErrors) < 3 {
+						res.firstErrors = append(res.firstErrors, rep.Error())
+					}
+				}
+			}
+			s.Close()
+		}
+	}
+	res.moves = counted[0]
+	for i := range timed {
+		if calls[i] > 0 {
+			v := float64(timed[i].Nanoseconds()) / 1000 / float64(calls[i])
+			if i == 0 {
+				res.withMod = v
+			} else {
+				res.without = v
+			}
+		}
+	}
+	return res, nil
+}

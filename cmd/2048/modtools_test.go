@@ -1,0 +1,106 @@
+package main
+
+import (
+	"archive/zip"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// zipOf writes a zip of the given entries (name → content; a name ending
+// in @ is written as a symbolic link).
+func zipOf(t *testing.T, entries map[string]string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "mod.zip")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := zip.NewWriter(f)
+	for name, content := range entries {
+		h := &zip.FileHeader{Name: strings.TrimSuffix(name, "@"), Method: zip.Deflate}
+		if strings.HasSuffix(name, "@") {
+			h.SetMode(os.ModeSymlink | 0o777)
+		}
+		fw, err := w.CreateHeader(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fw.Write([]byte(content))
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	return path
+}
+
+func TestModInstallListCheck(t *testing.T) {
+	data := t.TempDir()
+	t.Setenv("XDG_DATA_HOME", data)
+	dir := t.TempDir()
+	repoMods, _ := filepath.Abs(filepath.Join("..", "..", "mods"))
+
+	out, _, code := run2048(t, dir, "mod", "list")
+	if code != 0 || !strings.Contains(out, "no mod installed in "+filepath.Join(data, "2048", "mods")) {
+		t.Errorf("mod list with none installed: exit %d\n%s", code, out)
+	}
+	// A folder.
+	out, errOut, code := run2048(t, dir, "mod", "install", filepath.Join(repoMods, "freeze"))
+	if code != 0 || !strings.Contains(out, "installed freeze 1.0.0 in ") {
+		t.Fatalf("mod install DIR: exit %d\n%s%s", code, out, errOut)
+	}
+	// A zip, its files in one folder.
+	manifest, _ := os.ReadFile(filepath.Join(repoMods, "one_way", "mod.toml"))
+	main, _ := os.ReadFile(filepath.Join(repoMods, "one_way", "main.lua"))
+	good := zipOf(t, map[string]string{"one_way/mod.toml": string(manifest), "one_way/main.lua": string(main)})
+	if out, errOut, code = run2048(t, dir, "mod", "install", good); code != 0 {
+		t.Fatalf("mod install ZIP: exit %d\n%s%s", code, out, errOut)
+	}
+	out, _, code = run2048(t, dir, "mod", "list")
+	for _, want := range []string{"freeze 1.0.0  Freeze", "one_way 1.0.0  One Way", `setting direction = "down" (string)`, "setting interval = 4 (int, 1 to 100)", "depends on: none; conflicts with: none"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("mod list lacks %q:\n%s", want, out)
+		}
+	}
+	// --mod takes an installed mod's id.
+	o, _, _ := parsePlay([]string{"--mod", "one_way", "--mod-set", "one_way.direction=left"}, nil)
+	o.stateDir = filepath.Join(dir, "state")
+	p, err := newPlayer(o)
+	if err != nil || len(p.setup.Mods) != 1 || p.setup.Mods[0].Values["direction"] != "left" {
+		t.Fatalf("--mod one_way: %v", err)
+	}
+
+	// Zips that would write outside the mod's folder, or hold a link, are
+	// refused, and install nothing.
+	for name, entries := range map[string]map[string]string{
+		"dot-dot":  {"mod.toml": string(manifest), "../evil.lua": "x"},
+		"absolute": {"mod.toml": string(manifest), "/tmp/evil.lua": "x"},
+		"link":     {"mod.toml": string(manifest), "main.lua@": "/etc/passwd"},
+	} {
+		_, errOut, code := run2048(t, dir, "mod", "install", zipOf(t, entries))
+		if code != 1 || !(strings.Contains(errOut, "would write outside the mod's folder") || strings.Contains(errOut, "is not a regular file")) {
+			t.Errorf("%s: exit %d\n%s", name, code, errOut)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(dir), "evil.lua")); err == nil {
+		t.Error("a zip wrote outside its folder")
+	}
+
+	// check: a good mod passes; one that errors fails, saying so.
+	out, _, code = run2048(t, dir, "mod", "check", "--games", "2", "--moves", "30", "freeze")
+	for _, want := range []string{"manifest: ok (freeze 1.0.0)", "load: ok (classic)", "fixtures: ok (2 passed)", "soak classic: ok: 2 games"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("mod check freeze: exit %d, lacks %q:\n%s", code, want, out)
+		}
+	}
+	bad := filepath.Join(dir, "bad")
+	os.MkdirAll(bad, 0o755)
+	os.WriteFile(filepath.Join(bad, "mod.toml"), []byte("id = \"bad\"\nname = \"Bad\"\nversion = \"0.1.0\"\napi_version = 1\nrulesets = [\"classic\"]\n"), 0o644)
+	os.WriteFile(filepath.Join(bad, "main.lua"), []byte(`game.on("tick", function(e) if e.turn % 5 == 0 then error("boom") end end)`), 0o644)
+	out, _, code = run2048(t, dir, "mod", "check", "--games", "2", "--moves", "30", "bad")
+	if code != 1 || !strings.Contains(out, "soak classic: FAIL") || !strings.Contains(out, "boom") || !strings.Contains(out, "fixtures: none") {
+		t.Errorf("mod check bad: exit %d\n%s", code, out)
+	}
+}
