@@ -1,0 +1,194 @@
+// Package ai is an expert player: an expectimax search that suggests the
+// next move of a game (hints, autoplay, the balance lab's expert policy).
+// It has no I/O, no clock and no randomness of its own: the same position
+// and settings give the same move.
+//
+// Classic 4×4 games with no marks play through a bitboard: the board packed
+// in 64 bits, four bits a cell, with row tables for the moves and for the
+// evaluation, as nneonneo/2048-ai does. The search has chance nodes for
+// every empty cell × {2, 4} at the configured odds, a transposition table,
+// a depth that grows with the number of distinct tiles, and prunes chance
+// branches less likely than a cut-off. Every other game (other sizes,
+// cellular, tiles past 32768, marks on the board) is searched through the
+// engine's own rules on forks of the game (engine.Game.Fork), sampling the
+// spawns from reseeded random sources: slower, and as exact as the rules.
+package ai
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/mod2048/mod2048/engine"
+)
+
+// Player suggests moves. It keeps its transposition table between calls of
+// one move only; a Player is not safe for concurrent use.
+type Player struct {
+	s      Settings
+	tables *tables
+	tt     map[uint64]ttEntry
+	// Stats of the last Best: nodes evaluated, for benchmarks and reports.
+	Nodes int
+}
+
+type ttEntry struct {
+	depth int8
+	value float32
+}
+
+// New returns a player with settings s (Defaults() for the tuned ones).
+func New(s Settings) (*Player, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	return &Player{s: s, tables: tablesFor(s.Weights), tt: make(map[uint64]ttEntry, 1<<16)}, nil
+}
+
+// Settings returns the player's settings.
+func (p *Player) Settings() Settings { return p.s }
+
+// Suggestion is a suggested move and its value: the expected evaluation
+// after it, in the search's units (larger is better; a hint shows it).
+type Suggestion struct {
+	Dir   engine.Direction
+	Value float64
+}
+
+// ErrNoMove is returned when no direction of legal can be played.
+var ErrNoMove = errors.New("ai: no legal move")
+
+// Best suggests the best of the legal directions of g's current state.
+// legal is what the player may play (a session's Legal: a direction a mod
+// refuses is left out). g itself is never changed: the search plays forks.
+func (p *Player) Best(g *engine.Game, legal engine.DirSet) (Suggestion, error) {
+	if legal == 0 {
+		return Suggestion{}, ErrNoMove
+	}
+	p.Nodes = 0
+	if b, four, ok := packable(g); ok {
+		return p.bestPacked(b, four, legal), nil
+	}
+	return p.bestForked(g, legal)
+}
+
+// packable reports whether g is a classic 4×4 game with no marks and tiles
+// no larger than 32768, and returns its packed board and the odds of a 4.
+func packable(g *engine.Game) (board uint64, four float64, ok bool) {
+	c, isClassic := g.Rules().(*engine.Classic)
+	st := g.State()
+	if !isClassic || st.Board.Width != 4 || st.Board.Height != 4 || len(st.Marks) > 0 {
+		return 0, 0, false
+	}
+	for i, cell := range st.Board.Cells {
+		if cell.Token != 0 {
+			return 0, 0, false
+		}
+		if cell.Kind == engine.KindEmpty {
+			continue
+		}
+		if cell.Kind != engine.KindTile || cell.Level > 15 {
+			return 0, 0, false
+		}
+		board |= uint64(cell.Level) << (4 * uint(i))
+	}
+	return board, c.FourProbability, true
+}
+
+// The packed board: cell i (row-major from the top left) is the nibble at
+// bits 4i; row r is the 16 bits at 16r, its column 0 in the low nibble.
+
+func (p *Player) bestPacked(b uint64, four float64, legal engine.DirSet) Suggestion {
+	clear(p.tt)
+	depth := max(p.s.MinDepth, distinct(b)-p.s.DepthOffset)
+	depth = min(depth, p.s.MaxDepth)
+	best := Suggestion{Dir: legal.List()[0], Value: math.Inf(-1)}
+	for _, d := range engine.Directions {
+		if !legal.Has(d) {
+			continue
+		}
+		nb := p.tables.move(b, d)
+		if nb == b {
+			continue
+		}
+		v := p.chance(nb, four, 1, depth, 1)
+		if v > best.Value {
+			best = Suggestion{Dir: d, Value: v}
+		}
+	}
+	if math.IsInf(best.Value, -1) {
+		best.Value = 0
+	}
+	return best
+}
+
+// maxNode is the player's turn: the best value over the moves.
+func (p *Player) maxNode(b uint64, four float64, level, depth int, prob float64) float64 {
+	best := 0.0
+	for _, d := range engine.Directions {
+		nb := p.tables.move(b, d)
+		if nb != b {
+			best = max(best, p.chance(nb, four, level, depth, prob))
+		}
+	}
+	return best
+}
+
+// chance is the spawn's turn: the mean value over every empty cell and
+// both tiles, at their odds.
+func (p *Player) chance(b uint64, four float64, level, depth int, prob float64) float64 {
+	if level >= depth || prob < p.s.ProbCutoff {
+		p.Nodes++
+		return p.tables.eval(b)
+	}
+	if e, ok := p.tt[b]; ok && int(e.depth) <= level {
+		return float64(e.value)
+	}
+	empty := emptyCells(b)
+	if empty == 0 {
+		p.Nodes++
+		return p.tables.eval(b)
+	}
+	prob /= float64(empty)
+	sum := 0.0
+	for i := uint(0); i < 16; i++ {
+		if b>>(4*i)&0xf != 0 {
+			continue
+		}
+		two := p.maxNode(b|1<<(4*i), four, level+1, depth, prob*(1-four))
+		fourV := p.maxNode(b|2<<(4*i), four, level+1, depth, prob*four)
+		sum += two*(1-four) + fourV*four
+	}
+	v := sum / float64(empty)
+	p.tt[b] = ttEntry{depth: int8(level), value: float32(v)}
+	return v
+}
+
+func emptyCells(b uint64) int {
+	n := 0
+	for i := uint(0); i < 16; i++ {
+		if b>>(4*i)&0xf == 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// distinct counts the distinct tiles on the board.
+func distinct(b uint64) int {
+	var seen uint16
+	for i := uint(0); i < 16; i++ {
+		seen |= 1 << (b >> (4 * i) & 0xf)
+	}
+	seen &^= 1 // empty is no tile
+	n := 0
+	for ; seen != 0; seen &= seen - 1 {
+		n++
+	}
+	return n
+}
+
+// Describe writes a suggestion for a hint: the direction and its value.
+func (s Suggestion) Describe() string {
+	return fmt.Sprintf("%v (expected value %.0f)", s.Dir, s.Value)
+}

@@ -1,0 +1,289 @@
+package ai
+
+import (
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"pgregory.net/rapid"
+
+	"github.com/mod2048/mod2048/config"
+	"github.com/mod2048/mod2048/engine"
+)
+
+func classicGame(t testing.TB, seed uint64) *engine.Game {
+	t.Helper()
+	g, err := engine.New(engine.NewClassic(), engine.Options{Width: 4, Height: 4, Seed: seed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// TestPackedMovesAreTheRules: the bitboard's moves give the engine's
+// boards (less the engine's spawn), for random boards and every direction.
+func TestPackedMovesAreTheRules(t *testing.T) {
+	tb := tablesFor(Defaults().Weights)
+	rapid.Check(t, func(rt *rapid.T) {
+		levels := rapid.SliceOfN(rapid.IntRange(0, 11), 16, 16).Draw(rt, "levels")
+		board := engine.NewBoard(4, 4)
+		for i, l := range levels {
+			if l > 0 {
+				board.Cells[i] = engine.Cell{Kind: engine.KindTile, Level: uint16(l)}
+			}
+		}
+		g, err := engine.NewFromBoard(engine.NewClassic(), engine.Options{Width: 4, Height: 4, Seed: 1}, board)
+		if err != nil {
+			rt.Fatal(err)
+		}
+		packed, _, ok := packable(g)
+		if !ok {
+			rt.Fatal("a 4×4 classic board did not pack")
+		}
+		if transpose(transpose(packed)) != packed {
+			rt.Fatal("transpose is not its own inverse")
+		}
+		for _, d := range engine.Directions {
+			moved := tb.move(packed, d)
+			f := g.Fork(7)
+			res, err := f.Move(d)
+			if err != nil {
+				rt.Fatal(err)
+			}
+			if res.Changed != (moved != packed) {
+				rt.Fatalf("%v: the engine says changed %v, the bitboard %v", d, res.Changed, moved != packed)
+			}
+			if !res.Changed {
+				continue
+			}
+			spawned := 0
+			for i, c := range f.State().Board.Cells {
+				want := uint16(moved >> (4 * uint(i)) & 0xf)
+				switch {
+				case c.Level == want:
+				case want == 0 && spawned == 0:
+					spawned++ // the engine's spawn
+				default:
+					rt.Fatalf("%v: cell %d is %d, the bitboard says %d", d, i, c.Level, want)
+				}
+			}
+		}
+	})
+}
+
+func TestTranspose(t *testing.T) {
+	var b uint64
+	for i := uint(0); i < 16; i++ {
+		b |= uint64(i) << (4 * i)
+	}
+	tr := transpose(b)
+	for r := uint(0); r < 4; r++ {
+		for c := uint(0); c < 4; c++ {
+			if got, want := tr>>(4*(4*r+c))&0xf, b>>(4*(4*c+r))&0xf; got != want {
+				t.Fatalf("(%d,%d): %d, want %d", r, c, got, want)
+			}
+		}
+	}
+}
+
+// TestDeterministic: the same position and settings give the same move.
+func TestDeterministic(t *testing.T) {
+	g := classicGame(t, 5)
+	for i := 0; i < 20; i++ {
+		p1, _ := New(Defaults())
+		p2, _ := New(Defaults())
+		a, err := p1.Best(g, g.LegalMoves())
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := p2.Best(g, g.LegalMoves())
+		a2, _ := p1.Best(g, g.LegalMoves())
+		if a != b || a != a2 {
+			t.Fatalf("move %d: %v, %v and %v", i, a, b, a2)
+		}
+		if _, err := g.Move(a.Dir); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestStrength guards against regressions, checking no time: at a shallow
+// depth, games of fixed seeds reach the tiles they reach today.
+func TestStrength(t *testing.T) {
+	s := Defaults()
+	s.MaxDepth = 2
+	p, err := New(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reached := 0
+	for seed := uint64(1); seed <= 4; seed++ {
+		g := classicGame(t, seed)
+		moves := 0
+		for g.Status() == engine.Playing && moves < 3000 {
+			sug, err := p.Best(g, g.LegalMoves())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := g.Move(sug.Dir); err != nil {
+				t.Fatal(err)
+			}
+			moves++
+		}
+		top := uint16(0)
+		for _, c := range g.State().Board.Cells {
+			top = max(top, c.Level)
+		}
+		t.Logf("seed %d: %d moves, top tile %d, %v", seed, moves, 1<<top, g.Status())
+		if top >= 10 {
+			reached++
+		}
+		if top < 9 {
+			t.Errorf("seed %d: the top tile is %d, below 512", seed, 1<<top)
+		}
+	}
+	if reached < 3 {
+		t.Errorf("1024 reached in %d of 4 games, want at least 3", reached)
+	}
+}
+
+// TestForked: positions the bitboard does not hold (5×5, cellular, marks)
+// are searched through the engine's rules, and get a legal move.
+func TestForked(t *testing.T) {
+	p, _ := New(Defaults())
+	big, _ := engine.New(engine.NewClassic(), engine.Options{Width: 5, Height: 5, Seed: 2})
+	cfg, err := config.Default("cellular")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules, opt, err := cfg.Game(2, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := engine.New(rules, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range []*engine.Game{big, c} {
+		for i := 0; i < 10 && !g.Status().Over(); i++ {
+			legal := g.LegalMoves()
+			sug, err := p.Best(g, legal)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !legal.Has(sug.Dir) {
+				t.Fatalf("%s: suggested %v, not legal (%v)", g.Rules().Name(), sug.Dir, legal)
+			}
+			again, _ := p.Best(g, legal)
+			if again != sug {
+				t.Fatalf("%s: %v then %v", g.Rules().Name(), sug, again)
+			}
+			if _, err := g.Move(sug.Dir); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	// Only the legal directions are suggested: a mod's refusal comes in
+	// through legal.
+	g := classicGame(t, 9)
+	only := engine.DirSet(0).With(g.LegalMoves().List()[0])
+	if sug, _ := p.Best(g, only); sug.Dir != only.List()[0] {
+		t.Errorf("suggested %v outside %v", sug.Dir, only)
+	}
+	if _, err := p.Best(g, 0); err != ErrNoMove {
+		t.Errorf("no legal move: %v", err)
+	}
+}
+
+func TestParseSettings(t *testing.T) {
+	s, err := ParseSettings([]byte("max_depth = 4\n[weights]\nempty = 300\n"), "ai.toml")
+	if err != nil || s.MaxDepth != 4 || s.Weights.Empty != 300 || s.Weights.Merges != Defaults().Weights.Merges {
+		t.Fatalf("%+v, %v", s, err)
+	}
+	for _, c := range []struct{ src, want string }{
+		{"max_depth = \"deep\"", "ai.toml:1:"},
+		{"\n\n[weights]\nempties = 3", "ai.toml:4: weights.empties: unknown key"},
+		{"min_depth = 0", "min_depth 0"},
+		{"samples = 100", "samples 100"},
+	} {
+		if _, err := ParseSettings([]byte(c.src), "ai.toml"); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v, want %q", c.src, err, c.want)
+		}
+	}
+}
+
+// A mid-game board for the benchmarks.
+func midGame(b *testing.B) *engine.Game {
+	g := classicGame(b, 3)
+	p, _ := New(Defaults())
+	for i := 0; i < 300 && g.Status() == engine.Playing; i++ {
+		sug, _ := p.Best(g, g.LegalMoves())
+		g.Move(sug.Dir)
+	}
+	return g
+}
+
+func BenchmarkBest(b *testing.B) {
+	g := midGame(b)
+	p, _ := New(Defaults())
+	b.ReportAllocs()
+	for b.Loop() {
+		p.Best(g, g.LegalMoves())
+	}
+}
+
+func BenchmarkPackedMove(b *testing.B) {
+	tb := tablesFor(Defaults().Weights)
+	board := uint64(0x1234_0012_3100_0221)
+	b.ReportAllocs()
+	for b.Loop() {
+		board ^= tb.move(board, engine.Left) & 1
+	}
+}
+
+// TestStrengthTable measures the player's strength on classic 4×4 when
+// AI_STRENGTH_GAMES is set (it takes minutes): the highest tile of each
+// game and the mean time a move. It is the measurement behind the README's
+// table; the sim's --policy expert gives the same.
+func TestStrengthTable(t *testing.T) {
+	n, _ := strconv.Atoi(os.Getenv("AI_STRENGTH_GAMES"))
+	if n == 0 {
+		t.Skip("set AI_STRENGTH_GAMES=N to measure")
+	}
+	s := Defaults()
+	if d, _ := strconv.Atoi(os.Getenv("AI_MAX_DEPTH")); d > 0 {
+		s.MaxDepth = d
+	}
+	p, err := New(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tops := map[int]int{}
+	var moves int
+	var spent time.Duration
+	for seed := uint64(1); seed <= uint64(n); seed++ {
+		g, _ := engine.New(engine.NewClassic(), engine.Options{Width: 4, Height: 4, Seed: seed})
+		for !g.Status().Over() || g.Status() == engine.Won {
+			if g.Status() == engine.Won {
+				g.KeepPlaying()
+			}
+			start := time.Now()
+			sug, err := p.Best(g, g.LegalMoves())
+			spent += time.Since(start)
+			if err != nil {
+				break
+			}
+			g.Move(sug.Dir)
+			moves++
+		}
+		top := 0
+		for _, c := range g.State().Board.Cells {
+			top = max(top, int(c.Level))
+		}
+		tops[1<<top]++
+		t.Logf("seed %d: top %d, score %v", seed, 1<<top, g.Score())
+	}
+	t.Logf("max depth %d: tops %v; %.2f ms a move over %d moves", s.MaxDepth, tops, float64(spent.Microseconds())/1000/float64(moves), moves)
+}

@@ -1,0 +1,140 @@
+package ai
+
+import (
+	"math"
+
+	"github.com/mod2048/mod2048/engine"
+)
+
+// bestForked searches through the engine's own rules: each move is played
+// on Samples forks of the game, each reseeded, so that their spawns sample
+// what chance may bring, and the search goes ForkDepth moves deep. It
+// works for any ruleset, board size and marks; mods' hooks are not in the
+// forks (a mod's refusals come in through legal at the root).
+func (p *Player) bestForked(g *engine.Game, legal engine.DirSet) (Suggestion, error) {
+	best := Suggestion{Dir: legal.List()[0], Value: math.Inf(-1)}
+	// The seeds come from the position, so the same position gives the
+	// same samples and the same move.
+	seed := positionSeed(g.State())
+	for _, d := range engine.Directions {
+		if !legal.Has(d) {
+			continue
+		}
+		v := p.sampled(g, d, seed, p.s.ForkDepth)
+		if v > best.Value {
+			best = Suggestion{Dir: d, Value: v}
+		}
+	}
+	return best, nil
+}
+
+// sampled is the mean value of playing d on forks of g, depth moves deep.
+func (p *Player) sampled(g *engine.Game, d engine.Direction, seed uint64, depth int) float64 {
+	sum := 0.0
+	for i := 0; i < p.s.Samples; i++ {
+		seed = mix(seed + uint64(i) + 1)
+		f := g.Fork(seed)
+		res, err := f.Move(d)
+		if err != nil || !res.Changed {
+			return math.Inf(-1)
+		}
+		sum += p.forkValue(f, seed, depth-1)
+	}
+	return sum / float64(p.s.Samples)
+}
+
+// forkValue is the value of a fork's position with depth moves to look.
+func (p *Player) forkValue(f *engine.Game, seed uint64, depth int) float64 {
+	if depth == 0 || f.Status().Over() {
+		p.Nodes++
+		return p.evalState(f)
+	}
+	best := math.Inf(-1)
+	for _, d := range engine.Directions {
+		if f.Legal(d) {
+			best = max(best, p.sampled(f, d, seed, depth))
+		}
+	}
+	if math.IsInf(best, -1) {
+		p.Nodes++
+		return p.evalState(f)
+	}
+	return best
+}
+
+// evalState evaluates any game's position: lost is worst and won is best;
+// otherwise the rows' and columns' evaluation of the board's levels
+// (tiles' exponents, cells' energies), plus the score, so that a ruleset
+// whose goal the board does not show (cellular's stability) still counts.
+func (p *Player) evalState(g *engine.Game) float64 {
+	st := g.State()
+	switch st.Status {
+	case engine.Lost:
+		return 0
+	case engine.Won: // the move won (a game that stops on a win)
+		return 1e12
+	}
+	w := p.s.Weights
+	b := st.Board
+	v := 0.0
+	line := make([]uint16, 0, max(b.Width, b.Height))
+	for r := 0; r < b.Height; r++ {
+		line = line[:0]
+		for c := 0; c < b.Width; c++ {
+			line = append(line, level(b.At(engine.Pos{Row: r, Col: c})))
+		}
+		v += w.line(line)
+	}
+	for c := 0; c < b.Width; c++ {
+		line = line[:0]
+		for r := 0; r < b.Height; r++ {
+			line = append(line, level(b.At(engine.Pos{Row: r, Col: c})))
+		}
+		v += w.line(line)
+	}
+	score, _ := st.Score.Uint64()
+	return v + float64(score)
+}
+
+func level(c engine.Cell) uint16 {
+	if c.Kind == engine.KindEmpty {
+		return 0
+	}
+	return c.Level
+}
+
+// line evaluates a row or column of any length as row does a 4-cell one.
+func (w Weights) line(l []uint16) float64 {
+	if len(l) == 4 {
+		return w.row([4]uint16{l[0], l[1], l[2], l[3]})
+	}
+	// Scale a longer or shorter line's terms as a 4-cell row's.
+	total := 0.0
+	for i := 0; i+4 <= len(l); i++ {
+		total += w.row([4]uint16{l[i], l[i+1], l[i+2], l[i+3]})
+	}
+	if len(l) < 4 {
+		var pad [4]uint16
+		copy(pad[:], l)
+		total = w.row(pad)
+	}
+	return total
+}
+
+// positionSeed is a hash of what a position holds, for the forks' seeds.
+func positionSeed(st *engine.State) uint64 {
+	h := uint64(0x9e3779b97f4a7c15) ^ uint64(st.Turn)
+	for _, c := range st.Board.Cells {
+		h = mix(h ^ uint64(c.Kind)<<48 ^ uint64(c.Token)<<40 ^ uint64(c.Level)<<16 ^ uint64(c.Counter))
+	}
+	return h
+}
+
+// mix is SplitMix64's finalizer.
+func mix(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	return x ^ x>>31
+}
