@@ -17,6 +17,9 @@ import (
 	"github.com/mod2048/mod2048/cmd/2048/internal/saves"
 	"github.com/mod2048/mod2048/cmd/2048/internal/tui"
 	"github.com/mod2048/mod2048/config"
+	"github.com/mod2048/mod2048/config/infile"
+	"github.com/mod2048/mod2048/engine"
+	"github.com/mod2048/mod2048/engine/ai"
 	"github.com/mod2048/mod2048/scripting"
 	"github.com/mod2048/mod2048/scripting/session"
 )
@@ -45,7 +48,9 @@ at once.
 
 Keys: arrows, WASD or hjkl move; u undo; U or Ctrl+R redo; r new game;
 c or Enter keep playing after a win; f write the game so far as a
-fixture; ? help; q or Ctrl+C quit.
+fixture; t tip (the expert player's move); p autoplay on or off (+ -
+speed, any key stops it; --autoplay starts with it); ? help; q or
+Ctrl+C quit.
 
 --record FILE writes the game as a replay as it goes: the program's
 version, the configuration, the seed, the mods (id, version, a hash of
@@ -78,6 +83,8 @@ type playOptions struct {
 	stateDir string // "" for saves.DefaultDir
 	record   string // --record: the replay file to write as the game goes
 	watch    bool   // --watch: reload the mods when their files change
+	autoplay bool   // --autoplay: start in autoplay
+	aiConfig string // --ai-config: the expert player's settings (TOML)
 }
 
 // parsePlay parses the flags of `2048 play`; ok false means stop with code.
@@ -98,6 +105,8 @@ func parsePlay(args []string, stderr io.Writer) (o playOptions, ok bool, code in
 		return nil
 	})
 	fs.BoolVar(&o.watch, "watch", false, "reload the mods between two moves when their files change; each keeps its storage, and a load error keeps the last good version running")
+	fs.BoolVar(&o.autoplay, "autoplay", false, "start with the expert player playing (p stops and starts it, + - speed)")
+	fs.StringVar(&o.aiConfig, "ai-config", "", "a TOML `file` of the expert player's settings (search depth, evaluation weights), over its defaults")
 	fs.StringVar(&o.record, "record", "", "write the game as a replay `file` as it goes (2048 replay FILE plays it back)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), playUsage)
@@ -213,6 +222,33 @@ func newPlayer(o playOptions) (*player, error) {
 	return p, nil
 }
 
+// newAdvisor makes the expert player that gives the t key's tips and plays
+// autoplay, with the settings of the TOML file at path ("" for the
+// defaults).
+func newAdvisor(path string) (tui.Advisor, error) {
+	settings := ai.Defaults()
+	if path != "" {
+		data, err := infile.Read(path, config.MaxFileSize)
+		if err != nil {
+			return nil, err
+		}
+		if settings, err = ai.ParseSettings(data, path); err != nil {
+			return nil, err
+		}
+	}
+	player, err := ai.New(settings)
+	if err != nil {
+		return nil, err
+	}
+	return func(s *session.Session) (engine.Direction, string, error) {
+		sug, err := player.Best(s.Fork(0), s.Legal())
+		if err != nil {
+			return 0, "", err
+		}
+		return sug.Dir, fmt.Sprintf("expected value %.0f", sug.Value), nil
+	}, nil
+}
+
 // setMods applies --mod-set MOD.KEY=VALUE assignments to the loaded mods
 // and returns, for each mod, the assignments made, sorted.
 func setMods(mods []*scripting.Mod, sets []string) (map[string][]string, error) {
@@ -311,6 +347,12 @@ func (p *player) ready(cfg tui.Config, s *session.Session, o playOptions) (tui.C
 	}
 	cfg.Session = s
 	cfg.Fixture = func(s *session.Session) (string, error) { return writeFixture(s, p.setup, ".") }
+	advisor, err := newAdvisor(o.aiConfig)
+	if err != nil {
+		s.Close()
+		return tui.Config{}, err
+	}
+	cfg.Advisor, cfg.Autoplay = advisor, o.autoplay
 	if o.record != "" {
 		path := o.record
 		cfg.Record = func(s *session.Session) error { return writeReplay(s, path) }

@@ -290,3 +290,63 @@ game.on("before_move", function(e) if e.dir == "up" then return {refuse = "up is
 	sc.press("Up")
 	sc.contains("up is closed")
 }
+
+// TestAutoplayInTmux: --autoplay plays moves by itself in the real binary,
+// any key stops it, and t gives a tip.
+func TestAutoplayInTmux(t *testing.T) {
+	tmux, err := exec.LookPath("tmux")
+	if err != nil {
+		t.Skip("tmux is not installed")
+	}
+	dir := t.TempDir()
+	sock := filepath.Join(dir, "tmux.sock")
+	tm := func(args ...string) string {
+		t.Helper()
+		out, err := exec.Command(tmux, append([]string{"-S", sock}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("tmux %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	tm("-f", "/dev/null", "new-session", "-d", "-x", "100", "-y", "30", "-c", dir, "env", "PS1=PROMPT$ ", "TERM=xterm-256color", "sh")
+	defer exec.Command(tmux, "-S", sock, "kill-server").Run()
+	turn := regexp.MustCompile(`Turn (\d+)`)
+	turnOf := func(s string) int {
+		m := turn.FindStringSubmatch(s)
+		if m == nil {
+			return -1
+		}
+		n, _ := strconv.Atoi(m[1])
+		return n
+	}
+	waitFor := func(what string, ok func(string) bool) string {
+		t.Helper()
+		deadline := time.Now().Add(15 * time.Second)
+		for {
+			text := tm("capture-pane", "-p")
+			if ok(text) {
+				return text
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("waiting for %s; the pane shows:\n%s", what, text)
+			}
+			time.Sleep(30 * time.Millisecond)
+		}
+	}
+	waitFor("the prompt", func(s string) bool { return strings.Contains(s, "PROMPT$") })
+	tm("send-keys", "-l", "MOD2048_STATE_DIR="+filepath.Join(dir, "state")+" "+binary+" play --seed 8 --autoplay; echo EXIT=$?")
+	tm("send-keys", "Enter")
+	waitFor("autoplay to play", func(s string) bool { return turnOf(s) >= 4 && strings.Contains(s, "any key stops") })
+	tm("send-keys", "-l", "+")
+	tm("send-keys", "x")
+	text := waitFor("autoplay to stop", func(s string) bool { return strings.Contains(s, "autoplay stopped") })
+	stopped := turnOf(text)
+	time.Sleep(800 * time.Millisecond)
+	if now := turnOf(tm("capture-pane", "-p")); now != stopped {
+		t.Errorf("autoplay went on after a key: turn %d, then %d", stopped, now)
+	}
+	tm("send-keys", "t")
+	waitFor("a tip", func(s string) bool { return regexp.MustCompile(`tip: (Left|Right|Up|Down) \(expected value \d+\)`).MatchString(s) })
+	tm("send-keys", "q")
+	waitFor("the exit", func(s string) bool { return strings.Contains(s, "EXIT=0") })
+}

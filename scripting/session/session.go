@@ -430,3 +430,9 @@ func (s *Session) Reload(mods []*scripting.Mod) error {
 	s.settle()
 	return nil
 }
+
+// Fork returns a copy of the game at its current state for search (an AI,
+// a lookahead policy): no history, no mods' hooks, its random source
+// reseeded with seed (engine.Game.Fork). Playing it never touches the
+// session's game.
+func (s *Session) Fork(seed uint64) *engine.Game { return s.g.Fork(seed) }

@@ -277,6 +277,8 @@ func (a *App) hint(sw int) []seg {
 		long, short = "y quit without saving · any other key keeps playing", "y quit · n stay"
 	case a.rp != nil:
 		long, short = a.replayHint()
+	case a.auto:
+		long, short = "autoplay · + faster · - slower · any key stops · q quit", "autoplay · any key stops"
 	case a.s.Status() == engine.Won:
 		long, short = "c or Enter keep playing · r new game · u undo · q quit", "c keep playing · r new · q quit"
 	case a.s.Status() == engine.Lost:

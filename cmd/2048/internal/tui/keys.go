@@ -14,6 +14,8 @@ var keyHelp = [][2]string{
 	{"r", "new game (asks y/n while the game is on)"},
 	{"c  Enter", "keep playing after a win"},
 	{"f", "write the game so far as a fixture (.cases)"},
+	{"t", "tip: the move the expert player suggests"},
+	{"p", "autoplay on or off (+ - speed; any key stops)"},
 	{"?", "this help (↑↓ scroll it)"},
 	{"Esc", "close this help or a question"},
 	{"q  Ctrl+C", "quit (the game is saved after every move)"},
@@ -54,7 +56,12 @@ func (a *App) key(ev *tcell.EventKey) {
 	}
 	if r == 'q' || r == 'Q' {
 		a.msg = ""
+		a.stopAuto("")
 		a.quitKey()
+		return
+	}
+	if a.auto {
+		a.autoKey(r)
 		return
 	}
 	a.msg = ""
@@ -121,6 +128,10 @@ func (a *App) key(ev *tcell.EventKey) {
 			a.keepPlaying()
 		case 'f', 'F':
 			a.fixture()
+		case 't', 'T':
+			a.tip()
+		case 'p', 'P':
+			a.toggleAuto()
 		case 'r', 'R':
 			if a.s.Status().Over() {
 				a.newGame()

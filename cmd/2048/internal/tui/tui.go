@@ -56,6 +56,10 @@ type Config struct {
 	// game then calls Reload between two moves, and shows what came of it.
 	Watch  <-chan struct{}
 	Reload func(*session.Session) error
+	// Advisor suggests moves, for the t key's tip and the p key's
+	// autoplay; nil: neither. Autoplay starts the game in autoplay.
+	Advisor  Advisor
+	Autoplay bool
 	// Message is shown in the status line at the start (a save that could
 	// not be read, say).
 	Message string
@@ -94,6 +98,11 @@ type App struct {
 	// succeeds.
 	unsaved error
 	rp      *replayState // playback, when the game plays a replay
+	// Autoplay: on or off, its speed (an index in autoSpeeds), and the
+	// number of the timer that counts.
+	auto      bool
+	autoSpeed int
+	autoTick  int
 }
 
 // NotSavedError is what Run returns when the player quits while the game
@@ -120,6 +129,10 @@ func New(s tcell.Screen, cfg Config) (*App, error) {
 	a := &App{scr: s, cfg: cfg, s: cfg.Session, th: newTheme(detectColors(cfg.Colors, s))}
 	if cfg.Replay != nil {
 		a.startReplay()
+	}
+	a.autoSpeed = autoDefaultSpeed
+	if cfg.Autoplay && cfg.Replay == nil {
+		a.toggleAuto()
 	}
 	if cfg.Message != "" {
 		a.setError(cfg.Message)
@@ -219,6 +232,8 @@ func (a *App) HandleEvent(ev tcell.Event) bool {
 		a.onReplayTick(ev)
 	case *reloadEvent:
 		a.reload()
+	case *autoTick:
+		a.onAutoTick(ev)
 	}
 	return !a.quit
 }
