@@ -346,7 +346,9 @@ func TestAutoplayInTmux(t *testing.T) {
 		t.Errorf("autoplay went on after a key: turn %d, then %d", stopped, now)
 	}
 	tm("send-keys", "t")
-	waitFor("a tip", func(s string) bool { return regexp.MustCompile(`tip: (Left|Right|Up|Down) \(expected value \d+\)`).MatchString(s) })
+	waitFor("a tip", func(s string) bool {
+		return regexp.MustCompile(`tip: (Left|Right|Up|Down) \(expected value \d+\)`).MatchString(s)
+	})
 	tm("send-keys", "q")
 	waitFor("the exit", func(s string) bool { return strings.Contains(s, "EXIT=0") })
 }
