@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -784,45 +783,13 @@ func TestPlayErrors(t *testing.T) {
 // says, that undo and the help work, and that quitting gives the shell its
 // screen back.
 func TestPlayInTmux(t *testing.T) {
-	tmux, err := exec.LookPath("tmux")
-	if err != nil {
-		t.Skip("tmux is not installed")
-	}
 	dir := t.TempDir()
 	state := filepath.Join(dir, "state")
-	sock := filepath.Join(dir, "tmux.sock")
-	tm := func(args ...string) string {
-		t.Helper()
-		out, err := exec.Command(tmux, append([]string{"-S", sock}, args...)...).CombinedOutput()
-		if err != nil {
-			t.Fatalf("tmux %v: %v\n%s", args, err, out)
-		}
-		return string(out)
-	}
-	shell, err := exec.LookPath("sh")
-	if err != nil {
-		t.Skip("no sh")
-	}
-	tm("-f", "/dev/null", "new-session", "-d", "-x", "90", "-y", "30", "env", "PS1=PROMPT$ ", "TERM=xterm-256color", shell)
-	defer exec.Command(tmux, "-S", sock, "kill-server").Run()
+	pn := newPane(t, dir, 90, 30)
+	tm := pn.run
 	capture := func() string { return tm("capture-pane", "-p") }
-	waitFor := func(what string, ok func(string) bool) string {
-		t.Helper()
-		deadline := time.Now().Add(10 * time.Second)
-		for {
-			text := capture()
-			if ok(text) {
-				return text
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("waiting for %s; the pane shows:\n%s", what, text)
-			}
-			time.Sleep(30 * time.Millisecond)
-		}
-	}
-	waitFor("the prompt", func(s string) bool { return strings.Contains(s, "PROMPT$") })
-	tm("send-keys", "-l", "MOD2048_STATE_DIR="+state+" "+binary+" play --seed 11; echo EXIT=$?")
-	tm("send-keys", "Enter")
+	waitFor := pn.waitFor
+	pn.typeLine("MOD2048_STATE_DIR=" + state + " " + binary + " play --seed 11; echo EXIT=$?")
 
 	o, _, _ := parsePlay([]string{"--seed", "11"}, io.Discard)
 	o.stateDir = state
@@ -1193,51 +1160,22 @@ func TestPlayFirstSaveFails(t *testing.T) {
 // file): the key line says NOT SAVED, q asks, y quits, and the program
 // says what was lost and exits 1.
 func TestPlayQuitUnsavedInTmux(t *testing.T) {
-	tmux, err := exec.LookPath("tmux")
-	if err != nil {
-		t.Skip("tmux is not installed")
-	}
 	if info, err := os.Stat("/proc/self"); err != nil || !info.IsDir() {
 		t.Skip("no /proc")
 	}
-	shell, err := exec.LookPath("sh")
-	if err != nil {
-		t.Skip("no sh")
-	}
-	sock := filepath.Join(t.TempDir(), "tmux.sock")
-	tm := func(args ...string) string {
-		t.Helper()
-		out, err := exec.Command(tmux, append([]string{"-S", sock}, args...)...).CombinedOutput()
-		if err != nil {
-			t.Fatalf("tmux %v: %v\n%s", args, err, out)
-		}
-		return string(out)
-	}
-	tm("-f", "/dev/null", "new-session", "-d", "-x", "90", "-y", "30", "env", "PS1=PROMPT$ ", "TERM=xterm-256color", shell)
-	defer exec.Command(tmux, "-S", sock, "kill-server").Run()
+	pn := newPane(t, t.TempDir(), 90, 30)
+	tm := pn.run
 	waitFor := func(what, want string) string {
 		t.Helper()
-		deadline := time.Now().Add(10 * time.Second)
-		for {
-			text := tm("capture-pane", "-p", "-J")
-			if strings.Contains(text, want) {
-				return text
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("waiting for %s; the pane shows:\n%s", what, text)
-			}
-			time.Sleep(30 * time.Millisecond)
-		}
+		return pn.waitFor(what, func(s string) bool { return strings.Contains(s, want) })
 	}
-	waitFor("the prompt", "PROMPT$")
-	tm("send-keys", "-l", "MOD2048_STATE_DIR=/proc/self "+binary+" play --seed 3; echo EXIT=$?")
-	tm("send-keys", "Enter")
+	pn.typeLine("MOD2048_STATE_DIR=/proc/self " + binary + " play --seed 3; echo EXIT=$?")
 	waitFor("the warning", "NOT SAVED: ")
 	tm("send-keys", "Left")
 	tm("send-keys", "q")
 	waitFor("the question", "Not saved. Quit anyway? (y/n)")
 	tm("send-keys", "y")
-	text := waitFor("the exit", "EXIT=")
+	text := waitFor("the exit", "\nEXIT=") // the echo's line, not the command's
 	if !strings.Contains(text, "EXIT=1") || !strings.Contains(text, "2048 play: quit with the game not saved") {
 		t.Errorf("quitting unsaved:\n%s", text)
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -23,75 +22,45 @@ import (
 // written, --to-fixture writes one that passes too, and an expectation
 // edited into what the mod should have done fails until the game does it.
 func TestRecordReplayFixture(t *testing.T) {
-	tmux, err := exec.LookPath("tmux")
-	if err != nil {
-		t.Skip("tmux is not installed")
-	}
 	dir := t.TempDir()
+	p := newPane(t, dir, 120, 30)
 	freeze, err := filepath.Abs(filepath.Join("..", "..", "mods", "freeze"))
 	if err != nil {
 		t.Fatal(err)
-	}
-	sock := filepath.Join(dir, "tmux.sock")
-	tm := func(args ...string) string {
-		t.Helper()
-		out, err := exec.Command(tmux, append([]string{"-S", sock}, args...)...).CombinedOutput()
-		if err != nil {
-			t.Fatalf("tmux %v: %v\n%s", args, err, out)
-		}
-		return string(out)
-	}
-	tm("-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "30", "-c", dir, "env", "PS1=PROMPT$ ", "TERM=xterm-256color", "sh")
-	defer exec.Command(tmux, "-S", sock, "kill-server").Run()
-	waitFor := func(what string, ok func(string) bool) string {
-		t.Helper()
-		deadline := time.Now().Add(10 * time.Second)
-		for {
-			text := tm("capture-pane", "-p")
-			if ok(text) {
-				return text
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("waiting for %s; the pane shows:\n%s", what, text)
-			}
-			time.Sleep(30 * time.Millisecond)
-		}
 	}
 	turn := regexp.MustCompile(`Turn (\d+)`)
 	turnIs := func(n string) func(string) bool {
 		return func(s string) bool { m := turn.FindStringSubmatch(s); return m != nil && m[1] == n }
 	}
-	waitFor("the prompt", func(s string) bool { return strings.Contains(s, "PROMPT$") })
-	tm("send-keys", "-l", "MOD2048_STATE_DIR="+filepath.Join(dir, "state")+" "+binary+" play --seed 5 --mod "+freeze+" --mod-set freeze.interval=2 --record game.replay 2>/dev/null; echo EXIT=$?")
-	tm("send-keys", "Enter")
-	waitFor("the game", turnIs("0"))
+	p.typeLine("MOD2048_STATE_DIR=" + filepath.Join(dir, "state") + " " + binary + " play --seed 5 --mod " + freeze + " --mod-set freeze.interval=2 --record game.replay 2>/dev/null; echo EXIT=$?")
+	p.waitFor("the game", turnIs("0"))
 	// Moves, an undo and a redo, an undo and another move: the fixture
 	// keeps the moves that stand.
 	played := 0
 	for _, k := range []string{"Left", "Up", "Right", "Down", "Left", "Up", "Right", "Down", "Left", "Up"} {
-		before := turn.FindStringSubmatch(tm("capture-pane", "-p"))[1]
-		tm("send-keys", k)
+		before := turn.FindStringSubmatch(p.screen())[1]
+		p.keys(k)
 		time.Sleep(50 * time.Millisecond)
-		if turn.FindStringSubmatch(tm("capture-pane", "-p"))[1] != before {
+		if turn.FindStringSubmatch(p.screen())[1] != before {
 			played++
 		}
 	}
 	if played < 4 {
 		t.Fatalf("only %d of 10 moves changed the board", played)
 	}
-	tm("send-keys", "u")
-	tm("send-keys", "U")
-	tm("send-keys", "u")
-	tm("send-keys", "Left", "Right")
+	p.keys("u")
+	p.keys("U")
+	p.keys("u")
+	p.keys("Left", "Right")
 	time.Sleep(100 * time.Millisecond)
-	tm("send-keys", "f")
-	text := waitFor("the fixture", func(s string) bool { return strings.Contains(s, "fixture written: ") })
+	p.keys("f")
+	text := p.waitFor("the fixture", func(s string) bool { return strings.Contains(s, "fixture written: ") })
 	name := regexp.MustCompile(`fixture written: (\S+\.cases)`).FindStringSubmatch(text)
 	if name == nil {
 		t.Fatalf("no fixture name on the screen:\n%s", text)
 	}
-	tm("send-keys", "q")
-	waitFor("the exit", func(s string) bool { return strings.Contains(s, "EXIT=0") })
+	p.keys("q")
+	p.waitFor("the exit", func(s string) bool { return strings.Contains(s, "EXIT=0") })
 
 	// The replay reproduces, and says what it played.
 	out, errOut, code := run2048(t, dir, "replay", "--check", "game.replay")
@@ -294,22 +263,8 @@ game.on("before_move", function(e) if e.dir == "up" then return {refuse = "up is
 // TestAutoplayInTmux: --autoplay plays moves by itself in the real binary,
 // any key stops it, and t gives a tip.
 func TestAutoplayInTmux(t *testing.T) {
-	tmux, err := exec.LookPath("tmux")
-	if err != nil {
-		t.Skip("tmux is not installed")
-	}
 	dir := t.TempDir()
-	sock := filepath.Join(dir, "tmux.sock")
-	tm := func(args ...string) string {
-		t.Helper()
-		out, err := exec.Command(tmux, append([]string{"-S", sock}, args...)...).CombinedOutput()
-		if err != nil {
-			t.Fatalf("tmux %v: %v\n%s", args, err, out)
-		}
-		return string(out)
-	}
-	tm("-f", "/dev/null", "new-session", "-d", "-x", "100", "-y", "30", "-c", dir, "env", "PS1=PROMPT$ ", "TERM=xterm-256color", "sh")
-	defer exec.Command(tmux, "-S", sock, "kill-server").Run()
+	p := newPane(t, dir, 100, 30)
 	turn := regexp.MustCompile(`Turn (\d+)`)
 	turnOf := func(s string) int {
 		m := turn.FindStringSubmatch(s)
@@ -319,36 +274,20 @@ func TestAutoplayInTmux(t *testing.T) {
 		n, _ := strconv.Atoi(m[1])
 		return n
 	}
-	waitFor := func(what string, ok func(string) bool) string {
-		t.Helper()
-		deadline := time.Now().Add(15 * time.Second)
-		for {
-			text := tm("capture-pane", "-p")
-			if ok(text) {
-				return text
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("waiting for %s; the pane shows:\n%s", what, text)
-			}
-			time.Sleep(30 * time.Millisecond)
-		}
-	}
-	waitFor("the prompt", func(s string) bool { return strings.Contains(s, "PROMPT$") })
-	tm("send-keys", "-l", "MOD2048_STATE_DIR="+filepath.Join(dir, "state")+" "+binary+" play --seed 8 --autoplay; echo EXIT=$?")
-	tm("send-keys", "Enter")
-	waitFor("autoplay to play", func(s string) bool { return turnOf(s) >= 4 && strings.Contains(s, "any key stops") })
-	tm("send-keys", "-l", "+")
-	tm("send-keys", "x")
-	text := waitFor("autoplay to stop", func(s string) bool { return strings.Contains(s, "autoplay stopped") })
+	p.typeLine("MOD2048_STATE_DIR=" + filepath.Join(dir, "state") + " " + binary + " play --seed 8 --autoplay; echo EXIT=$?")
+	p.waitFor("autoplay to play", func(s string) bool { return turnOf(s) >= 4 && strings.Contains(s, "any key stops") })
+	p.run("send-keys", "-l", "+")
+	p.keys("x")
+	text := p.waitFor("autoplay to stop", func(s string) bool { return strings.Contains(s, "autoplay stopped") })
 	stopped := turnOf(text)
 	time.Sleep(800 * time.Millisecond)
-	if now := turnOf(tm("capture-pane", "-p")); now != stopped {
+	if now := turnOf(p.screen()); now != stopped {
 		t.Errorf("autoplay went on after a key: turn %d, then %d", stopped, now)
 	}
-	tm("send-keys", "t")
-	waitFor("a tip", func(s string) bool {
+	p.keys("t")
+	p.waitFor("a tip", func(s string) bool {
 		return regexp.MustCompile(`tip: (Left|Right|Up|Down) \(expected value \d+\)`).MatchString(s)
 	})
-	tm("send-keys", "q")
-	waitFor("the exit", func(s string) bool { return strings.Contains(s, "EXIT=0") })
+	p.keys("q")
+	p.waitFor("the exit", func(s string) bool { return strings.Contains(s, "EXIT=0") })
 }

@@ -125,7 +125,7 @@ func (f *File) Fixture(setup session.Setup, o FixtureOptions) ([]byte, error) {
 		fmt.Fprintf(&b, "ScoreΔ: %s\n", delta)
 		fmt.Fprintf(&b, "Status: %s\n", st.Status)
 		if len(setup.Mods) > 0 {
-			fmt.Fprintf(&b, "Marks: %s\n", marks(st.Marks))
+			fmt.Fprintf(&b, "Marks: %s\n", engine.FormatMarks(st.Marks))
 		}
 		score = st.Score
 	}
@@ -167,17 +167,6 @@ func writeBoard(b *strings.Builder, r engine.Rules, st *engine.State) {
 		b.WriteString(row)
 		b.WriteByte('\n')
 	}
-}
-
-func marks(ms []engine.Mark) string {
-	if len(ms) == 0 {
-		return "none"
-	}
-	parts := make([]string, len(ms))
-	for i, m := range ms {
-		parts[i] = fmt.Sprintf("%s(%d,%d)/%d", m.Name, m.Pos.Row, m.Pos.Col, m.Turns)
-	}
-	return strings.Join(parts, " ")
 }
 
 // tomlValue writes a mod setting's value for ModSet:.
