@@ -37,6 +37,8 @@ fuzz:
 	$(GO) test ./engine -run '^$$' -fuzz FuzzUnmarshal -fuzztime $(FUZZTIME)
 	$(GO) test ./cmd/2048/internal/fixture -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME)
 	$(GO) test ./config -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME)
+	$(GO) test ./scripting/session/replay -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME)
+	$(GO) test ./engine/ai -run '^$$' -fuzz FuzzParseSettings -fuzztime $(FUZZTIME)
 
 # check: what a commit should leave clean besides the tests.
 check: test
