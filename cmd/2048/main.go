@@ -38,6 +38,8 @@ Usage:
                               --record FILE
   2048 replay [FLAGS] FILE    play a recorded game back; --check tells whether
                               it reproduces, --to-fixture writes a fixture
+  2048 sim [FLAGS]            the balance lab: play many seeded games with a
+                              policy and report wins, losses, scores, turns
   2048 test [-v] [PATH ...]   run the fixture files (.cases) named, and every
                               one below the folders named (default: .)
   2048 config show [FLAGS]    print the effective configuration as TOML
@@ -79,6 +81,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runMod(args[1:], stdout, stderr)
 	case "replay":
 		return runReplay(args[1:], stdout, stderr)
+	case "sim":
+		return runSim(args[1:], stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintf(stdout, "2048 %s\n", version)
 		return 0
@@ -98,8 +102,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if len(args) > 1 && args[1] == "replay" {
 			return runReplay([]string{"-h"}, stdout, stdout)
 		}
+		if len(args) > 1 && args[1] == "sim" {
+			return runSim([]string{"-h"}, stdout, stdout)
+		}
 		if len(args) > 1 {
-			fmt.Fprintf(stderr, "2048 help: unknown topic %q (topics: play, test, config, mod, replay)\n\n%s", args[1], usage)
+			fmt.Fprintf(stderr, "2048 help: unknown topic %q (topics: play, test, config, mod, replay, sim)\n\n%s", args[1], usage)
 			return 2
 		}
 		fmt.Fprint(stdout, usage)

@@ -152,23 +152,28 @@ func (s *screen) contains(want string) {
 // golden compares the screen with testdata/screens/NAME.golden.
 func (s *screen) golden(name string) {
 	s.t.Helper()
-	path := filepath.Join("testdata", "screens", name+".golden")
-	got := s.text()
+	golden(s.t, name+".golden", s.text())
+}
+
+// golden compares got with testdata/screens/NAME (-update writes it).
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", "screens", name)
 	if *update {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			s.t.Fatal(err)
+			t.Fatal(err)
 		}
 		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			s.t.Fatal(err)
+			t.Fatal(err)
 		}
 		return
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		s.t.Fatalf("%v (run go test ./cmd/2048 -update to write it)", err)
+		t.Fatalf("%v (run go test ./cmd/2048 -update to write it)", err)
 	}
 	if got != string(want) {
-		s.t.Errorf("the screen differs from %s (rerun with -update if the change is meant):\n%s\ngot:\n%s", path, lineDiff(string(want), got), got)
+		t.Errorf("the output differs from %s (rerun with -update if the change is meant):\n%s\ngot:\n%s", path, lineDiff(string(want), got), got)
 	}
 }
 

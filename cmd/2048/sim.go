@@ -1,0 +1,422 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/vbauerster/mpb/v8"
+	"github.com/vbauerster/mpb/v8/decor"
+	"golang.org/x/term"
+
+	"github.com/mod2048/mod2048/config"
+	"github.com/mod2048/mod2048/config/infile"
+	"github.com/mod2048/mod2048/engine/ai"
+	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/session"
+	"github.com/mod2048/mod2048/scripting/session/sim"
+)
+
+const simUsage = `Usage: 2048 sim [the play flags] [--games N] [--seed S] [--policy P] [--max-turns T] [--jobs J] [--json FILE] [--csv FILE] [--shard I/N] [--compare FILE.toml ...] [--sweep KEY=V1,V2,...]
+       2048 sim merge FILE.json ...
+
+The balance lab: plays many seeded games of a configuration and its mods,
+as '2048 play' would build them (--ruleset, --difficulty, --config, --set,
+--mod, --mod-set), with a policy, and reports what they did: wins, losses
+and unfinished games with their rates and 95% intervals, the score and
+length percentiles, a histogram of the highest tile (classic) or energy
+(cellular) reached, and each mod's errors, refusals and disables.
+
+Game i plays with a seed made from --seed and i, so the same flags give the
+same report byte for byte, whatever --jobs. Policies: random; greedy (the
+best immediate score, ties broken by the seed); lookahead (the default: an
+expectimax through the engine's own rules, --depth moves deep with
+--samples forks a move; for cellular it values the stabilize goal); expert
+(the expert player, --ai-config FILE for its settings).
+
+--compare FILE.toml ... plays each configuration file too, on the same
+seeds, and prints them side by side with the differences and whether each
+is significant. --sweep KEY=V1,V2 (repeatable: a grid) plays each value and
+prints win rate, median score and median turns for each.
+
+--shard I/N plays the I-th (from 0) of N disjoint slices of the games; its
+--json is a shard. '2048 sim merge' combines the shards' JSON into exactly
+the whole run's report. A progress bar shows on the standard error when it
+is a terminal. --timing adds each mod's mean time a move (wall-clock, the
+one figure that changes from run to run).
+
+Exit status: 0 when the run was played; 1 for a configuration, mod or
+file error; 2 for a usage error.
+`
+
+type simOptions struct {
+	build    config.BuildOptions
+	mods     []string
+	modSets  []string
+	games    int
+	seed     uint64
+	policy   string
+	maxTurns int
+	jobs     int
+	depth    int
+	samples  int
+	aiConfig string
+	json     string
+	csv      string
+	shard    string
+	compare  []string
+	sweep    []string
+	timing   bool
+}
+
+func runSim(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "merge" {
+		return runSimMerge(args[1:], stdout, stderr)
+	}
+	var o simOptions
+	fs := flag.NewFlagSet("sim", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	layerFlags(fs, &o.build)
+	fs.StringVar(&o.build.File, "config", "", "a TOML `file` whose settings go over the preset")
+	fs.Var((*setFlags)(&o.build.Sets), "set", "a `key=value` override; repeatable")
+	fs.Var((*repeated)(&o.mods), "mod", "a mod to load: its `folder`, or an installed mod's id; repeatable")
+	fs.Var((*repeated)(&o.modSets), "mod-set", "a mod's setting, `MOD.KEY=VALUE`; repeatable")
+	fs.IntVar(&o.games, "games", 200, "`games` to play")
+	fs.Uint64Var(&o.seed, "seed", 1, "the run's `seed`")
+	fs.StringVar(&o.policy, "policy", sim.DefaultPolicy, "the `policy`: "+strings.Join(sim.Policies(), ", "))
+	fs.IntVar(&o.maxTurns, "max-turns", 1000, "a game that reaches this many `turns` is unfinished")
+	fs.IntVar(&o.jobs, "jobs", runtime.NumCPU(), "`workers` playing at once")
+	fs.IntVar(&o.depth, "depth", 1, "lookahead: the search's `moves`")
+	fs.IntVar(&o.samples, "samples", 4, "lookahead: `forks` each move is sampled on")
+	fs.StringVar(&o.aiConfig, "ai-config", "", "expert: a TOML `file` of the expert player's settings")
+	fs.StringVar(&o.json, "json", "", "write the report as JSON to `file`")
+	fs.StringVar(&o.csv, "csv", "", "write one row per game to `file`")
+	fs.StringVar(&o.shard, "shard", "", "play the I-th of N slices of the games, `I/N`")
+	fs.Var((*repeated)(&o.compare), "compare", "a configuration `file` to play on the same seeds, side by side; repeatable")
+	fs.Var((*repeated)(&o.sweep), "sweep", "`KEY=V1,V2,...`: play each value (repeatable: a grid)")
+	fs.BoolVar(&o.timing, "timing", false, "print each mod's mean time a move (wall-clock)")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), simUsage)
+		fs.PrintDefaults()
+	}
+	if ok, code := parseFlags(fs, args); !ok {
+		return code
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "2048 sim: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	if o.games < 1 || o.maxTurns < 1 || o.jobs < 1 {
+		fmt.Fprintln(stderr, "2048 sim: --games, --max-turns and --jobs must be at least 1")
+		return 2
+	}
+	shard, shards, err := parseShard(o.shard)
+	if err != nil {
+		fmt.Fprintf(stderr, "2048 sim: --shard: %v\n", err)
+		return 2
+	}
+	if err := simMain(o, shard, shards, stdout, stderr); err != nil {
+		fmt.Fprintf(stderr, "2048 sim: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+func parseShard(s string) (i, n int, err error) {
+	if s == "" {
+		return 0, 0, nil
+	}
+	a, b, ok := strings.Cut(s, "/")
+	i, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
+		return 0, 0, fmt.Errorf("%q: want I/N with 0 ≤ I < N", s)
+	}
+	return i, n, nil
+}
+
+// simMain plays the run (and its comparisons or sweep) and writes the
+// reports.
+func simMain(o simOptions, shard, shards int, stdout, stderr io.Writer) error {
+	settings := ai.Defaults()
+	if o.aiConfig != "" {
+		data, err := infile.Read(o.aiConfig, config.MaxFileSize)
+		if err != nil {
+			return err
+		}
+		if settings, err = ai.ParseSettings(data, o.aiConfig); err != nil {
+			return err
+		}
+	}
+	mk, err := sim.MakePolicy(o.policy, sim.PolicyOptions{Depth: o.depth, Samples: o.samples, AI: settings})
+	if err != nil {
+		return err
+	}
+	var mods []*scripting.Mod
+	for _, ref := range o.mods {
+		m, err := loadModRef(ref)
+		if err != nil {
+			return err
+		}
+		mods = append(mods, m)
+	}
+	if _, err := setMods(mods, o.modSets); err != nil {
+		return err
+	}
+	play := func(c *config.Config, label string) (*sim.Report, time.Duration, error) {
+		opt := sim.Options{Setup: session.Setup{Config: c, Mods: mods}, Policy: o.policy, Make: mk,
+			Games: o.games, Seed: o.seed, MaxTurns: o.maxTurns, Jobs: o.jobs, Shard: shard, Shards: shards}
+		bar := progress(stderr, label, o.games, shards)
+		if bar != nil {
+			opt.Progress = bar.update
+		}
+		rs, err := sim.Run(opt)
+		if bar != nil {
+			bar.done()
+		}
+		if err != nil {
+			return nil, 0, err
+		}
+		var hooks time.Duration
+		for _, r := range rs {
+			hooks += r.HookNanos
+		}
+		h := sim.Header{Config: string(c.TOML()), Policy: o.policy, Ruleset: c.Ruleset, Difficulty: c.Preset, Seed: o.seed, MaxTurns: o.maxTurns}
+		return sim.NewReport(h, rs), hooks, nil
+	}
+	base, err := config.Build(o.build)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(o.sweep) > 0:
+		return sweep(o, play, stdout)
+	case len(o.compare) > 0:
+		return compare(o, base, play, stdout)
+	}
+	r, hooks, err := play(base, "games")
+	if err != nil {
+		return err
+	}
+	if err := r.Text(stdout); err != nil {
+		return err
+	}
+	if o.timing && len(mods) > 0 {
+		moves := 0
+		for _, g := range r.Results {
+			moves += g.Turns
+		}
+		fmt.Fprintf(stdout, "\nmods' time: %.1f µs a move with the mods (wall-clock)\n", float64(hooks.Nanoseconds())/1000/float64(max(moves, 1)))
+	}
+	if o.json != "" {
+		data, err := r.JSON()
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(o.json, data, 0o644); err != nil {
+			return err
+		}
+	}
+	if o.csv != "" {
+		f, err := os.Create(o.csv)
+		if err != nil {
+			return err
+		}
+		if err := r.CSV(f); err != nil {
+			f.Close()
+			return err
+		}
+		return f.Close()
+	}
+	return nil
+}
+
+type playFunc func(c *config.Config, label string) (*sim.Report, time.Duration, error)
+
+// compare plays the base configuration and each --compare file on the same
+// seeds and prints them side by side.
+func compare(o simOptions, base *config.Config, play playFunc, w io.Writer) error {
+	configs := []*config.Config{base}
+	names := []string{"base"}
+	for _, file := range o.compare {
+		b := o.build
+		b.File = file
+		c, err := config.Build(b)
+		if err != nil {
+			return err
+		}
+		configs = append(configs, c)
+		names = append(names, file)
+	}
+	var reports []*sim.Report
+	for i, c := range configs {
+		r, _, err := play(c, names[i])
+		if err != nil {
+			return err
+		}
+		reports = append(reports, r)
+	}
+	fmt.Fprintf(w, "%d games each, seed %d, policy %s; the differences are against base, significant when the 95%% intervals do not overlap\n\n", o.games, o.seed, o.policy)
+	fmt.Fprintf(w, "%-24s %9s %9s %12s %12s %11s\n", "configuration", "won", "lost", "median score", "median turns", "significant")
+	for i, r := range reports {
+		sig := ""
+		if i > 0 {
+			sig = significance(reports[0], r)
+		}
+		fmt.Fprintf(w, "%-24s %8.1f%% %8.1f%% %12s %12s %11s\n", trim(names[i], 24), 100*r.WinRate, 100*r.LossRate, strconv.FormatFloat(r.Score.P50, 'f', -1, 64), strconv.FormatFloat(r.Turns.P50, 'f', -1, 64), sig)
+	}
+	return nil
+}
+
+// significance says whether r's win and loss rates differ from base's:
+// their 95% intervals do not overlap.
+func significance(base, r *sim.Report) string {
+	apart := func(a, b [2]float64) bool { return a[1] < b[0] || b[1] < a[0] }
+	var out []string
+	if apart(base.WinCI, r.WinCI) {
+		out = append(out, "won")
+	}
+	if apart(base.LossCI, r.LossCI) {
+		out = append(out, "lost")
+	}
+	if len(out) == 0 {
+		return "no"
+	}
+	return strings.Join(out, ", ")
+}
+
+func trim(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return "…" + s[len(s)-n+1:]
+}
+
+// sweep plays every combination of the --sweep values (a grid) and prints
+// win rate, median score and median turns for each.
+func sweep(o simOptions, play playFunc, w io.Writer) error {
+	grid := [][]string{nil}
+	for _, s := range o.sweep {
+		key, values, ok := strings.Cut(s, "=")
+		if !ok || key == "" || values == "" {
+			return fmt.Errorf("--sweep %q: want KEY=V1,V2,...", s)
+		}
+		var next [][]string
+		for _, g := range grid {
+			for _, v := range strings.Split(values, ",") {
+				next = append(next, append(append([]string(nil), g...), key+"="+strings.TrimSpace(v)))
+			}
+		}
+		grid = next
+	}
+	fmt.Fprintf(w, "%d games each, seed %d, policy %s\n\n", o.games, o.seed, o.policy)
+	fmt.Fprintf(w, "%-32s %9s %12s %12s\n", "settings", "won", "median score", "median turns")
+	for _, sets := range grid {
+		b := o.build
+		b.Sets = append(append([]string(nil), b.Sets...), sets...)
+		c, err := config.Build(b)
+		if err != nil {
+			return err
+		}
+		r, _, err := play(c, strings.Join(sets, " "))
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "%-32s %8.1f%% %12s %12s\n", strings.Join(sets, " "), 100*r.WinRate, strconv.FormatFloat(r.Score.P50, 'f', -1, 64), strconv.FormatFloat(r.Turns.P50, 'f', -1, 64))
+	}
+	return nil
+}
+
+func runSimMerge(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("sim merge", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("json", "", "write the merged report as JSON to `file` too")
+	if ok, code := parseFlags(fs, args); !ok {
+		return code
+	}
+	if fs.NArg() == 0 {
+		fmt.Fprintln(stderr, "2048 sim merge: want the shards' JSON files")
+		return 2
+	}
+	var reports []*sim.Report
+	for _, path := range fs.Args() {
+		data, err := infile.Read(path, 256<<20)
+		if err == nil {
+			var r *sim.Report
+			if r, err = sim.ParseReport(data); err == nil {
+				reports = append(reports, r)
+				continue
+			}
+		}
+		fmt.Fprintf(stderr, "2048 sim merge: %s: %v\n", path, err)
+		return 1
+	}
+	r, err := sim.Merge(reports)
+	if err != nil {
+		fmt.Fprintf(stderr, "2048 sim merge: %v\n", err)
+		return 1
+	}
+	if err := r.Text(stdout); err != nil {
+		return 1
+	}
+	if *out != "" {
+		data, err := r.JSON()
+		if err == nil {
+			err = os.WriteFile(*out, data, 0o644)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "2048 sim merge: %v\n", err)
+			return 1
+		}
+	}
+	return 0
+}
+
+// bar is the progress bar of a run on a terminal.
+type bar struct {
+	p     *mpb.Progress
+	b     *mpb.Bar
+	start time.Time
+	total int
+	shown bool
+	w     io.Writer
+}
+
+// progress returns the bar of a run of games on stderr, or nil when stderr
+// is not a terminal. The bar shows once the run has gone on for a second.
+func progress(stderr io.Writer, label string, games, shards int) *bar {
+	f, ok := stderr.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return nil
+	}
+	if shards > 0 {
+		games = (games + shards - 1) / shards
+	}
+	return &bar{start: time.Now(), total: games, w: f}
+}
+
+func (b *bar) update(done int) {
+	if !b.shown {
+		if time.Since(b.start) < time.Second {
+			return
+		}
+		b.shown = true
+		b.p = mpb.New(mpb.WithOutput(b.w), mpb.WithWidth(40))
+		b.b = b.p.AddBar(int64(b.total),
+			mpb.PrependDecorators(decor.Name("playing "), decor.CountersNoUnit("%d / %d games")),
+			mpb.AppendDecorators(decor.Percentage(), decor.Name(" "), decor.EwmaETA(decor.ET_STYLE_GO, 30)))
+	}
+	b.b.SetCurrent(int64(done))
+}
+
+func (b *bar) done() {
+	if b.p != nil {
+		b.b.SetCurrent(int64(b.total))
+		b.p.Wait()
+	}
+}

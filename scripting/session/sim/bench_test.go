@@ -1,0 +1,104 @@
+package sim
+
+import (
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/mod2048/mod2048/config"
+	"github.com/mod2048/mod2048/engine"
+	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/session"
+)
+
+func repoMod(b *testing.B, name string) *scripting.Mod {
+	_, file, _, _ := runtime.Caller(0)
+	m, err := scripting.LoadMod(filepath.Join(filepath.Dir(file), "..", "..", "..", "mods", name))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return m
+}
+
+// BenchmarkGames reports games a second (games/s) for each policy on
+// classic 4×4 and cellular mid, with no mod and with each shipped mod of
+// the ruleset, one worker.
+func BenchmarkGames(b *testing.B) {
+	type setup struct {
+		name, ruleset, preset string
+		mods                  []string
+	}
+	setups := []setup{
+		{"classic", "classic", "classic", nil},
+		{"classic+freeze", "classic", "classic", []string{"freeze"}},
+		{"classic+overdrive", "classic", "classic", []string{"overdrive"}},
+		{"classic+one_way", "classic", "classic", []string{"one_way"}},
+		{"cellular-mid", "cellular", "mid", nil},
+		{"cellular-mid+moss", "cellular", "mid", []string{"moss"}},
+	}
+	for _, st := range setups {
+		for _, policy := range []string{"random", "greedy", "lookahead"} {
+			b.Run(fmt.Sprintf("%s/%s", st.name, policy), func(b *testing.B) {
+				c, err := config.Build(config.BuildOptions{Ruleset: st.ruleset, Difficulty: st.preset})
+				if err != nil {
+					b.Fatal(err)
+				}
+				var mods []*scripting.Mod
+				for _, m := range st.mods {
+					mods = append(mods, repoMod(b, m))
+				}
+				mk, _ := MakePolicy(policy, PolicyOptions{Depth: 1, Samples: 4})
+				turns := 0
+				games := 0
+				for b.Loop() {
+					rs, err := Run(Options{Setup: session.Setup{Config: c, Mods: mods}, Make: mk, Games: 1, Seed: uint64(games), MaxTurns: 1000, Jobs: 1})
+					if err != nil {
+						b.Fatal(err)
+					}
+					turns += rs[0].Turns
+					games++
+				}
+				b.ReportMetric(float64(games)/b.Elapsed().Seconds(), "games/s")
+				b.ReportMetric(float64(turns)/float64(games), "turns/game")
+			})
+		}
+	}
+}
+
+// BenchmarkOverhead compares the lab's cost a move (a session, the random
+// policy's view and choice, the bookkeeping) with the engine's alone
+// playing the same random policy on the same games: both play 50 whole
+// games of classic 4×4 a loop, new games included, and report ns/move.
+func BenchmarkOverhead(b *testing.B) {
+	c, _ := config.Build(config.BuildOptions{})
+	const games = 50
+	b.Run("Game.Move", func(b *testing.B) {
+		moves := 0
+		for b.Loop() {
+			for i := 0; i < games; i++ {
+				seed := GameSeed(1, i)
+				rules, opt, _ := c.Game(seed, false)
+				g, _ := engine.New(rules, opt)
+				rng := engine.NewRNG(seed)
+				for g.Status() == engine.Playing {
+					legal := g.LegalMoves().List()
+					g.Move(legal[rng.IntN(len(legal))])
+					moves++
+				}
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(moves), "ns/move")
+	})
+	b.Run("sim", func(b *testing.B) {
+		mk, _ := MakePolicy("random", PolicyOptions{})
+		moves := 0
+		for b.Loop() {
+			rs, _ := Run(Options{Setup: session.Setup{Config: c}, Make: mk, Games: games, Seed: 1, MaxTurns: 100000, Jobs: 1})
+			for _, r := range rs {
+				moves += r.Turns
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(moves), "ns/move")
+	})
+}

@@ -1,0 +1,290 @@
+package sim
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/mod2048/mod2048/engine"
+)
+
+// Report is what a run did. Its JSON has the keys the README lists: games,
+// wins, losses, unfinished, win_rate, loss_rate, score (p10, p50, p90,
+// max), turns (p10, p50, p90), config, policy, seed; then the confidence
+// intervals, the highest levels, the mods' counts and every game's result
+// (so that shards merge into exactly the whole run's report).
+type Report struct {
+	Games          int        `json:"games"`
+	Wins           int        `json:"wins"`
+	Losses         int        `json:"losses"`
+	Unfinished     int        `json:"unfinished"`
+	WinRate        float64    `json:"win_rate"`
+	LossRate       float64    `json:"loss_rate"`
+	Score          Dist       `json:"score"`
+	Turns          Dist       `json:"turns"`
+	Config         string     `json:"config"`
+	Policy         string     `json:"policy"`
+	Seed           uint64     `json:"seed"`
+	Ruleset        string     `json:"ruleset"`
+	Difficulty     string     `json:"difficulty"`
+	MaxTurns       int        `json:"max_turns"`
+	UnfinishedRate float64    `json:"unfinished_rate"`
+	WinCI          [2]float64 `json:"win_rate_ci95"`
+	LossCI         [2]float64 `json:"loss_rate_ci95"`
+	UnfinishedCI   [2]float64 `json:"unfinished_rate_ci95"`
+	Top            []Level    `json:"top"`
+	Mods           []ModStats `json:"mods"`
+	Results        []Result   `json:"results"`
+}
+
+// Dist is a distribution's percentiles (nearest rank) and maximum.
+type Dist struct {
+	P10 float64 `json:"p10"`
+	P50 float64 `json:"p50"`
+	P90 float64 `json:"p90"`
+	Max float64 `json:"max"`
+}
+
+// Level is how many games reached a highest level.
+type Level struct {
+	Level int    `json:"level"`
+	Label string `json:"label"` // the tile (2048) or the energy (E8)
+	Games int    `json:"games"`
+}
+
+// Header is what a report says of its run.
+type Header struct {
+	Config, Policy, Ruleset, Difficulty string
+	Seed                                uint64
+	MaxTurns                            int
+}
+
+// NewReport makes the report of results (in any order) of a run.
+func NewReport(h Header, results []Result) *Report {
+	rs := slices.Clone(results)
+	slices.SortFunc(rs, func(a, b Result) int { return a.Game - b.Game })
+	r := &Report{Games: len(rs), Config: h.Config, Policy: h.Policy, Seed: h.Seed,
+		Ruleset: h.Ruleset, Difficulty: h.Difficulty, MaxTurns: h.MaxTurns, Results: rs, Top: []Level{}, Mods: []ModStats{}}
+	var scores, turns []float64
+	tops := map[int]int{}
+	mods := map[string]*ModStats{}
+	var order []string
+	for _, g := range rs {
+		switch g.Outcome {
+		case Won:
+			r.Wins++
+		case Lost:
+			r.Losses++
+		default:
+			r.Unfinished++
+		}
+		scores = append(scores, g.ScoreValue)
+		turns = append(turns, float64(g.Turns))
+		tops[g.Top]++
+		for _, m := range g.Mods {
+			t := mods[m.Mod]
+			if t == nil {
+				t = &ModStats{Mod: m.Mod}
+				mods[m.Mod] = t
+				order = append(order, m.Mod)
+			}
+			t.Errors += m.Errors
+			t.Failsafes += m.Failsafes
+			t.Refusals += m.Refusals
+			t.Disables += m.Disables
+		}
+	}
+	n := r.Games
+	r.WinRate, r.WinCI = rate(r.Wins, n)
+	r.LossRate, r.LossCI = rate(r.Losses, n)
+	r.UnfinishedRate, r.UnfinishedCI = rate(r.Unfinished, n)
+	r.Score = dist(scores)
+	r.Turns = dist(turns)
+	for _, l := range slices.Sorted(mapKeys(tops)) {
+		r.Top = append(r.Top, Level{Level: l, Label: levelLabel(h.Ruleset, l), Games: tops[l]})
+	}
+	for _, id := range order {
+		r.Mods = append(r.Mods, *mods[id])
+	}
+	return r
+}
+
+func mapKeys(m map[int]int) func(func(int) bool) {
+	return func(yield func(int) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+func levelLabel(ruleset string, l int) string {
+	if ruleset == engine.ClassicName {
+		if l == 0 {
+			return "none"
+		}
+		if l < 63 {
+			return strconv.FormatUint(1<<uint(l), 10)
+		}
+		return "2^" + strconv.Itoa(l)
+	}
+	return "E" + strconv.Itoa(l)
+}
+
+// rate is k of n as a rate, with its 95% Wilson score interval.
+func rate(k, n int) (float64, [2]float64) {
+	if n == 0 {
+		return 0, [2]float64{0, 0}
+	}
+	const z = 1.959963984540054
+	p := float64(k) / float64(n)
+	nf := float64(n)
+	den := 1 + z*z/nf
+	center := (p + z*z/(2*nf)) / den
+	half := z * math.Sqrt(p*(1-p)/nf+z*z/(4*nf*nf)) / den
+	return round6(p), [2]float64{round6(max(0, center-half)), round6(min(1, center+half))}
+}
+
+// round6 keeps six decimals, so that the JSON is short and exact.
+func round6(x float64) float64 { return math.Round(x*1e6) / 1e6 }
+
+// dist is the distribution of xs: nearest-rank percentiles and the max.
+func dist(xs []float64) Dist {
+	if len(xs) == 0 {
+		return Dist{}
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	at := func(p float64) float64 {
+		i := int(math.Ceil(p/100*float64(len(s)))) - 1
+		return s[max(0, min(i, len(s)-1))]
+	}
+	return Dist{P10: at(10), P50: at(50), P90: at(90), Max: s[len(s)-1]}
+}
+
+// JSON writes the report, indented.
+func (r *Report) JSON() ([]byte, error) {
+	data, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(data, '\n'), nil
+}
+
+// ParseReport reads a report that JSON wrote.
+func ParseReport(data []byte) (*Report, error) {
+	var r Report
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&r); err != nil {
+		return nil, fmt.Errorf("not a sim report: %v", err)
+	}
+	if len(r.Results) != r.Games {
+		return nil, fmt.Errorf("the report counts %d games and holds %d results", r.Games, len(r.Results))
+	}
+	return &r, nil
+}
+
+// Merge combines the reports of shards of one run into the report of the
+// whole run: the same as if one machine had played every game.
+func Merge(reports []*Report) (*Report, error) {
+	if len(reports) == 0 {
+		return nil, errors.New("no report to merge")
+	}
+	first := reports[0]
+	h := Header{Config: first.Config, Policy: first.Policy, Ruleset: first.Ruleset, Difficulty: first.Difficulty, Seed: first.Seed, MaxTurns: first.MaxTurns}
+	var all []Result
+	seen := map[int]bool{}
+	for i, r := range reports {
+		if r.Config != h.Config || r.Policy != h.Policy || r.Seed != h.Seed || r.MaxTurns != h.MaxTurns {
+			return nil, fmt.Errorf("report %d is of another run (configuration, policy, seed or max turns)", i+1)
+		}
+		for _, g := range r.Results {
+			if seen[g.Game] {
+				return nil, fmt.Errorf("game %d is in two reports: the shards overlap", g.Game)
+			}
+			seen[g.Game] = true
+			all = append(all, g)
+		}
+	}
+	return NewReport(h, all), nil
+}
+
+// CSV writes one row per game.
+func (r *Report) CSV(w io.Writer) error {
+	var b strings.Builder
+	b.WriteString("game,seed,outcome,score,turns,top")
+	for _, m := range r.Mods {
+		fmt.Fprintf(&b, ",%s_errors,%s_refusals,%s_disables", m.Mod, m.Mod, m.Mod)
+	}
+	b.WriteString("\n")
+	for _, g := range r.Results {
+		fmt.Fprintf(&b, "%d,%d,%s,%s,%d,%s", g.Game, g.Seed, g.Outcome, g.Score, g.Turns, levelLabel(r.Ruleset, g.Top))
+		for _, m := range r.Mods {
+			var s ModStats
+			for _, gm := range g.Mods {
+				if gm.Mod == m.Mod {
+					s = gm
+				}
+			}
+			fmt.Fprintf(&b, ",%d,%d,%d", s.Errors, s.Refusals, s.Disables)
+		}
+		b.WriteString("\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// Text writes the report for a terminal: the outcomes with their rates and
+// intervals, the score and length percentiles, a histogram of the highest
+// level reached, and the mods' counts.
+func (r *Report) Text(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s · difficulty %s · policy %s · %d games · seed %d · at most %d turns\n\n", r.Ruleset, r.Difficulty, r.Policy, r.Games, r.Seed, r.MaxTurns)
+	fmt.Fprintf(&b, "%-12s %7s %8s   %s\n", "", "games", "rate", "95% interval")
+	row := func(name string, k int, p float64, ci [2]float64) {
+		fmt.Fprintf(&b, "%-12s %7d %7.1f%%   %5.1f%% to %5.1f%%\n", name, k, 100*p, 100*ci[0], 100*ci[1])
+	}
+	row("won", r.Wins, r.WinRate, r.WinCI)
+	row("lost", r.Losses, r.LossRate, r.LossCI)
+	row("unfinished", r.Unfinished, r.UnfinishedRate, r.UnfinishedCI)
+	fmt.Fprintf(&b, "\n%-12s %10s %10s %10s %10s\n", "", "p10", "median", "p90", "max")
+	fmt.Fprintf(&b, "%-12s %10s %10s %10s %10s\n", "score", num(r.Score.P10), num(r.Score.P50), num(r.Score.P90), num(r.Score.Max))
+	fmt.Fprintf(&b, "%-12s %10s %10s %10s %10s\n", "turns", num(r.Turns.P10), num(r.Turns.P50), num(r.Turns.P90), num(r.Turns.Max))
+	what := "highest tile"
+	if r.Ruleset != engine.ClassicName {
+		what = "highest energy"
+	}
+	fmt.Fprintf(&b, "\n%s reached\n", what)
+	most := 0
+	for _, l := range r.Top {
+		most = max(most, l.Games)
+	}
+	for _, l := range r.Top {
+		bar := strings.Repeat("█", (l.Games*40+most-1)/max(most, 1))
+		fmt.Fprintf(&b, "%8s %-40s %5d %5.1f%%\n", l.Label, bar, l.Games, 100*float64(l.Games)/float64(max(r.Games, 1)))
+	}
+	if len(r.Mods) > 0 {
+		b.WriteString("\nmods\n")
+		for _, m := range r.Mods {
+			fmt.Fprintf(&b, "%-16s %d errors (%d failsafe stops), %d refusals, %d disables\n", m.Mod, m.Errors, m.Failsafes, m.Refusals, m.Disables)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// num writes a statistic: whole numbers as such, others with two decimals.
+func num(x float64) string {
+	if x == math.Trunc(x) && math.Abs(x) < 1e15 {
+		return strconv.FormatFloat(x, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(x, 'f', 2, 64)
+}

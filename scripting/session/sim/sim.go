@@ -1,0 +1,255 @@
+// Package sim is the balance lab: it plays many seeded games of a
+// configuration and its mods through the play session (the one door every
+// frontend uses) with a policy, and reports what they did: wins, losses
+// and unfinished games with confidence intervals, score and length
+// distributions, the highest tile or energy reached, and each mod's
+// errors, refusals and disables.
+//
+// The same options give the same results byte for byte whatever the
+// number of workers: game i's seed comes from the run's seed and i alone,
+// each game has a policy of its own seeded from it, and results are kept
+// in game order. Only the mods' time per move is wall-clock, and it is
+// kept apart (Result.HookNanos, left out of the report unless asked).
+package sim
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mod2048/mod2048/engine"
+	"github.com/mod2048/mod2048/scripting/session"
+)
+
+// Options say what a run plays.
+type Options struct {
+	Setup    session.Setup
+	Policy   string // its name, for the report
+	Make     PolicyMaker
+	Games    int    // games in the whole run
+	Seed     uint64 // the run's seed: game i's is GameSeed(Seed, i)
+	MaxTurns int    // a game that reaches it is unfinished
+	Jobs     int    // workers; 0 is every core
+	// Shard plays the games i with i % Shards == Shard only (0-based), so
+	// that Shards runs share a run's games; 0 Shards is the whole run.
+	Shard, Shards int
+	// Progress, when set, is called after each game with the games done.
+	Progress func(done int)
+}
+
+// Outcome is how a game ended.
+type Outcome string
+
+// The outcomes.
+const (
+	Won        Outcome = "won"
+	Lost       Outcome = "lost"
+	Unfinished Outcome = "unfinished"
+)
+
+// Result is one game's.
+type Result struct {
+	Game    int     `json:"game"` // its index in the run, from 0
+	Seed    uint64  `json:"seed"`
+	Outcome Outcome `json:"outcome"`
+	Score   string  `json:"score"` // as the ruleset writes it
+	// ScoreValue is the score as a number, for the statistics.
+	ScoreValue float64       `json:"score_value"`
+	Turns      int           `json:"turns"`
+	Top        int           `json:"top"` // the highest level reached: a tile's exponent, or a cell's energy
+	Mods       []ModStats    `json:"mods,omitempty"`
+	HookNanos  time.Duration `json:"-"` // wall-clock time of the moves with mods: never in the byte-identical output
+}
+
+// ModStats count what a mod did in one game (or a run).
+type ModStats struct {
+	Mod       string `json:"mod"`
+	Errors    int    `json:"errors"`
+	Failsafes int    `json:"failsafes"`
+	Refusals  int    `json:"refusals"`
+	Disables  int    `json:"disables"`
+}
+
+// GameSeed is the seed of game i of a run seeded seed: SplitMix64's
+// finalizer of both, so that neighbouring games are unrelated.
+func GameSeed(seed uint64, i int) uint64 {
+	x := seed ^ (uint64(i)+1)*0x9e3779b97f4a7c15
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	return x ^ x>>31
+}
+
+// Run plays the run's games (its shard's) and returns their results in
+// game order.
+func Run(o Options) ([]Result, error) {
+	if o.Games < 1 || o.MaxTurns < 1 {
+		return nil, fmt.Errorf("want at least one game and one turn, got %d games of %d turns", o.Games, o.MaxTurns)
+	}
+	if o.Shards < 0 || o.Shards > 0 && (o.Shard < 0 || o.Shard >= o.Shards) {
+		return nil, fmt.Errorf("shard %d of %d: want 0 ≤ shard < shards", o.Shard, o.Shards)
+	}
+	var games []int
+	for i := 0; i < o.Games; i++ {
+		if o.Shards == 0 || i%o.Shards == o.Shard {
+			games = append(games, i)
+		}
+	}
+	jobs := o.Jobs
+	if jobs <= 0 {
+		jobs = runtime.NumCPU()
+	}
+	results := make([]Result, len(games))
+	errs := make([]error, len(games))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	done := 0
+	for w := 0; w < min(jobs, len(games)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range next {
+				results[k], errs[k] = playGame(o, games[k])
+				if o.Progress != nil {
+					mu.Lock()
+					done++
+					o.Progress(done)
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for k := range games {
+		next <- k
+	}
+	close(next)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return results, nil
+}
+
+// playGame plays game i of the run through a session.
+func playGame(o Options, i int) (Result, error) {
+	seed := GameSeed(o.Seed, i)
+	r := Result{Game: i, Seed: seed, Outcome: Unfinished}
+	policy, err := o.Make(seed)
+	if err != nil {
+		return r, err
+	}
+	// The mods are read, never changed, by the games' hosts: the workers
+	// share them.
+	s, err := session.New(o.Setup, session.Start{Seed: seed})
+	if err != nil {
+		return r, err
+	}
+	defer s.Close()
+	stats := map[string]*ModStats{}
+	for _, m := range s.Mods() {
+		stats[m.ID()] = &ModStats{Mod: m.ID()}
+	}
+	top := func() {
+		for _, c := range s.State().Board.Cells {
+			r.Top = max(r.Top, int(c.Level))
+		}
+	}
+	top()
+	for s.State().Turn < o.MaxTurns {
+		st := s.Status()
+		if st == engine.Won || st == engine.WonContinue {
+			// A win ends the game for the lab, whether or not the
+			// game stops on it.
+			r.Outcome = Won
+			break
+		}
+		if st == engine.Lost {
+			r.Outcome = Lost
+			break
+		}
+		v := viewOf(s)
+		if v.Legal == 0 {
+			r.Outcome = Lost
+			break
+		}
+		d := policy.Choose(v)
+		var start time.Time
+		if len(stats) > 0 {
+			start = time.Now()
+		}
+		res, err := s.Move(d)
+		if len(stats) > 0 {
+			r.HookNanos += time.Since(start)
+		}
+		var ref *engine.Refusal
+		switch {
+		case errors.As(err, &ref):
+			// The session's legal moves leave refused ones out, so only
+			// a policy that ignores them meets a refusal.
+			if m := refuser(s, ref, stats); m != nil {
+				m.Refusals++
+			}
+		case err != nil:
+			return r, fmt.Errorf("game %d (seed %d): %v", i, seed, err)
+		case !res.Changed:
+			return r, fmt.Errorf("game %d (seed %d): the policy chose %v, which changes nothing", i, seed, d)
+		}
+		for _, rep := range s.TakeReports() {
+			m := stats[rep.Mod]
+			if m == nil {
+				continue
+			}
+			m.Errors++
+			if rep.Failsafe {
+				m.Failsafes++
+			}
+			if rep.Disabled {
+				m.Disables++
+			}
+		}
+		top()
+	}
+	// A game that ended on its last allowed turn still ended.
+	switch s.Status() {
+	case engine.Won, engine.WonContinue:
+		r.Outcome = Won
+	case engine.Lost:
+		r.Outcome = Lost
+	}
+	r.Turns = s.State().Turn
+	r.Score = engine.FormatScore(s.Rules(), s.Score())
+	r.ScoreValue = scoreValue(s.Rules(), s.Score())
+	for _, m := range s.Mods() {
+		r.Mods = append(r.Mods, *stats[m.ID()])
+	}
+	return r, nil
+}
+
+// refuser finds the mod whose refusal ref is: its reason starts with the
+// mod's name.
+func refuser(s *session.Session, ref *engine.Refusal, stats map[string]*ModStats) *ModStats {
+	for _, m := range s.Mods() {
+		if strings.HasPrefix(ref.Reason, m.Manifest.Name+": ") {
+			return stats[m.ID()]
+		}
+	}
+	return nil
+}
+
+// scoreValue is a score as a number (cellular's quarter points included).
+func scoreValue(r engine.Rules, sc engine.Score) float64 {
+	v, err := strconv.ParseFloat(engine.FormatScore(r, sc), 64)
+	if err != nil {
+		return math.Inf(1)
+	}
+	return v
+}

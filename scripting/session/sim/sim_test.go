@@ -1,0 +1,125 @@
+package sim
+
+import (
+	"bytes"
+	"math"
+	"testing"
+
+	"github.com/mod2048/mod2048/config"
+	"github.com/mod2048/mod2048/engine/ai"
+	"github.com/mod2048/mod2048/scripting/session"
+)
+
+func options(t *testing.T, policy string, games int, sets ...string) Options {
+	t.Helper()
+	c, err := config.Build(config.BuildOptions{Sets: sets})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mk, err := MakePolicy(policy, PolicyOptions{Depth: 1, Samples: 2, AI: quickAI()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Options{Setup: session.Setup{Config: c}, Policy: policy, Make: mk, Games: games, Seed: 7, MaxTurns: 3000}
+}
+
+func quickAI() ai.Settings {
+	s := ai.Defaults()
+	s.MaxDepth = 2
+	return s
+}
+
+func header(o Options) Header {
+	return Header{Config: string(o.Setup.Config.TOML()), Policy: o.Policy, Ruleset: o.Setup.Config.Ruleset, Difficulty: o.Setup.Config.Preset, Seed: o.Seed, MaxTurns: o.MaxTurns}
+}
+
+// TestJobsAndShards: the same run gives the same report byte for byte with
+// one worker or three, and shards (1, 2 and 7 of them) merge into exactly
+// the whole run's report.
+func TestJobsAndShards(t *testing.T) {
+	o := options(t, "random", 21)
+	o.Jobs = 1
+	one, err := Run(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Jobs = 3
+	three, err := Run(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := NewReport(header(o), one).JSON()
+	b, _ := NewReport(header(o), three).JSON()
+	if !bytes.Equal(a, b) {
+		t.Fatal("--jobs 1 and 3 give different reports")
+	}
+	for _, n := range []int{1, 2, 7} {
+		var parts []*Report
+		for i := 0; i < n; i++ {
+			o.Shard, o.Shards = i, n
+			rs, err := Run(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			data, _ := NewReport(header(o), rs).JSON()
+			part, err := ParseReport(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			parts = append(parts, part)
+		}
+		merged, err := Merge(parts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := merged.JSON()
+		if !bytes.Equal(got, a) {
+			t.Errorf("%d shards merged differ from the whole run", n)
+		}
+	}
+	if _, err := Merge([]*Report{NewReport(header(o), one), NewReport(header(o), one)}); err == nil {
+		t.Error("overlapping shards merged")
+	}
+}
+
+// TestPolicies: every policy plays legal moves to the end of classic
+// games; the searching ones do better than random.
+func TestPolicies(t *testing.T) {
+	medians := map[string]float64{}
+	for _, p := range Policies() {
+		o := options(t, p, 4)
+		rs, err := Run(o)
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		r := NewReport(header(o), rs)
+		if r.Losses+r.Wins != 4 {
+			t.Errorf("%s: %d of 4 games ended", p, r.Losses+r.Wins)
+		}
+		medians[p] = r.Score.P50
+	}
+	if medians["expert"] <= medians["random"] || medians["lookahead"] <= medians["random"] {
+		t.Errorf("median scores %v: the searching policies should beat random", medians)
+	}
+}
+
+func TestRate(t *testing.T) {
+	for _, c := range []struct {
+		k, n   int
+		lo, hi float64
+	}{
+		{0, 10, 0, 0.277533},
+		{5, 10, 0.236593, 0.763407},
+		{10, 10, 0.722467, 1},
+		{50, 100, 0.403832, 0.596168},
+	} {
+		p, ci := rate(c.k, c.n)
+		if math.Abs(p-float64(c.k)/float64(c.n)) > 1e-9 || math.Abs(ci[0]-c.lo) > 1e-6 || math.Abs(ci[1]-c.hi) > 1e-6 {
+			t.Errorf("rate(%d, %d) = %v %v, want [%v, %v]", c.k, c.n, p, ci, c.lo, c.hi)
+		}
+	}
+	d := dist([]float64{5, 1, 4, 2, 3, 10, 9, 8, 7, 6})
+	if d != (Dist{P10: 1, P50: 5, P90: 9, Max: 10}) {
+		t.Errorf("dist %+v", d)
+	}
+}
