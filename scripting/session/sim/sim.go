@@ -164,16 +164,14 @@ func playGame(o Options, i int) (Result, error) {
 		}
 	}
 	top()
+	// A game that stops on a win ends there; one that goes on after a win
+	// (stop_on_win = false) is played on to its end, for its highest
+	// tile, and counts as won.
+	won := false
 	for s.State().Turn < o.MaxTurns {
 		st := s.Status()
-		if st == engine.Won || st == engine.WonContinue {
-			// A win ends the game for the lab, whether or not the
-			// game stops on it.
-			r.Outcome = Won
-			break
-		}
-		if st == engine.Lost {
-			r.Outcome = Lost
+		won = won || st == engine.WonContinue
+		if st == engine.Won || st == engine.Lost {
 			break
 		}
 		v := viewOf(s)
@@ -219,10 +217,10 @@ func playGame(o Options, i int) (Result, error) {
 		top()
 	}
 	// A game that ended on its last allowed turn still ended.
-	switch s.Status() {
-	case engine.Won, engine.WonContinue:
+	switch st := s.Status(); {
+	case st == engine.Won || won || st == engine.WonContinue:
 		r.Outcome = Won
-	case engine.Lost:
+	case st == engine.Lost:
 		r.Outcome = Lost
 	}
 	r.Turns = s.State().Turn
