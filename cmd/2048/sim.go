@@ -47,8 +47,8 @@ prints win rate, median score and median turns for each.
 --shard I/N plays the I-th (from 0) of N disjoint slices of the games; its
 --json is a shard. '2048 sim merge' combines the shards' JSON into exactly
 the whole run's report. A progress bar shows on the standard error when it
-is a terminal. --timing adds each mod's mean time a move (wall-clock, the
-one figure that changes from run to run).
+is a terminal. --timing adds the policy's and the mods' mean time a move
+(wall-clock: the figures that change from run to run).
 
 Exit status: 0 when the run was played; 1 for a configuration, mod or
 file error; 2 for a usage error.
@@ -168,6 +168,7 @@ func simMain(o simOptions, shard, shards int, stdout, stderr io.Writer) error {
 	if _, err := setMods(mods, o.modSets); err != nil {
 		return err
 	}
+	var policyTime time.Duration
 	play := func(c *config.Config, label string) (*sim.Report, time.Duration, error) {
 		opt := sim.Options{Setup: session.Setup{Config: c, Mods: mods}, Policy: o.policy, Make: mk,
 			Games: o.games, Seed: o.seed, MaxTurns: o.maxTurns, Jobs: o.jobs, Shard: shard, Shards: shards}
@@ -185,6 +186,7 @@ func simMain(o simOptions, shard, shards int, stdout, stderr io.Writer) error {
 		var hooks time.Duration
 		for _, r := range rs {
 			hooks += r.HookNanos
+			policyTime += r.PolicyNanos
 		}
 		h := sim.Header{Config: string(c.TOML()), Policy: o.policy, Ruleset: c.Ruleset, Difficulty: c.Preset, Seed: o.seed, MaxTurns: o.maxTurns}
 		return sim.NewReport(h, rs), hooks, nil
@@ -206,12 +208,17 @@ func simMain(o simOptions, shard, shards int, stdout, stderr io.Writer) error {
 	if err := r.Text(stdout); err != nil {
 		return err
 	}
-	if o.timing && len(mods) > 0 {
+	if o.timing {
 		moves := 0
 		for _, g := range r.Results {
 			moves += g.Turns
 		}
-		fmt.Fprintf(stdout, "\nmods' time: %.1f µs a move with the mods (wall-clock)\n", float64(hooks.Nanoseconds())/1000/float64(max(moves, 1)))
+		moves = max(moves, 1)
+		fmt.Fprintf(stdout, "\ntime (wall-clock): the policy %.3f ms a move", float64(policyTime.Nanoseconds())/1e6/float64(moves))
+		if len(mods) > 0 {
+			fmt.Fprintf(stdout, "; a move with the mods %.1f µs", float64(hooks.Nanoseconds())/1000/float64(moves))
+		}
+		fmt.Fprintln(stdout)
 	}
 	if o.json != "" {
 		data, err := r.JSON()

@@ -64,6 +64,9 @@ type Result struct {
 	Top        int           `json:"top"` // the highest level reached: a tile's exponent, or a cell's energy
 	Mods       []ModStats    `json:"mods,omitempty"`
 	HookNanos  time.Duration `json:"-"` // wall-clock time of the moves with mods: never in the byte-identical output
+	// PolicyNanos is the wall-clock time the policy took to choose, kept
+	// apart as HookNanos is.
+	PolicyNanos time.Duration `json:"-"`
 }
 
 // ModStats count what a mod did in one game (or a run).
@@ -179,7 +182,9 @@ func playGame(o Options, i int) (Result, error) {
 			r.Outcome = Lost
 			break
 		}
+		chose := time.Now()
 		d := policy.Choose(v)
+		r.PolicyNanos += time.Since(chose)
 		var start time.Time
 		if len(stats) > 0 {
 			start = time.Now()
