@@ -44,6 +44,9 @@ seeds, and prints them side by side with the differences and whether each
 is significant. --sweep KEY=V1,V2 (repeatable: a grid) plays each value and
 prints win rate, median score and median turns for each.
 
+--plot FILE.svg|FILE.png draws the score distribution and the survival
+curve (the share of games still going at each turn) with gonum/plot.
+
 --shard I/N plays the I-th (from 0) of N disjoint slices of the games; its
 --json is a shard. '2048 sim merge' combines the shards' JSON into exactly
 the whole run's report. A progress bar shows on the standard error when it
@@ -68,6 +71,7 @@ type simOptions struct {
 	aiConfig string
 	json     string
 	csv      string
+	plot     string
 	shard    string
 	compare  []string
 	sweep    []string
@@ -96,6 +100,7 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.aiConfig, "ai-config", "", "expert: a TOML `file` of the expert player's settings")
 	fs.StringVar(&o.json, "json", "", "write the report as JSON to `file`")
 	fs.StringVar(&o.csv, "csv", "", "write one row per game to `file`")
+	fs.StringVar(&o.plot, "plot", "", "draw the score distribution and the survival curve to `file`.svg or .png")
 	fs.StringVar(&o.shard, "shard", "", "play the I-th of N slices of the games, `I/N`")
 	fs.Var((*repeated)(&o.compare), "compare", "a configuration `file` to play on the same seeds, side by side; repeatable")
 	fs.Var((*repeated)(&o.sweep), "sweep", "`KEY=V1,V2,...`: play each value (repeatable: a grid)")
@@ -226,6 +231,11 @@ func simMain(o simOptions, shard, shards int, stdout, stderr io.Writer) error {
 			return err
 		}
 		if err := os.WriteFile(o.json, data, 0o644); err != nil {
+			return err
+		}
+	}
+	if o.plot != "" {
+		if err := r.Plot(o.plot); err != nil {
 			return err
 		}
 	}

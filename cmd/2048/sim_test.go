@@ -70,7 +70,17 @@ func TestSimCommand(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "five.toml") || !strings.Contains(out, "significant") {
 		t.Errorf("compare: exit %d\n%s", code, out)
 	}
-	for _, args := range [][]string{{"sim", "--games", "0"}, {"sim", "--shard", "3/3"}, {"sim", "--policy", "clever"}} {
+	// The plots: SVG and PNG, by the name.
+	for _, f := range []string{"run.svg", "run.png"} {
+		if _, errOut, code := run2048(t, dir, "sim", "--games", "20", "--policy", "random", "--plot", f); code != 0 {
+			t.Fatalf("--plot %s: %s", f, errOut)
+		}
+		data, _ := os.ReadFile(filepath.Join(dir, f))
+		if len(data) < 1000 || (f == "run.svg" && !strings.Contains(string(data), "Survival")) || (f == "run.png" && string(data[1:4]) != "PNG") {
+			t.Errorf("%s: %d bytes", f, len(data))
+		}
+	}
+	for _, args := range [][]string{{"sim", "--plot", "run.gif"}, {"sim", "--games", "0"}, {"sim", "--shard", "3/3"}, {"sim", "--policy", "clever"}} {
 		if _, _, code := run2048(t, dir, args...); code == 0 {
 			t.Errorf("%v: exit 0", args)
 		}
