@@ -132,7 +132,8 @@ type Game struct {
 	cur, next *State       // point into bufs; a finished turn swaps them
 	queue     []SpawnEntry // append-only; states keep a cursor into it
 
-	history, future []State
+	history ring    // the states Undo goes back to, oldest first
+	future  []State // the states Redo goes forward to, the next last
 	spare           [][]Cell // cell buffers of dropped states, for reuse
 
 	turn    Turn
@@ -412,18 +413,15 @@ func (g *Game) push() {
 	if g.opt.UndoLimit == 0 {
 		return
 	}
-	if g.opt.UndoLimit > 0 && len(g.history) >= g.opt.UndoLimit {
-		g.recycle(&g.history[0])
-		copy(g.history, g.history[1:])
-		g.history = g.history[:len(g.history)-1]
-	}
 	var s State
 	if n := len(g.spare); n > 0 {
 		s.Board.Cells = g.spare[n-1]
 		g.spare = g.spare[:n-1]
 	}
 	s.copyFrom(g.cur)
-	g.history = append(g.history, s)
+	if old, ok := g.history.push(s, g.opt.UndoLimit); ok {
+		g.recycle(&old)
+	}
 }
 
 func (g *Game) recycle(s *State) {
@@ -435,30 +433,37 @@ func (g *Game) recycle(s *State) {
 
 // Undo takes back the last move: the board, score, status, random source and
 // spawn-queue cursor return to what they were before it.
-func (g *Game) Undo() error { return g.travel(&g.history, &g.future, ErrNothingToUndo) }
-
-// Redo plays again the last move taken back by Undo.
-func (g *Game) Redo() error { return g.travel(&g.future, &g.history, ErrNothingToRedo) }
-
-// travel makes the last state of from the current one, keeping the current
-// one at the end of to.
-func (g *Game) travel(from, to *[]State, empty error) error {
+func (g *Game) Undo() error {
 	if g.opt.UndoLimit == 0 {
 		return ErrUndoDisabled
 	}
-	n := len(*from)
-	if n == 0 {
-		return empty
+	if g.history.len() == 0 {
+		return ErrNothingToUndo
 	}
-	*to = append(*to, *g.cur)
-	*g.cur = (*from)[n-1]
-	(*from)[n-1] = State{}
-	*from = (*from)[:n-1]
+	g.future = append(g.future, *g.cur)
+	*g.cur = g.history.pop()
+	return nil
+}
+
+// Redo plays again the last move taken back by Undo.
+func (g *Game) Redo() error {
+	if g.opt.UndoLimit == 0 {
+		return ErrUndoDisabled
+	}
+	n := len(g.future)
+	if n == 0 {
+		return ErrNothingToRedo
+	}
+	// The history had room for the state Undo took from it.
+	g.history.push(*g.cur, 0)
+	*g.cur = g.future[n-1]
+	g.future[n-1] = State{}
+	g.future = g.future[:n-1]
 	return nil
 }
 
 // HistoryLen returns how many moves Undo and Redo can take back and replay.
-func (g *Game) HistoryLen() (undo, redo int) { return len(g.history), len(g.future) }
+func (g *Game) HistoryLen() (undo, redo int) { return g.history.len(), len(g.future) }
 
 // KeepPlaying turns a Won game (stop on win) into Won (continue), the
 // original game's "Keep going": the player plays on until the game is lost.

@@ -99,7 +99,7 @@ func (g *Game) Marshal() ([]byte, error) {
 		},
 		State:   g.saveState(g.cur),
 		Queue:   make([]saveSpawn, len(g.queue)),
-		History: make([]saveState, len(g.history)),
+		History: make([]saveState, g.history.len()),
 		Future:  make([]saveState, len(g.future)),
 	}
 	for i, e := range g.queue {
@@ -109,8 +109,8 @@ func (g *Game) Marshal() ([]byte, error) {
 		}
 		doc.Queue[i] = saveSpawn{Row: e.Pos.Row, Col: e.Pos.Col, Cell: text}
 	}
-	for i := range g.history {
-		doc.History[i] = g.saveState(&g.history[i])
+	for i := range g.history.len() {
+		doc.History[i] = g.saveState(g.history.at(i))
 	}
 	for i := range g.future {
 		doc.Future[i] = g.saveState(&g.future[i])
@@ -248,7 +248,7 @@ func Unmarshal(data []byte) (*Game, error) {
 		if err != nil {
 			return nil, fmt.Errorf("save: history[%d]: %w", i, err)
 		}
-		g.history = append(g.history, s)
+		g.history.push(s, 0)
 	}
 	for i := range doc.Future {
 		s, err := g.loadState(&doc.Future[i])
@@ -278,9 +278,9 @@ func (g *Game) checkStates() error {
 		name string
 		s    *State
 	}
-	chain := make([]link, 0, len(g.history)+1+len(g.future))
-	for i := range g.history {
-		chain = append(chain, link{fmt.Sprintf("history[%d]", i), &g.history[i]})
+	chain := make([]link, 0, g.history.len()+1+len(g.future))
+	for i := range g.history.len() {
+		chain = append(chain, link{fmt.Sprintf("history[%d]", i), g.history.at(i)})
 	}
 	chain = append(chain, link{"state", g.cur})
 	for i := len(g.future) - 1; i >= 0; i-- {

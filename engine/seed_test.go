@@ -176,8 +176,8 @@ func tSnapshot(g *Game) tSnap {
 		History: []State{},
 		Future:  []State{},
 	}
-	for i := range g.history {
-		s.History = append(s.History, g.history[i].Clone())
+	for i := range g.history.len() {
+		s.History = append(s.History, g.history.at(i).Clone())
 	}
 	for i := range g.future {
 		s.Future = append(s.Future, g.future[i].Clone())
@@ -900,8 +900,8 @@ func TestUDO2_RedoAfterUndo(t *testing.T) {
 		t.Fatalf("after Redo the state is %+v, want the post-move %+v", *g.State(), post)
 	}
 	tHistoryLen(t, g, 1, 0)
-	if !reflect.DeepEqual(g.history[0], pre) {
-		t.Fatalf("history holds %+v, want the pre-move %+v", g.history[0], pre)
+	if !reflect.DeepEqual(*g.history.at(0), pre) {
+		t.Fatalf("history holds %+v, want the pre-move %+v", *g.history.at(0), pre)
 	}
 	if err := g.Redo(); !errors.Is(err, ErrNothingToRedo) {
 		t.Fatalf("second Redo: %v, want ErrNothingToRedo", err)
