@@ -132,9 +132,9 @@ type Game struct {
 	cur, next *State       // point into bufs; a finished turn swaps them
 	queue     []SpawnEntry // append-only; states keep a cursor into it
 
-	history ring    // the states Undo goes back to, oldest first
-	future  []State // the states Redo goes forward to, the next last
-	spare           [][]Cell // cell buffers of dropped states, for reuse
+	history ring     // the states Undo goes back to, oldest first
+	future  []State  // the states Redo goes forward to, the next last
+	spare   [][]Cell // cell buffers of dropped states, for reuse
 
 	turn    Turn
 	moveEv  MoveEvent
