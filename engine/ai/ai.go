@@ -20,6 +20,7 @@ import (
 	"math"
 
 	"github.com/mod2048/mod2048/engine"
+	"github.com/mod2048/mod2048/engine/bitboard"
 )
 
 // Player suggests moves. It keeps its transposition table between calls of
@@ -77,22 +78,16 @@ func (p *Player) Best(g *engine.Game, legal engine.DirSet) (Suggestion, error) {
 func packable(g *engine.Game) (board uint64, four float64, ok bool) {
 	c, isClassic := g.Rules().(*engine.Classic)
 	st := g.State()
-	if !isClassic || st.Board.Width != 4 || st.Board.Height != 4 || len(st.Marks) > 0 {
+	if !isClassic || len(st.Marks) > 0 {
 		return 0, 0, false
 	}
-	for i, cell := range st.Board.Cells {
-		if cell.Token != 0 {
-			return 0, 0, false
-		}
-		if cell.Kind == engine.KindEmpty {
-			continue
-		}
-		if cell.Kind != engine.KindTile || cell.Level > 15 {
-			return 0, 0, false
-		}
-		board |= uint64(cell.Level) << (4 * uint(i))
-	}
-	return board, c.FourProbability, true
+	p, ok := bitboard.Pack(&st.Board)
+	return uint64(p), c.FourProbability, ok
+}
+
+// move plays d on a packed board (package bitboard).
+func move(b uint64, d engine.Direction) uint64 {
+	return uint64(bitboard.Board(b).Slide(d))
 }
 
 // The packed board: cell i (row-major from the top left) is the nibble at
@@ -107,7 +102,7 @@ func (p *Player) bestPacked(b uint64, four float64, legal engine.DirSet) Suggest
 		if !legal.Has(d) {
 			continue
 		}
-		nb := p.tables.move(b, d)
+		nb := move(b, d)
 		if nb == b {
 			continue
 		}
@@ -126,7 +121,7 @@ func (p *Player) bestPacked(b uint64, four float64, legal engine.DirSet) Suggest
 func (p *Player) maxNode(b uint64, four float64, level, depth int, prob float64) float64 {
 	best := 0.0
 	for _, d := range engine.Directions {
-		nb := p.tables.move(b, d)
+		nb := move(b, d)
 		if nb != b {
 			best = max(best, p.chance(nb, four, level, depth, prob))
 		}

@@ -25,7 +25,6 @@ func classicGame(t testing.TB, seed uint64) *engine.Game {
 // TestPackedMovesAreTheRules: the bitboard's moves give the engine's
 // boards (less the engine's spawn), for random boards and every direction.
 func TestPackedMovesAreTheRules(t *testing.T) {
-	tb := tablesFor(Defaults().Weights)
 	rapid.Check(t, func(rt *rapid.T) {
 		levels := rapid.SliceOfN(rapid.IntRange(0, 11), 16, 16).Draw(rt, "levels")
 		board := engine.NewBoard(4, 4)
@@ -42,11 +41,8 @@ func TestPackedMovesAreTheRules(t *testing.T) {
 		if !ok {
 			rt.Fatal("a 4×4 classic board did not pack")
 		}
-		if transpose(transpose(packed)) != packed {
-			rt.Fatal("transpose is not its own inverse")
-		}
 		for _, d := range engine.Directions {
-			moved := tb.move(packed, d)
+			moved := move(packed, d)
 			f := g.Fork(7)
 			res, err := f.Move(d)
 			if err != nil {
@@ -71,21 +67,6 @@ func TestPackedMovesAreTheRules(t *testing.T) {
 			}
 		}
 	})
-}
-
-func TestTranspose(t *testing.T) {
-	var b uint64
-	for i := uint(0); i < 16; i++ {
-		b |= uint64(i) << (4 * i)
-	}
-	tr := transpose(b)
-	for r := uint(0); r < 4; r++ {
-		for c := uint(0); c < 4; c++ {
-			if got, want := tr>>(4*(4*r+c))&0xf, b>>(4*(4*c+r))&0xf; got != want {
-				t.Fatalf("(%d,%d): %d, want %d", r, c, got, want)
-			}
-		}
-	}
 }
 
 // TestDeterministic: the same position and settings give the same move.
@@ -231,15 +212,6 @@ func BenchmarkBest(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		p.Best(g, g.LegalMoves())
-	}
-}
-
-func BenchmarkPackedMove(b *testing.B) {
-	tb := tablesFor(Defaults().Weights)
-	board := uint64(0x1234_0012_3100_0221)
-	b.ReportAllocs()
-	for b.Loop() {
-		board ^= tb.move(board, engine.Left) & 1
 	}
 }
 

@@ -1,0 +1,87 @@
+package bitboard
+
+import (
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/mod2048/mod2048/engine"
+)
+
+// TestMovesAreTheRules: on random 4×4 boards (levels up to 14, so that no
+// merge passes 32768), every direction gives the classic rules' own slide
+// (engine.Classic.Slide): the board, the gain and whether it changed.
+func TestMovesAreTheRules(t *testing.T) {
+	rules := engine.NewClassic()
+	rapid.Check(t, func(rt *rapid.T) {
+		levels := rapid.SliceOfN(rapid.IntRange(0, 14), 16, 16).Draw(rt, "levels")
+		board := engine.NewBoard(4, 4)
+		for i, l := range levels {
+			if l > 0 {
+				board.Cells[i] = engine.Cell{Kind: engine.KindTile, Level: uint16(l)}
+			}
+		}
+		p, ok := Pack(&board)
+		if !ok {
+			rt.Fatal("the board did not pack")
+		}
+		if u := p.Unpack(); !slices.Equal(u.Cells, board.Cells) {
+			rt.Fatal("Unpack(Pack(b)) is not b")
+		}
+		if p.Transpose().Transpose() != p {
+			rt.Fatal("Transpose is not its own inverse")
+		}
+		for _, d := range engine.Directions {
+			want := board.Clone()
+			gain, changed := rules.Slide(&want, d)
+			got, g, ch := p.Move(d)
+			if got != p.Slide(d) {
+				rt.Fatalf("%v: Slide and Move differ", d)
+			}
+			u := got.Unpack()
+			wantGain, _ := gain.Uint64()
+			if ch != changed || uint64(g) != wantGain || !slices.Equal(u.Cells, want.Cells) {
+				rt.Fatalf("%v: bitboard %v (gain %d, changed %v), rules %v (gain %d, changed %v)", d, u.Cells, g, ch, want.Cells, wantGain, changed)
+			}
+		}
+	})
+}
+
+// TestPackRefuses: boards the bitboard cannot hold.
+func TestPackRefuses(t *testing.T) {
+	five := engine.NewBoard(5, 5)
+	big := engine.NewBoard(4, 4)
+	big.Cells[3] = engine.Cell{Kind: engine.KindTile, Level: 16}
+	for _, b := range []engine.Board{five, big} {
+		if _, ok := Pack(&b); ok {
+			t.Errorf("%d×%d board with %v packed", b.Width, b.Height, b.Cells[3])
+		}
+	}
+}
+
+func BenchmarkMove(b *testing.B) {
+	p := Board(0x1234_0012_3100_0221)
+	b.ReportAllocs()
+	for b.Loop() {
+		q, _, _ := p.Move(engine.Left)
+		p ^= q & 1
+	}
+}
+
+func BenchmarkSlide(b *testing.B) {
+	p := Board(0x1234_0012_3100_0221)
+	b.ReportAllocs()
+	for b.Loop() {
+		p ^= p.Slide(engine.Left) & 1
+	}
+}
+
+func BenchmarkMoveUp(b *testing.B) {
+	p := Board(0x1234_0012_3100_0221)
+	b.ReportAllocs()
+	for b.Loop() {
+		q, _, _ := p.Move(engine.Up)
+		p ^= q & 1
+	}
+}
