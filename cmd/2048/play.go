@@ -87,15 +87,21 @@ type playOptions struct {
 	aiConfig string // --ai-config: the expert player's settings (TOML)
 }
 
+// gameFlags defines the flags that say what game to build, shared by play
+// and sim: the configuration's layers and the mods with their settings.
+func gameFlags(fs *flag.FlagSet, build *config.BuildOptions, mods, modSets *[]string) {
+	layerFlags(fs, build)
+	fs.StringVar(&build.File, "config", "", "a TOML `file` whose settings go over the preset")
+	fs.Var((*setFlags)(&build.Sets), "set", "a `key=value` override, applied last; repeatable (dotted keys for tables: blight.charges=2)")
+	fs.Var((*repeated)(mods), "mod", "a mod to load: its `folder`, or the id of an installed mod (2048 mod install); repeatable")
+	fs.Var((*repeated)(modSets), "mod-set", "a mod's setting, `MOD.KEY=VALUE` (a TOML value, checked against the setting's type and bounds); repeatable; part of a play's save key")
+}
+
 // parsePlay parses the flags of `2048 play`; ok false means stop with code.
 func parsePlay(args []string, stderr io.Writer) (o playOptions, ok bool, code int) {
 	fs := flag.NewFlagSet("play", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	layerFlags(fs, &o.build)
-	fs.StringVar(&o.build.File, "config", "", "a TOML `file` whose settings go over the preset")
-	fs.Var((*setFlags)(&o.build.Sets), "set", "a `key=value` override, applied last; repeatable (dotted keys for tables: blight.charges=2)")
-	fs.Var((*repeated)(&o.mods), "mod", "a mod to load: its `folder`, or the id of an installed mod (2048 mod install); repeatable")
-	fs.Var((*repeated)(&o.modSets), "mod-set", "a mod's setting, `MOD.KEY=VALUE` (a TOML value, checked against the setting's type and bounds); repeatable; part of the save's key")
+	gameFlags(fs, &o.build, &o.mods, &o.modSets)
 	fs.Func("seed", "start a new game with this `seed` (0 to 2^64-1), replacing the save, instead of resuming it; default: resume, else a new game seeded from the clock", func(s string) error {
 		n, err := strconv.ParseUint(s, 10, 64)
 		if err != nil {

@@ -85,11 +85,7 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	var o simOptions
 	fs := flag.NewFlagSet("sim", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	layerFlags(fs, &o.build)
-	fs.StringVar(&o.build.File, "config", "", "a TOML `file` whose settings go over the preset")
-	fs.Var((*setFlags)(&o.build.Sets), "set", "a `key=value` override; repeatable")
-	fs.Var((*repeated)(&o.mods), "mod", "a mod to load: its `folder`, or an installed mod's id; repeatable")
-	fs.Var((*repeated)(&o.modSets), "mod-set", "a mod's setting, `MOD.KEY=VALUE`; repeatable")
+	gameFlags(fs, &o.build, &o.mods, &o.modSets)
 	fs.IntVar(&o.games, "games", 200, "`games` to play")
 	fs.Uint64Var(&o.seed, "seed", 1, "the run's `seed`")
 	fs.StringVar(&o.policy, "policy", sim.DefaultPolicy, "the `policy`: "+strings.Join(sim.Policies(), ", "))
