@@ -16,9 +16,9 @@ import (
 
 	"github.com/mod2048/mod2048/cmd/2048/internal/fixture"
 	"github.com/mod2048/mod2048/config"
-	"github.com/mod2048/mod2048/engine"
 	"github.com/mod2048/mod2048/scripting"
 	"github.com/mod2048/mod2048/scripting/session"
+	"github.com/mod2048/mod2048/scripting/session/sim"
 )
 
 // The user's mod folder, where `2048 mod install` puts mods and where
@@ -437,7 +437,7 @@ func runModCheck(args []string, stdout, stderr io.Writer) int {
 		if res.errors > 0 || res.disables > 0 {
 			verdict, ok = "FAIL", false
 		}
-		fmt.Fprintf(stdout, "soak %s: %s: %d games, %d moves, %d errors, %d refusals, %d disables, %.1f µs a move with the mod (%.1f without)\n",
+		fmt.Fprintf(stdout, "soak %s: %s: %d games, %d moves, %d errors, %d refused directions, %d disables, %.1f µs a move with the mod (%.1f without)\n",
 			r, verdict, *games, res.moves, res.errors, res.refusals, res.disables, res.withMod, res.without)
 		for _, e := range res.firstErrors {
 			fmt.Fprintf(stdout, "  %s\n", e)
@@ -456,62 +456,58 @@ type soakResult struct {
 	firstErrors                       []string
 }
 
-// soak plays games seeded 1..games of ruleset r with the mod, each move a
-// random legal direction (the game's own seed picks them, so a soak is the
-// same on every run but its times), up to moves moves.
+// soak plays games of ruleset r through the balance lab (2048 sim's
+// random policy, seeded, at most moves turns each), with the mod and
+// without it: the same games on every run, but for the times.
 func soak(m *scripting.Mod, r string, games, moves int) (soakResult, error) {
 	var res soakResult
 	c, err := config.Default(r)
 	if err != nil {
 		return res, err
 	}
-	var timed [2]time.Duration
-	var counted, calls [2]int
+	random, err := sim.MakePolicy("random", sim.PolicyOptions{})
+	if err != nil {
+		return res, err
+	}
+	var micros [2]float64
 	for i, mods := range [][]*scripting.Mod{{m}, nil} {
-		for g := 1; g <= games; g++ {
-			s, err := session.New(session.Setup{Config: c, Mods: mods}, session.Start{Seed: uint64(g)})
-			if err != nil {
-				return res, err
-			}
-			pick := engine.NewRNG(uint64(g) * 0x9e3779b97f4a7c15)
-			for n, tries := 0, 0; n < moves && tries < 4*moves && !s.Status().Over(); tries++ {
-				// Any direction: one the mod refuses counts as a refusal.
-				d := engine.Directions[pick.IntN(4)]
-				start := time.Now()
-				played, err := s.Move(d)
-				timed[i] += time.Since(start)
-				calls[i]++
-				if played.Changed {
-					n++
-					counted[i]++
-				}
-				var ref *engine.Refusal
-				if errors.As(err, &ref) && i == 0 {
-					res.refusals++
-				}
-				for _, rep := range s.TakeReports() {
-					res.errors++
-					if rep.Disabled {
-						res.disables++
-					}
-					if len(res.firstErrors) < 3 {
-						res.firstErrors = append(res.firstErrors, rep.Error())
-					}
-				}
-			}
-			s.Close()
+		start := time.Now()
+		rs, err := sim.Run(sim.Options{Setup: session.Setup{Config: c, Mods: mods}, Make: random, Games: games, Seed: 1, MaxTurns: moves, Jobs: 1})
+		if err != nil {
+			return res, err
 		}
-	}
-	res.moves = counted[0]
-	for i := range timed {
-		if calls[i] > 0 {
-			v := float64(timed[i].Nanoseconds()) / 1000 / float64(calls[i])
-			if i == 0 {
-				res.withMod = v
-			} else {
-				res.without = v
+		spent := time.Since(start)
+		turns := 0
+		for _, g := range rs {
+			turns += g.Turns
+			if i > 0 {
+				continue
+			}
+			res.refusals += g.Refused
+			for _, ms := range g.Mods {
+				res.errors += ms.Errors
+				res.disables += ms.Disables
 			}
 		}
+		if i == 0 {
+			res.moves = turns
+			res.firstErrors = g0Errors(rs)
+		}
+		micros[i] = float64(spent.Microseconds()) / float64(max(turns, 1))
 	}
+	res.withMod, res.without = micros[0], micros[1]
 	return res, nil
+}
+
+// g0Errors is a line for each game whose mod failed: where to look.
+func g0Errors(rs []sim.Result) []string {
+	var out []string
+	for _, g := range rs {
+		for _, m := range g.Mods {
+			if m.Errors > 0 && len(out) < 3 {
+				out = append(out, fmt.Sprintf("seed %d: %d errors, the first: %s", g.Seed, m.Errors, m.FirstError))
+			}
+		}
+	}
+	return out
 }

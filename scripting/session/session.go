@@ -318,6 +318,10 @@ func (s *Session) Legal() engine.DirSet {
 	return s.legal
 }
 
+// RulesLegal returns the directions the rules allow, refused or not:
+// beside Legal, it says which moves the mods refuse.
+func (s *Session) RulesLegal() engine.DirSet { return s.g.LegalMoves() }
+
 // Status returns where the game stands for the player: the engine's
 // status, except that a game whose every move the mods refuse is Lost
 // (StatusMessage says why).

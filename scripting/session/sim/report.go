@@ -40,6 +40,7 @@ type Report struct {
 	UnfinishedCI   [2]float64 `json:"unfinished_rate_ci95"`
 	Top            []Level    `json:"top"`
 	Mods           []ModStats `json:"mods"`
+	Refused        int        `json:"refused"` // directions the rules allowed and the mods refused, all games
 	Results        []Result   `json:"results"`
 }
 
@@ -84,6 +85,7 @@ func NewReport(h Header, results []Result) *Report {
 		default:
 			r.Unfinished++
 		}
+		r.Refused += g.Refused
 		scores = append(scores, g.ScoreValue)
 		turns = append(turns, float64(g.Turns))
 		tops[g.Top]++
@@ -98,6 +100,9 @@ func NewReport(h Header, results []Result) *Report {
 			t.Failsafes += m.Failsafes
 			t.Refusals += m.Refusals
 			t.Disables += m.Disables
+			if t.FirstError == "" {
+				t.FirstError = m.FirstError
+			}
 		}
 	}
 	n := r.Games
@@ -272,7 +277,7 @@ func (r *Report) Text(w io.Writer) error {
 		fmt.Fprintf(&b, "%8s %-40s %5d %5.1f%%\n", l.Label, bar, l.Games, 100*float64(l.Games)/float64(max(r.Games, 1)))
 	}
 	if len(r.Mods) > 0 {
-		b.WriteString("\nmods\n")
+		fmt.Fprintf(&b, "\nmods (directions the rules allowed and the mods refused: %d)\n", r.Refused)
 		for _, m := range r.Mods {
 			fmt.Fprintf(&b, "%-16s %d errors (%d failsafe stops), %d refusals, %d disables\n", m.Mod, m.Errors, m.Failsafes, m.Refusals, m.Disables)
 		}

@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"runtime"
 	"strconv"
 	"strings"
@@ -62,6 +63,9 @@ type Result struct {
 	ScoreValue float64       `json:"score_value"`
 	Turns      int           `json:"turns"`
 	Top        int           `json:"top"` // the highest level reached: a tile's exponent, or a cell's energy
+	// Refused counts the directions the rules allowed and the mods
+	// refused, over the game's moves.
+	Refused int `json:"refused,omitempty"`
 	Mods       []ModStats    `json:"mods,omitempty"`
 	HookNanos  time.Duration `json:"-"` // wall-clock time of the moves with mods: never in the byte-identical output
 	// PolicyNanos is the wall-clock time the policy took to choose, kept
@@ -76,6 +80,8 @@ type ModStats struct {
 	Failsafes int    `json:"failsafes"`
 	Refusals  int    `json:"refusals"`
 	Disables  int    `json:"disables"`
+	// FirstError is the first error's report, to look into.
+	FirstError string `json:"first_error,omitempty"`
 }
 
 // GameSeed is the seed of game i of a run seeded seed: SplitMix64's
@@ -178,6 +184,9 @@ func playGame(o Options, i int) (Result, error) {
 			break
 		}
 		v := viewOf(s)
+		if len(stats) > 0 {
+			r.Refused += bits.OnesCount8(uint8(s.RulesLegal() &^ v.Legal))
+		}
 		if v.Legal == 0 {
 			r.Outcome = Lost
 			break
@@ -212,6 +221,9 @@ func playGame(o Options, i int) (Result, error) {
 				continue
 			}
 			m.Errors++
+			if m.FirstError == "" {
+				m.FirstError = rep.Error()
+			}
 			if rep.Failsafe {
 				m.Failsafes++
 			}
