@@ -60,14 +60,14 @@ type Result struct {
 	Outcome Outcome `json:"outcome"`
 	Score   string  `json:"score"` // as the ruleset writes it
 	// ScoreValue is the score as a number, for the statistics.
-	ScoreValue float64       `json:"score_value"`
-	Turns      int           `json:"turns"`
-	Top        int           `json:"top"` // the highest level reached: a tile's exponent, or a cell's energy
+	ScoreValue float64 `json:"score_value"`
+	Turns      int     `json:"turns"`
+	Top        int     `json:"top"` // the highest level reached: a tile's exponent, or a cell's energy
 	// Refused counts the directions the rules allowed and the mods
 	// refused, over the game's moves.
-	Refused int `json:"refused,omitempty"`
-	Mods       []ModStats    `json:"mods,omitempty"`
-	HookNanos  time.Duration `json:"-"` // wall-clock time of the moves with mods: never in the byte-identical output
+	Refused   int           `json:"refused,omitempty"`
+	Mods      []ModStats    `json:"mods,omitempty"`
+	HookNanos time.Duration `json:"-"` // wall-clock time of the moves with mods: never in the byte-identical output
 	// PolicyNanos is the wall-clock time the policy took to choose, kept
 	// apart as HookNanos is.
 	PolicyNanos time.Duration `json:"-"`
