@@ -111,6 +111,8 @@ func (r *Rules) swipeSegment(t *engine.Turn, seg []int, colony []int, merged []b
 			if err := t.Merge(&ev); err != nil {
 				return false, err
 			}
+			t.Moved(b.PosOf(p), ev.Pos)
+			t.Merged(ev.Pos, ev.From[0], ev.From[1])
 			front.cell, front.merged = occupant(ev.Result), true
 			moved = true
 			continue
@@ -123,6 +125,7 @@ func (r *Rules) swipeSegment(t *engine.Turn, seg []int, colony []int, merged []b
 			}
 		}
 		out = append(out, slot{cell: mover, from: p})
+		t.Moved(b.PosOf(p), b.PosOf(seg[to]))
 	}
 	for j, p := range seg {
 		tok := b.Cells[p]

@@ -137,7 +137,7 @@ func (c *Classic) Play(t *Turn) (bool, error) {
 	n := lineCount(t.Dir, b.Width, b.Height)
 	length := len(b.Cells) / n
 	blocks := s.HasBlocks()
-	fast := length == 4 && !t.Hooked() && !blocks
+	fast := length == 4 && !t.Hooked() && !blocks && !t.g.tracking
 	if fast {
 		lineTableOnce.Do(buildLineTable)
 	}
@@ -283,6 +283,13 @@ func (c *Classic) slide(t *Turn, l line, win uint16, small *uint64) (changed, wo
 		// hooks' results too).
 		lv := level[i]
 		if i+1 < k && level[i+1] == lv && lv < MaxLevel {
+			if t.g.tracking {
+				b := &s.Board
+				to := b.PosOf(at)
+				t.Moved(b.PosOf(from[i]), to)
+				t.Moved(b.PosOf(from[i+1]), to)
+				t.Merged(to, b.PosOf(from[i]), b.PosOf(from[i+1]))
+			}
 			lv++
 			if t.Hooked() {
 				if lv, err = c.hookMerge(t, l, at, from[i], from[i+1], lv); err != nil {
@@ -301,6 +308,9 @@ func (c *Classic) slide(t *Turn, l line, win uint16, small *uint64) (changed, wo
 			merged = true
 			i += 2
 		} else {
+			if t.g.tracking {
+				t.Moved(s.Board.PosOf(from[i]), s.Board.PosOf(at))
+			}
 			i++
 		}
 		cells[at] = Cell{Kind: KindTile, Level: lv}

@@ -136,6 +136,9 @@ type Game struct {
 	future  []State  // the states Redo goes forward to, the next last
 	spare   [][]Cell // cell buffers of dropped states, for reuse
 
+	tracking bool    // the game records its moves' motions (TrackMotions)
+	motions  Motions // the last move's, while tracking
+
 	turn    Turn
 	moveEv  MoveEvent
 	tickEv  TickEvent
@@ -299,6 +302,9 @@ func (g *Game) Move(d Direction) (Result, error) {
 	g.next.copyFrom(g.cur)
 	t := &g.turn
 	*t = Turn{Dir: d, State: g.next, g: g}
+	if g.tracking {
+		g.motions.Moves, g.motions.Merged = g.motions.Moves[:0], g.motions.Merged[:0]
+	}
 	changed, err := g.rules.Play(t)
 	if err != nil || !changed {
 		return Result{}, err

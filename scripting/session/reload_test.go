@@ -77,3 +77,32 @@ game.on("before_move", function(e) if e.dir == "left" then return {refuse = "no 
 		t.Errorf("storage after a failed reload: %q, want n = 22", got)
 	}
 }
+
+// TestMotions: a session that tracks motions reports each move's, through
+// a new game too.
+func TestMotions(t *testing.T) {
+	s, err := session.New(session.Setup{Config: classic(t)}, session.Start{Seed: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	s.TrackMotions()
+	for round := 0; round < 2; round++ {
+		tiles := 0
+		for _, c := range s.State().Board.Cells {
+			if c.Kind == engine.KindTile {
+				tiles++
+			}
+		}
+		d := s.Legal().List()[0]
+		if _, err := s.Move(d); err != nil {
+			t.Fatal(err)
+		}
+		if got := len(s.LastMotions().Moves); got != tiles {
+			t.Fatalf("round %d: %d motions for %d tiles", round, got, tiles)
+		}
+		if err := s.NewGame(5); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

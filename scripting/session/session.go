@@ -72,6 +72,8 @@ type Session struct {
 
 	journal *journal  // what was played, while recording (Record)
 	spy     *spawnSpy // the spawns of the last move, while watched (WatchSpawns)
+	// tracking: the games record their moves' motions (TrackMotions).
+	tracking bool
 }
 
 // ModsError is the error of mods that could not be loaded for a game (a
@@ -200,6 +202,7 @@ func (s *Session) NewGame(seed uint64) error {
 	if s.spy != nil {
 		s.hook(g)
 	}
+	g.TrackMotions(s.tracking)
 	s.settle()
 	s.note(Action{Kind: ActionNew, Seed: seed})
 	return nil
