@@ -232,15 +232,9 @@ func newPlayer(o playOptions) (*player, error) {
 // autoplay, with the settings of the TOML file at path ("" for the
 // defaults).
 func newAdvisor(path string) (tui.Advisor, error) {
-	settings := ai.Defaults()
-	if path != "" {
-		data, err := infile.Read(path, config.MaxFileSize)
-		if err != nil {
-			return nil, err
-		}
-		if settings, err = ai.ParseSettings(data, path); err != nil {
-			return nil, err
-		}
+	settings, err := aiSettings(path)
+	if err != nil {
+		return nil, err
 	}
 	player, err := ai.New(settings)
 	if err != nil {
@@ -253,6 +247,19 @@ func newAdvisor(path string) (tui.Advisor, error) {
 		}
 		return sug.Dir, fmt.Sprintf("expected value %.0f", sug.Value), nil
 	}, nil
+}
+
+// aiSettings reads the expert player's settings from the TOML file at path
+// (--ai-config), over its defaults; "" gives the defaults.
+func aiSettings(path string) (ai.Settings, error) {
+	if path == "" {
+		return ai.Defaults(), nil
+	}
+	data, err := infile.Read(path, config.MaxFileSize)
+	if err != nil {
+		return ai.Settings{}, err
+	}
+	return ai.ParseSettings(data, path)
 }
 
 // setMods applies --mod-set MOD.KEY=VALUE assignments to the loaded mods

@@ -16,7 +16,6 @@ import (
 
 	"github.com/mod2048/mod2048/config"
 	"github.com/mod2048/mod2048/config/infile"
-	"github.com/mod2048/mod2048/engine/ai"
 	"github.com/mod2048/mod2048/scripting"
 	"github.com/mod2048/mod2048/scripting/session"
 	"github.com/mod2048/mod2048/scripting/session/sim"
@@ -144,15 +143,9 @@ func parseShard(s string) (i, n int, err error) {
 // simMain plays the run (and its comparisons or sweep) and writes the
 // reports.
 func simMain(o simOptions, shard, shards int, stdout, stderr io.Writer) error {
-	settings := ai.Defaults()
-	if o.aiConfig != "" {
-		data, err := infile.Read(o.aiConfig, config.MaxFileSize)
-		if err != nil {
-			return err
-		}
-		if settings, err = ai.ParseSettings(data, o.aiConfig); err != nil {
-			return err
-		}
+	settings, err := aiSettings(o.aiConfig)
+	if err != nil {
+		return err
 	}
 	mk, err := sim.MakePolicy(o.policy, sim.PolicyOptions{Depth: o.depth, Samples: o.samples, AI: settings})
 	if err != nil {
