@@ -63,12 +63,15 @@ type SpawnEvent struct {
 // Fault; the engine sets their Turn). State is the turn's finished state;
 // hooks must not change it.
 type TickEvent struct {
-	Dir       Direction
-	Turn      int   // the number of the turn just finished, from 1
-	Gained    Score // score gained this turn
-	Merges    int
-	Spawns    int
-	State     *State
+	Dir    Direction
+	Turn   int   // the number of the turn just finished, from 1
+	Gained Score // score gained this turn
+	Merges int
+	Spawns int
+	State  *State
+	// Motions are the turn's tile motions and merges, when the game
+	// tracks them (Game.TrackMotions); nil otherwise.
+	Motions   *Motions
 	Edits     []Edit
 	MarkEdits []MarkEdit
 	Data      map[string]string

@@ -332,6 +332,9 @@ func (g *Game) tick(t *Turn) error {
 	ev := &g.tickEv
 	*ev = TickEvent{Dir: t.Dir, Turn: t.State.Turn, Gained: t.Gained, Merges: t.Merges, Spawns: t.Spawns, State: t.State,
 		Edits: ev.Edits[:0], MarkEdits: ev.MarkEdits[:0], Faults: ev.Faults[:0]}
+	if g.tracking {
+		ev.Motions = &g.motions
+	}
 	err := g.hooks.OnTick(ev)
 	ev.State = nil
 	if err != nil {

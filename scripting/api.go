@@ -24,9 +24,14 @@ func (m *modRun) installAPI() {
 	L := m.L
 	h := m.host
 	game := L.NewTable()
-	game.RawSetString("api_version", lua.LNumber(APIVersion))
+	// The version the mod runs under: its own, so that a mod written for
+	// version 1 sees the API it was written for, unchanged.
+	game.RawSetString("api_version", lua.LNumber(m.mod.Manifest.APIVersion))
 	features := L.NewTable()
 	for _, f := range featureNames {
+		if f == "motions" && m.mod.Manifest.APIVersion < 2 {
+			continue // a version-1 mod's tick has no moves or merged
+		}
 		features.RawSetString(f, lua.LTrue)
 	}
 	game.RawSetString("features", features)

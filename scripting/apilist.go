@@ -12,7 +12,7 @@ var payloadKeys = map[string][]string{
 	EventBeforeMove: {"dir", "turn"},
 	EventAfterMerge: {"row", "col", "from", "sources", "result"},
 	EventSpawn:      {"row", "col", "cell", "scripted"},
-	EventTick:       {"turn", "dir", "gained", "merges", "spawns"},
+	EventTick:       {"turn", "dir", "gained", "merges", "spawns", "moves", "merged"},
 }
 
 // requestKeys lists, for each event, the keys of the request table its

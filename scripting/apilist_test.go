@@ -26,7 +26,7 @@ func probeMod(t *testing.T, id, main string) *Mod {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	toml := "id = \"" + id + "\"\nname = \"" + id + "\"\nversion = \"1\"\napi_version = 1\n"
+	toml := "id = \"" + id + "\"\nname = \"" + id + "\"\nversion = \"1\"\napi_version = 2\n"
 	if err := os.WriteFile(filepath.Join(dir, ManifestName), []byte(toml), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -209,10 +209,13 @@ func (h *Host) Log(id string) []string {
 }
 
 // Attach attaches the host to g as its hooks; Disabled then reads g's
-// record.
+// record. When a mod reads tile motions (WantsMotions), g tracks them.
 func (h *Host) Attach(g *engine.Game) {
 	g.SetHooks(h)
 	h.game = g
+	if h.WantsMotions() {
+		g.TrackMotions(true)
+	}
 }
 
 // Disabled reports whether the mod with the given id is disabled in the
@@ -407,7 +410,7 @@ type payloadBox struct {
 	last [maxFields]lua.LValue
 }
 
-const maxFields = 6
+const maxFields = 7
 
 func (b *payloadBox) fields(L *lua.LState, n int) fields {
 	if b.t == nil {
@@ -703,6 +706,51 @@ func (h *Host) OnSpawn(e *engine.SpawnEvent) error {
 	})
 }
 
+// WantsMotions reports whether a mod reads tile motions (API version 2, a
+// tick handler): the game must then track them (engine.Game.TrackMotions).
+func (h *Host) WantsMotions() bool {
+	for _, m := range h.mods {
+		if m.mod.Manifest.APIVersion >= 2 && len(m.handlers[evTick]) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// motionTables writes a turn's motions for Lua: moves, a list of
+// {from = {row =, col =}, to = {row =, col =}}, and merged, a list of
+// {into = {row =, col =}, from = {{row =, col =}, {row =, col =}}}. Fresh
+// tables each turn: a handler may keep them.
+func motionTables(L *lua.LState, mo *engine.Motions) (moves, merged *lua.LTable) {
+	pos := func(p engine.Pos) *lua.LTable {
+		t := L.CreateTable(0, 2)
+		t.RawSetString("row", number(p.Row))
+		t.RawSetString("col", number(p.Col))
+		return t
+	}
+	if mo == nil {
+		return L.CreateTable(0, 0), L.CreateTable(0, 0)
+	}
+	moves = L.CreateTable(len(mo.Moves), 0)
+	for _, mv := range mo.Moves {
+		t := L.CreateTable(0, 2)
+		t.RawSetString("from", pos(mv.From))
+		t.RawSetString("to", pos(mv.To))
+		moves.Append(t)
+	}
+	merged = L.CreateTable(len(mo.Merged), 0)
+	for _, mg := range mo.Merged {
+		t := L.CreateTable(0, 2)
+		t.RawSetString("into", pos(mg.Into))
+		from := L.CreateTable(2, 0)
+		from.Append(pos(mg.From[0]))
+		from.Append(pos(mg.From[1]))
+		t.RawSetString("from", from)
+		merged.Append(t)
+	}
+	return moves, merged
+}
+
 // OnTick runs the mods' tick handlers on the finished turn, applies their
 // requests through the engine, and keeps each mod's storage and random
 // stream, and the mods' failures on the turn, in the state.
@@ -710,12 +758,21 @@ func (h *Host) OnTick(e *engine.TickEvent) error {
 	h.state = e.State
 	e.Faults = append(e.Faults, h.turnFaults()...)
 	err := h.each(evTick, func(m *modRun, fn *lua.LFunction, r reuse) error {
-		f := m.payload(evTick, r, 5)
+		n := 5
+		if m.mod.Manifest.APIVersion >= 2 {
+			n = 7
+		}
+		f := m.payload(evTick, r, n)
 		f.set(0, "turn", number(e.Turn))
 		f.set(1, "dir", dirValue(e.Dir))
 		f.set(2, "gained", h.scoreValue(e.Gained))
 		f.set(3, "merges", number(e.Merges))
 		f.set(4, "spawns", number(e.Spawns))
+		if n == 7 {
+			moves, merged := motionTables(m.L, e.Motions)
+			f.set(5, "moves", moves)
+			f.set(6, "merged", merged)
+		}
 		ret, err := h.call(m, evTick, fn, f.t)
 		if err != nil {
 			return err

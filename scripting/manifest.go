@@ -18,11 +18,14 @@ import (
 // APIVersion is the version of the mod API this host offers. A mod names the
 // version it was written for in its manifest; a mod for a later version is
 // refused. Features added within a version are listed by Features.
-const APIVersion = 1
+//
+// Version 2 adds the tick payload's moves and merged (tile motions); a
+// version-1 mod plays as before, without them.
+const APIVersion = 2
 
 // featureNames lists what this host offers, for mods that check before they use
 // something (as Luanti's core.features): game.features in Lua.
-var featureNames = []string{"hooks", "markers", "storage", "random", "settings", "require", "log"}
+var featureNames = []string{"hooks", "markers", "storage", "random", "settings", "require", "log", "motions"}
 
 // ManifestName is the file name of a mod's manifest.
 const ManifestName = "mod.toml"

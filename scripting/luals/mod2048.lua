@@ -81,6 +81,7 @@
 ---@field settings boolean # game.settings, from mod.toml's [settings.NAME]
 ---@field require boolean # require(name) of the mod's own Lua files
 ---@field log boolean # game.log and print, to the mod's log
+---@field motions? boolean # API version 2: the tick payload's moves and merged
 
 ---The table game.hazard takes.
 ---@class mod2048.HazardSpec
@@ -140,6 +141,18 @@
 ---@field gained string # the score the turn gained, as a string ("12", or "12.25" in cellular)
 ---@field merges integer # how many merges the turn made
 ---@field spawns integer # how many cells the turn spawned
+---@field moves mod2048.Motion[] # API version 2 (absent for a version-1 mod): where each tile went this turn (the two tiles of a merge both go into its cell)
+---@field merged mod2048.MergeMotion[] # API version 2 (absent for a version-1 mod): each merge of the turn, with the cells of the two tiles it was made from
+
+---A tile's motion in a turn (API version 2): cells before and after.
+---@class mod2048.Motion
+---@field from mod2048.Pos # where the tile stood before the move
+---@field to mod2048.Pos # where it stands after the move
+
+---A merge of a turn (API version 2).
+---@class mod2048.MergeMotion
+---@field into mod2048.Pos # the cell the result stands on
+---@field from mod2048.Pos[] # the cells, before the move, of the two tiles merged (the one nearer the edge first)
 
 ---What a tick handler may return: lists of edits, applied in this order
 ---(set, then mark, then unmark) after the handler returns.

@@ -141,7 +141,7 @@ func (s *Session) attach(g *engine.Game) (*scripting.Host, error) {
 	if err != nil {
 		return nil, &ModsError{err}
 	}
-	g.SetHooks(host)
+	host.Attach(g)
 	return host, nil
 }
 
@@ -202,7 +202,7 @@ func (s *Session) NewGame(seed uint64) error {
 	if s.spy != nil {
 		s.hook(g)
 	}
-	g.TrackMotions(s.tracking)
+	g.TrackMotions(s.tracking || host != nil && host.WantsMotions())
 	s.settle()
 	s.note(Action{Kind: ActionNew, Seed: seed})
 	return nil
@@ -431,6 +431,7 @@ func (s *Session) Reload(mods []*scripting.Mod) error {
 	old := s.host
 	s.setup.Mods, s.host = mods, host
 	s.hook(s.g)
+	s.g.TrackMotions(s.tracking || host.WantsMotions())
 	if old != nil {
 		old.Close()
 	}
