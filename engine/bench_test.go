@@ -40,3 +40,40 @@ func BenchmarkMove4x4History(b *testing.B)    { benchMoves(b, 4, 100) }
 func BenchmarkMove4x4HistoryAll(b *testing.B) { benchMoves(b, 4, -1) }
 func BenchmarkMove8x8(b *testing.B)           { benchMoves(b, 8, 0) }
 func BenchmarkMove8x8History(b *testing.B)    { benchMoves(b, 8, 100) }
+
+// BenchmarkRandomStep is the random-play workload the issue compares with
+// nneonneo/2048-ai's tables: whole games of classic 4×4 (no history), each
+// step finding the legal moves, then playing one at random with its spawn.
+// It reports ns/step; new games are in the time, as they are in the C
+// harness (see the closing note of issue 13).
+func BenchmarkRandomStep(b *testing.B) {
+	rules := NewClassic()
+	rules.StopOnWin = false
+	rng := NewRNG(1)
+	steps := 0
+	for b.Loop() {
+		g, err := New(rules, Options{Width: 4, Height: 4, Seed: rng.Uint64()})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for {
+			legal := g.LegalMoves()
+			if legal == 0 {
+				break
+			}
+			var dirs [4]Direction
+			n := 0
+			for _, d := range Directions {
+				if legal.Has(d) {
+					dirs[n] = d
+					n++
+				}
+			}
+			if _, err := g.Move(dirs[rng.IntN(n)]); err != nil {
+				b.Fatal(err)
+			}
+			steps++
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(steps), "ns/step")
+}

@@ -1,0 +1,6 @@
+#define HAVE_UNORDERED_MAP 1
+#define HAVE_DRAND48 1
+#define HAVE_GETTIMEOFDAY 1
+#define HAVE_SYS_TIME_H 1
+#define HAVE_UNISTD_H 1
+#define HAVE_FCNTL_H 1
