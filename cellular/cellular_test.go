@@ -27,13 +27,15 @@ import (
 func earlySettings() Settings {
 	return Settings{
 		Width: 6, Height: 6, ECap: 8,
-		InitialCells: 8, SpawnCells: 1, StopOnWin: true, UndoLimit: 100,
-		Life:     Life{Enabled: true, BirthRelaxation: true},
+		InitialCells: 8, SpawnCells: 1, SpawnAlive: 0.4, SpawnEvery: 1,
+		StopOnWin: true, ExtinctionLoses: true, UndoLimit: 100,
+		Life:     Life{Enabled: true, BirthRelaxation: true, BirthOnCatalyst: true},
 		Dormancy: Dormancy{Ticks: 3},
 		Colony:   Colony{Bonus: 1, MinSize: 4},
-		Catalyst: Catalyst{Rate: 0.05, Max: 2},
+		Catalyst: Catalyst{Rate: 0.05, Max: 2, Doubling: DoubleAfterMerge},
 		Blight:   Blight{Rate: 0, Charges: 1},
-		Goal:     Goal{PerCell: 0.5},
+		Score:    Score{Unstable: 1},
+		Goal:     Goal{PerCell: 0.25},
 	}
 }
 
@@ -251,8 +253,23 @@ func TestCheckSpawn(t *testing.T) {
 			t.Errorf("CheckSpawn(%+v) = %v, want an error containing %q", tc.cell, err, tc.want)
 		}
 	}
-	if c := r.RandomSpawn(nil); c != alive(1) {
-		t.Errorf("RandomSpawn = %+v, want alive(1)", c)
+	// spawn_alive 0.4: about two spawns in five are alive(1), the others
+	// dormant(1); 0 and 1 draw nothing from the source.
+	rng := engine.NewRNG(1)
+	count := map[engine.Cell]int{}
+	for range 10000 {
+		count[r.RandomSpawn(&rng)]++
+	}
+	if len(count) != 2 || count[alive(1)] < 3800 || count[alive(1)] > 4200 || count[engine.Cell{Kind: KindDormant, Level: 1}] != 10000-count[alive(1)] {
+		t.Errorf("10000 spawns at spawn_alive 0.4: %v", count)
+	}
+	for p, want := range map[float64]engine.Cell{0: {Kind: KindDormant, Level: 1}, 1: alive(1)} {
+		s := earlySettings()
+		s.SpawnAlive = p
+		before := rng
+		if c := mustRules(t, s).RandomSpawn(&rng); c != want || rng != before {
+			t.Errorf("spawn_alive %v: RandomSpawn = %+v (source moved: %v), want %+v", p, c, rng != before, want)
+		}
 	}
 }
 

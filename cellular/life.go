@@ -41,6 +41,12 @@ func (r *Rules) births(n int) bool {
 	return n == 3 || (n == 2 && r.s.Life.BirthRelaxation)
 }
 
+// birthable reports whether Life may be born on c: an empty cell, or, with
+// life.birth_on_catalyst, one that holds only a catalyst.
+func (r *Rules) birthable(c engine.Cell) bool {
+	return c.IsEmpty() || (r.s.Life.BirthOnCatalyst && !isOccupant(c) && c.Token == TokenCatalyst)
+}
+
 // life is phase 2, computed on a snapshot and applied at once (§4): an alive
 // cell survives with 2 or 3 alive neighbours and otherwise dies (its token,
 // a catalyst, stays); a cell with no occupant and no token is born alive(1)
@@ -56,8 +62,10 @@ func (r *Rules) life(s *engine.State, born []bool) (births, deaths int) {
 		case alive[p] && n != 2 && n != 3:
 			b.Cells[p] = engine.Cell{Token: c.Token, Charges: c.Charges}
 			deaths++
-		case c.IsEmpty() && r.births(n) && !s.Blocked(p):
-			b.Cells[p] = aliveCell(1)
+		case r.birthable(c) && r.births(n) && !s.Blocked(p):
+			cell := aliveCell(1)
+			cell.Token = c.Token
+			b.Cells[p] = cell
 			born[p] = true
 			births++
 		}
@@ -200,4 +208,23 @@ func (r *Rules) decay(b *engine.Board) {
 			b.Cells[p].Level = uint16(max(int(c.Level)-r.s.Decay.Amount, 1))
 		}
 	}
+}
+
+// Unrest counts the births and deaths a Life tick would make on the board
+// as it stands, without changing it: 0 and 0 mean a tick now would be
+// stable. A player (the balance lab's lookahead) reads it to steer toward
+// the stabilize goal.
+func (r *Rules) Unrest(s *engine.State) (births, deaths int) {
+	b := &s.Board
+	alive := aliveMap(b)
+	for p, c := range b.Cells {
+		n := r.aliveNeighbours(b, alive, p)
+		switch {
+		case alive[p] && n != 2 && n != 3:
+			deaths++
+		case r.birthable(c) && r.births(n) && !s.Blocked(p):
+			births++
+		}
+	}
+	return births, deaths
 }

@@ -48,15 +48,19 @@ func propGenSettings(t *rapid.T) Settings {
 	ecap := rapid.IntRange(2, 12).Draw(t, "e_cap")
 	s := Settings{
 		Width: w, Height: h, ECap: ecap,
-		InitialCells: 0,
-		SpawnCells:   rapid.IntRange(0, 2).Draw(t, "spawn_cells"),
-		StopOnWin:    rapid.Bool().Draw(t, "stop_on_win"),
-		UndoLimit:    rapid.SampledFrom([]int{-1, 0, 3}).Draw(t, "undo_limit"),
-		IdleTicks:    rapid.Bool().Draw(t, "idle_swipe_ticks"),
+		InitialCells:    0,
+		SpawnCells:      rapid.IntRange(0, 2).Draw(t, "spawn_cells"),
+		SpawnAlive:      rapid.SampledFrom([]float64{0, 0.5, 1}).Draw(t, "spawn_alive"),
+		SpawnEvery:      rapid.IntRange(1, 3).Draw(t, "spawn_every"),
+		StopOnWin:       rapid.Bool().Draw(t, "stop_on_win"),
+		ExtinctionLoses: rapid.Bool().Draw(t, "extinction_loses"),
+		UndoLimit:       rapid.SampledFrom([]int{-1, 0, 3}).Draw(t, "undo_limit"),
+		IdleTicks:       rapid.Bool().Draw(t, "idle_swipe_ticks"),
 		Life: Life{
 			Enabled:         rapid.Bool().Draw(t, "life.enabled"),
 			BirthRelaxation: rapid.Bool().Draw(t, "life.birth_relaxation"),
 			Wrap:            rapid.Bool().Draw(t, "life.wrap"),
+			BirthOnCatalyst: rapid.Bool().Draw(t, "life.birth_on_catalyst"),
 		},
 		Dormancy: Dormancy{Ticks: rapid.IntRange(0, 4).Draw(t, "dormancy.ticks")},
 		Colony: Colony{
@@ -64,8 +68,10 @@ func propGenSettings(t *rapid.T) Settings {
 			MinSize: rapid.IntRange(1, min(6, cells)).Draw(t, "colony.min_size"),
 		},
 		Catalyst: Catalyst{
-			Rate: rapid.SampledFrom([]float64{0, 0.3, 1}).Draw(t, "catalyst.rate"),
-			Max:  rapid.IntRange(0, min(3, cells)).Draw(t, "catalyst.max"),
+			Rate:        rapid.SampledFrom([]float64{0, 0.3, 1}).Draw(t, "catalyst.rate"),
+			Max:         rapid.IntRange(0, min(3, cells)).Draw(t, "catalyst.max"),
+			Doubling:    rapid.SampledFrom([]string{DoubleAfterMerge, DoubleOnContact}).Draw(t, "catalyst.doubling"),
+			StartOnPath: rapid.Bool().Draw(t, "catalyst.start_on_path"),
 		},
 		Blight: Blight{
 			Rate:      rapid.SampledFrom([]float64{0, 0.3, 1}).Draw(t, "blight.rate"),
@@ -73,6 +79,7 @@ func propGenSettings(t *rapid.T) Settings {
 			Telegraph: rapid.Bool().Draw(t, "blight.telegraph"),
 		},
 		Decay: Decay{Amount: rapid.IntRange(0, min(2, ecap)).Draw(t, "decay.amount")},
+		Score: Score{Unstable: rapid.SampledFrom([]float64{0, 0.75, 1, 3}).Draw(t, "score.unstable_multiplier")},
 		Goal:  Goal{PerCell: rapid.SampledFrom([]float64{0, 0.5, 1, 2}).Draw(t, "goal")},
 	}
 	if err := s.Validate(); err != nil {
@@ -200,7 +207,7 @@ func propCheckBoard(t *rapid.T, s Settings, b *engine.Board, when string) {
 // with no occupant and no token is born with exactly 3. Beyond the edge is
 // dead, or with wrap the board is a torus (each of the 8 neighbour offsets
 // taken modulo the board's sides). It returns which cells are alive after.
-func propConway(b *engine.Board, wrap bool) []bool {
+func propConway(b *engine.Board, wrap, onCatalyst bool) []bool {
 	w, h := b.Width, b.Height
 	isAlive := func(r, c int) bool {
 		if wrap {
@@ -223,7 +230,7 @@ func propConway(b *engine.Board, wrap bool) []bool {
 			switch {
 			case cell.Kind == KindAlive:
 				out[r*w+c] = n == 2 || n == 3
-			case cell.Kind == engine.KindEmpty && cell.Token == 0:
+			case cell.Kind == engine.KindEmpty && (cell.Token == 0 || onCatalyst && cell.Token == TokenCatalyst):
 				out[r*w+c] = n == 3
 			}
 		}
@@ -338,7 +345,8 @@ func TestPropDormantNotNeighbours(t *testing.T) {
 // With the birth relaxation off, the Life tick is Conway's B3/S23 (dead
 // edges, or a torus with life.wrap), on boards of alive and empty cells and
 // on boards with dormant cells and tokens too (dormant cells are not alive;
-// no birth on a token or an occupant).
+// no birth on an occupant or a blight token, nor, without
+// life.birth_on_catalyst, on a catalyst).
 func TestPropLifeIsConway(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		s := propGenSettings(t)
@@ -356,7 +364,7 @@ func TestPropLifeIsConway(t *testing.T) {
 		} else {
 			b = propGenBoard(t, s)
 		}
-		want := propConway(&b, s.Life.Wrap)
+		want := propConway(&b, s.Life.Wrap, s.Life.BirthOnCatalyst)
 		got := b.Clone()
 		born := make([]bool, len(b.Cells))
 		births, deaths := propLife(r, &got, born)
@@ -369,8 +377,8 @@ func TestPropLifeIsConway(t *testing.T) {
 			switch {
 			case !wasAlive && want[i]:
 				nb++
-				if !born[i] || got.Cells[i] != alive(1) {
-					t.Fatalf("cell %v born as %+v (marked %v), want alive(1)", b.PosOf(i), got.Cells[i], born[i])
+				if want := (engine.Cell{Kind: KindAlive, Level: 1, Token: b.Cells[i].Token}); !born[i] || got.Cells[i] != want {
+					t.Fatalf("cell %v born as %+v (marked %v), want %+v", b.PosOf(i), got.Cells[i], born[i], want)
 				}
 			case wasAlive && !want[i]:
 				nd++
@@ -445,7 +453,7 @@ func TestPropIdleTurnIsConway(t *testing.T) {
 		if g.Status() != engine.Playing {
 			return // no alive cell: lost as given
 		}
-		want := propConway(&b, s.Life.Wrap)
+		want := propConway(&b, s.Life.Wrap, s.Life.BirthOnCatalyst)
 		if _, err := g.Move(engine.Up); err != nil {
 			t.Fatalf("Move(Up): %v", err)
 		}
@@ -503,6 +511,7 @@ func TestPropFailedTurnUnchanged(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		s := propGenSettings(t)
 		s.SpawnCells = rapid.IntRange(1, 2).Draw(t, "spawn_cells")
+		s.SpawnEvery = 1
 		s.Goal.PerCell = 0 // a win with stop_on_win would stop before the spawns
 		b := propGenBoard(t, s)
 		at := rapid.IntRange(0, len(b.Cells)-1).Draw(t, "tokenAt")
@@ -532,7 +541,8 @@ func TestPropFailedTurnUnchanged(t *testing.T) {
 }
 
 // The multiplier: a turn's gain is S_base × min(3 + streak, 12) quarters,
-// with streak 0 for an unstable turn, read back from the counters the rules
+// or S_base × 4 × score.unstable_multiplier for an unstable turn (streak 0),
+// read back from the counters the rules
 // keep in Vars.
 func TestPropScoreFormula(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
@@ -557,7 +567,11 @@ func TestPropScoreFormula(t *testing.T) {
 			if !s.Life.Enabled && !stable {
 				t.Fatalf("move %d: an unstable turn with the Life tick off", i)
 			}
-			want := engine.ScoreOf(uint64(v[VarBase]) * uint64(min(3+wantStreak, 12)))
+			m := uint64(4 * s.Score.Unstable)
+			if wantStreak > 0 {
+				m = uint64(min(3+wantStreak, 12))
+			}
+			want := engine.ScoreOf(uint64(v[VarBase]) * m)
 			if res.Gained != want {
 				t.Fatalf("move %d: gained %v quarters, want %v (base %d, streak %d)", i, res.Gained, want, v[VarBase], wantStreak)
 			}

@@ -47,7 +47,7 @@ func New(s Settings) (*Rules, error) {
 
 func init() {
 	engine.RegisterRuleset(Name, func(config json.RawMessage) (engine.Rules, error) {
-		var s Settings
+		s := legacy()
 		if err := json.Unmarshal(config, &s); err != nil {
 			return nil, fmt.Errorf("cellular rules: %w", err)
 		}
@@ -154,7 +154,11 @@ func (r *Rules) score(t *engine.Turn, stable bool) int {
 	}
 	setVar(s, VarStreak, streak)
 	setVar(s, VarBase, int64(base))
-	quarters := uint64(base) * uint64(min(3+streak, 12))
+	m := int64(r.s.Score.Unstable * 4) // quarters
+	if streak > 0 {
+		m = min(3+streak, 12)
+	}
+	quarters := uint64(base) * uint64(m)
 	s.Score.AddUint64(quarters)
 	t.Gained.AddUint64(quarters)
 	return base
@@ -170,7 +174,7 @@ func (r *Rules) lost(s *engine.State) bool {
 			break
 		}
 	}
-	if !alive {
+	if !alive && r.s.ExtinctionLoses {
 		return true
 	}
 	for _, d := range engine.Directions {
@@ -207,9 +211,11 @@ func (r *Rules) spawn(t *engine.Turn) error {
 			b.Cells[i].Token = TokenBlight
 		}
 	}
-	for i := 0; i < r.s.SpawnCells; i++ {
-		if _, err := t.SpawnWith(aliveOne); err != nil {
-			return err
+	if (t.State.Turn+1)%r.s.SpawnEvery == 0 {
+		for i := 0; i < r.s.SpawnCells; i++ {
+			if _, err := t.SpawnWith(r.spawnCell); err != nil {
+				return err
+			}
 		}
 	}
 	if !t.RandomAllowed() {
@@ -259,5 +265,18 @@ func (r *Rules) CheckSpawn(c engine.Cell) error {
 	return nil
 }
 
-// RandomSpawn returns the cell of a random spawn: alive, energy 1.
-func (r *Rules) RandomSpawn(*engine.RNG) engine.Cell { return aliveCell(1) }
+// RandomSpawn returns the cell of a random spawn: energy 1, alive with
+// chance spawn_alive, else dormant.
+func (r *Rules) RandomSpawn(rng *engine.RNG) engine.Cell { return r.spawnCell(rng) }
+
+// spawnCell draws a spawned cell; the random source is drawn from only when
+// spawn_alive is strictly between 0 and 1.
+func (r *Rules) spawnCell(rng *engine.RNG) engine.Cell {
+	switch p := r.s.SpawnAlive; {
+	case p >= 1:
+		return aliveCell(1)
+	case p > 0 && rng.Chance(p):
+		return aliveCell(1)
+	}
+	return engine.Cell{Kind: KindDormant, Level: 1}
+}

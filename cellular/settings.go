@@ -8,6 +8,22 @@ import (
 	"strings"
 )
 
+// The values of the settings that name a choice.
+const (
+	DoubleAfterMerge = "after_merge" // catalyst.doubling: §10's order
+	DoubleOnContact  = "on_contact"  // catalyst.doubling: §5's "immediately"
+)
+
+// legacy returns the settings that a save written before a setting existed
+// played with: the keys it lacks keep these values when it is read back.
+func legacy() Settings {
+	var s Settings
+	s.SpawnAlive, s.SpawnEvery, s.ExtinctionLoses = 1, 1, true
+	s.Catalyst.Doubling = DoubleAfterMerge
+	s.Score.Unstable = 0.75
+	return s
+}
+
 // Settings are the tunables of Cellular 2048. Their toml tags are the keys
 // of a cellular TOML file (tables for the nested structs) and their doc tags
 // the comments `2048 config show` writes. Validate checks them.
@@ -16,11 +32,14 @@ type Settings struct {
 	Height int `toml:"height" doc:"Board height in cells (1 to 32; a board has at least 2 cells)."`
 	ECap   int `toml:"e_cap" doc:"E_cap: the highest energy a cell can hold (2 to 255)."`
 
-	InitialCells int  `toml:"initial_cells" doc:"Alive cells of energy 1 a new game starts with, on random empty cells."`
-	SpawnCells   int  `toml:"spawn_cells" doc:"Alive cells of energy 1 spawned after every turn (0 to 4)."`
-	StopOnWin    bool `toml:"stop_on_win" doc:"true: reaching the stabilize goal stops the game until the player keeps going; false: play goes on."`
-	UndoLimit    int  `toml:"undo_limit" doc:"Turns undo can take back: 0 disables undo and redo, -1 keeps every turn."`
-	IdleTicks    bool `toml:"idle_swipe_ticks" doc:"A swipe that moves nothing: false, it is a no-op (as in classic); true, the turn's other phases still run."`
+	InitialCells    int     `toml:"initial_cells" doc:"Alive cells of energy 1 a new game starts with, on random empty cells."`
+	SpawnCells      int     `toml:"spawn_cells" doc:"Cells of energy 1 spawned after a turn that spawns (0 to 4)."`
+	SpawnAlive      float64 `toml:"spawn_alive" doc:"The chance that a spawned cell is alive(1), which the next Life tick judges; otherwise it is dormant(1), inert until an alive cell merges with it (0 to 1)."`
+	SpawnEvery      int     `toml:"spawn_every" doc:"Cells spawn after every k-th turn (1: after every turn)."`
+	StopOnWin       bool    `toml:"stop_on_win" doc:"true: reaching the stabilize goal stops the game until the player keeps going; false: play goes on."`
+	ExtinctionLoses bool    `toml:"extinction_loses" doc:"A turn that ends with no alive cell on the board loses (the colony is extinct); false: only a board no swipe can change loses."`
+	UndoLimit       int     `toml:"undo_limit" doc:"Turns undo can take back: 0 disables undo and redo, -1 keeps every turn."`
+	IdleTicks       bool    `toml:"idle_swipe_ticks" doc:"A swipe that moves nothing: false, it is a no-op (as in classic); true, the turn's other phases still run."`
 
 	Life     Life     `toml:"life" doc:"Phase 2, the Life tick."`
 	Dormancy Dormancy `toml:"dormancy" doc:"Phase 3, dormancy."`
@@ -28,6 +47,7 @@ type Settings struct {
 	Catalyst Catalyst `toml:"catalyst" doc:"Catalysts (§5)."`
 	Blight   Blight   `toml:"blight" doc:"Blight tokens (§6), phase 4."`
 	Decay    Decay    `toml:"decay" doc:"Isolation decay (§7), phase 4."`
+	Score    Score    `toml:"score" doc:"Phase 5, scoring (§8)."`
 	Goal     Goal     `toml:"goal" doc:"The stabilize goal (§8)."`
 }
 
@@ -36,6 +56,7 @@ type Life struct {
 	Enabled         bool `toml:"enabled" doc:"Run the Life tick (switch it off to check the swipe phase alone)."`
 	BirthRelaxation bool `toml:"birth_relaxation" doc:"Births on 2 or 3 alive neighbours instead of exactly 3 (the early relaxation)."`
 	Wrap            bool `toml:"wrap" doc:"Neighbourhoods wrap around the board's edges (a torus); false: beyond the edge is empty."`
+	BirthOnCatalyst bool `toml:"birth_on_catalyst" doc:"A cell holding only a catalyst counts as empty for births (seeds/004 §1 knows no other kind of cell); false: nothing is born on a catalyst."`
 }
 
 // Dormancy tunes phase 3.
@@ -53,6 +74,9 @@ type Colony struct {
 type Catalyst struct {
 	Rate float64 `toml:"rate" doc:"Chance per turn that a catalyst spawns on a random empty cell (0 to 1)."`
 	Max  int     `toml:"max" doc:"M: the most catalysts on the board at once."`
+	// Doubling and StartOnPath settle §5 against §10.
+	Doubling    string `toml:"doubling" doc:"When a catalyst doubles a mover that merges: \"after_merge\" (the merge's result, after the same-E increment and the colony bonus: §10's order) or \"on_contact\" (the mover, before it merges: §5's \"immediately\")."`
+	StartOnPath bool   `toml:"start_on_path" doc:"A mover's start cell is on its path, so a catalyst under an alive cell doubles it when it moves; false: the path starts at the next cell."`
 }
 
 // Blight tunes blight tokens.
@@ -65,6 +89,11 @@ type Blight struct {
 // Decay tunes isolation decay.
 type Decay struct {
 	Amount int `toml:"amount" doc:"Energy an alive cell with at most one alive neighbour loses each turn, down to 1 (0: no decay)."`
+}
+
+// Score tunes phase 5.
+type Score struct {
+	Unstable float64 `toml:"unstable_multiplier" doc:"M of a turn whose Life tick had a birth or a death (streak 0), in quarters from 0 to 3; §8's formula taken at streak 0 gives 0.75."`
 }
 
 // Goal tunes the stabilize goal.
@@ -147,6 +176,10 @@ func (s *Settings) Validate() error {
 		return bad("initial_cells", "%d is outside 0 to %d (the board's cells)", s.InitialCells, s.Width*s.Height)
 	case s.SpawnCells < 0 || s.SpawnCells > 4:
 		return bad("spawn_cells", "%d is outside 0 to 4", s.SpawnCells)
+	case !prob(s.SpawnAlive):
+		return bad("spawn_alive", "%v is outside 0 to 1", s.SpawnAlive)
+	case s.SpawnEvery < 1 || s.SpawnEvery > 1000:
+		return bad("spawn_every", "%d is outside 1 to 1000", s.SpawnEvery)
 	case s.UndoLimit < -1:
 		return bad("undo_limit", "%d is below -1 (-1 keeps every turn)", s.UndoLimit)
 	case s.Dormancy.Ticks < 0 || s.Dormancy.Ticks > 1000:
@@ -159,12 +192,16 @@ func (s *Settings) Validate() error {
 		return bad("catalyst.rate", "%v is outside 0 to 1", s.Catalyst.Rate)
 	case s.Catalyst.Max < 0 || s.Catalyst.Max > s.Width*s.Height:
 		return bad("catalyst.max", "%d is outside 0 to %d (the board's cells)", s.Catalyst.Max, s.Width*s.Height)
+	case s.Catalyst.Doubling != DoubleAfterMerge && s.Catalyst.Doubling != DoubleOnContact:
+		return bad("catalyst.doubling", "%q is neither %q nor %q", s.Catalyst.Doubling, DoubleAfterMerge, DoubleOnContact)
 	case !prob(s.Blight.Rate):
 		return bad("blight.rate", "%v is outside 0 to 1", s.Blight.Rate)
 	case s.Blight.Charges < 1 || s.Blight.Charges > 100:
 		return bad("blight.charges", "%d is outside 1 to 100", s.Blight.Charges)
 	case s.Decay.Amount < 0 || s.Decay.Amount > s.ECap:
 		return bad("decay.amount", "%d is outside 0 to e_cap (%d)", s.Decay.Amount, s.ECap)
+	case math.IsNaN(s.Score.Unstable) || s.Score.Unstable < 0 || s.Score.Unstable > 3 || s.Score.Unstable*4 != math.Trunc(s.Score.Unstable*4):
+		return bad("score.unstable_multiplier", "%v is not a quarter from 0 to 3 (0, 0.25, 0.5, … 3)", s.Score.Unstable)
 	case math.IsNaN(s.Goal.PerCell) || s.Goal.PerCell < 0 || s.Goal.PerCell > float64(s.ECap):
 		return bad("goal.stabilize_per_cell", "%v is outside 0 to e_cap (%d)", s.Goal.PerCell, s.ECap)
 	}

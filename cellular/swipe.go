@@ -98,9 +98,13 @@ func (r *Rules) swipeSegment(t *engine.Turn, seg []int, colony []int, merged []b
 		mover := occupant(c)
 		if n := len(out); n > 0 && !out[n-1].merged && mergeable(out[n-1].cell, mover) {
 			front := &out[n-1]
+			doubled := mover.Kind == KindAlive && r.consumeCatalyst(b, r.path(seg, n-1, i))
+			if doubled && r.s.Catalyst.Doubling == DoubleOnContact {
+				mover.Level = r.double(mover.Level)
+			}
 			result := r.mergeResult(front.cell, mover, colony[front.from], colony[p])
-			if mover.Kind == KindAlive && r.consumeCatalyst(b, seg[n-1:i]) {
-				result.Level = uint16(min(2*int(result.Level), r.s.ECap))
+			if doubled && r.s.Catalyst.Doubling == DoubleAfterMerge {
+				result.Level = r.double(result.Level)
 			}
 			ev := engine.MergeEvent{
 				Pos:     b.PosOf(seg[n-1]),
@@ -120,8 +124,8 @@ func (r *Rules) swipeSegment(t *engine.Turn, seg []int, colony []int, merged []b
 		to := len(out)
 		if to != i {
 			moved = true
-			if mover.Kind == KindAlive && r.consumeCatalyst(b, seg[to:i]) {
-				mover.Level = uint16(min(2*int(mover.Level), r.s.ECap))
+			if mover.Kind == KindAlive && r.consumeCatalyst(b, r.path(seg, to, i)) {
+				mover.Level = r.double(mover.Level)
 			}
 		}
 		out = append(out, slot{cell: mover, from: p})
@@ -177,6 +181,19 @@ func (r *Rules) mergeResult(front, mover engine.Cell, colonyA, colonyB int) engi
 	}
 	return aliveCell(e)
 }
+
+// path returns the cells of a segment that a mover from seg[from] to
+// seg[to] visits: from its destination back toward its start, which is on
+// the path only with catalyst.start_on_path.
+func (r *Rules) path(seg []int, to, from int) []int {
+	if r.s.Catalyst.StartOnPath {
+		return seg[to : from+1]
+	}
+	return seg[to:from]
+}
+
+// double doubles an energy, capped at e_cap.
+func (r *Rules) double(e uint16) uint16 { return uint16(min(2*int(e), r.s.ECap)) }
 
 // consumeCatalyst removes the first catalyst on a mover's path and reports
 // whether there was one. path lists the cells the mover passes through and

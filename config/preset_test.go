@@ -9,31 +9,35 @@ import (
 	"github.com/mod2048/mod2048/cellular"
 )
 
-// cellularPresets are the values seeds/004 §9 gives the cellular presets,
-// with "low" = 0.05 a turn, "low–medium" = 0.075, "medium" = 0.10, and a
-// "medium" stabilize threshold = 0.5 a cell.
+// cellularPresets are the values of the cellular presets: seeds/004 §9's,
+// with "low" = 0.05 a turn, "low–medium" = 0.075 and "medium" = 0.10, as
+// retuned with the balance lab (cellular/RULES.md, "Tuning").
 func cellularPresets() map[string]cellular.Settings {
 	early := cellular.Settings{
 		Width: 6, Height: 6, ECap: 8, InitialCells: 8, SpawnCells: 1,
-		StopOnWin: true, UndoLimit: 100, IdleTicks: false,
-		Life:     cellular.Life{Enabled: true, BirthRelaxation: true, Wrap: false},
+		SpawnAlive: 0.4, SpawnEvery: 1, StopOnWin: true, ExtinctionLoses: true,
+		UndoLimit: 100, IdleTicks: false,
+		Life:     cellular.Life{Enabled: true, BirthRelaxation: true, Wrap: false, BirthOnCatalyst: true},
 		Dormancy: cellular.Dormancy{Ticks: 3},
 		Colony:   cellular.Colony{Bonus: 1, MinSize: 4},
-		Catalyst: cellular.Catalyst{Rate: 0.05, Max: 2},
+		Catalyst: cellular.Catalyst{Rate: 0.05, Max: 2, Doubling: cellular.DoubleAfterMerge},
 		Blight:   cellular.Blight{Rate: 0, Charges: 1, Telegraph: false},
 		Decay:    cellular.Decay{Amount: 0},
-		Goal:     cellular.Goal{PerCell: 0.5},
+		Score:    cellular.Score{Unstable: 1},
+		Goal:     cellular.Goal{PerCell: 0.25},
 	}
+	// Mid and late as retuned with the balance lab (cellular/RULES.md,
+	// "Tuning"): births stay relaxed, a quarter of spawns are alive.
 	mid := early
-	mid.Life.BirthRelaxation = false
+	mid.SpawnAlive = 0.25
 	mid.Blight = cellular.Blight{Rate: 0.05, Charges: 1, Telegraph: true}
 	mid.Decay.Amount = 1
-	mid.Goal.PerCell = 0.75
+	mid.Goal.PerCell = 0.33
 	late := mid
 	late.ECap = 10
 	late.Blight = cellular.Blight{Rate: 0.10, Charges: 2, Telegraph: true}
 	late.Catalyst.Rate = 0.075
-	late.Goal.PerCell = 1.0
+	late.Goal.PerCell = 0.36
 	return map[string]cellular.Settings{"early": early, "mid": mid, "late": late}
 }
 

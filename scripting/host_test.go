@@ -825,12 +825,14 @@ game.on("tick", function(e) game.log(game.status(), game.score(), game.cell(0, 0
 func cellularRules(t testing.TB, life bool) *cellular.Rules {
 	t.Helper()
 	r, err := cellular.New(cellular.Settings{
-		Width: 4, Height: 4, ECap: 8, InitialCells: 8, SpawnCells: 1, StopOnWin: true, UndoLimit: 100,
+		Width: 4, Height: 4, ECap: 8, InitialCells: 8, SpawnCells: 1, SpawnAlive: 1, SpawnEvery: 1,
+		StopOnWin: true, ExtinctionLoses: true, UndoLimit: 100,
 		Life:     cellular.Life{Enabled: life, BirthRelaxation: true},
 		Dormancy: cellular.Dormancy{Ticks: 3},
 		Colony:   cellular.Colony{Bonus: 1, MinSize: 4},
-		Catalyst: cellular.Catalyst{Rate: 0.05, Max: 2},
+		Catalyst: cellular.Catalyst{Rate: 0.05, Max: 2, Doubling: cellular.DoubleAfterMerge},
 		Blight:   cellular.Blight{Rate: 0, Charges: 1},
+		Score:    cellular.Score{Unstable: 1},
 		Goal:     cellular.Goal{PerCell: 0.5},
 	})
 	if err != nil {

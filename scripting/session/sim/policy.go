@@ -50,6 +50,14 @@ func Policies() []string { return []string{"random", "greedy", "lookahead", "exp
 // DefaultPolicy is the policy of a run that names none.
 const DefaultPolicy = "lookahead"
 
+// The lookahead's defaults: one move deep, each move sampled on four forks.
+// The cellular presets' ladder (cellular/RULES.md, "Tuning") is measured
+// with them.
+const (
+	DefaultDepth   = 1
+	DefaultSamples = 4
+)
+
 // MakePolicy returns the maker of the named policy.
 func MakePolicy(name string, o PolicyOptions) (PolicyMaker, error) {
 	switch name {
@@ -189,7 +197,8 @@ func evaluate(g *engine.Game) float64 {
 		settings := r.Settings()
 		if t := settings.Threshold(); t > 0 {
 			// Progress to the goal counts most, then a colony that lives.
-			v = 1000*math.Min(float64(energy)/float64(t), 1) + 50*float64(alive) + float64(score)/100
+			births, deaths := r.Unrest(st)
+			v = 1000*math.Min(float64(energy)/float64(t), 1) + 50*float64(alive) - 40*float64(births+deaths) + float64(score)/100
 		}
 	}
 	return v

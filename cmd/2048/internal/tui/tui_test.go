@@ -85,7 +85,9 @@ func TestCellularText(t *testing.T) {
 }
 
 func cellularSettings() (cellular.Settings, error) {
-	s := cellular.Settings{Width: 6, Height: 6, ECap: 8, InitialCells: 8, SpawnCells: 1, StopOnWin: true, UndoLimit: 100}
+	s := cellular.Settings{Width: 6, Height: 6, ECap: 8, InitialCells: 8, SpawnCells: 1, SpawnAlive: 1, SpawnEvery: 1, StopOnWin: true, ExtinctionLoses: true, UndoLimit: 100}
+	s.Catalyst.Doubling = cellular.DoubleAfterMerge
+	s.Score.Unstable = 1
 	s.Life.Enabled = true
 	s.Dormancy.Ticks = 3
 	s.Colony = cellular.Colony{Bonus: 1, MinSize: 4}
