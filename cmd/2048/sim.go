@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/vbauerster/mpb/v8"
 	"github.com/vbauerster/mpb/v8/decor"
@@ -41,7 +42,7 @@ expectimax through the engine's own rules, --depth moves deep with
 --compare FILE.toml ... plays each configuration file too, on the same
 seeds, and prints them side by side with the differences and whether each
 is significant. --sweep KEY=V1,V2 (repeatable: a grid) plays each value and
-prints win rate, median score and median turns for each.
+prints win rate, loss rate, median score and median turns for each.
 
 --plot FILE.svg|FILE.png draws the score distribution and the survival
 curve (the share of games still going at each turn) with gonum/plot.
@@ -304,7 +305,7 @@ func trim(s string, n int) string {
 }
 
 // sweep plays every combination of the --sweep values (a grid) and prints
-// win rate, median score and median turns for each.
+// win rate, loss rate, median score and median turns for each.
 func sweep(o simOptions, play playFunc, w io.Writer) error {
 	grid := [][]string{nil}
 	for _, s := range o.sweep {
@@ -320,8 +321,12 @@ func sweep(o simOptions, play playFunc, w io.Writer) error {
 		}
 		grid = next
 	}
+	width := len("settings")
+	for _, sets := range grid {
+		width = max(width, utf8.RuneCountInString(strings.Join(sets, " ")))
+	}
 	fmt.Fprintf(w, "%d games each, seed %d, policy %s\n\n", o.games, o.seed, o.policy)
-	fmt.Fprintf(w, "%-32s %9s %12s %12s\n", "settings", "won", "median score", "median turns")
+	fmt.Fprintf(w, "%-*s %9s %9s %12s %12s\n", width, "settings", "won", "lost", "median score", "median turns")
 	for _, sets := range grid {
 		b := o.build
 		b.Sets = append(append([]string(nil), b.Sets...), sets...)
@@ -333,7 +338,7 @@ func sweep(o simOptions, play playFunc, w io.Writer) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "%-32s %8.1f%% %12s %12s\n", strings.Join(sets, " "), 100*r.WinRate, strconv.FormatFloat(r.Score.P50, 'f', -1, 64), strconv.FormatFloat(r.Turns.P50, 'f', -1, 64))
+		fmt.Fprintf(w, "%-*s %8.1f%% %8.1f%% %12s %12s\n", width, strings.Join(sets, " "), 100*r.WinRate, 100*r.LossRate, strconv.FormatFloat(r.Score.P50, 'f', -1, 64), strconv.FormatFloat(r.Turns.P50, 'f', -1, 64))
 	}
 	return nil
 }
