@@ -592,6 +592,26 @@ func TestSaveRoundTrip(t *testing.T) {
 	}
 }
 
+// A save written before the retune's settings existed lacks their keys; it
+// loads with the values the game was played with then (alive spawns every
+// turn, extinction loses, no births on catalysts, §10's doubling from the
+// next cell, M = 0.75 on an unstable turn), so it plays on exactly as it
+// would have.
+func TestLoadRulesLegacy(t *testing.T) {
+	old := `{"Width":6,"Height":6,"ECap":8,"InitialCells":8,"SpawnCells":1,"StopOnWin":true,"UndoLimit":100,"IdleTicks":false,` +
+		`"Life":{"Enabled":true,"BirthRelaxation":false,"Wrap":false},"Dormancy":{"Ticks":3},"Colony":{"Bonus":1,"MinSize":4},` +
+		`"Catalyst":{"Rate":0.05,"Max":2},"Blight":{"Rate":0.05,"Charges":1,"Telegraph":true},"Decay":{"Amount":1},"Goal":{"PerCell":0.75}}`
+	r, err := engine.LoadRules(Name, json.RawMessage(old))
+	if err != nil {
+		t.Fatalf("LoadRules(a save's old settings): %v", err)
+	}
+	got := r.(*Rules).Settings()
+	if got.SpawnAlive != 1 || got.SpawnEvery != 1 || !got.ExtinctionLoses || got.Life.BirthOnCatalyst ||
+		got.Catalyst.Doubling != DoubleAfterMerge || got.Catalyst.StartOnPath || got.Score.Unstable != 0.75 {
+		t.Errorf("old settings loaded as %+v", got)
+	}
+}
+
 func TestLoadRules(t *testing.T) {
 	s := earlySettings()
 	s.ECap, s.Blight.Charges, s.Life.Wrap = 10, 2, true
