@@ -137,7 +137,7 @@ func (c *Classic) Play(t *Turn) (bool, error) {
 	n := lineCount(t.Dir, b.Width, b.Height)
 	length := len(b.Cells) / n
 	blocks := s.HasBlocks()
-	fast := length == 4 && !t.Hooked() && !blocks && !t.g.tracking
+	fast := length == 4 && !t.Hooked() && !blocks && !t.g.recording
 	if fast {
 		lineTableOnce.Do(buildLineTable)
 	}
@@ -283,7 +283,7 @@ func (c *Classic) slide(t *Turn, l line, win uint16, small *uint64) (changed, wo
 		// hooks' results too).
 		lv := level[i]
 		if i+1 < k && level[i+1] == lv && lv < MaxLevel {
-			if t.g.tracking {
+			if t.g.recording {
 				b := &s.Board
 				to := b.PosOf(at)
 				t.Moved(b.PosOf(from[i]), to)
@@ -308,7 +308,7 @@ func (c *Classic) slide(t *Turn, l line, win uint16, small *uint64) (changed, wo
 			merged = true
 			i += 2
 		} else {
-			if t.g.tracking {
+			if t.g.recording {
 				t.Moved(s.Board.PosOf(from[i]), s.Board.PosOf(at))
 			}
 			i++

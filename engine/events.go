@@ -21,6 +21,15 @@ type Hooks interface {
 	OnTick(*TickEvent) error
 }
 
+// StartHook is Hooks that also hear of a new game's beginning
+// (Game.Start).
+type StartHook interface {
+	// OnStart is called once when a new game begins, after its initial
+	// spawns, with a TickEvent of turn 0 (no direction, no totals, no
+	// motions); its edits, marks and data apply to the game's first state.
+	OnStart(*TickEvent) error
+}
+
 // MoveEvent is the payload of BeforeMove. State is the game's state before
 // the move; hooks must not change it.
 type MoveEvent struct {
@@ -90,6 +99,7 @@ type HookFuncs struct {
 	AfterMergeFunc func(*MergeEvent) error
 	OnSpawnFunc    func(*SpawnEvent) error
 	OnTickFunc     func(*TickEvent) error
+	OnStartFunc    func(*TickEvent) error
 }
 
 // BeforeMove calls BeforeMoveFunc if it is set.
@@ -103,6 +113,9 @@ func (h HookFuncs) OnSpawn(e *SpawnEvent) error { return call(h.OnSpawnFunc, e) 
 
 // OnTick calls OnTickFunc if it is set.
 func (h HookFuncs) OnTick(e *TickEvent) error { return call(h.OnTickFunc, e) }
+
+// OnStart calls OnStartFunc if it is set.
+func (h HookFuncs) OnStart(e *TickEvent) error { return call(h.OnStartFunc, e) }
 
 func call[E any](f func(*E) error, e *E) error {
 	if f == nil {

@@ -22,6 +22,11 @@ type State struct {
 	Data   map[string]string // data mods keep with the game (their storage)
 	Marks  []Mark            // the marks on the board, in position and name order
 	Faults []Fault           // the hooks' failures, in turn order (see Fault)
+	// Tiles holds, while the game tracks motions (Game.TrackMotions), the
+	// identity of the tile on each cell (0: no tile), and NextTile the next
+	// identity to give; nil and 0 otherwise.
+	Tiles    []uint32
+	NextTile uint32
 }
 
 // copyFrom makes s a copy of o, reusing s's cells when they fit.
@@ -40,9 +45,14 @@ func (s *State) copyFrom(o *State) {
 	if len(o.Faults) > 0 {
 		faults = append(s.Faults[:0], o.Faults...)
 	}
+	var tiles []uint32
+	if o.Tiles != nil {
+		tiles = append(s.Tiles[:0], o.Tiles...)
+	}
 	vars, data := s.Vars, s.Data
 	*s = *o
 	s.Board.Cells = cells
+	s.Tiles = tiles
 	s.Marks = marks
 	s.Faults = faults
 	s.Vars = copyMap(vars, o.Vars)
@@ -136,8 +146,11 @@ type Game struct {
 	future  []State  // the states Redo goes forward to, the next last
 	spare   [][]Cell // cell buffers of dropped states, for reuse
 
-	tracking bool    // the game records its moves' motions (TrackMotions)
-	motions  Motions // the last move's, while tracking
+	tracking bool // the game records its moves' motions (TrackMotions)
+	// recording: this move records its motions, because the game tracks
+	// them or a follow mark needs them.
+	recording bool
+	motions   Motions // the last move's, while tracking
 
 	turn    Turn
 	moveEv  MoveEvent
@@ -302,7 +315,8 @@ func (g *Game) Move(d Direction) (Result, error) {
 	g.next.copyFrom(g.cur)
 	t := &g.turn
 	*t = Turn{Dir: d, State: g.next, g: g}
-	if g.tracking {
+	g.recording = g.tracking || g.cur.hasFollow()
+	if g.recording {
 		g.motions.Moves, g.motions.Merged = g.motions.Moves[:0], g.motions.Merged[:0]
 	}
 	changed, err := g.rules.Play(t)
@@ -311,6 +325,9 @@ func (g *Game) Move(d Direction) (Result, error) {
 	}
 	if g.next.Turn < math.MaxInt {
 		g.next.Turn++
+	}
+	if g.recording {
+		g.next.followMarks(&g.motions)
 	}
 	if g.next.ageMarks() {
 		// The rules settled the status with the mark still standing: a
@@ -322,9 +339,60 @@ func (g *Game) Move(d Direction) (Result, error) {
 			return Result{}, err
 		}
 	}
+	if g.tracking {
+		g.next.identify(g.cur, &g.motions)
+	} else {
+		g.next.Tiles, g.next.NextTile = nil, 0
+	}
 	g.push()
 	g.cur, g.next = g.next, g.cur
 	return Result{Changed: true, Gained: t.Gained, Merges: t.Merges, Spawns: t.Spawns}, nil
+}
+
+// ErrStarted is Start's error for a game that has begun: it has a turn,
+// or a history.
+var ErrStarted = errors.New("the game has begun: a start hook runs only on a new game")
+
+// Start tells the hooks (when they are a StartHook) that a new game
+// begins, and applies what they ask for to its first state: cell edits,
+// marks and data, checked as a tick's are. It is for a new game, before its
+// first move; a failed start leaves the game exactly as it was.
+func (g *Game) Start() error {
+	h, ok := g.hooks.(StartHook)
+	if !ok {
+		return nil
+	}
+	if g.cur.Turn != 0 || g.history.len() > 0 || len(g.future) > 0 {
+		return ErrStarted
+	}
+	g.next.copyFrom(g.cur)
+	ev := &g.tickEv
+	*ev = TickEvent{State: g.next, Edits: ev.Edits[:0], MarkEdits: ev.MarkEdits[:0], Faults: ev.Faults[:0]}
+	err := h.OnStart(ev)
+	ev.State = nil
+	if err != nil {
+		return &HookError{Event: "on start", Err: err}
+	}
+	if err := g.applyRequests(g.next, ev.Edits, ev.MarkEdits, ev.Data); err != nil {
+		return &HookError{Event: "on start", Err: err}
+	}
+	if err := g.next.recordFaults(ev.Faults); err != nil {
+		return &HookError{Event: "on start", Err: err}
+	}
+	ev.Data = nil
+	if g.cur.Tiles != nil {
+		// The tiles that were there keep their identities.
+		var stay Motions
+		for i, c := range g.cur.Board.Cells {
+			if c.Kind != KindEmpty && g.next.Board.Cells[i].Kind != KindEmpty {
+				p := g.cur.Board.PosOf(i)
+				stay.Moves = append(stay.Moves, Motion{From: p, To: p})
+			}
+		}
+		g.next.identify(g.cur, &stay)
+	}
+	g.cur, g.next = g.next, g.cur
+	return nil
 }
 
 // tick runs the OnTick hook on the finished turn and applies its edits.

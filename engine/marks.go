@@ -15,7 +15,35 @@ type Mark struct {
 	Name  string // "modid:name"
 	Turns int    // turns left before the mark goes; 0: until it is removed
 	Block bool
+	// Follow binds the mark to the tile on its cell: it moves with the
+	// tile, and goes when the tile does (a move after which its cell holds
+	// no tile removes it, so one put on an empty cell lasts until the next
+	// move).
+	Follow bool
+	// OnMerge says what a merge does to a follow mark of one of the two
+	// tiles it is made from (MergeKeep when empty).
+	OnMerge MergeRule
 }
+
+// MergeRule is what a merge does to the follow marks of its two tiles.
+type MergeRule string
+
+// The merge rules.
+const (
+	// MergeKeep: the merged tile carries the mark (the default). When both
+	// tiles carry one of the same name, the merged tile carries the mark of
+	// the tile nearer the edge the move goes toward.
+	MergeKeep MergeRule = "keep"
+	// MergeDrop: the mark goes with the merge.
+	MergeDrop MergeRule = "drop"
+	// MergeSpread: the merged tile carries the mark, and so does every tile
+	// orthogonally next to it after the move that carries no mark of that
+	// name.
+	MergeSpread MergeRule = "spread"
+)
+
+// MergeRules lists the merge rules.
+func MergeRules() []MergeRule { return []MergeRule{MergeKeep, MergeDrop, MergeSpread} }
 
 // MarkEdit asks for a mark to be set (replacing one of the same name on the
 // same cell) or, with Remove, taken away.
@@ -41,7 +69,117 @@ func CheckMark(b *Board, m Mark) error {
 	if m.Turns < 0 || m.Turns > 1_000_000 {
 		return fmt.Errorf("mark %s: %d turns is outside 0 to 1000000", m.Name, m.Turns)
 	}
+	switch m.OnMerge {
+	case "", MergeKeep, MergeDrop, MergeSpread:
+	default:
+		return fmt.Errorf("mark %s: on_merge %q is not keep, drop or spread", m.Name, m.OnMerge)
+	}
+	if m.OnMerge != "" && !m.Follow {
+		return fmt.Errorf("mark %s: on_merge %q is for a mark that follows its tile", m.Name, m.OnMerge)
+	}
 	return nil
+}
+
+// hasFollow reports whether a mark of s follows its tile.
+func (s *State) hasFollow() bool {
+	for _, m := range s.Marks {
+		if m.Follow {
+			return true
+		}
+	}
+	return false
+}
+
+// followMarks moves the follow marks of s along a move's motions (the
+// board of s is the board after the move): a mark on a tile that moved
+// goes to its new cell; a mark on a tile that merged follows its rule. A
+// follow mark whose cell holds no tile after the move goes. The marks stay
+// in position and name order, one of a name on a cell.
+func (s *State) followMarks(mo *Motions) {
+	if !s.hasFollow() {
+		return
+	}
+	w := s.Board.Width
+	to := make(map[Pos]Pos, len(mo.Moves))
+	for _, m := range mo.Moves {
+		to[m.From] = m.To
+	}
+	type merge struct {
+		into  Pos
+		front bool
+	}
+	merged := make(map[Pos]merge, 2*len(mo.Merged))
+	for _, m := range mo.Merged {
+		merged[m.From[0]] = merge{m.Into, true}
+		merged[m.From[1]] = merge{m.Into, false}
+	}
+	// rank orders the candidates for one name on one cell: a mark that
+	// stays or moves plainly, then the front tile's, the back tile's, and a
+	// spread copy.
+	type cand struct {
+		m    Mark
+		rank int
+	}
+	var out []cand
+	var spread []Mark
+	for _, m := range s.Marks {
+		if !m.Follow {
+			out = append(out, cand{m, 0})
+			continue
+		}
+		if mg, ok := merged[m.Pos]; ok {
+			switch m.OnMerge {
+			case MergeDrop:
+				continue
+			case MergeSpread:
+				m.Pos = mg.into
+				spread = append(spread, m)
+			default:
+				m.Pos = mg.into
+			}
+			rank := 2
+			if mg.front {
+				rank = 1
+			}
+			out = append(out, cand{m, rank})
+			continue
+		}
+		if q, ok := to[m.Pos]; ok {
+			m.Pos = q
+		}
+		if s.Board.Cells[m.Pos.Row*w+m.Pos.Col].Kind == KindEmpty {
+			continue
+		}
+		out = append(out, cand{m, 0})
+	}
+	for _, m := range spread {
+		for _, q := range []Pos{{m.Pos.Row - 1, m.Pos.Col}, {m.Pos.Row + 1, m.Pos.Col}, {m.Pos.Row, m.Pos.Col - 1}, {m.Pos.Row, m.Pos.Col + 1}} {
+			if s.Board.In(q) && s.Board.Cells[q.Row*w+q.Col].Kind != KindEmpty {
+				c := m
+				c.Pos = q
+				out = append(out, cand{c, 3})
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].rank < out[j].rank })
+	kept := s.Marks[:0]
+	for _, c := range out {
+		dup := false
+		for _, k := range kept {
+			if k.Pos == c.m.Pos && k.Name == c.m.Name {
+				dup = true
+				break
+			}
+		}
+		if !dup && len(kept) < MaxMarks {
+			kept = append(kept, c.m)
+		}
+	}
+	if len(kept) == 0 {
+		kept = nil
+	}
+	s.Marks = kept
+	sortMarks(s.Marks)
 }
 
 // MarksAt returns the marks on the cell at p.

@@ -50,6 +50,11 @@ type saveState struct {
 	Data   map[string]string `json:"data,omitempty"`
 	Marks  []saveMark        `json:"marks,omitempty"`
 	Faults []saveFault       `json:"faults,omitempty"`
+	// Tiles and NextTile are the tiles' identities (State.Tiles), kept by a
+	// game that tracks motions; saves from before them, or of a game that
+	// does not, have none.
+	Tiles    []uint32 `json:"tiles,omitempty"`
+	NextTile uint32   `json:"next_tile,omitempty"`
 }
 
 // saveFault is a Fault as saves keep it. The field is optional: saves from
@@ -69,6 +74,10 @@ type saveMark struct {
 	Name  string `json:"name"`
 	Turns int    `json:"turns,omitempty"`
 	Block bool   `json:"block,omitempty"`
+	// Follow and OnMerge: a mark bound to its tile (saves from before them
+	// have none).
+	Follow  bool   `json:"follow,omitempty"`
+	OnMerge string `json:"on_merge,omitempty"`
 }
 
 type saveSpawn struct {
@@ -130,6 +139,9 @@ func (g *Game) saveState(s *State) saveState {
 		Data:   s.Data,
 		Marks:  saveMarks(s.Marks),
 		Faults: saveFaults(s.Faults),
+
+		Tiles:    s.Tiles,
+		NextTile: s.NextTile,
 	}
 }
 
@@ -159,13 +171,45 @@ func loadFaults(s *State, faults []saveFault) error {
 	return s.checkFaults()
 }
 
+// loadTiles checks and sets a state's tile identities: none, or one for
+// each cell, 0 exactly where no tile stands, each other one different and
+// below next_tile.
+func loadTiles(s *State, tiles []uint32, next uint32) error {
+	if tiles == nil {
+		if next != 0 {
+			return fmt.Errorf("next_tile: %d with no tiles", next)
+		}
+		return nil
+	}
+	if len(tiles) != len(s.Board.Cells) {
+		return fmt.Errorf("tiles: %d identities for %d cells", len(tiles), len(s.Board.Cells))
+	}
+	seen := make(map[uint32]bool, len(tiles))
+	for i, id := range tiles {
+		tile := s.Board.Cells[i].Kind != KindEmpty
+		switch {
+		case tile && id == 0:
+			return fmt.Errorf("tiles[%d]: the tile at %v has no identity", i, s.Board.PosOf(i))
+		case !tile && id != 0:
+			return fmt.Errorf("tiles[%d]: identity %d on %v, which holds no tile", i, id, s.Board.PosOf(i))
+		case id != 0 && id >= next:
+			return fmt.Errorf("tiles[%d]: identity %d is not below next_tile (%d)", i, id, next)
+		case id != 0 && seen[id]:
+			return fmt.Errorf("tiles[%d]: identity %d is there twice", i, id)
+		}
+		seen[id] = true
+	}
+	s.Tiles, s.NextTile = tiles, next
+	return nil
+}
+
 func saveMarks(marks []Mark) []saveMark {
 	if len(marks) == 0 {
 		return nil
 	}
 	out := make([]saveMark, len(marks))
 	for i, m := range marks {
-		out[i] = saveMark{Row: m.Pos.Row, Col: m.Pos.Col, Name: m.Name, Turns: m.Turns, Block: m.Block}
+		out[i] = saveMark{Row: m.Pos.Row, Col: m.Pos.Col, Name: m.Name, Turns: m.Turns, Block: m.Block, Follow: m.Follow, OnMerge: string(m.OnMerge)}
 	}
 	return out
 }
@@ -432,7 +476,7 @@ func (g *Game) loadState(d *saveState) (State, error) {
 		return s, fmt.Errorf("marks: %d marks, more than %d", len(d.Marks), MaxMarks)
 	}
 	for i, m := range d.Marks {
-		mark := Mark{Pos: Pos{m.Row, m.Col}, Name: m.Name, Turns: m.Turns, Block: m.Block}
+		mark := Mark{Pos: Pos{m.Row, m.Col}, Name: m.Name, Turns: m.Turns, Block: m.Block, Follow: m.Follow, OnMerge: MergeRule(m.OnMerge)}
 		if err := CheckMark(&s.Board, mark); err != nil {
 			return s, fmt.Errorf("marks[%d]: %w", i, err)
 		}
@@ -445,6 +489,9 @@ func (g *Game) loadState(d *saveState) (State, error) {
 	}
 	sortMarks(s.Marks)
 	if err := loadFaults(&s, d.Faults); err != nil {
+		return s, err
+	}
+	if err := loadTiles(&s, d.Tiles, d.NextTile); err != nil {
 		return s, err
 	}
 	return s, nil

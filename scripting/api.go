@@ -3,6 +3,7 @@ package scripting
 import (
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -29,8 +30,8 @@ func (m *modRun) installAPI() {
 	game.RawSetString("api_version", lua.LNumber(m.mod.Manifest.APIVersion))
 	features := L.NewTable()
 	for _, f := range featureNames {
-		if f == "motions" && m.mod.Manifest.APIVersion < 2 {
-			continue // a version-1 mod's tick has no moves or merged
+		if slices.Contains(featuresV2, f) && m.mod.Manifest.APIVersion < 2 {
+			continue // not in the API a version-1 mod was written for
 		}
 		features.RawSetString(f, lua.LTrue)
 	}
@@ -114,8 +115,15 @@ func (m *modRun) luaOn(L *lua.LState) int {
 		L.RaiseError("game.on: handlers are registered when the mod loads, not later")
 	}
 	ev, ok := eventOf(name)
+	if ev == evStart && m.mod.Manifest.APIVersion < 2 {
+		ok = false // not in the API a version-1 mod was written for
+	}
 	if !ok {
-		L.RaiseError("game.on: unknown event %q (events: %s)", name, strings.Join(eventNames, ", "))
+		names := eventNames
+		if m.mod.Manifest.APIVersion < 2 {
+			names = names[:evStart]
+		}
+		L.RaiseError("game.on: unknown event %q (events: %s)", name, strings.Join(names, ", "))
 	}
 	if len(m.handlers[ev]) >= m.host.limits.MaxHandlers {
 		L.RaiseError("game.on: a mod may register at most %d handlers for %s", m.host.limits.MaxHandlers, name)
@@ -127,7 +135,8 @@ func (m *modRun) luaOn(L *lua.LState) int {
 var hazardName = regexp.MustCompile(`^[a-z][a-z0-9_]{0,31}$`)
 
 // game.hazard{name=, glyph=, color=, blocks=, description=} defines a
-// hazard and returns its full name, modid:name.
+// hazard and returns its full name, modid:name; a version-2 mod may add
+// follow= and on_merge=.
 func (m *modRun) luaHazard(L *lua.LState) int {
 	spec := L.CheckTable(1)
 	if m.host.loading != m {
@@ -144,14 +153,18 @@ func (m *modRun) luaHazard(L *lua.LState) int {
 		}
 		return string(s)
 	}
+	allowed := hazardKeys
+	if m.mod.Manifest.APIVersion < 2 {
+		allowed = hazardKeysV1
+	}
 	bad := ""
 	spec.ForEach(func(k, _ lua.LValue) {
-		if s, ok := k.(lua.LString); !ok || !contains([]string{"name", "glyph", "color", "blocks", "description"}, string(s)) {
+		if s, ok := k.(lua.LString); !ok || !contains(allowed, string(s)) {
 			bad = describe(k)
 		}
 	})
 	if bad != "" {
-		L.RaiseError("game.hazard: unknown key %s (allowed: name, glyph, color, blocks, description)", bad)
+		L.RaiseError("game.hazard: unknown key %s (allowed: %s)", bad, strings.Join(allowed, ", "))
 	}
 	name := str("name", true, 32)
 	if !hazardName.MatchString(name) {
@@ -173,12 +186,35 @@ func (m *modRun) luaHazard(L *lua.LState) int {
 		}
 		blocks = bool(b)
 	}
+	follow := false
+	if v := spec.RawGetString("follow"); v != lua.LNil {
+		b, ok := v.(lua.LBool)
+		if !ok {
+			L.RaiseError("game.hazard: follow: want true or false, got %s", describe(v))
+		}
+		follow = bool(b)
+	}
+	onMerge := engine.MergeRule("")
+	if v := spec.RawGetString("on_merge"); v != lua.LNil {
+		s, ok := v.(lua.LString)
+		if !ok || !slices.Contains(engine.MergeRules(), engine.MergeRule(s)) {
+			L.RaiseError("game.hazard: on_merge: want \"keep\", \"drop\" or \"spread\", got %s", describe(v))
+		}
+		if !follow {
+			L.RaiseError("game.hazard: on_merge is for a hazard that follows its tile (follow = true)")
+		}
+		onMerge = engine.MergeRule(s)
+	}
+	if follow && onMerge == "" {
+		onMerge = engine.MergeKeep
+	}
 	full := m.mod.ID() + ":" + name
 	m.budget.spend(L, len(m.host.hazards)) // the look for a duplicate
 	if _, dup := m.host.Hazard(full); dup {
 		L.RaiseError("game.hazard: %s is defined twice", full)
 	}
-	m.host.hazards = append(m.host.hazards, Hazard{Name: full, Mod: m.mod.ID(), Glyph: glyph, Color: color, Blocks: blocks, Description: printable(str("description", false, 200))})
+	m.host.hazards = append(m.host.hazards, Hazard{Name: full, Mod: m.mod.ID(), Glyph: glyph, Color: color, Blocks: blocks,
+		Follow: follow, OnMerge: onMerge, Description: printable(str("description", false, 200))})
 	L.Push(lua.LString(full))
 	return 1
 }

@@ -13,6 +13,7 @@ var payloadKeys = map[string][]string{
 	EventAfterMerge: {"row", "col", "from", "sources", "result"},
 	EventSpawn:      {"row", "col", "cell", "scripted"},
 	EventTick:       {"turn", "dir", "gained", "merges", "spawns", "moves", "merged"},
+	EventStart:      {"turn"},
 }
 
 // requestKeys lists, for each event, the keys of the request table its
@@ -22,6 +23,7 @@ var requestKeys = map[string][]string{
 	EventAfterMerge: {"result"},
 	EventSpawn:      {"cancel", "row", "col", "cell"},
 	EventTick:       {"set", "mark", "unmark"},
+	EventStart:      {"set", "mark", "unmark"},
 }
 
 // tickEntries lists the keys of the entries of a tick request's lists.
@@ -34,8 +36,12 @@ var tickEntries = map[string][]string{
 // posKeys lists the keys of a position in a payload (after_merge's from).
 var posKeys = []string{"row", "col"}
 
-// hazardKeys lists the keys of the table game.hazard takes.
-var hazardKeys = []string{"name", "glyph", "color", "blocks", "description"}
+// hazardKeys lists the keys of the table game.hazard takes; hazardKeysV1
+// those a version-1 mod may use.
+var (
+	hazardKeys   = []string{"name", "glyph", "color", "blocks", "description", "follow", "on_merge"}
+	hazardKeysV1 = hazardKeys[:5]
+)
 
 // markKeys lists the keys of each table game.marks returns.
 var markKeys = []string{"row", "col", "name", "turns", "blocks"}

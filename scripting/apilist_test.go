@@ -97,7 +97,7 @@ func probeJoin(list []string) string {
 func TestAPIListPayloads(t *testing.T) {
 	mod := probeMod(t, "probe", probeKeysLua+`
 game.hazard{ name = "x", glyph = "x" }
-for _, name in ipairs({ "before_move", "after_merge", "spawn", "tick" }) do
+for _, name in ipairs({ "before_move", "after_merge", "spawn", "tick", "start" }) do
   game.on(name, function(ev)
     game.log("payload", name, keys(ev))
     if name == "after_merge" then
@@ -115,6 +115,9 @@ for _, name in ipairs({ "before_move", "after_merge", "spawn", "tick" }) do
 end
 `)
 	g, h := probeGame(t, [4][4]int{{2, 2, 0, 0}}, [][3]int{{1, 1, 2}, {2, 0, 2}}, mod)
+	if err := h.Start(g); err != nil {
+		t.Fatal(err)
+	}
 	for _, d := range []engine.Direction{engine.Left, engine.Right} {
 		if _, err := h.Move(g, d); err != nil {
 			t.Fatal(err)
@@ -197,7 +200,11 @@ func TestAPIListRequests(t *testing.T) {
 		ev, _, _ := strings.Cut(what, ".")
 		mod := probeMod(t, "probe", `game.on("`+ev+`", function(ev) return `+req+` end)`)
 		g, h := probeGame(t, [4][4]int{{2, 2, 0, 0}}, [][3]int{{1, 1, 2}}, mod)
-		if _, err := h.Move(g, engine.Left); err != nil {
+		if ev == EventStart {
+			if err := h.Start(g); err != nil {
+				t.Fatal(err)
+			}
+		} else if _, err := h.Move(g, engine.Left); err != nil {
 			t.Fatal(err)
 		}
 		reports := h.TakeReports()

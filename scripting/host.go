@@ -21,10 +21,12 @@ const (
 	EventAfterMerge = "after_merge"
 	EventSpawn      = "spawn"
 	EventTick       = "tick"
+	EventStart      = "start" // API version 2
 )
 
-// eventNames lists the events in the order a turn meets them.
-var eventNames = []string{EventBeforeMove, EventAfterMerge, EventSpawn, EventTick}
+// eventNames lists the events: a turn's in the order it meets them, then
+// start, which a new game meets once, before its first turn.
+var eventNames = []string{EventBeforeMove, EventAfterMerge, EventSpawn, EventTick, EventStart}
 
 type event int
 
@@ -33,6 +35,7 @@ const (
 	evAfterMerge
 	evSpawn
 	evTick
+	evStart
 	numEvents
 )
 
@@ -48,11 +51,15 @@ func eventOf(name string) (event, bool) {
 // Hazard is a kind of marker a mod defines: its full name (modid:name), how
 // the terminal shows it, and whether it blocks movement.
 type Hazard struct {
-	Name        string
-	Mod         string
-	Glyph       string
-	Color       string
-	Blocks      bool
+	Name   string
+	Mod    string
+	Glyph  string
+	Color  string
+	Blocks bool
+	// Follow: its marks move with their tiles (API version 2), and OnMerge
+	// says what a merge does to them.
+	Follow      bool
+	OnMerge     engine.MergeRule
 	Description string
 }
 
@@ -476,6 +483,29 @@ func (h *Host) Move(g *engine.Game, d engine.Direction) (engine.Result, error) {
 	}
 }
 
+// Start tells the mods that g, a new game, begins: their start handlers
+// (API version 2) may place cells and marks on its first state. A mod that
+// errors is reported and the start is played again without it, as Move
+// does a turn; its failure is kept in the state, at turn 0.
+func (h *Host) Start(g *engine.Game) error {
+	h.game = g
+	for _, m := range h.mods {
+		m.spent, m.muted = 0, false
+	}
+	h.faults = h.faults[:0]
+	for {
+		h.begin(g)
+		err := g.Start()
+		if me := (*ModError)(nil); errors.As(err, &me) {
+			h.fail(g.State(), me)
+			continue
+		}
+		h.faults = h.faults[:0]
+		h.state = nil
+		return err
+	}
+}
+
 // MoveAsRecorded plays a move as a recording says it went, for replays:
 // recorded holds the faults of the recorded turn. Whether a failsafe stops
 // a call depends on the machine, so a mod that a failsafe stopped on the
@@ -754,38 +784,54 @@ func motionTables(L *lua.LState, mo *engine.Motions) (moves, merged *lua.LTable)
 // OnTick runs the mods' tick handlers on the finished turn, applies their
 // requests through the engine, and keeps each mod's storage and random
 // stream, and the mods' failures on the turn, in the state.
-func (h *Host) OnTick(e *engine.TickEvent) error {
+func (h *Host) OnTick(e *engine.TickEvent) error { return h.finish(evTick, e) }
+
+// OnStart runs the mods' start handlers (API version 2) when a new game
+// begins, as OnTick does a turn's: their requests apply to the game's first
+// state. Start runs it.
+func (h *Host) OnStart(e *engine.TickEvent) error { return h.finish(evStart, e) }
+
+// finish runs the handlers of tick or start and keeps what they did.
+func (h *Host) finish(ev event, e *engine.TickEvent) error {
 	h.state = e.State
 	e.Faults = append(e.Faults, h.turnFaults()...)
-	err := h.each(evTick, func(m *modRun, fn *lua.LFunction, r reuse) error {
-		n := 5
-		if m.mod.Manifest.APIVersion >= 2 {
-			n = 7
+	name := eventNames[ev]
+	err := h.each(ev, func(m *modRun, fn *lua.LFunction, r reuse) error {
+		var f fields
+		switch {
+		case ev == evStart:
+			f = m.payload(ev, r, 1)
+			f.set(0, "turn", number(0))
+		case m.mod.Manifest.APIVersion >= 2:
+			f = m.payload(ev, r, 7)
+		default:
+			f = m.payload(ev, r, 5)
 		}
-		f := m.payload(evTick, r, n)
-		f.set(0, "turn", number(e.Turn))
-		f.set(1, "dir", dirValue(e.Dir))
-		f.set(2, "gained", h.scoreValue(e.Gained))
-		f.set(3, "merges", number(e.Merges))
-		f.set(4, "spawns", number(e.Spawns))
-		if n == 7 {
-			moves, merged := motionTables(m.L, e.Motions)
-			f.set(5, "moves", moves)
-			f.set(6, "merged", merged)
+		if ev == evTick {
+			f.set(0, "turn", number(e.Turn))
+			f.set(1, "dir", dirValue(e.Dir))
+			f.set(2, "gained", h.scoreValue(e.Gained))
+			f.set(3, "merges", number(e.Merges))
+			f.set(4, "spawns", number(e.Spawns))
+			if m.mod.Manifest.APIVersion >= 2 {
+				moves, merged := motionTables(m.L, e.Motions)
+				f.set(5, "moves", moves)
+				f.set(6, "merged", merged)
+			}
 		}
-		ret, err := h.call(m, evTick, fn, f.t)
+		ret, err := h.call(m, ev, fn, f.t)
 		if err != nil {
 			return err
 		}
-		req, err := m.request(ret, EventTick, "set", "mark", "unmark")
+		req, err := m.request(ret, name, "set", "mark", "unmark")
 		if err != nil || req == nil {
 			return err
 		}
-		if err := m.tickRequests(req, e); err != nil {
+		if err := m.tickRequests(name, req, e); err != nil {
 			return err
 		}
 		if n := len(e.State.Marks) + len(e.MarkEdits); n > engine.MaxMarks {
-			return m.invalid(EventTick, "mark: the board would hold %d marks, more than %d", n, engine.MaxMarks)
+			return m.invalid(name, "mark: the board would hold %d marks, more than %d", n, engine.MaxMarks)
 		}
 		return nil
 	})
@@ -804,7 +850,7 @@ func (h *Host) OnTick(e *engine.TickEvent) error {
 		}
 		rec, err := m.save()
 		if err != nil {
-			return m.invalid(EventTick, "storage: %v", err)
+			return m.invalid(name, "storage: %v", err)
 		}
 		key := m.key
 		if total < 0 {
@@ -814,7 +860,7 @@ func (h *Host) OnTick(e *engine.TickEvent) error {
 			total -= len(key) + len(old)
 		}
 		if total += len(key) + len(rec); total > engine.MaxData {
-			return m.invalid(EventTick, "storage: the mods' storage together would hold %d bytes, more than the game keeps (%d)", total, engine.MaxData)
+			return m.invalid(name, "storage: the mods' storage together would hold %d bytes, more than the game keeps (%d)", total, engine.MaxData)
 		}
 		if rec != e.State.Data[key] {
 			if e.Data == nil {
@@ -840,9 +886,9 @@ func dataSize(data map[string]string) int {
 	return n
 }
 
-// tickRequests checks a tick handler's set, mark and unmark lists and adds
-// them to the event, for the engine to apply.
-func (m *modRun) tickRequests(req *lua.LTable, e *engine.TickEvent) error {
+// tickRequests checks a tick or start handler's set, mark and unmark lists
+// and adds them to the event, for the engine to apply.
+func (m *modRun) tickRequests(ev string, req *lua.LTable, e *engine.TickEvent) error {
 	h := m.host
 	b := &e.State.Board
 	list := func(key string, each func(i int, item *lua.LTable) error) error {
@@ -852,16 +898,16 @@ func (m *modRun) tickRequests(req *lua.LTable, e *engine.TickEvent) error {
 		}
 		t, ok := v.(*lua.LTable)
 		if !ok {
-			return m.invalid(EventTick, "%s: want a list of tables, got %s", key, describe(v))
+			return m.invalid(ev, "%s: want a list of tables, got %s", key, describe(v))
 		}
 		n := t.Len()
 		if n > len(b.Cells)*4 {
-			return m.invalid(EventTick, "%s: %d entries, more than a turn may ask for", key, n)
+			return m.invalid(ev, "%s: %d entries, more than a turn may ask for", key, n)
 		}
 		for i := 1; i <= n; i++ {
 			item, ok := t.RawGetInt(i).(*lua.LTable)
 			if !ok {
-				return m.invalid(EventTick, "%s[%d]: want a table, got %s", key, i, describe(t.RawGetInt(i)))
+				return m.invalid(ev, "%s[%d]: want a table, got %s", key, i, describe(t.RawGetInt(i)))
 			}
 			if err := each(i, item); err != nil {
 				return err
@@ -873,15 +919,15 @@ func (m *modRun) tickRequests(req *lua.LTable, e *engine.TickEvent) error {
 		var p engine.Pos
 		var err error
 		if p.Row, err = wholeIn(item.RawGetString("row"), 0, b.Height-1); err != nil {
-			return p, m.invalid(EventTick, "%s[%d].row: %v", key, i, err)
+			return p, m.invalid(ev, "%s[%d].row: %v", key, i, err)
 		}
 		if p.Col, err = wholeIn(item.RawGetString("col"), 0, b.Width-1); err != nil {
-			return p, m.invalid(EventTick, "%s[%d].col: %v", key, i, err)
+			return p, m.invalid(ev, "%s[%d].col: %v", key, i, err)
 		}
 		return p, nil
 	}
 	if err := list("set", func(i int, item *lua.LTable) error {
-		if err := m.keys(item, EventTick, fmt.Sprintf("set[%d]", i), "row", "col", "cell"); err != nil {
+		if err := m.keys(item, ev, fmt.Sprintf("set[%d]", i), "row", "col", "cell"); err != nil {
 			return err
 		}
 		p, err := pos("set", i, item)
@@ -890,7 +936,7 @@ func (m *modRun) tickRequests(req *lua.LTable, e *engine.TickEvent) error {
 		}
 		cell, err := h.parseCell(item.RawGetString("cell"))
 		if err != nil {
-			return m.invalid(EventTick, "set[%d].cell: %v", i, err)
+			return m.invalid(ev, "set[%d].cell: %v", i, err)
 		}
 		e.Edits = append(e.Edits, engine.Edit{Pos: p, Cell: cell})
 		return nil
@@ -904,7 +950,7 @@ func (m *modRun) tickRequests(req *lua.LTable, e *engine.TickEvent) error {
 			if remove {
 				allowed = allowed[:3]
 			}
-			if err := m.keys(item, EventTick, fmt.Sprintf("%s[%d]", key, i), allowed...); err != nil {
+			if err := m.keys(item, ev, fmt.Sprintf("%s[%d]", key, i), allowed...); err != nil {
 				return err
 			}
 			p, err := pos(key, i, item)
@@ -913,15 +959,16 @@ func (m *modRun) tickRequests(req *lua.LTable, e *engine.TickEvent) error {
 			}
 			hz, err := m.ownHazard(item.RawGetString("name"))
 			if err != nil {
-				return m.invalid(EventTick, "%s[%d].name: %v", key, i, err)
+				return m.invalid(ev, "%s[%d].name: %v", key, i, err)
 			}
 			turns := 0
 			if v := item.RawGetString("turns"); v != lua.LNil {
 				if turns, err = wholeIn(v, 0, 1_000_000); err != nil {
-					return m.invalid(EventTick, "%s[%d].turns: %v", key, i, err)
+					return m.invalid(ev, "%s[%d].turns: %v", key, i, err)
 				}
 			}
-			e.MarkEdits = append(e.MarkEdits, engine.MarkEdit{Mark: engine.Mark{Pos: p, Name: hz.Name, Turns: turns, Block: hz.Blocks}, Remove: remove})
+			mark := engine.Mark{Pos: p, Name: hz.Name, Turns: turns, Block: hz.Blocks, Follow: hz.Follow, OnMerge: hz.OnMerge}
+			e.MarkEdits = append(e.MarkEdits, engine.MarkEdit{Mark: mark, Remove: remove})
 			return nil
 		}); err != nil {
 			return err

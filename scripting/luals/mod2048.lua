@@ -44,6 +44,7 @@
 ---| "after_merge" # after each merge of the move; may change the merge's result
 ---| "spawn" # before each new cell is placed; may move, change or cancel it
 ---| "tick" # once per finished turn; may set cells, and set or remove marks
+---| "start" # API version 2: once when a new game begins; may set cells, and set or remove marks
 
 ---The color names a hazard may use.
 ---@alias mod2048.ColorName
@@ -82,6 +83,8 @@
 ---@field require boolean # require(name) of the mod's own Lua files
 ---@field log boolean # game.log and print, to the mod's log
 ---@field motions? boolean # API version 2: the tick payload's moves and merged
+---@field start? boolean # API version 2: the start event, when a new game begins
+---@field follow? boolean # API version 2: game.hazard's follow and on_merge, marks that move with their tiles
 
 ---The table game.hazard takes.
 ---@class mod2048.HazardSpec
@@ -90,6 +93,14 @@
 ---@field color? mod2048.Color # the glyph's color: a color name or "#rrggbb"
 ---@field blocks? boolean # true makes marked cells walls: an empty one takes no tile and no spawn, a tile on one neither moves nor merges; default false
 ---@field description? string # what the hazard does, for the player (at most 200 bytes)
+---@field follow? boolean # API version 2: true binds each mark to the tile on its cell: it moves with the tile and goes when the tile goes; default false
+---@field on_merge? mod2048.MergeRule # API version 2, with follow: what a merge does to the marks of its two tiles; default "keep"
+
+---What a merge does to the follow marks of its two tiles.
+---@alias mod2048.MergeRule
+---| "keep" # the merged tile carries the mark (the front tile's, when both had one)
+---| "drop" # the merge takes the mark away
+---| "spread" # the merged tile carries it, and so does every tile next to it (up, down, left, right)
 
 ---A mark on a cell, as game.marks returns it.
 ---@class mod2048.Mark
@@ -154,6 +165,18 @@
 ---@field into mod2048.Pos # the cell the result stands on
 ---@field from mod2048.Pos[] # the cells, before the move, of the two tiles merged (the one nearer the edge first)
 
+---The payload of start (API version 2): a new game begins, before its
+---first turn, its initial spawns placed.
+---@class mod2048.StartEvent
+---@field turn integer # 0
+
+---What a start handler may return: the lists a tick request takes, applied
+---to the game's first state.
+---@class mod2048.StartRequest
+---@field set? mod2048.SetEntry[] # cells to put on the board
+---@field mark? mod2048.MarkEntry[] # marks to set
+---@field unmark? mod2048.UnmarkEntry[] # marks to remove
+
 ---What a tick handler may return: lists of edits, applied in this order
 ---(set, then mark, then unmark) after the handler returns.
 ---@class mod2048.TickRequest
@@ -202,6 +225,7 @@ game = {}
 ---@overload fun(event: "after_merge", handler: fun(ev: mod2048.AfterMergeEvent): mod2048.AfterMergeRequest?)
 ---@overload fun(event: "spawn", handler: fun(ev: mod2048.SpawnEvent): mod2048.SpawnRequest?)
 ---@overload fun(event: "tick", handler: fun(ev: mod2048.TickEvent): mod2048.TickRequest?)
+---@overload fun(event: "start", handler: fun(ev: mod2048.StartEvent): mod2048.StartRequest?)
 function game.on(event, handler) end
 
 ---Defines a hazard, a kind of mark this mod puts on cells with a tick

@@ -105,6 +105,9 @@ func New(setup Setup, st Start) (*Session, error) {
 		return nil, err
 	}
 	s.g, s.host = g, host
+	if host != nil {
+		s.reports = host.TakeReports()
+	}
 	s.settle()
 	return s, nil
 }
@@ -128,6 +131,15 @@ func (s *Session) build(st Start) (*engine.Game, *scripting.Host, error) {
 	host, err := s.attach(g)
 	if err != nil {
 		return nil, nil, err
+	}
+	if host != nil {
+		// A new game begins: the mods' start handlers place what they
+		// place on its first state.
+		// Their errors wait in the host for TakeReports.
+		if err := host.Start(g); err != nil {
+			host.Close()
+			return nil, nil, err
+		}
 	}
 	return g, host, nil
 }
@@ -199,6 +211,9 @@ func (s *Session) NewGame(seed uint64) error {
 	}
 	s.Close()
 	s.g, s.host, s.reports = g, host, nil
+	if host != nil {
+		s.reports = host.TakeReports()
+	}
 	if s.spy != nil {
 		s.hook(g)
 	}
