@@ -52,6 +52,10 @@ fixture; t tip (the expert player's move); p autoplay on or off (+ -
 speed, any key stops it; --autoplay starts with it); ? help; q or
 Ctrl+C quit.
 
+Each move slides its tiles to their new cells, briefly (about 100 ms), as
+the original game does in the browser; a key pressed meanwhile shows the
+move's end at once and is played. --no-anim shows every move at once.
+
 --record FILE writes the game as a replay as it goes: the program's
 version, the configuration, the seed, the mods (id, version, a hash of
 their files, settings) and every move, undo and redo. '2048 replay FILE'
@@ -84,6 +88,7 @@ type playOptions struct {
 	record   string // --record: the replay file to write as the game goes
 	watch    bool   // --watch: reload the mods when their files change
 	autoplay bool   // --autoplay: start in autoplay
+	noAnim   bool   // --no-anim: no slide animation
 	aiConfig string // --ai-config: the expert player's settings (TOML)
 }
 
@@ -112,6 +117,7 @@ func parsePlay(args []string, stderr io.Writer) (o playOptions, ok bool, code in
 	})
 	fs.BoolVar(&o.watch, "watch", false, "reload the mods between two moves when their files change; each keeps its storage, and a load error keeps the last good version running")
 	fs.BoolVar(&o.autoplay, "autoplay", false, "start with the expert player playing (p stops and starts it, + - speed)")
+	fs.BoolVar(&o.noAnim, "no-anim", false, "show each move at once, without the slide animation")
 	fs.StringVar(&o.aiConfig, "ai-config", "", "a TOML `file` of the expert player's settings (search depth, evaluation weights), over its defaults")
 	fs.StringVar(&o.record, "record", "", "write the game as a replay `file` as it goes (2048 replay FILE plays it back)")
 	fs.Usage = func() {
@@ -365,7 +371,7 @@ func (p *player) ready(cfg tui.Config, s *session.Session, o playOptions) (tui.C
 		s.Close()
 		return tui.Config{}, err
 	}
-	cfg.Advisor, cfg.Autoplay = advisor, o.autoplay
+	cfg.Advisor, cfg.Autoplay, cfg.NoAnim = advisor, o.autoplay, o.noAnim
 	if o.record != "" {
 		path := o.record
 		cfg.Record = func(s *session.Session) error { return writeReplay(s, path) }

@@ -83,7 +83,8 @@ var namedKeys = map[string]tcell.Key{
 	"Esc": tcell.KeyEscape, "Enter": tcell.KeyEnter, "Home": tcell.KeyHome, "Ctrl+R": tcell.KeyCtrlR, "Ctrl+C": tcell.KeyCtrlC,
 }
 
-// press sends keys, drawing after each, as the game loop does.
+// press sends keys, drawing after each, as the game loop does, once the
+// move's slide is over (TestPlayAnimation looks at the slide itself).
 func (s *screen) press(keys ...string) {
 	for _, k := range keys {
 		var ev *tcell.EventKey
@@ -95,6 +96,7 @@ func (s *screen) press(keys ...string) {
 		if !s.app.HandleEvent(ev) {
 			s.quit = true
 		}
+		s.app.Settle()
 		s.app.Draw()
 	}
 }
@@ -1184,4 +1186,83 @@ func TestPlayQuitUnsavedInTmux(t *testing.T) {
 	if !strings.Contains(text, "EXIT=1") || !strings.Contains(text, "2048 play: quit with the game not saved") {
 		t.Errorf("quitting unsaved:\n%s", text)
 	}
+}
+
+// TestPlayAnimation: a move slides its tiles from their cells to their new
+// ones over a few frames, drawn from the engine's motions, and then the
+// board shows as it stands; a key pressed mid-slide finishes it at once and
+// is played; --no-anim shows every move at once.
+func TestPlayAnimation(t *testing.T) {
+	rows := []string{"2 . . .", ". . . .", ". . . .", ". . . ."}
+	spawn := engine.SpawnEntry{Pos: engine.Pos{Row: 3, Col: 0}, Cell: engine.Cell{Kind: engine.KindTile, Level: 1}}
+	at := func(r, c int) engine.SpawnEntry {
+		e := spawn
+		e.Pos = engine.Pos{Row: r, Col: c}
+		return e
+	}
+	s := openScreen(t, boardGame(t, config.BuildOptions{}, rows, spawn, at(3, 3), at(2, 2)), 60, 24)
+	key := func(k tcell.Key) {
+		s.app.HandleEvent(tcell.NewEventKey(k, 0, tcell.ModNone))
+		s.app.Draw()
+	}
+	// Where the 2 of row 0 is drawn: the column of its text on the row's
+	// middle line.
+	column := func() int {
+		for _, line := range strings.Split(s.text(), "\n") {
+			if i := strings.Index(line, "2"); i >= 0 && strings.HasPrefix(strings.TrimSpace(line), "│") {
+				return len([]rune(line[:i]))
+			}
+		}
+		return -1
+	}
+	start := column()
+	key(tcell.KeyRight)
+	if !s.app.Animating() {
+		t.Fatal("no slide after a move")
+	}
+	var cols []int
+	for s.app.Animating() {
+		cols = append(cols, column())
+		if len(cols) == 2 {
+			s.golden("slide_frame2")
+		}
+		ev := s.sim.PollEvent()
+		s.app.HandleEvent(ev)
+		s.app.Draw()
+	}
+	end := column()
+	if len(cols) != 3 {
+		t.Fatalf("%d frames of slide, want 3", len(cols))
+	}
+	prev := start
+	for i, c := range cols {
+		if c <= prev || c >= end {
+			t.Errorf("frame %d draws the 2 at column %d, not between %d and %d", i+1, c, prev, end)
+		}
+		prev = c
+	}
+	sameBoard(t, "after the slide", boardOf(s.text()), cellsOf(s.app.Session()))
+
+	// A key mid-slide: the slide ends at once and the key's move is played.
+	key(tcell.KeyLeft)
+	if !s.app.Animating() {
+		t.Fatalf("no slide after Left:\n%s", s.text())
+	}
+	key(tcell.KeyDown)
+	if got := s.app.Session().State().Turn; got != 3 {
+		t.Errorf("turn %d after Right, Left and Down pressed mid-slide, want 3", got)
+	}
+	s.app.Settle()
+	s.app.Draw()
+	sameBoard(t, "after a key mid-slide", boardOf(s.text()), cellsOf(s.app.Session()))
+
+	cfg := boardGame(t, config.BuildOptions{}, rows, spawn)
+	cfg.NoAnim = true
+	n := openScreen(t, cfg, 60, 24)
+	n.app.HandleEvent(tcell.NewEventKey(tcell.KeyRight, 0, tcell.ModNone))
+	n.app.Draw()
+	if n.app.Animating() {
+		t.Error("a slide with --no-anim")
+	}
+	sameBoard(t, "--no-anim", boardOf(n.text()), cellsOf(n.app.Session()))
 }

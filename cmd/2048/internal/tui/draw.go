@@ -374,24 +374,15 @@ func (a *App) drawBoard(x0, y0 int, g geom) {
 			}
 		}
 	}
-	rules := a.s.Rules()
-	_, classic := rules.(*engine.Classic)
-	_, cells := rules.(*cellular.Rules)
+	if a.anim != nil {
+		a.drawSlide(x0, y0, g)
+		return
+	}
 	marks := st.Marks
 	for i, c := range b.Cells {
 		p := b.PosOf(i)
 		x, y := x0+1+p.Col*cw, y0+1+p.Row*ch
-		var text string
-		style := a.th.empty
-		switch {
-		case c.IsEmpty():
-		case classic:
-			text, style = TileText(int(c.Level), g.w-2), a.th.tile(int(c.Level))
-		case cells:
-			text, style = CellularText(rules, c, g.w-2), a.th.cellular(c)
-		default:
-			text, style = rules.FormatCell(c), a.th.tile(1)
-		}
+		text, style := a.cellText(c, g)
 		a.fill(x, y, g.w, g.h, style)
 		tw := uniseg.StringWidth(text)
 		a.put(x+(g.w-tw)/2, y+g.h/2, x+g.w-1, text, style)
@@ -402,6 +393,22 @@ func (a *App) drawBoard(x0, y0 int, g geom) {
 			marks = marks[1:]
 		}
 	}
+}
+
+// cellText returns the text and style of a cell of the board.
+func (a *App) cellText(c engine.Cell, g geom) (string, tcell.Style) {
+	rules := a.s.Rules()
+	switch {
+	case c.IsEmpty():
+		return "", a.th.empty
+	}
+	switch rules.(type) {
+	case *engine.Classic:
+		return TileText(int(c.Level), g.w-2), a.th.tile(int(c.Level))
+	case *cellular.Rules:
+		return CellularText(rules, c, g.w-2), a.th.cellular(c)
+	}
+	return rules.FormatCell(c), a.th.tile(1)
 }
 
 // badge draws the glyph of a mark's hazard in the cell at x, y: along the

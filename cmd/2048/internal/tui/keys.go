@@ -44,6 +44,8 @@ func (a *App) key(ev *tcell.EventKey) {
 		a.quit = true
 		return
 	}
+	// A key finishes the slide being shown at once, and is played.
+	a.finishAnim()
 	if a.overlay == overlayQuit {
 		a.overlay = overlayNone
 		a.msg = ""

@@ -69,6 +69,8 @@ type Config struct {
 	// Colors is the color mode; ColorAuto decides from NO_COLOR and the
 	// terminal.
 	Colors ColorMode
+	// NoAnim turns the slide animation off (--no-anim).
+	NoAnim bool
 }
 
 type overlay int
@@ -103,6 +105,9 @@ type App struct {
 	auto      bool
 	autoSpeed int
 	autoTick  int
+	// The slide being shown, if any, and the number of its timer.
+	anim  *animation
+	animN int
 }
 
 // NotSavedError is what Run returns when the player quits while the game
@@ -127,6 +132,9 @@ func New(s tcell.Screen, cfg Config) (*App, error) {
 		return nil, errors.New("tui: no game")
 	}
 	a := &App{scr: s, cfg: cfg, s: cfg.Session, th: newTheme(detectColors(cfg.Colors, s))}
+	if !cfg.NoAnim {
+		a.s.TrackMotions()
+	}
 	if cfg.Replay != nil {
 		a.startReplay()
 	}
@@ -234,6 +242,8 @@ func (a *App) HandleEvent(ev tcell.Event) bool {
 		a.reload()
 	case *autoTick:
 		a.onAutoTick(ev)
+	case *animTick:
+		a.onAnimTick(ev)
 	}
 	return !a.quit
 }
@@ -269,6 +279,7 @@ func (a *App) move(d engine.Direction) {
 		return
 	}
 	was := a.s.Status()
+	before := a.s.Board()
 	res, err := a.s.Move(d)
 	var ref *engine.Refusal
 	switch {
@@ -288,6 +299,7 @@ func (a *App) move(d engine.Direction) {
 		a.addInfo(a.s.StatusMessage())
 	}
 	if res.Changed {
+		a.animate(before)
 		a.changed()
 	}
 }
