@@ -23,7 +23,8 @@ import (
 //   - a block whose first line is `-- guide: PATH` or `# guide: PATH`, with
 //     PATH containing a slash, is byte for byte testdata/guide/PATH;
 //   - any other ```lua block is an excerpt: its lines, in order and without
-//     their indentation, are consecutive lines of one testdata/guide file;
+//     their indentation, are consecutive lines of one testdata/guide file
+//     or of a shipped mod's file (mods/);
 //   - every testdata/guide mod's main.lua is shown whole in the guide, and
 //     has a fixture;
 //   - the guide shows luals/.luarc.json as it is.
@@ -91,12 +92,16 @@ func TestGuideExamplesAreTestMods(t *testing.T) {
 	blocks := guideBlocks(t)
 	shown := map[string]bool{}
 	var luaFiles []string
-	filepath.WalkDir(filepath.Join("testdata", "guide"), func(path string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".lua") {
-			luaFiles = append(luaFiles, path)
-		}
-		return nil
-	})
+	// Excerpts may also come from the shipped example mods (mods/), which
+	// the guide walks through.
+	for _, root := range []string{filepath.Join("testdata", "guide"), filepath.Join("..", "mods")} {
+		filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(path, ".lua") {
+				luaFiles = append(luaFiles, path)
+			}
+			return nil
+		})
+	}
 	if len(luaFiles) == 0 {
 		t.Fatal("no Lua files under testdata/guide")
 	}

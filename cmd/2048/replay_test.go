@@ -13,18 +13,23 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/mod2048/mod2048/cmd/2048/internal/tui"
+	"github.com/mod2048/mod2048/config"
+	"github.com/mod2048/mod2048/engine"
+	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/session"
 	"github.com/mod2048/mod2048/scripting/session/replay"
 )
 
 // TestRecordReplayFixture is the mod author's loop through the real binary
-// in tmux: play a modded game with --record, press f for a fixture, quit;
+// in tmux, with the bomb mod of MODDING.md's walkthrough (its marks follow
+// their tiles): play it with --record, press f for a fixture, quit;
 // then the replay reproduces (--check), the fixture passes `2048 test` as
 // written, --to-fixture writes one that passes too, and an expectation
 // edited into what the mod should have done fails until the game does it.
 func TestRecordReplayFixture(t *testing.T) {
 	dir := t.TempDir()
 	p := newPane(t, dir, 120, 30)
-	freeze, err := filepath.Abs(filepath.Join("..", "..", "mods", "freeze"))
+	bomb, err := filepath.Abs(filepath.Join("..", "..", "mods", "bomb"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +37,7 @@ func TestRecordReplayFixture(t *testing.T) {
 	turnIs := func(n string) func(string) bool {
 		return func(s string) bool { m := turn.FindStringSubmatch(s); return m != nil && m[1] == n }
 	}
-	p.typeLine("MOD2048_STATE_DIR=" + filepath.Join(dir, "state") + " " + binary + " play --seed 5 --mod " + freeze + " --mod-set freeze.interval=2 --record game.replay 2>/dev/null; echo EXIT=$?")
+	p.typeLine("MOD2048_STATE_DIR=" + filepath.Join(dir, "state") + " " + binary + " play --seed 5 --mod " + bomb + " --mod-set bomb.interval=2 --record game.replay 2>/dev/null; echo EXIT=$?")
 	p.waitFor("the game", turnIs("0"))
 	// Moves, an undo and a redo, an undo and another move: the fixture
 	// keeps the moves that stand.
@@ -71,7 +76,7 @@ func TestRecordReplayFixture(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.Seed != 5 || len(f.Mods) != 1 || f.Mods[0].ID != "freeze" || f.Mods[0].Settings["interval"] != "2" || len(f.Actions) < played+3 {
+	if f.Seed != 5 || len(f.Mods) != 1 || f.Mods[0].ID != "bomb" || f.Mods[0].Settings["interval"] != "2" || len(f.Actions) < played+3 {
 		t.Errorf("the replay: seed %d, mods %+v, %d actions", f.Seed, f.Mods, len(f.Actions))
 	}
 
@@ -290,4 +295,58 @@ func TestAutoplayInTmux(t *testing.T) {
 	})
 	p.keys("q")
 	p.waitFor("the exit", func(s string) bool { return strings.Contains(s, "EXIT=0") })
+}
+
+// TestFixtureWithStartMarks: a mod's start handler marks the first board
+// (plague infects a cell); a recording keeps the board from before it, so
+// the fixture written from the replay starts there, the runner's game runs
+// the start handler again, and the case passes as written.
+func TestFixtureWithStartMarks(t *testing.T) {
+	dir := t.TempDir()
+	c, err := config.Build(config.BuildOptions{Ruleset: "cellular", Difficulty: "mid"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plague, err := filepath.Abs(filepath.Join("..", "..", "mods", "plague"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod, err := scripting.LoadMod(plague)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := session.New(session.Setup{Config: c, Mods: []*scripting.Mod{mod}}, session.Start{Seed: 11})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if len(s.State().Marks) != 1 {
+		t.Fatalf("the start left marks %+v, want the first infection", s.State().Marks)
+	}
+	if err := s.Record(); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []engine.Direction{engine.Left, engine.Up, engine.Right, engine.Down, engine.Left, engine.Up} {
+		if _, err := s.Move(d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, err := replay.New(s, replay.Meta{Program: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Origin) != 6 {
+		t.Fatalf("the replay's origin: %q", f.Origin)
+	}
+	if err := f.WriteFile(filepath.Join(dir, "game.replay")); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := run2048(t, dir, "replay", "--to-fixture", "plague.cases", "game.replay")
+	if code != 0 {
+		t.Fatalf("replay --to-fixture: exit %d\n%s%s", code, out, errOut)
+	}
+	if out, errOut, code = run2048(t, dir, "test", "plague.cases"); code != 0 || !strings.Contains(out, "1 passed, 0 failed") {
+		data, _ := os.ReadFile(filepath.Join(dir, "plague.cases"))
+		t.Fatalf("2048 test plague.cases: exit %d\n%s%s\n%s", code, out, errOut, data)
+	}
 }

@@ -45,6 +45,7 @@ type Action struct {
 type journal struct {
 	start   []byte // the game's save when recording began
 	seed    uint64 // and its seed
+	origin  *engine.Board
 	actions []Action
 }
 
@@ -57,13 +58,21 @@ func (s *Session) Record() error {
 		return err
 	}
 	s.journal = &journal{start: start, seed: s.g.Options().Seed}
+	if u, r := s.g.HistoryLen(); s.origin != nil && s.g.State().Turn == 0 && u == 0 && r == 0 {
+		o := s.origin.Clone()
+		s.journal.origin = &o
+	}
 	return nil
 }
 
 // Recording is what a session recorded since Record.
 type Recording struct {
-	Start   []byte // the save of the game it started from
-	Seed    uint64 // that game's seed
+	Start []byte // the save of the game it started from
+	Seed  uint64 // that game's seed
+	// Origin is the board that game was made with, before the mods' start
+	// handlers, when recording began as the game did (Origin); nil
+	// otherwise.
+	Origin  *engine.Board
 	Actions []Action
 }
 
@@ -74,7 +83,7 @@ func (s *Session) Recording() (r Recording, ok bool) {
 	if s.journal == nil {
 		return r, false
 	}
-	return Recording{Start: s.journal.start, Seed: s.journal.seed, Actions: s.journal.actions}, true
+	return Recording{Start: s.journal.start, Seed: s.journal.seed, Origin: s.journal.origin, Actions: s.journal.actions}, true
 }
 
 func (s *Session) note(a Action) {

@@ -74,6 +74,9 @@ type Session struct {
 	spy     *spawnSpy // the spawns of the last move, while watched (WatchSpawns)
 	// tracking: the games record their moves' motions (TrackMotions).
 	tracking bool
+	// origin: the board the game was made with, before the mods' start
+	// handlers; nil for a resumed game.
+	origin *engine.Board
 }
 
 // ModsError is the error of mods that could not be loaded for a game (a
@@ -100,11 +103,11 @@ func New(setup Setup, st Start) (*Session, error) {
 		return nil, ErrNoGame
 	}
 	s := &Session{setup: setup}
-	g, host, err := s.build(st)
+	g, host, origin, err := s.build(st)
 	if err != nil {
 		return nil, err
 	}
-	s.g, s.host = g, host
+	s.g, s.host, s.origin = g, host, origin
 	if host != nil {
 		s.reports = host.TakeReports()
 	}
@@ -113,24 +116,26 @@ func New(setup Setup, st Start) (*Session, error) {
 }
 
 // build makes a game and its host as st says, touching nothing of s's
-// current game.
-func (s *Session) build(st Start) (*engine.Game, *scripting.Host, error) {
+// current game; it returns the board the game was made with, before the
+// mods' start handlers too.
+func (s *Session) build(st Start) (*engine.Game, *scripting.Host, *engine.Board, error) {
 	rules, opt, err := s.setup.Config.Game(st.Seed, st.Scripted)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	var g *engine.Game
 	if st.Board != nil {
 		if g, err = engine.NewFromBoard(rules, opt, *st.Board); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		g.AddSpawns(st.Spawns...)
 	} else if g, err = engine.New(rules, opt, st.Spawns...); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
+	origin := g.Board()
 	host, err := s.attach(g)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if host != nil {
 		// A new game begins: the mods' start handlers place what they
@@ -138,10 +143,21 @@ func (s *Session) build(st Start) (*engine.Game, *scripting.Host, error) {
 		// Their errors wait in the host for TakeReports.
 		if err := host.Start(g); err != nil {
 			host.Close()
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	}
-	return g, host, nil
+	return g, host, &origin, nil
+}
+
+// Origin returns the board the current game was made with, before the
+// mods' start handlers placed anything (a fixture's Given: is this board:
+// the runner's game runs the start handlers again); false for a resumed
+// game, whose beginning the session did not see.
+func (s *Session) Origin() (engine.Board, bool) {
+	if s.origin == nil {
+		return engine.Board{}, false
+	}
+	return s.origin.Clone(), true
 }
 
 // attach loads the mods for g and hooks them in; no mods, no host.
@@ -205,12 +221,12 @@ func (s *Session) Close() {
 // NewGame replaces the game with a new one of the same configuration and
 // mods, seeded with seed. On an error the session keeps the game it had.
 func (s *Session) NewGame(seed uint64) error {
-	g, host, err := s.build(Start{Seed: seed})
+	g, host, origin, err := s.build(Start{Seed: seed})
 	if err != nil {
 		return err
 	}
 	s.Close()
-	s.g, s.host, s.reports = g, host, nil
+	s.g, s.host, s.reports, s.origin = g, host, nil, origin
 	if host != nil {
 		s.reports = host.TakeReports()
 	}

@@ -51,7 +51,20 @@ func (f *File) Fixture(setup session.Setup, o FixtureOptions) ([]byte, error) {
 		}
 	}
 	start := s.State()
-	if len(start.Marks) > 0 {
+	given := start.Board
+	if first == 0 && f.Origin != nil {
+		// The recording began with its game: the board before the mods'
+		// start handlers, which the runner's game runs again.
+		b, err := engine.ParseRows(s.Rules(), f.Origin, given.Width, given.Height)
+		if err != nil {
+			return nil, fmt.Errorf("the replay's origin: %w", err)
+		}
+		given = b
+	} else if origin, ok := s.Origin(); ok && first > 0 {
+		// The board before the mods' start handlers: the runner's game
+		// runs them again, as this one did.
+		given = origin
+	} else if len(start.Marks) > 0 {
 		return nil, errors.New("the game starts with marks on the board, and a fixture's Given: cannot set them: start a new game and write the fixture from it")
 	}
 	s.WatchSpawns()
@@ -92,7 +105,7 @@ func (f *File) Fixture(setup session.Setup, o FixtureOptions) ([]byte, error) {
 	}
 	fmt.Fprintf(&b, "Seed: %d\n", s.Options().Seed)
 	b.WriteString("Given:\n")
-	writeBoard(&b, r, start)
+	writeBoard(&b, r, &engine.State{Board: given})
 	score := start.Score
 	for _, i := range line {
 		a, err := f.Actions[i].action()

@@ -56,8 +56,13 @@ type File struct {
 	Mods       []Mod  `json:"mods"`
 	// Start is the save (engine.Game.Marshal) of the game the recording
 	// started from.
-	Start   json.RawMessage `json:"start"`
-	Actions []Step          `json:"actions"`
+	Start json.RawMessage `json:"start"`
+	// Origin is the board of Start's game before the mods' start handlers
+	// ran (written as fixture rows), when the recording began with the
+	// game; a fixture's Given: is this board. Optional: replays without it
+	// read as before.
+	Origin  []string `json:"origin,omitempty"`
+	Actions []Step   `json:"actions"`
 }
 
 // Mod is a mod a replay was recorded with.
@@ -114,6 +119,9 @@ func New(s *session.Session, meta Meta) (*File, error) {
 			return nil, err
 		}
 		f.Mods = append(f.Mods, Mod{ID: m.ID(), Version: m.Manifest.Version, Hash: hash, Path: m.Dir, Settings: settings(m)})
+	}
+	if rec.Origin != nil {
+		f.Origin = engine.FormatRows(s.Rules(), rec.Origin)
 	}
 	for _, a := range rec.Actions {
 		f.Actions = append(f.Actions, step(a))

@@ -1,0 +1,68 @@
+-- Plague (cellular, API version 2): an infection that travels with its
+-- cell (follow = true). An infected alive cell loses 1 energy each turn;
+-- at energy 1 it falls dormant, and the infection ends with it. A merge
+-- that involves an infected cell spreads it (on_merge = "spread"): the
+-- merged cell and every cell next to it catch it. A new game starts with
+-- one infected cell (the start event), and another is infected every
+-- `interval` turns.
+
+local plague = game.hazard{
+  name = "plague",
+  glyph = "%",
+  color = "green",
+  follow = true,
+  on_merge = "spread",
+  description = "Infected: loses 1 energy a turn until it falls dormant; a merge spreads it to the cells around.",
+}
+
+-- infect returns a mark request for a random alive cell that is not
+-- infected yet, or nil when there is none.
+local function infect()
+  local infected = {}
+  for _, m in ipairs(game.marks()) do
+    if m.name == plague then infected[m.row * game.width + m.col] = true end
+  end
+  local cells = {}
+  for r = 0, game.height - 1 do
+    for c = 0, game.width - 1 do
+      if string.match(game.cell(r, c), "^a") and not infected[r * game.width + c] then
+        cells[#cells + 1] = { row = r, col = c, name = "plague" }
+      end
+    end
+  end
+  if #cells == 0 then return nil end
+  return cells[game.random(#cells)]
+end
+
+---@param ev mod2048.StartEvent
+game.on("start", function(ev)
+  local m = infect()
+  if m then return { mark = { m } } end
+end)
+
+---@param ev mod2048.TickEvent
+game.on("tick", function(ev)
+  local set, mark, unmark = {}, {}, {}
+  for _, m in ipairs(game.marks()) do
+    if m.name == plague then
+      -- "a3", "a1/2" (turns without a merge), "a2+C" (on a catalyst)...
+      local e, catalyst = string.match(game.cell(m.row, m.col), "^a(%d+)/?%d*(.*)$")
+      e = tonumber(e)
+      if e and e > 1 then
+        set[#set + 1] = { row = m.row, col = m.col, cell = "a" .. (e - 1) .. catalyst }
+      elseif e then
+        set[#set + 1] = { row = m.row, col = m.col, cell = "d1" .. catalyst }
+        unmark[#unmark + 1] = { row = m.row, col = m.col, name = "plague" }
+      else
+        -- a dormant cell: the infection ends with it
+        unmark[#unmark + 1] = { row = m.row, col = m.col, name = "plague" }
+      end
+    end
+  end
+  if ev.turn % game.settings.interval == 0 then
+    local m = infect()
+    if m then mark[#mark + 1] = m end
+  end
+  storage.infected = (storage.infected or 0) + #mark
+  return { set = set, mark = mark, unmark = unmark }
+end)
