@@ -87,9 +87,10 @@ func (b *Bridge) Close() {
 }
 
 // NewGame builds the setup of o and starts a new game of it, seeded with
-// o.Seed. best is the best score the page keeps for this setup ("" for
-// none). On an error the bridge keeps the game it had.
-func (b *Bridge) NewGame(o Options, best string) Reply {
+// o.Seed. bests are the best scores the page keeps, by setup key
+// (View.Key); the one of this setup is the game's best to beat. On an
+// error the bridge keeps the game it had.
+func (b *Bridge) NewGame(o Options, bests map[string]string) Reply {
 	setup, key, err := build(o)
 	if err != nil {
 		return fail(err)
@@ -106,13 +107,14 @@ func (b *Bridge) NewGame(o Options, best string) Reply {
 	if err != nil {
 		return fail(err)
 	}
-	return b.adopt(setup, key, o, s, seed, best)
+	return b.adopt(setup, key, o, s, seed, bests[key])
 }
 
 // Resume builds the setup of o and continues the game of save (the text
 // of Save). A save that cannot be read, or that is not a game of this
 // setup, is an error of kind "save"; the bridge keeps the game it had.
-func (b *Bridge) Resume(o Options, save, best string) Reply {
+// bests are as for NewGame.
+func (b *Bridge) Resume(o Options, save string, bests map[string]string) Reply {
 	setup, key, err := build(o)
 	if err != nil {
 		return fail(err)
@@ -124,7 +126,7 @@ func (b *Bridge) Resume(o Options, save, best string) Reply {
 		}
 		return fail(err)
 	}
-	return b.adopt(setup, key, o, s, s.Options().Seed, best)
+	return b.adopt(setup, key, o, s, s.Options().Seed, bests[key])
 }
 
 // adopt makes s the bridge's session.

@@ -71,7 +71,7 @@ func TestSameGameAsSession(t *testing.T) {
 		t.Run(tc.ruleset, func(t *testing.T) {
 			b := bridge.New()
 			defer b.Close()
-			v := ok(t, b.NewGame(bridge.Options{Ruleset: tc.ruleset, Difficulty: tc.difficulty, Seed: "42"}, ""))
+			v := ok(t, b.NewGame(bridge.Options{Ruleset: tc.ruleset, Difficulty: tc.difficulty, Seed: "42"}, nil))
 			c, err := config.Build(config.BuildOptions{Ruleset: tc.ruleset, Difficulty: tc.difficulty})
 			if err != nil {
 				t.Fatal(err)
@@ -112,7 +112,9 @@ func TestSameGameAsSession(t *testing.T) {
 // game.
 func TestMotionsAndSpawns(t *testing.T) {
 	b := bridge.New()
-	v := ok(t, b.NewGame(bridge.Options{Board: []string{"2 2 0 0", "4 0 0 0", "0 0 0 0", "0 0 0 0"}, Spawns: []string{"{1,1,2}"}, Scripted: true}, "10"))
+	o := bridge.Options{Board: []string{"2 2 0 0", "4 0 0 0", "0 0 0 0", "0 0 0 0"}, Spawns: []string{"{1,1,2}"}, Scripted: true}
+	key := ok(t, b.NewGame(o, nil)).Key
+	v := ok(t, b.NewGame(o, map[string]string{key: "10", "other": "99"}))
 	if v.Best != "10" || v.Score != "0" {
 		t.Fatalf("score %s best %s, want 0 and 10", v.Score, v.Best)
 	}
@@ -156,7 +158,7 @@ func TestMotionsAndSpawns(t *testing.T) {
 func TestSaveResume(t *testing.T) {
 	b := bridge.New()
 	o := bridge.Options{Ruleset: "classic", Seed: "7", Sets: []string{"size=5"}}
-	ok(t, b.NewGame(o, ""))
+	ok(t, b.NewGame(o, nil))
 	for _, d := range []string{"left", "up", "right"} {
 		ok(t, b.Move(d))
 	}
@@ -166,7 +168,7 @@ func TestSaveResume(t *testing.T) {
 		t.Fatal("empty save")
 	}
 	c := bridge.New()
-	after := ok(t, c.Resume(o, save, before.Best))
+	after := ok(t, c.Resume(o, save, map[string]string{before.Key: before.Best}))
 	if rowsOf(after, "0") != rowsOf(before, "0") || after.Score != before.Score || after.Key != before.Key || after.Seed != "7" {
 		t.Fatalf("resumed\n%s\n%+v\nwant\n%s\n%+v", rowsOf(after, "0"), after, rowsOf(before, "0"), before)
 	}
@@ -178,7 +180,7 @@ func TestSaveResume(t *testing.T) {
 		"not json":    {o, "hello"},
 		"other setup": {bridge.Options{Ruleset: "classic"}, save},
 	} {
-		r := c.Resume(tc.o, tc.save, "")
+		r := c.Resume(tc.o, tc.save, nil)
 		if r.Error == nil || r.Error.Kind != bridge.KindSave {
 			t.Errorf("%s: %+v, want a save error", name, r.Error)
 		}
@@ -204,13 +206,13 @@ func TestConfigErrors(t *testing.T) {
 		{bridge.Options{Difficulty: "hard"}, 0, "preset", "unknown preset"},
 		{bridge.Options{Sets: []string{"size=99"}}, 0, "size", "size"},
 	} {
-		r := bridge.New().NewGame(tc.o, "")
+		r := bridge.New().NewGame(tc.o, nil)
 		e := r.Error
 		if e == nil || e.Kind != bridge.KindConfig || e.Line != tc.line || (tc.key != "" && e.Key != tc.key) || !strings.Contains(e.Message, tc.inMsg) {
 			t.Errorf("%+v: error %+v, want config line %d key %q message with %q", tc.o, e, tc.line, tc.key, tc.inMsg)
 		}
 	}
-	v := ok(t, bridge.New().NewGame(bridge.Options{TOML: "size = 3\nwin_value = 64\n", Seed: "1"}, ""))
+	v := ok(t, bridge.New().NewGame(bridge.Options{TOML: "size = 3\nwin_value = 64\n", Seed: "1"}, nil))
 	if v.Width != 3 || v.WinValue != "64" {
 		t.Fatalf("custom TOML: width %d win %s", v.Width, v.WinValue)
 	}
@@ -240,7 +242,7 @@ const ownManifest = "id = \"mine\"\nname = \"Mine\"\nversion = \"0.1.0\"\napi_ve
 // load as errors of kind mod.
 func TestMods(t *testing.T) {
 	b := bridge.New()
-	v := ok(t, b.NewGame(bridge.Options{Mods: []bridge.ModSource{{Builtin: "freeze"}}, ModSets: []string{"freeze.interval=1"}, Seed: "3"}, ""))
+	v := ok(t, b.NewGame(bridge.Options{Mods: []bridge.ModSource{{Builtin: "freeze"}}, ModSets: []string{"freeze.interval=1"}, Seed: "3"}, nil))
 	if len(v.Mods) != 1 || v.Mods[0].ID != "freeze" || len(v.Hazards) != 1 || v.Hazards[0].Glyph != "*" {
 		t.Fatalf("mods %+v hazards %+v", v.Mods, v.Hazards)
 	}
@@ -248,7 +250,7 @@ func TestMods(t *testing.T) {
 	if len(v.Marks) != 1 || v.Marks[0].Name != "freeze:ice" || v.Marks[0].Glyph != "*" || v.Marks[0].Color != "cyan" {
 		t.Fatalf("marks %+v", v.Marks)
 	}
-	plain := ok(t, bridge.New().NewGame(bridge.Options{Seed: "3"}, ""))
+	plain := ok(t, bridge.New().NewGame(bridge.Options{Seed: "3"}, nil))
 	if plain.Key == v.Key {
 		t.Fatal("a modded setup has the key of the plain one")
 	}
@@ -260,7 +262,7 @@ func TestMods(t *testing.T) {
 		"zip a folder": {Name: "mine.zip", Zip: zipOf(t, map[string]string{"mine/mod.toml": ownManifest, "mine/main.lua": failing})},
 	} {
 		b := bridge.New()
-		v := ok(t, b.NewGame(bridge.Options{Mods: []bridge.ModSource{src}, Seed: "1"}, ""))
+		v := ok(t, b.NewGame(bridge.Options{Mods: []bridge.ModSource{src}, Seed: "1"}, nil))
 		v = ok(t, b.Move(v.Legal[0]))
 		if len(v.Reports) != 1 || !strings.Contains(v.Reports[0].Message, "boom") || v.Reports[0].Mod != "mine" {
 			t.Errorf("%s: reports %+v", name, v.Reports)
@@ -286,7 +288,7 @@ func TestMods(t *testing.T) {
 		"bad setting":     {bridge.Options{Mods: []bridge.ModSource{{Builtin: "freeze"}}, ModSets: []string{"freeze.interval=0"}}, "below the minimum"},
 		"setting no mod":  {bridge.Options{ModSets: []string{"freeze.interval=2"}}, "no mod freeze"},
 	} {
-		r := bridge.New().NewGame(tc.o, "")
+		r := bridge.New().NewGame(tc.o, nil)
 		if r.Error == nil || r.Error.Kind != bridge.KindMod || !strings.Contains(r.Error.Message, tc.want) {
 			t.Errorf("%s: %+v, want a mod error with %q", name, r.Error, tc.want)
 		}
@@ -296,7 +298,7 @@ func TestMods(t *testing.T) {
 // TestRefusal: a move a mod refuses is a notice, and the game goes on.
 func TestRefusal(t *testing.T) {
 	b := bridge.New()
-	v := ok(t, b.NewGame(bridge.Options{Mods: []bridge.ModSource{{Builtin: "one_way"}}, Board: []string{"2 0 0 0", "0 0 0 0", "0 0 0 0", "0 0 0 0"}, Spawns: []string{"3,3,2"}, Scripted: true}, ""))
+	v := ok(t, b.NewGame(bridge.Options{Mods: []bridge.ModSource{{Builtin: "one_way"}}, Board: []string{"2 0 0 0", "0 0 0 0", "0 0 0 0", "0 0 0 0"}, Spawns: []string{"3,3,2"}, Scripted: true}, nil))
 	for _, d := range v.Legal {
 		if d == "down" {
 			t.Fatalf("legal %v has the refused direction", v.Legal)
@@ -311,7 +313,7 @@ func TestRefusal(t *testing.T) {
 // TestWinAndLose: a given board reaches the win and the loss.
 func TestWinAndLose(t *testing.T) {
 	b := bridge.New()
-	v := ok(t, b.NewGame(bridge.Options{Board: []string{"1024 1024 0 0", "0 0 0 0", "0 0 0 0", "0 0 0 0"}, Spawns: []string{"3,3,2"}, Scripted: true}, ""))
+	v := ok(t, b.NewGame(bridge.Options{Board: []string{"1024 1024 0 0", "0 0 0 0", "0 0 0 0", "0 0 0 0"}, Spawns: []string{"3,3,2"}, Scripted: true}, nil))
 	v = ok(t, b.Move("left"))
 	if v.Status != "won" {
 		t.Fatalf("status %s, want won", v.Status)
@@ -320,7 +322,7 @@ func TestWinAndLose(t *testing.T) {
 	if v.Status != "continuing" {
 		t.Fatalf("status %s, want continuing", v.Status)
 	}
-	v = ok(t, b.NewGame(bridge.Options{Board: []string{"2 4 2 4", "4 2 4 2", "2 4 2 4", "4 2 8 8"}, Spawns: []string{"3,3,2"}, Scripted: true}, ""))
+	v = ok(t, b.NewGame(bridge.Options{Board: []string{"2 4 2 4", "4 2 4 2", "2 4 2 4", "4 2 8 8"}, Spawns: []string{"3,3,2"}, Scripted: true}, nil))
 	v = ok(t, b.Move("left"))
 	if v.Status != "lost" || len(v.Legal) != 0 {
 		t.Fatalf("status %s legal %v, want lost", v.Status, v.Legal)
@@ -340,11 +342,15 @@ func TestInputErrors(t *testing.T) {
 		"spawn":     {Spawns: []string{"1,2"}},
 		"spawn row": {Spawns: []string{"a,2,2"}},
 	} {
-		if r := b.NewGame(o, ""); r.Error == nil || r.Error.Kind != bridge.KindInput {
+		if r := b.NewGame(o, nil); r.Error == nil || r.Error.Kind != bridge.KindInput {
 			t.Errorf("%s: %+v, want an input error", name, r.Error)
 		}
 	}
-	ok(t, b.NewGame(bridge.Options{Seed: "1"}, "not a score"))
+	ok(t, b.NewGame(bridge.Options{Seed: "1"}, map[string]string{"x": "not a score"}))
+	key := ok(t, b.View()).Key
+	if v := ok(t, b.NewGame(bridge.Options{Seed: "1"}, map[string]string{key: "not a score"})); v.Best != "0" {
+		t.Fatalf("a bad best score gave %s", v.Best)
+	}
 	if r := b.Move("sideways"); r.Error == nil || r.Error.Kind != bridge.KindInput {
 		t.Fatalf("a bad direction: %+v", r.Error)
 	}

@@ -10,30 +10,32 @@ import (
 // The calls Dispatch takes, and their arguments (a JSON array):
 //
 //	catalog     []                          ListCatalog
-//	newGame     [options, best?]            NewGame
-//	resume      [options, save, best?]      Resume
+//	newGame     [options, bests?]           NewGame
+//	resume      [options, save, bests?]     Resume
 //	restart     [seed?]                     Restart
 //	move        ["left"|"right"|"up"|"down"] Move
 //	undo, redo, keepPlaying, save, view     []
 //
-// options is an Options object, best a score as text, save a save's text.
+// options is an Options object, bests an object of best scores by setup
+// key (as text), save a save's text.
 var calls = map[string]func(b *Bridge, args []json.RawMessage) Reply{
 	"catalog": func(b *Bridge, args []json.RawMessage) Reply { return ListCatalog() },
 	"newGame": func(b *Bridge, args []json.RawMessage) Reply {
 		var o Options
-		var best string
-		if err := decode(args, 1, &o, &best); err != nil {
+		var bests map[string]string
+		if err := decode(args, 1, &o, &bests); err != nil {
 			return fail(err)
 		}
-		return b.NewGame(o, best)
+		return b.NewGame(o, bests)
 	},
 	"resume": func(b *Bridge, args []json.RawMessage) Reply {
 		var o Options
-		var save, best string
-		if err := decode(args, 2, &o, &save, &best); err != nil {
+		var save string
+		var bests map[string]string
+		if err := decode(args, 2, &o, &save, &bests); err != nil {
 			return fail(err)
 		}
-		return b.Resume(o, save, best)
+		return b.Resume(o, save, bests)
 	},
 	"restart": func(b *Bridge, args []json.RawMessage) Reply {
 		var seed string
