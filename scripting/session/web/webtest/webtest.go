@@ -251,6 +251,13 @@ func (p *Page) Eval(expr string, out any) {
 	p.run(chromedp.Evaluate(expr, out))
 }
 
+// Await evaluates a JavaScript expression whose value is a promise, into
+// the value it resolves to.
+func (p *Page) Await(expr string, out any) {
+	p.t.Helper()
+	p.run(chromedp.Evaluate(expr, out, func(e *runtime.EvaluateParams) *runtime.EvaluateParams { return e.WithAwaitPromise(true) }))
+}
+
 // Run runs chromedp actions on the page.
 func (p *Page) Run(actions ...chromedp.Action) { p.t.Helper(); p.run(actions...) }
 

@@ -135,6 +135,10 @@ func Parse(text string) (Stamp, error) {
 // Root returns the module's folder: the nearest folder at or above dir
 // holding go.mod.
 func Root(dir string) (string, error) {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
 	for d := dir; ; d = filepath.Dir(d) {
 		if exists(filepath.Join(d, "go.mod")) {
 			return d, nil
