@@ -395,6 +395,21 @@ func TestSettings(t *testing.T) {
 	if p.Text("#goal") != "64!" {
 		t.Errorf("goal %q, want 64!", p.Text("#goal"))
 	}
+	// The mod2048 object gives errors as values, whatever it is given.
+	var errs []string
+	p.Eval(`(() => {
+		const cyclic = {}; cyclic.self = cyclic;
+		return [
+			window.mod2048.newGame(cyclic),
+			window.mod2048.move(42),
+			window.mod2048.move("sideways"),
+			window.mod2048.resume({}, "not a save"),
+			window.mod2048.newGame({ruleset: "chess"}),
+		].map((r) => r.error ? r.error.kind : "no error");
+	})()`, &errs)
+	if strings.Join(errs, " ") != "input input input save config" {
+		t.Fatalf("error kinds %v", errs)
+	}
 	// A player's mod (files, as the page reads a folder) that fails on
 	// each turn: reported, and the game goes on. The page starts the last
 	// setup it played when it has no game to resume.
