@@ -1,10 +1,13 @@
 package web_test
 
 import (
+	"archive/zip"
+	"bytes"
 	"flag"
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -423,5 +426,40 @@ func TestSettings(t *testing.T) {
 	}
 	if firstLine(p.Text("#score")) == "" || p.Visible("#message") {
 		t.Fatal("the failing mod stopped the game")
+	}
+
+	// A player's mod as a zip, picked in the settings, with a shipped mod.
+	zipPath := filepath.Join(t.TempDir(), "tick_log.zip")
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for name, src := range map[string]string{
+		"tick_log/mod.toml": "id = \"tick_log\"\nname = \"Tick log\"\nversion = \"1.0.0\"\napi_version = 2\n",
+		"tick_log/main.lua": `game.on("tick", function() game.log("tick") end)`,
+	} {
+		w, err := zw.Create(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write([]byte(src))
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(zipPath, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p.Run(
+		chromedp.Click("#settings summary", chromedp.ByQuery),
+		chromedp.SetUploadFiles("#mod-zip", []string{zipPath}, chromedp.ByQuery),
+		chromedp.Poll(`document.getElementById("own-mods").textContent.includes("tick_log.zip")`, nil),
+		chromedp.Click("#mod-freeze", chromedp.ByQuery),
+		chromedp.SetValue("#seed", "8", chromedp.ByQuery),
+		chromedp.Click("#start", chromedp.ByQuery),
+	)
+	p.Idle()
+	var mods []string
+	p.Eval(`window.mod2048.view().view.mods.map((m) => m.id)`, &mods)
+	if strings.Join(mods, " ") != "boom freeze tick_log" || p.Visible("#mod-error") { // boom stays from the game before
+		t.Fatalf("mods %v, error %q", mods, p.Text("#mod-error"))
 	}
 }
