@@ -1,7 +1,7 @@
 # The two commands of the README: `make run` and `make test`.
 GO ?= go
 
-.PHONY: run fixtures test build install bench fuzz check
+.PHONY: run fixtures test build install bench fuzz check web
 
 # run: play: a classic game in the terminal (resumed if one was saved).
 run:
@@ -22,6 +22,15 @@ test:
 
 build:
 	$(GO) build -o 2048 ./cmd/2048
+
+# web: build the browser game's engine (cmd/2048wasm, GOOS=js GOARCH=wasm)
+# with wasm_exec.js and the stamp of its sources into
+# scripting/session/web/site, which `2048 serve` embeds: commit them.
+# WEBDIR=DIR also writes the whole site to DIR, for a static host.
+WEBDIR ?=
+web:
+	$(GO) run ./scripting/session/web/internal/build
+	@if [ -n "$(WEBDIR)" ]; then $(GO) run ./cmd/2048 serve --write "$(WEBDIR)"; fi
 
 install:
 	$(GO) install ./cmd/2048

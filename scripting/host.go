@@ -267,11 +267,7 @@ func (h *Host) load(mod *Mod) error {
 // compile reads and compiles one Lua file of the mod's folder; a file that
 // lies (or links) outside the folder is refused.
 func (m *modRun) compile(rel string) (*lua.LFunction, error) {
-	path, err := insideDir(m.mod.Dir, rel)
-	if err != nil {
-		return nil, fmt.Errorf("mod %s: %s: %v", m.mod.ID(), rel, err)
-	}
-	src, err := readModFile(path, MaxSource)
+	src, err := m.mod.readFile(rel, MaxSource)
 	if err != nil {
 		return nil, fmt.Errorf("mod %s: %s: %v", m.mod.ID(), rel, err)
 	}

@@ -3,6 +3,7 @@ package scripting
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -63,6 +64,9 @@ type Mod struct {
 	Dir      string
 	Manifest Manifest
 	Values   map[string]any // the settings' values (defaults, then overrides)
+	// files holds the folder's files for a mod not read from disk
+	// (LoadModFS); nil reads them from Dir.
+	files fs.FS
 }
 
 // ID returns the mod's id.
@@ -102,9 +106,13 @@ var (
 
 // LoadMod reads and checks the mod in dir. Errors name the manifest's file,
 // line and key.
-func LoadMod(dir string) (*Mod, error) {
+func LoadMod(dir string) (*Mod, error) { return loadMod(dir, nil) }
+
+// loadMod reads and checks the mod in dir, or in fsys when it is not nil
+// (dir then only names it).
+func loadMod(dir string, fsys fs.FS) (*Mod, error) {
 	path := filepath.Join(dir, ManifestName)
-	src, err := readModFile(path, MaxManifest)
+	src, err := readIn(fsys, dir, ManifestName, MaxManifest)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, fmt.Errorf("%s: not a mod: it has no %s", dir, ManifestName)
@@ -192,10 +200,10 @@ func LoadMod(dir string) (*Mod, error) {
 		}
 		values[name] = v
 	}
-	if _, err := os.Stat(filepath.Join(dir, m.Entry)); err != nil {
+	if err := statIn(fsys, dir, m.Entry); err != nil {
 		return nil, bad("entry", "%s: no such file in the mod's folder", m.Entry)
 	}
-	return &Mod{Dir: dir, Manifest: m, Values: values}, nil
+	return &Mod{Dir: dir, Manifest: m, Values: values, files: fsys}, nil
 }
 
 // checkSetting checks a setting's declaration and returns its default.

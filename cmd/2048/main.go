@@ -9,6 +9,7 @@
 //	2048 config show [FLAGS]    print the effective configuration as TOML
 //	2048 config check FILE ...  check configuration files
 //	2048 mod new NAME [FLAGS]   create a new mod from a working example
+//	2048 serve [FLAGS]          serve the browser game
 //	2048 version                print the version
 //	2048 help [COMMAND]         show help
 package main
@@ -46,6 +47,8 @@ Usage:
   2048 config check FILE ...  check configuration files
   2048 mod new NAME [FLAGS]   create the folder NAME with a new mod to edit
                               (see '2048 help mod')
+  2048 serve [FLAGS]          serve the browser game (--addr HOST:PORT), or
+                              write it as a static site (--write DIR)
   2048 version                print the version
   2048 help [COMMAND]         show this help, or a command's
 
@@ -83,6 +86,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runReplay(args[1:], stdout, stderr)
 	case "sim":
 		return runSim(args[1:], stdout, stderr)
+	case "serve":
+		return runServe(args[1:], stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintf(stdout, "2048 %s\n", version)
 		return 0
@@ -105,8 +110,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if len(args) > 1 && args[1] == "sim" {
 			return runSim([]string{"-h"}, stdout, stdout)
 		}
+		if len(args) > 1 && args[1] == "serve" {
+			return runServe([]string{"-h"}, stdout, stdout)
+		}
 		if len(args) > 1 {
-			fmt.Fprintf(stderr, "2048 help: unknown topic %q (topics: play, test, config, mod, replay, sim)\n\n%s", args[1], usage)
+			fmt.Fprintf(stderr, "2048 help: unknown topic %q (topics: play, test, config, mod, replay, sim, serve)\n\n%s", args[1], usage)
 			return 2
 		}
 		fmt.Fprint(stdout, usage)

@@ -1,0 +1,106 @@
+package scripting
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+
+	"github.com/mod2048/mod2048/config/infile"
+)
+
+// LoadModFS reads and checks the mod whose folder is fsys: a mod embedded
+// in the program, read from a zip, or given file by file (the browser
+// game's mods). name names the mod's folder in messages and becomes its
+// Dir; nothing is read from disk, then or when the mod runs. Its files are
+// read with the limits of a folder's (MaxManifest, MaxSource), and only a
+// regular file is read.
+func LoadModFS(fsys fs.FS, name string) (*Mod, error) {
+	if fsys == nil {
+		return nil, errors.New("LoadModFS: no files")
+	}
+	if name == "" {
+		name = "."
+	}
+	return loadMod(name, fsys)
+}
+
+// readFile reads the file rel (slash-separated) of the mod's folder, with
+// at most limit bytes: from its files (LoadModFS), or from disk, where a
+// file that lies (or links) outside the folder is refused. The error does
+// not name the file.
+func (m *Mod) readFile(rel string, limit int64) ([]byte, error) {
+	if m.files != nil {
+		return readFS(m.files, rel, limit)
+	}
+	p, err := insideDir(m.Dir, rel)
+	if err != nil {
+		return nil, err
+	}
+	return readModFile(p, limit)
+}
+
+// readIn reads the file rel of a mod's folder: from fsys, or from the
+// folder dir on disk when fsys is nil.
+func readIn(fsys fs.FS, dir, rel string, limit int64) ([]byte, error) {
+	if fsys == nil {
+		return readModFile(filepath.Join(dir, rel), limit)
+	}
+	return readFS(fsys, rel, limit)
+}
+
+// statIn reports whether the file rel of a mod's folder exists: in fsys,
+// or in the folder dir on disk when fsys is nil.
+func statIn(fsys fs.FS, dir, rel string) error {
+	if fsys == nil {
+		_, err := os.Stat(filepath.Join(dir, rel))
+		return err
+	}
+	if !fs.ValidPath(rel) {
+		return fs.ErrNotExist
+	}
+	_, err := fs.Stat(fsys, rel)
+	return err
+}
+
+// readFS reads the regular file rel of fsys, refusing one of more than
+// limit bytes, with the errors of readModFile: without the path.
+func readFS(fsys fs.FS, rel string, limit int64) ([]byte, error) {
+	if !fs.ValidPath(rel) || path.Clean(rel) != rel {
+		return nil, errors.New("no such file in the mod's folder")
+	}
+	f, err := fsys.Open(rel)
+	if err != nil {
+		return nil, unwrapPath(err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, unwrapPath(err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, &infile.NotRegularError{Mode: fi.Mode()}
+	}
+	if fi.Size() > limit {
+		return nil, &infile.TooLargeError{Size: fi.Size(), Limit: limit}
+	}
+	src, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, unwrapPath(err)
+	}
+	if int64(len(src)) > limit {
+		return nil, &infile.TooLargeError{Size: -1, Limit: limit}
+	}
+	return src, nil
+}
+
+// unwrapPath drops the path of a *fs.PathError, as readModFile does.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

@@ -1,0 +1,406 @@
+package bridge_test
+
+import (
+	"archive/zip"
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/mod2048/mod2048/config"
+	"github.com/mod2048/mod2048/engine"
+	"github.com/mod2048/mod2048/scripting/session"
+	"github.com/mod2048/mod2048/scripting/session/web/bridge"
+)
+
+// ok fails the test on a reply's error and returns its view.
+func ok(t testing.TB, r bridge.Reply) *bridge.View {
+	t.Helper()
+	if r.Error != nil {
+		t.Fatalf("error %+v", r.Error)
+	}
+	return r.View
+}
+
+// rowsOf writes a view's board as rows of cells in the ruleset's notation
+// (0 or . for an empty cell), as a session's board writes them.
+func rowsOf(v *bridge.View, empty string) string {
+	var b strings.Builder
+	for i, c := range v.Cells {
+		if i > 0 && i%v.Width == 0 {
+			b.WriteByte('\n')
+		} else if i > 0 {
+			b.WriteByte(' ')
+		}
+		if c.Text == "" {
+			b.WriteString(empty)
+		} else {
+			b.WriteString(c.Text)
+		}
+	}
+	return b.String()
+}
+
+func sessionRows(s *session.Session) string {
+	board := s.Board()
+	var b strings.Builder
+	for i, c := range board.Cells {
+		if i > 0 && i%board.Width == 0 {
+			b.WriteByte('\n')
+		} else if i > 0 {
+			b.WriteByte(' ')
+		}
+		if c.IsEmpty() {
+			b.WriteString(map[bool]string{true: "0", false: "."}[s.Rules().Name() == "classic"])
+		} else {
+			b.WriteString(s.Rules().FormatCell(c))
+		}
+	}
+	return b.String()
+}
+
+// TestSameGameAsSession plays a seeded game through the bridge and through
+// a session: the same board, score and status after every move, for both
+// rulesets.
+func TestSameGameAsSession(t *testing.T) {
+	for _, tc := range []struct{ ruleset, difficulty, empty string }{{"classic", "", "0"}, {"cellular", "mid", "."}} {
+		t.Run(tc.ruleset, func(t *testing.T) {
+			b := bridge.New()
+			defer b.Close()
+			v := ok(t, b.NewGame(bridge.Options{Ruleset: tc.ruleset, Difficulty: tc.difficulty, Seed: "42"}, nil))
+			c, err := config.Build(config.BuildOptions{Ruleset: tc.ruleset, Difficulty: tc.difficulty})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := session.New(session.Setup{Config: c}, session.Start{Seed: 42})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			if got, want := rowsOf(v, tc.empty), sessionRows(s); got != want {
+				t.Fatalf("start:\n%s\nwant\n%s", got, want)
+			}
+			dirs := []string{"left", "up", "right", "down"}
+			for i := 0; i < 60; i++ {
+				v = ok(t, b.Move(dirs[i*7%4]))
+				res, err := s.Move(engine.Directions[[]int{0, 2, 1, 3}[i*7%4]])
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got, want := rowsOf(v, tc.empty), sessionRows(s); got != want {
+					t.Fatalf("move %d:\n%s\nwant\n%s", i, got, want)
+				}
+				if v.Score != engine.FormatScore(s.Rules(), s.Score()) || v.Changed != res.Changed {
+					t.Fatalf("move %d: score %s changed %v, want %s %v", i, v.Score, v.Changed, s.Score(), res.Changed)
+				}
+				if res.Changed && (v.Motions == nil || len(v.Motions.Moves) == 0) {
+					t.Fatalf("move %d changed the board without motions", i)
+				}
+				if v.Status == "lost" {
+					break
+				}
+			}
+		})
+	}
+}
+
+// TestMotionsAndSpawns: a merge's motions and the spawn of a scripted
+// game.
+func TestMotionsAndSpawns(t *testing.T) {
+	b := bridge.New()
+	o := bridge.Options{Board: []string{"2 2 0 0", "4 0 0 0", "0 0 0 0", "0 0 0 0"}, Spawns: []string{"{1,1,2}"}, Scripted: true}
+	key := ok(t, b.NewGame(o, nil)).Key
+	v := ok(t, b.NewGame(o, map[string]string{key: "10", "other": "99"}))
+	if v.Best != "10" || v.Score != "0" {
+		t.Fatalf("score %s best %s, want 0 and 10", v.Score, v.Best)
+	}
+	// A move that changes nothing: no motions, no error.
+	v = ok(t, b.Move("up"))
+	if v.Changed || v.Motions != nil || v.Gained != "" {
+		t.Fatalf("a no-op move changed %v with motions %v", v.Changed, v.Motions)
+	}
+	v = ok(t, b.Move("left"))
+	if got := rowsOf(v, "0"); got != "4 0 0 0\n4 2 0 0\n0 0 0 0\n0 0 0 0" {
+		t.Fatalf("board\n%s", got)
+	}
+	want := &bridge.Motions{
+		Moves:  []bridge.Motion{{From: bridge.Pos{0, 0}, To: bridge.Pos{0, 0}}, {From: bridge.Pos{0, 1}, To: bridge.Pos{0, 0}}, {From: bridge.Pos{1, 0}, To: bridge.Pos{1, 0}}},
+		Merged: []bridge.Merge{{Into: bridge.Pos{0, 0}, From: [2]bridge.Pos{{0, 0}, {0, 1}}}},
+	}
+	if g, w := fmt.Sprint(v.Motions), fmt.Sprint(want); g != w {
+		t.Fatalf("motions %s, want %s", g, w)
+	}
+	if len(v.Spawns) != 1 || v.Spawns[0].At != (bridge.Pos{1, 1}) || v.Spawns[0].Cell != "2" {
+		t.Fatalf("spawns %+v", v.Spawns)
+	}
+	if v.Gained != "4" || v.Score != "4" || v.Best != "10" || v.Undo != 1 {
+		t.Fatalf("gained %s score %s best %s undo %d", v.Gained, v.Score, v.Best, v.Undo)
+	}
+	v = ok(t, b.Undo())
+	if got := rowsOf(v, "0"); got != "2 2 0 0\n4 0 0 0\n0 0 0 0\n0 0 0 0" || v.Redo != 1 {
+		t.Fatalf("after undo\n%s redo %d", got, v.Redo)
+	}
+	v = ok(t, b.Redo())
+	if v.Score != "4" {
+		t.Fatalf("after redo score %s", v.Score)
+	}
+	if r := b.Redo(); r.Error == nil || r.Error.Kind != bridge.KindGame {
+		t.Fatalf("redo with nothing to redo: %+v", r)
+	}
+}
+
+// TestSaveResume: a save resumes the same game under the same options, and
+// is refused under others and when damaged.
+func TestSaveResume(t *testing.T) {
+	b := bridge.New()
+	o := bridge.Options{Ruleset: "classic", Seed: "7", Sets: []string{"size=5"}}
+	ok(t, b.NewGame(o, nil))
+	for _, d := range []string{"left", "up", "right"} {
+		ok(t, b.Move(d))
+	}
+	before := ok(t, b.View())
+	save := b.Save().Save
+	if save == "" {
+		t.Fatal("empty save")
+	}
+	c := bridge.New()
+	after := ok(t, c.Resume(o, save, map[string]string{before.Key: before.Best}))
+	if rowsOf(after, "0") != rowsOf(before, "0") || after.Score != before.Score || after.Key != before.Key || after.Seed != "7" {
+		t.Fatalf("resumed\n%s\n%+v\nwant\n%s\n%+v", rowsOf(after, "0"), after, rowsOf(before, "0"), before)
+	}
+	for name, tc := range map[string]struct {
+		o    bridge.Options
+		save string
+	}{
+		"damaged":     {o, save[:len(save)/2]},
+		"not json":    {o, "hello"},
+		"other setup": {bridge.Options{Ruleset: "classic"}, save},
+	} {
+		r := c.Resume(tc.o, tc.save, nil)
+		if r.Error == nil || r.Error.Kind != bridge.KindSave {
+			t.Errorf("%s: %+v, want a save error", name, r.Error)
+		}
+	}
+	// The failed resumes kept the game.
+	if v := ok(t, c.View()); rowsOf(v, "0") != rowsOf(before, "0") {
+		t.Fatal("a failed resume changed the game")
+	}
+}
+
+// TestConfigErrors: a pasted TOML's errors name its line and key.
+func TestConfigErrors(t *testing.T) {
+	for _, tc := range []struct {
+		o          bridge.Options
+		line       int
+		key, inMsg string
+	}{
+		{bridge.Options{TOML: "size = 4\nwin_value = 3\n"}, 2, "win_value", "win_value"},
+		{bridge.Options{TOML: "size = 4\n\nsize = 5\n"}, 3, "", "size"},
+		{bridge.Options{TOML: "sise = 4\n"}, 1, "sise", "unknown key"},
+		{bridge.Options{TOML: "size = \"big\"\n"}, 1, "size", "want"},
+		{bridge.Options{Ruleset: "cellular", TOML: "ruleset = \"classic\"\n"}, 1, "ruleset", "cellular"},
+		{bridge.Options{Difficulty: "hard"}, 0, "preset", "unknown preset"},
+		{bridge.Options{Sets: []string{"size=99"}}, 0, "size", "size"},
+	} {
+		r := bridge.New().NewGame(tc.o, nil)
+		e := r.Error
+		if e == nil || e.Kind != bridge.KindConfig || e.Line != tc.line || (tc.key != "" && e.Key != tc.key) || !strings.Contains(e.Message, tc.inMsg) {
+			t.Errorf("%+v: error %+v, want config line %d key %q message with %q", tc.o, e, tc.line, tc.key, tc.inMsg)
+		}
+	}
+	v := ok(t, bridge.New().NewGame(bridge.Options{TOML: "size = 3\nwin_value = 64\n", Seed: "1"}, nil))
+	if v.Width != 3 || v.WinValue != "64" {
+		t.Fatalf("custom TOML: width %d win %s", v.Width, v.WinValue)
+	}
+}
+
+func zipOf(t *testing.T, files map[string]string) string {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for name, src := range files {
+		w, err := zw.Create(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write([]byte(src))
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return base64.StdEncoding.EncodeToString(buf.Bytes())
+}
+
+const ownManifest = "id = \"mine\"\nname = \"Mine\"\nversion = \"0.1.0\"\napi_version = 2\n"
+
+// TestMods: shipped mods, a player's mod by files and by zip, their
+// hazards on the board, their errors as reports, and the mods that cannot
+// load as errors of kind mod.
+func TestMods(t *testing.T) {
+	b := bridge.New()
+	v := ok(t, b.NewGame(bridge.Options{Mods: []bridge.ModSource{{Builtin: "freeze"}}, ModSets: []string{"freeze.interval=1"}, Seed: "3"}, nil))
+	if len(v.Mods) != 1 || v.Mods[0].ID != "freeze" || len(v.Hazards) != 1 || v.Hazards[0].Glyph != "*" {
+		t.Fatalf("mods %+v hazards %+v", v.Mods, v.Hazards)
+	}
+	v = ok(t, b.Move(v.Legal[0]))
+	if len(v.Marks) != 1 || v.Marks[0].Name != "freeze:ice" || v.Marks[0].Glyph != "*" || v.Marks[0].Color != "cyan" {
+		t.Fatalf("marks %+v", v.Marks)
+	}
+	plain := ok(t, bridge.New().NewGame(bridge.Options{Seed: "3"}, nil))
+	if plain.Key == v.Key {
+		t.Fatal("a modded setup has the key of the plain one")
+	}
+
+	failing := `game.on("tick", function() error("boom") end)`
+	for name, src := range map[string]bridge.ModSource{
+		"files":        {Name: "mine", Files: map[string]string{"mine/mod.toml": ownManifest, "mine/main.lua": failing}},
+		"zip":          {Name: "mine.zip", Zip: zipOf(t, map[string]string{"mod.toml": ownManifest, "main.lua": failing})},
+		"zip a folder": {Name: "mine.zip", Zip: zipOf(t, map[string]string{"mine/mod.toml": ownManifest, "mine/main.lua": failing})},
+	} {
+		b := bridge.New()
+		v := ok(t, b.NewGame(bridge.Options{Mods: []bridge.ModSource{src}, Seed: "1"}, nil))
+		v = ok(t, b.Move(v.Legal[0]))
+		if len(v.Reports) != 1 || !strings.Contains(v.Reports[0].Message, "boom") || v.Reports[0].Mod != "mine" {
+			t.Errorf("%s: reports %+v", name, v.Reports)
+		}
+		if !v.Changed {
+			t.Errorf("%s: the failing mod stopped the move", name)
+		}
+	}
+
+	for name, tc := range map[string]struct {
+		o    bridge.Options
+		want string
+	}{
+		"unknown builtin": {bridge.Options{Mods: []bridge.ModSource{{Builtin: "nope"}}}, "no shipped mod"},
+		"two sources":     {bridge.Options{Mods: []bridge.ModSource{{Builtin: "freeze", Zip: "x"}}}, "one of"},
+		"no manifest":     {bridge.Options{Mods: []bridge.ModSource{{Files: map[string]string{"main.lua": ""}}}}, "no mod.toml"},
+		"bad manifest":    {bridge.Options{Mods: []bridge.ModSource{{Name: "m", Files: map[string]string{"mod.toml": ownManifest + "x = 1\n", "main.lua": ""}}}}, "m/mod.toml:5: x: unknown key"},
+		"escaping path":   {bridge.Options{Mods: []bridge.ModSource{{Files: map[string]string{"../mod.toml": ""}}}}, "not a path"},
+		"not a zip":       {bridge.Options{Mods: []bridge.ModSource{{Zip: "aGVsbG8="}}}, "not a zip"},
+		"zip escape":      {bridge.Options{Mods: []bridge.ModSource{{Zip: zipOf(t, map[string]string{"../mod.toml": ownManifest})}}}, "outside"},
+		"lua error":       {bridge.Options{Mods: []bridge.ModSource{{Files: map[string]string{"mod.toml": ownManifest, "main.lua": "error('at load')"}}}}, "at load"},
+		"wrong ruleset":   {bridge.Options{Ruleset: "cellular", Mods: []bridge.ModSource{{Builtin: "freeze"}}}, "classic"},
+		"bad setting":     {bridge.Options{Mods: []bridge.ModSource{{Builtin: "freeze"}}, ModSets: []string{"freeze.interval=0"}}, "below the minimum"},
+		"setting no mod":  {bridge.Options{ModSets: []string{"freeze.interval=2"}}, "no mod freeze"},
+	} {
+		r := bridge.New().NewGame(tc.o, nil)
+		if r.Error == nil || r.Error.Kind != bridge.KindMod || !strings.Contains(r.Error.Message, tc.want) {
+			t.Errorf("%s: %+v, want a mod error with %q", name, r.Error, tc.want)
+		}
+	}
+}
+
+// TestRefusal: a move a mod refuses is a notice, and the game goes on.
+func TestRefusal(t *testing.T) {
+	b := bridge.New()
+	v := ok(t, b.NewGame(bridge.Options{Mods: []bridge.ModSource{{Builtin: "one_way"}}, Board: []string{"2 0 0 0", "0 0 0 0", "0 0 0 0", "0 0 0 0"}, Spawns: []string{"3,3,2"}, Scripted: true}, nil))
+	for _, d := range v.Legal {
+		if d == "down" {
+			t.Fatalf("legal %v has the refused direction", v.Legal)
+		}
+	}
+	v = ok(t, b.Move("down"))
+	if v.Changed || !strings.Contains(v.Notice, "refused") {
+		t.Fatalf("refused move: changed %v notice %q", v.Changed, v.Notice)
+	}
+}
+
+// TestWinAndLose: a given board reaches the win and the loss.
+func TestWinAndLose(t *testing.T) {
+	b := bridge.New()
+	v := ok(t, b.NewGame(bridge.Options{Board: []string{"1024 1024 0 0", "0 0 0 0", "0 0 0 0", "0 0 0 0"}, Spawns: []string{"3,3,2"}, Scripted: true}, nil))
+	v = ok(t, b.Move("left"))
+	if v.Status != "won" {
+		t.Fatalf("status %s, want won", v.Status)
+	}
+	v = ok(t, b.KeepPlaying())
+	if v.Status != "continuing" {
+		t.Fatalf("status %s, want continuing", v.Status)
+	}
+	v = ok(t, b.NewGame(bridge.Options{Board: []string{"2 4 2 4", "4 2 4 2", "2 4 2 4", "4 2 8 8"}, Spawns: []string{"3,3,2"}, Scripted: true}, nil))
+	v = ok(t, b.Move("left"))
+	if v.Status != "lost" || len(v.Legal) != 0 {
+		t.Fatalf("status %s legal %v, want lost", v.Status, v.Legal)
+	}
+}
+
+// TestInputErrors: what a page could send wrong is an error value.
+func TestInputErrors(t *testing.T) {
+	b := bridge.New()
+	if r := b.Move("left"); r.Error == nil {
+		t.Fatal("a move without a game succeeded")
+	}
+	for name, o := range map[string]bridge.Options{
+		"seed":      {Seed: "-1"},
+		"board":     {Board: []string{"2 2"}},
+		"cell":      {Board: []string{"3 0 0 0", "0 0 0 0", "0 0 0 0", "0 0 0 0"}},
+		"spawn":     {Spawns: []string{"1,2"}},
+		"spawn row": {Spawns: []string{"a,2,2"}},
+	} {
+		if r := b.NewGame(o, nil); r.Error == nil || r.Error.Kind != bridge.KindInput {
+			t.Errorf("%s: %+v, want an input error", name, r.Error)
+		}
+	}
+	ok(t, b.NewGame(bridge.Options{Seed: "1"}, map[string]string{"x": "not a score"}))
+	key := ok(t, b.View()).Key
+	if v := ok(t, b.NewGame(bridge.Options{Seed: "1"}, map[string]string{key: "not a score"})); v.Best != "0" {
+		t.Fatalf("a bad best score gave %s", v.Best)
+	}
+	if r := b.Move("sideways"); r.Error == nil || r.Error.Kind != bridge.KindInput {
+		t.Fatalf("a bad direction: %+v", r.Error)
+	}
+}
+
+// TestDispatch: the JSON calls, as the page makes them.
+func TestDispatch(t *testing.T) {
+	b := bridge.New()
+	call := func(name, args string) bridge.Reply {
+		t.Helper()
+		var r bridge.Reply
+		if err := json.Unmarshal(b.Dispatch(name, []byte(args)), &r); err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	r := call("catalog", "")
+	if r.Catalog == nil || len(r.Catalog.Presets) < 4 || len(r.Catalog.Mods) < 4 || len(r.Catalog.Rulesets) != 2 {
+		t.Fatalf("catalog %+v", r.Catalog)
+	}
+	ok(t, call("newGame", `[{"ruleset":"classic","seed":"5"}]`))
+	ok(t, call("move", `["up"]`))
+	if r := call("save", "[]"); r.Save == "" {
+		t.Fatal("no save")
+	}
+	for _, c := range []struct{ name, args string }{
+		{"fly", "[]"}, {"move", "{"}, {"move", "[]"}, {"move", "[1]"}, {"move", `["up","down"]`}, {"newGame", `[{"seed":5}]`}, {"resume", `[{}]`},
+	} {
+		if r := call(c.name, c.args); r.Error == nil || r.Error.Kind != bridge.KindInput {
+			t.Errorf("%s %s: %+v, want an input error", c.name, c.args, r.Error)
+		}
+	}
+}
+
+// TestDispatchNeverPanics: any sequence of calls with any arguments gives
+// a reply, never a panic, and the game stays playable.
+func TestDispatchNeverPanics(t *testing.T) {
+	names := append(bridge.Calls(), "nope")
+	rapid.Check(t, func(t *rapid.T) {
+		b := bridge.New()
+		defer b.Close()
+		b.Dispatch("newGame", []byte(`[{"seed":"1","sets":["size=3"]}]`))
+		for i := 0; i < rapid.IntRange(1, 20).Draw(t, "calls"); i++ {
+			name := rapid.SampledFrom(names).Draw(t, "name")
+			args := rapid.SampledFrom([]string{"", "[]", "null", `["left"]`, `["down"]`, `[{"ruleset":"cellular","seed":"2"}]`, `[{"board":["2 2 2","0 0 0","0 0 0"],"scripted":true}]`, `[{}, "garbage"]`, `[[1,2]]`, "[\"\xff\"]"}).Draw(t, "args")
+			out := b.Dispatch(name, []byte(args))
+			var r bridge.Reply
+			if err := json.Unmarshal(out, &r); err != nil {
+				t.Fatalf("%s %s: reply %s is not JSON: %v", name, args, out, err)
+			}
+		}
+	})
+}

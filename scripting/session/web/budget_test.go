@@ -1,0 +1,53 @@
+package web_test
+
+import (
+	"sort"
+	"testing"
+
+	"github.com/mod2048/mod2048/scripting/session/web"
+	"github.com/mod2048/mod2048/scripting/session/web/bridge"
+	"github.com/mod2048/mod2048/scripting/session/web/webtest"
+)
+
+// TestBudgets measures, and reports with t.Logf (go test -v -run
+// Budgets), the browser game's budgets: the size of main.wasm raw and
+// gzipped, the time from page load to the first playable frame, and the
+// time of a move in the browser (the engine's call through the bridge,
+// the drawing, the save). It asserts nothing of the times: they are the
+// machine's.
+func TestBudgets(t *testing.T) {
+	raw, gz := wasmSizes(t)
+	t.Logf("main.wasm: %.2f MB raw, %.2f MB gzipped (targets 6 MB and 2 MB)", float64(raw)/1e6, float64(gz)/1e6)
+	b := browser(t)
+	o := bridge.Options{Ruleset: "classic", Seed: "31"}
+	p := b.Open(t, webtest.Serve(t, &web.Defaults{Options: o}), webtest.PageOptions{Motion: true})
+	var first struct{ WasmReady, FirstFrame float64 }
+	p.Await(`new Promise((resolve) => { const f = () => window.mod2048Timings.firstFrame ? resolve({WasmReady: window.mod2048Timings.wasmReady, FirstFrame: window.mod2048Timings.firstFrame}) : setTimeout(f, 10); f(); })`, &first)
+	t.Logf("page load to engine ready %.0f ms, to first playable frame %.0f ms", first.WasmReady, first.FirstFrame)
+	keys := []string{"ArrowLeft", "ArrowDown", "ArrowRight", "ArrowDown"}
+	for i := 0; i < 60; i++ {
+		p.Press(keys[i%4])
+		p.Idle()
+	}
+	var moves []struct{ Engine, Draw, Save float64 }
+	p.Eval(`window.mod2048Timings.moves`, &moves)
+	if len(moves) == 0 {
+		t.Fatal("no move was timed")
+	}
+	med := func(f func(i int) float64) (float64, float64) {
+		xs := make([]float64, len(moves))
+		for i := range moves {
+			xs[i] = f(i)
+		}
+		sort.Float64s(xs)
+		return xs[len(xs)/2], xs[len(xs)*9/10]
+	}
+	e50, e90 := med(func(i int) float64 { return moves[i].Engine })
+	d50, d90 := med(func(i int) float64 { return moves[i].Draw })
+	s50, s90 := med(func(i int) float64 { return moves[i].Save })
+	a50, a90 := med(func(i int) float64 { return moves[i].Engine + moves[i].Draw })
+	t.Logf("a move in the browser over %d moves, median (p90): engine call %.2f ms (%.2f), DOM update %.2f ms (%.2f), engine + DOM %.2f ms (%.2f; target < 4), save to localStorage %.2f ms (%.2f)", len(moves), e50, e90, d50, d90, a50, a90, s50, s90)
+	var loop float64
+	p.Eval(`(() => { const t0 = performance.now(); const dirs = ["left", "up", "right", "down"]; for (let i = 0; i < 400; i++) window.mod2048.move(dirs[i % 4]); return (performance.now() - t0) / 400; })()`, &loop)
+	t.Logf("the bridge's move alone, 400 calls in a loop: %.3f ms a call", loop)
+}

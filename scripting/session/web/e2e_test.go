@@ -1,0 +1,465 @@
+package web_test
+
+import (
+	"archive/zip"
+	"bytes"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/mod2048/mod2048/config"
+	"github.com/mod2048/mod2048/engine"
+	"github.com/mod2048/mod2048/mods"
+	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/session"
+	"github.com/mod2048/mod2048/scripting/session/web"
+	"github.com/mod2048/mod2048/scripting/session/web/bridge"
+	"github.com/mod2048/mod2048/scripting/session/web/webtest"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden DOM snapshots and the reference screenshots in testdata")
+
+// shared is one browser for the whole suite: starting Chromium is the
+// slowest step.
+var shared *webtest.Browser
+
+func browser(t *testing.T) *webtest.Browser {
+	t.Helper()
+	if shared == nil {
+		shared = webtest.Start(&keepAlive{t})
+	}
+	return shared
+}
+
+// keepAlive lets the shared browser outlive the test that started it; it
+// ends with the process.
+type keepAlive struct{ *testing.T }
+
+func (k *keepAlive) Cleanup(func()) {}
+
+func (k *keepAlive) TempDir() string {
+	dir, err := os.MkdirTemp("", "mod2048-chromium-")
+	if err != nil {
+		k.Fatal(err)
+	}
+	return dir
+}
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	code := m.Run()
+	os.Exit(code)
+}
+
+// mirror is a Go session played with the same options as the page.
+type mirror struct {
+	t     *testing.T
+	s     *session.Session
+	empty string
+}
+
+func newMirror(t *testing.T, o bridge.Options, seed uint64) *mirror {
+	t.Helper()
+	c, err := config.Build(config.BuildOptions{Ruleset: o.Ruleset, Difficulty: o.Difficulty, Sets: o.Sets})
+	if err != nil {
+		t.Fatal(err)
+	}
+	setup := session.Setup{Config: c}
+	for _, m := range o.Mods {
+		sub, err := fs.Sub(modsFS(), m.Builtin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mod, err := scripting.LoadModFS(sub, "mods/"+m.Builtin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		setup.Mods = append(setup.Mods, mod)
+	}
+	for _, kv := range o.ModSets {
+		name, value, _ := strings.Cut(kv, "=")
+		id, key, _ := strings.Cut(name, ".")
+		for _, m := range setup.Mods {
+			if m.ID() == id {
+				if err := m.Set(key, value); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	s, err := session.New(setup, session.Start{Seed: seed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	empty := "0"
+	if c.Ruleset == "cellular" {
+		empty = "."
+	}
+	return &mirror{t: t, s: s, empty: empty}
+}
+
+func (m *mirror) board() string {
+	b := m.s.Board()
+	var sb strings.Builder
+	for i, c := range b.Cells {
+		if i > 0 && i%b.Width == 0 {
+			sb.WriteByte('\n')
+		} else if i > 0 {
+			sb.WriteByte(' ')
+		}
+		if c.IsEmpty() {
+			sb.WriteString(m.empty)
+		} else {
+			sb.WriteString(m.s.Rules().FormatCell(c))
+		}
+	}
+	return sb.String()
+}
+
+func (m *mirror) move(d engine.Direction) {
+	m.t.Helper()
+	if _, err := m.s.Move(d); err != nil {
+		m.t.Fatal(err)
+	}
+	m.s.TakeReports()
+}
+
+func (m *mirror) score() string { return engine.FormatScore(m.s.Rules(), m.s.Score()) }
+
+// same fails the test when the page's board or score is not the mirror's.
+func same(t *testing.T, p *webtest.Page, m *mirror, step string) {
+	t.Helper()
+	p.Idle()
+	if got, want := p.Board(m.empty), m.board(); got != want {
+		t.Fatalf("%s: the page's board\n%s\nthe engine's\n%s", step, got, want)
+	}
+	if got, want := firstLine(p.Text("#score")), m.score(); got != want {
+		t.Fatalf("%s: the page's score %q, the engine's %q", step, got, want)
+	}
+}
+
+// firstLine is the score without its "+N" pop-up.
+func firstLine(s string) string {
+	if i := strings.Index(s, "+"); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// way is a way to give a direction.
+type way struct {
+	name string
+	do   func(p *webtest.Page)
+}
+
+func key(k string) func(p *webtest.Page) { return func(p *webtest.Page) { p.Press(k) } }
+
+func swipe(dx, dy float64) func(p *webtest.Page) {
+	return func(p *webtest.Page) { p.Swipe(dx, dy) }
+}
+
+var inputs = map[engine.Direction][]way{
+	engine.Left:  {{"ArrowLeft", key("ArrowLeft")}, {"a", key("a")}, {"h", key("h")}, {"swipe left", swipe(-80, 6)}},
+	engine.Right: {{"ArrowRight", key("ArrowRight")}, {"d", key("d")}, {"l", key("l")}, {"swipe right", swipe(80, -5)}},
+	engine.Up:    {{"ArrowUp", key("ArrowUp")}, {"w", key("w")}, {"k", key("k")}, {"swipe up", swipe(4, -90)}},
+	engine.Down:  {{"ArrowDown", key("ArrowDown")}, {"s", key("s")}, {"j", key("j")}, {"swipe down", swipe(-3, 70)}},
+}
+
+func modsFS() fs.FS { return mods.FS() }
+
+// TestPlayClassic plays a seeded classic game with every key and swipes,
+// checking the page's board against the engine's after each move; then
+// undo, redo, a reload, and a damaged save.
+func TestPlayClassic(t *testing.T) {
+	b := browser(t)
+	o := bridge.Options{Ruleset: "classic", Seed: "2048"}
+	url := webtest.Serve(t, &web.Defaults{Options: o})
+	p := b.Open(t, url, webtest.PageOptions{})
+	m := newMirror(t, o, 2048)
+	same(t, p, m, "start")
+	golden(t, p, "start")
+	order := []engine.Direction{engine.Left, engine.Up, engine.Right, engine.Down, engine.Left, engine.Down, engine.Right, engine.Up}
+	merged := false
+	for i := 0; i < 32; i++ {
+		d := order[i%len(order)]
+		in := inputs[d][i/len(order)%len(inputs[d])]
+		before := m.score()
+		in.do(p)
+		m.move(d)
+		same(t, p, m, fmt.Sprintf("move %d (%s)", i+1, in.name))
+		if !merged && m.score() != before {
+			merged = true
+			golden(t, p, "merge")
+		}
+	}
+	// Diagonal and short swipes, and moves with a modifier, are no move.
+	p.Swipe(60, 55)
+	p.Swipe(6, 2)
+	p.Run(chromedp.KeyEvent(kb.ArrowLeft, chromedp.KeyModifiers(input.ModifierShift)))
+	same(t, p, m, "diagonal, short and shifted")
+
+	p.Press("u")
+	if err := m.s.Undo(); err != nil {
+		t.Fatal(err)
+	}
+	same(t, p, m, "undo")
+	p.Click("#undo")
+	if err := m.s.Undo(); err != nil {
+		t.Fatal(err)
+	}
+	same(t, p, m, "undo button")
+	p.Press("U")
+	if err := m.s.Redo(); err != nil {
+		t.Fatal(err)
+	}
+	same(t, p, m, "redo")
+
+	p.Reload()
+	same(t, p, m, "reload")
+	var live string
+	p.Press("ArrowLeft")
+	m.move(engine.Left)
+	same(t, p, m, "after reload")
+	p.Run(chromedp.Poll(`document.getElementById("live").textContent.includes("Score")`, nil))
+	live = p.Text("#live")
+	if !strings.Contains(live, "Score "+m.score()) {
+		t.Errorf("live region %q does not announce the score %s", live, m.score())
+	}
+
+	// A damaged save: a new game, and a notice.
+	p.Eval(`localStorage.setItem("gameState", "{not json"); true`, nil)
+	p.Reload()
+	if !p.Visible("#notice") || !strings.Contains(p.Text("#notice-text"), "could not be resumed") {
+		t.Fatalf("no notice for a damaged save: %q", p.Text("#notice-text"))
+	}
+	tiles := 0
+	for _, f := range strings.Fields(p.Board("0")) {
+		if f != "0" {
+			tiles++
+		}
+	}
+	if firstLine(p.Text("#score")) != "0" || tiles != 2 {
+		t.Fatalf("after a damaged save: score %s, %d tiles, want a new game", p.Text("#score"), tiles)
+	}
+	var kept string
+	p.Eval(`localStorage.getItem("gameState.unreadable")`, &kept)
+	if kept != "{not json" {
+		t.Errorf("the damaged save was not kept aside: %q", kept)
+	}
+}
+
+// TestQueuedInput: keys pressed during the animations are all played, in
+// order, once.
+func TestQueuedInput(t *testing.T) {
+	b := browser(t)
+	o := bridge.Options{Ruleset: "classic", Seed: "99"}
+	url := webtest.Serve(t, &web.Defaults{Options: o})
+	p := b.Open(t, url, webtest.PageOptions{Motion: true})
+	m := newMirror(t, o, 99)
+	seq := []engine.Direction{engine.Left, engine.Down, engine.Right, engine.Down, engine.Left, engine.Up, engine.Right, engine.Down, engine.Left, engine.Down, engine.Right, engine.Up}
+	var keys []string
+	names := map[engine.Direction]string{engine.Left: "ArrowLeft", engine.Right: "ArrowRight", engine.Up: "ArrowUp", engine.Down: "ArrowDown"}
+	for _, d := range seq {
+		keys = append(keys, names[d])
+		m.move(d)
+	}
+	p.Press(keys...)
+	same(t, p, m, "12 keys at once")
+	// A move's animation, then the board as the engine has it.
+	p.Press("ArrowLeft")
+	m.move(engine.Left)
+	same(t, p, m, "an animated move")
+}
+
+// TestWinAndLose: the win overlay with keep going, and the lose overlay
+// with try again, from given boards.
+func TestWinAndLose(t *testing.T) {
+	b := browser(t)
+	win := bridge.Options{Board: []string{"1024 1024 0 0", "0 0 0 0", "0 0 0 0", "0 0 0 0"}, Spawns: []string{"3,3,2", "3,2,2"}, Scripted: true}
+	p := b.Open(t, webtest.Serve(t, &web.Defaults{Options: win}), webtest.PageOptions{})
+	p.Press("ArrowLeft")
+	p.Idle()
+	if !p.Visible("#message") || p.Text("#message-text") != "You win!" || !p.Visible("#keep-playing") {
+		t.Fatalf("no win overlay: %q", p.Text("#message-text"))
+	}
+	golden(t, p, "win")
+	p.Click("#keep-playing")
+	p.Idle()
+	if p.Visible("#message") {
+		t.Fatal("the win overlay stays after keep going")
+	}
+	p.Press("ArrowRight")
+	p.Idle()
+	// A stopping win spawns nothing, so the queue's first entry comes now.
+	if got := p.Board("0"); got != "0 0 0 2048\n0 0 0 0\n0 0 0 0\n0 0 0 2" {
+		t.Fatalf("after keep going and a move:\n%s", got)
+	}
+
+	lose := bridge.Options{Board: []string{"2 4 2 4", "4 2 4 2", "2 4 2 4", "4 2 8 8"}, Spawns: []string{"3,3,2"}, Scripted: true}
+	p = b.Open(t, webtest.Serve(t, &web.Defaults{Options: lose}), webtest.PageOptions{})
+	p.Press("ArrowLeft")
+	p.Idle()
+	if !p.Visible("#message") || p.Text("#message-text") != "Game over!" || p.Visible("#keep-playing") || !p.Visible("#retry") {
+		t.Fatalf("no lose overlay: %q", p.Text("#message-text"))
+	}
+	golden(t, p, "lose")
+	var stored bool
+	p.Eval(`localStorage.getItem("gameState") === null`, &stored)
+	if !stored {
+		t.Error("a lost game is still saved")
+	}
+	p.Click("#retry")
+	p.Idle()
+	if p.Visible("#message") || firstLine(p.Text("#score")) != "0" {
+		t.Fatal("try again did not start a new game")
+	}
+}
+
+// TestCellular plays a seeded cellular game.
+func TestCellular(t *testing.T) {
+	b := browser(t)
+	o := bridge.Options{Ruleset: "cellular", Difficulty: "mid", Seed: "7"}
+	p := b.Open(t, webtest.Serve(t, &web.Defaults{Options: o}), webtest.PageOptions{})
+	m := newMirror(t, o, 7)
+	same(t, p, m, "start")
+	order := []engine.Direction{engine.Left, engine.Up, engine.Right, engine.Down}
+	names := map[engine.Direction]string{engine.Left: "ArrowLeft", engine.Right: "ArrowRight", engine.Up: "ArrowUp", engine.Down: "ArrowDown"}
+	for i := 0; i < 12; i++ {
+		d := order[i*3%4]
+		p.Press(names[d])
+		m.move(d)
+		same(t, p, m, fmt.Sprintf("cellular move %d", i+1))
+		if m.s.Status().Over() {
+			break
+		}
+	}
+	golden(t, p, "cellular")
+}
+
+// TestModded plays with the freeze mod: its hazard on the board, with its
+// glyph and colour, where the engine has it.
+func TestModded(t *testing.T) {
+	b := browser(t)
+	o := bridge.Options{Ruleset: "classic", Mods: []bridge.ModSource{{Builtin: "freeze"}}, ModSets: []string{"freeze.interval=2"}, Seed: "11"}
+	p := b.Open(t, webtest.Serve(t, &web.Defaults{Options: o}), webtest.PageOptions{})
+	m := newMirror(t, o, 11)
+	seen := false
+	for i, d := range []engine.Direction{engine.Left, engine.Down, engine.Right, engine.Down, engine.Left, engine.Up} {
+		p.Press(map[engine.Direction]string{engine.Left: "ArrowLeft", engine.Right: "ArrowRight", engine.Up: "ArrowUp", engine.Down: "ArrowDown"}[d])
+		m.move(d)
+		same(t, p, m, fmt.Sprintf("modded move %d", i+1))
+		var marks []string
+		p.Eval(`[...document.querySelectorAll("#tiles .mark")].map((e) => e.dataset.mark + "(" + e.dataset.row + "," + e.dataset.col + ")" + e.textContent + " " + e.style.backgroundColor)`, &marks)
+		var want []string
+		for _, mk := range m.s.State().Marks {
+			want = append(want, fmt.Sprintf("%s(%d,%d)* cyan", mk.Name, mk.Pos.Row, mk.Pos.Col))
+		}
+		if strings.Join(marks, " ") != strings.Join(want, " ") {
+			t.Fatalf("move %d: the page's marks %q, the engine's %q", i+1, marks, want)
+		}
+		seen = seen || len(marks) > 0
+	}
+	if !seen {
+		t.Fatal("no mark was ever shown")
+	}
+}
+
+// TestSettings: a custom TOML's error shows its line and key; a good one
+// starts its game; a mod that fails shows without stopping play.
+func TestSettings(t *testing.T) {
+	b := browser(t)
+	p := b.Open(t, webtest.Serve(t, nil), webtest.PageOptions{})
+	p.Run(
+		chromedp.Click("#settings summary", chromedp.ByQuery),
+		chromedp.SetValue("#toml", "size = 5\nwin_value = 3\n", chromedp.ByQuery),
+		chromedp.Click("#start", chromedp.ByQuery),
+	)
+	if got := p.Text("#toml-error"); !strings.Contains(got, "Line 2, key win_value") {
+		t.Fatalf("TOML error %q, want its line and key", got)
+	}
+	p.Run(
+		chromedp.SetValue("#toml", "size = 5\nwin_value = 64\n", chromedp.ByQuery),
+		chromedp.SetValue("#seed", "5", chromedp.ByQuery),
+		chromedp.Click("#start", chromedp.ByQuery),
+	)
+	p.Idle()
+	if got := p.Board("0"); len(strings.Split(got, "\n")) != 5 || p.Visible("#toml-error") {
+		t.Fatalf("the 5×5 game did not start:\n%s\nerror %q", got, p.Text("#toml-error"))
+	}
+	if p.Text("#goal") != "64!" {
+		t.Errorf("goal %q, want 64!", p.Text("#goal"))
+	}
+	// The mod2048 object gives errors as values, whatever it is given.
+	var errs []string
+	p.Eval(`(() => {
+		const cyclic = {}; cyclic.self = cyclic;
+		return [
+			window.mod2048.newGame(cyclic),
+			window.mod2048.move(42),
+			window.mod2048.move("sideways"),
+			window.mod2048.resume({}, "not a save"),
+			window.mod2048.newGame({ruleset: "chess"}),
+		].map((r) => r.error ? r.error.kind : "no error");
+	})()`, &errs)
+	if strings.Join(errs, " ") != "input input input save config" {
+		t.Fatalf("error kinds %v", errs)
+	}
+	// A player's mod (files, as the page reads a folder) that fails on
+	// each turn: reported, and the game goes on. The page starts the last
+	// setup it played when it has no game to resume.
+	own := `{name: "boom", files: {"boom/mod.toml": "id = \"boom\"\nname = \"Boom\"\nversion = \"1.0.0\"\napi_version = 2\n", "boom/main.lua": "game.on(\"tick\", function() error(\"kaboom\") end)"}}`
+	p.Eval(`(() => { const o = {ruleset: "classic", seed: "3", mods: [`+own+`]}; localStorage.setItem("gameSetup", JSON.stringify(o)); localStorage.removeItem("gameState"); return true; })()`, nil)
+	p.Reload()
+	p.Press("ArrowLeft", "ArrowRight")
+	p.Idle()
+	if !p.Visible("#reports-box") || !strings.Contains(p.Text("#reports"), "kaboom") {
+		t.Fatalf("the mod's error is not shown: %q", p.Text("#reports"))
+	}
+	if firstLine(p.Text("#score")) == "" || p.Visible("#message") {
+		t.Fatal("the failing mod stopped the game")
+	}
+
+	// A player's mod as a zip, picked in the settings, with a shipped mod.
+	zipPath := filepath.Join(t.TempDir(), "tick_log.zip")
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for name, src := range map[string]string{
+		"tick_log/mod.toml": "id = \"tick_log\"\nname = \"Tick log\"\nversion = \"1.0.0\"\napi_version = 2\n",
+		"tick_log/main.lua": `game.on("tick", function() game.log("tick") end)`,
+	} {
+		w, err := zw.Create(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write([]byte(src))
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(zipPath, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p.Run(
+		chromedp.Click("#settings summary", chromedp.ByQuery),
+		chromedp.SetUploadFiles("#mod-zip", []string{zipPath}, chromedp.ByQuery),
+		chromedp.Poll(`document.getElementById("own-mods").textContent.includes("tick_log.zip")`, nil),
+		chromedp.Click("#mod-freeze", chromedp.ByQuery),
+		chromedp.SetValue("#seed", "8", chromedp.ByQuery),
+		chromedp.Click("#start", chromedp.ByQuery),
+	)
+	p.Idle()
+	var mods []string
+	p.Eval(`window.mod2048.view().view.mods.map((m) => m.id)`, &mods)
+	if strings.Join(mods, " ") != "boom freeze tick_log" || p.Visible("#mod-error") { // boom stays from the game before
+		t.Fatalf("mods %v, error %q", mods, p.Text("#mod-error"))
+	}
+}

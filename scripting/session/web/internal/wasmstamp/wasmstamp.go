@@ -1,0 +1,150 @@
+// Package wasmstamp says what the browser game's WebAssembly is built
+// from: a stamp holding the Go version and a SHA-256 of the sources
+// (every Go file and embedded file of the module's packages that
+// cmd/2048wasm builds from for GOOS=js GOARCH=wasm, go.mod and go.sum). make web writes the stamp beside main.wasm; a test compares
+// it with the sources' stamp, so that a stale main.wasm fails the tests
+// instead of shipping.
+package wasmstamp
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Main is the package of the WebAssembly program.
+const Main = "./cmd/2048wasm"
+
+// File is the stamp's file name, beside main.wasm.
+const File = "main.wasm.stamp"
+
+// pkg is what go list -json says of a package, the fields used here.
+type pkg struct {
+	ImportPath string
+	Dir        string
+	GoFiles    []string
+	EmbedFiles []string
+	Module     *struct {
+		Main bool
+	}
+}
+
+// Go returns the go command to run: $GOROOT/bin/go of the running
+// toolchain when it exists, else go from PATH.
+func Go() string {
+	if root := os.Getenv("GOROOT"); root != "" {
+		if p := filepath.Join(root, "bin", "go"); exists(p) {
+			return p
+		}
+	}
+	return "go"
+}
+
+func exists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+// WasmExec returns the path of the running Go's wasm_exec.js.
+func WasmExec(goBin string) (string, error) {
+	out, err := exec.Command(goBin, "env", "GOROOT").Output()
+	if err != nil {
+		return "", fmt.Errorf("go env GOROOT: %v", err)
+	}
+	root := strings.TrimSpace(string(out))
+	for _, p := range []string{filepath.Join(root, "lib", "wasm", "wasm_exec.js"), filepath.Join(root, "misc", "wasm", "wasm_exec.js")} {
+		if exists(p) {
+			return p, nil
+		}
+	}
+	return "", errors.New("wasm_exec.js is not in " + root + "/lib/wasm or misc/wasm")
+}
+
+// Compute returns the stamp of the module at root (its folder).
+func Compute(goBin, root string) (string, error) {
+	cmd := exec.Command(goBin, "list", "-deps", "-json", Main)
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("go list: %v: %s", err, stderr.String())
+	}
+	var files []string
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for {
+		var p pkg
+		if err := dec.Decode(&p); err == io.EOF {
+			break
+		} else if err != nil {
+			return "", fmt.Errorf("go list: %v", err)
+		}
+		if p.Module == nil || !p.Module.Main {
+			continue
+		}
+		for _, f := range append(append([]string(nil), p.GoFiles...), p.EmbedFiles...) {
+			rel, err := filepath.Rel(root, filepath.Join(p.Dir, f))
+			if err != nil {
+				return "", err
+			}
+			files = append(files, filepath.ToSlash(rel))
+		}
+	}
+	files = append(files, "go.mod", "go.sum")
+	sort.Strings(files)
+	h := sha256.New()
+	for _, f := range files {
+		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f)))
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(h, "%s %d\n", f, len(data))
+		h.Write(data)
+	}
+	version, err := exec.Command(goBin, "env", "GOVERSION").Output()
+	if err != nil {
+		return "", fmt.Errorf("go env GOVERSION: %v", err)
+	}
+	return fmt.Sprintf("go %s\nfiles %d\nsha256 %x\n", strings.TrimSpace(string(version)), len(files), h.Sum(nil)), nil
+}
+
+// Stamp is a stamp read back: the Go version that built main.wasm (and
+// whose wasm_exec.js is beside it), and the digest of the module's
+// sources.
+type Stamp struct {
+	Go      string
+	Sources string // "files N\nsha256 HEX"
+}
+
+// Parse reads a stamp as Compute writes it.
+func Parse(text string) (Stamp, error) {
+	goLine, rest, ok := strings.Cut(text, "\n")
+	v, isGo := strings.CutPrefix(goLine, "go ")
+	if !ok || !isGo || !strings.HasPrefix(rest, "files ") || !strings.Contains(rest, "\nsha256 ") {
+		return Stamp{}, errors.New("not a stamp of make web")
+	}
+	return Stamp{Go: v, Sources: strings.TrimSpace(rest)}, nil
+}
+
+// Root returns the module's folder: the nearest folder at or above dir
+// holding go.mod.
+func Root(dir string) (string, error) {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	for d := dir; ; d = filepath.Dir(d) {
+		if exists(filepath.Join(d, "go.mod")) {
+			return d, nil
+		}
+		if filepath.Dir(d) == d {
+			return "", errors.New("no go.mod at or above " + dir)
+		}
+	}
+}

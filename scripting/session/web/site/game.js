@@ -1,0 +1,777 @@
+// The browser game's page: input, drawing and storage. Every rule of the
+// game is the engine's, behind the mod2048 object that main.wasm (package
+// bridge) puts on the page: this file only sends the player's actions and
+// draws the views that come back. Like the original 2048, it keeps the
+// input, the drawing (actuator) and the storage apart from the game.
+"use strict";
+
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const reduceMotion = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : { matches: false };
+  const SLIDE_MS = 100;
+
+  // Timings for the budgets: page load to first playable frame, and each
+  // move's engine call and drawing.
+  const timings = { start: performance.now(), wasmReady: 0, firstFrame: 0, moves: [] };
+  window.mod2048Timings = timings;
+
+  // ---- Storage: localStorage, else memory (as the original falls back).
+  const storage = (function () {
+    try {
+      const k = "__mod2048_probe__";
+      window.localStorage.setItem(k, "1");
+      window.localStorage.removeItem(k);
+      return window.localStorage;
+    } catch (e) {
+      const mem = new Map();
+      return {
+        getItem: (k) => (mem.has(k) ? mem.get(k) : null),
+        setItem: (k, v) => mem.set(k, String(v)),
+        removeItem: (k) => mem.delete(k),
+      };
+    }
+  })();
+  const KEY_GAME = "gameState"; // {v, options, save}: the game being played
+  const KEY_SETUP = "gameSetup"; // the options of the last game, kept after a loss
+  const KEY_BEST = "bestScores"; // {setup key: best score}
+  const KEY_CORRUPT = "gameState.unreadable"; // an unreadable gameState, kept aside
+
+  function readJSON(key) {
+    const text = storage.getItem(key);
+    if (text === null) return { value: null };
+    try {
+      return { value: JSON.parse(text), text };
+    } catch (e) {
+      return { error: "it is not JSON (" + e.message + ")", text };
+    }
+  }
+  function writeJSON(key, value) {
+    try {
+      storage.setItem(key, JSON.stringify(value));
+      return true;
+    } catch (e) {
+      notify("The game could not be saved in this browser: " + e.message);
+      return false;
+    }
+  }
+  function keepBest(view) {
+    const r = readJSON(KEY_BEST);
+    const m = r.value && typeof r.value === "object" && !Array.isArray(r.value) ? r.value : {};
+    if (m[view.key] !== view.best) {
+      m[view.key] = view.best;
+      writeJSON(KEY_BEST, m);
+    }
+  }
+
+  // ---- State of the page.
+  let api = null; // the mod2048 object
+  let catalog = null;
+  let options = null; // the options of the game being played
+  let view = null; // the last view
+  let ownMods = []; // the player's own mods, as ModSources
+  let noticeTimer = 0;
+
+  // ---- Drawing.
+  const grid = $("grid");
+  const tiles = $("tiles");
+  const game = $("game");
+  let gridSize = "";
+
+  function layout(v) {
+    const size = v.width + "x" + v.height;
+    if (size === gridSize) return;
+    gridSize = size;
+    const n = Math.max(v.width, v.height);
+    const root = document.documentElement.style;
+    root.setProperty("--n", String(n));
+    // The original's 15 px gaps on a 4×4 board; thinner on larger boards.
+    const small = window.matchMedia && window.matchMedia("(max-width: 520px)").matches;
+    const gap = Math.max(small ? 3 : 4, Math.round((small ? 10 : 15) * Math.min(1, 4 / n)));
+    root.setProperty("--gap", gap + "px");
+    grid.textContent = "";
+    for (let r = 0; r < v.height; r++) {
+      for (let c = 0; c < v.width; c++) {
+        const cell = document.createElement("div");
+        cell.className = "grid-cell";
+        cell.style.setProperty("--r", r);
+        cell.style.setProperty("--c", c);
+        grid.appendChild(cell);
+      }
+    }
+  }
+
+  // tileClass gives a cell's classes and its text.
+  function tileLook(cell) {
+    const cls = ["tile"];
+    let text = "";
+    if (cell.kind === "tile") {
+      text = cell.value;
+      if (cell.level <= 11) cls.push("tile-" + cell.value);
+      else cls.push("tile-super", "s" + Math.min(6, cell.level - 11));
+      if (text.length > 7) text = "2^" + cell.level;
+    } else if (cell.kind === "alive" || cell.kind === "dormant") {
+      text = cell.value;
+      const lv = Math.max(1, Math.min(12, cell.level));
+      cls.push(lv <= 11 ? "tile-" + Math.pow(2, lv) : "tile-super");
+      cls.push("cell-" + cell.kind);
+    } else if (cell.kind === "other") {
+      text = cell.text;
+      cls.push("tile-2");
+    }
+    if (cell.token) {
+      cls.push("token-" + cell.token);
+      if (!cell.kind) {
+        cls.push("only-token");
+        if (cell.token === "catalyst") text = "C";
+        else if (cell.token === "blight") text = cell.charges > 1 ? "B" + cell.charges : "B";
+        else if (cell.token === "incoming") text = cell.charges > 1 ? "b" + cell.charges : "b";
+      }
+    }
+    const digits = text.length;
+    if (digits >= 3) cls.push("d" + Math.min(7, digits));
+    return { cls, text };
+  }
+
+  function makeTile(cell, r, c, extra) {
+    const look = tileLook(cell);
+    const el = document.createElement("div");
+    el.className = look.cls.concat(extra || []).join(" ");
+    el.style.setProperty("--r", r);
+    el.style.setProperty("--c", c);
+    const inner = document.createElement("div");
+    inner.className = "tile-inner";
+    inner.textContent = look.text;
+    el.appendChild(inner);
+    return el;
+  }
+
+  function cellName(cell) {
+    if (cell.kind === "tile") return cell.value;
+    return cell.text || "empty";
+  }
+
+  // draw puts the view's board in the page exactly: the tiles with their
+  // cells (data-row, data-col, data-cell), the marks, the scores, the
+  // buttons and the overlay. popped and spawned are cells to animate.
+  function draw(v, popped, spawned) {
+    layout(v);
+    const frag = document.createDocumentFragment();
+    const pop = new Set((popped || []).map((p) => p[0] + "," + p[1]));
+    const fresh = new Set((spawned || []).map((s) => s.at[0] + "," + s.at[1]));
+    for (let i = 0; i < v.cells.length; i++) {
+      const cell = v.cells[i];
+      if (!cell.kind && !cell.token) continue;
+      const r = Math.floor(i / v.width), c = i % v.width;
+      const k = r + "," + c;
+      const extra = [];
+      if (pop.has(k)) extra.push("tile-merged");
+      else if (fresh.has(k)) extra.push("tile-new");
+      const el = makeTile(cell, r, c, extra);
+      el.dataset.row = r;
+      el.dataset.col = c;
+      el.dataset.cell = cell.text;
+      frag.appendChild(el);
+    }
+    const marksAt = new Map();
+    for (const m of v.marks) {
+      const k = m.at[0] + "," + m.at[1];
+      if (!marksAt.has(k)) marksAt.set(k, []);
+      marksAt.get(k).push(m);
+    }
+    for (const [k, ms] of marksAt) {
+      const [r, c] = k.split(",").map(Number);
+      const holder = document.createElement("div");
+      holder.className = "hazard-cell" + (ms.some((m) => m.block) ? " blocked" : "");
+      holder.style.setProperty("--r", r);
+      holder.style.setProperty("--c", c);
+      ms.forEach((m, j) => {
+        const b = document.createElement("span");
+        b.className = "mark" + (m.block ? " block" : "");
+        b.textContent = m.glyph;
+        b.style.left = 3 + j * 22 + "px";
+        if (m.color) b.style.background = m.color;
+        b.title = m.name + (m.turns ? " (" + m.turns + " turns left)" : "");
+        b.dataset.mark = m.name;
+        b.dataset.row = r;
+        b.dataset.col = c;
+        holder.appendChild(b);
+      });
+      frag.appendChild(holder);
+    }
+    tiles.textContent = "";
+    tiles.appendChild(frag);
+    $("score").firstChild ? ($("score").firstChild.nodeValue = v.score) : ($("score").textContent = v.score);
+    $("best").textContent = v.best;
+    $("undo").disabled = v.undo === 0;
+    $("redo").disabled = v.redo === 0;
+    $("goal").textContent = v.ruleset === "classic" && v.winValue ? v.winValue + "!" : "a stable colony!";
+    showMessage(v);
+    describeBoard(v);
+  }
+
+  function describeBoard(v) {
+    const rows = [];
+    for (let r = 0; r < v.height; r++) {
+      const row = [];
+      for (let c = 0; c < v.width; c++) row.push(cellName(v.cells[r * v.width + c]));
+      rows.push("Row " + (r + 1) + ": " + row.join(", ") + ".");
+    }
+    $("board-text").textContent = rows.join(" ");
+  }
+
+  function showMessage(v) {
+    const box = $("message");
+    const won = v.status === "won", lost = v.status === "lost";
+    if (!won && !lost) {
+      box.hidden = true;
+      box.className = "game-message";
+      return;
+    }
+    const wasShown = !box.hidden;
+    box.className = "game-message " + (won ? "game-won" : "game-over");
+    $("message-text").textContent = won ? "You win!" : "Game over!";
+    $("message-detail").textContent = v.message || "";
+    box.hidden = false;
+    if (!wasShown) {
+      // The overlay fades in late, so the last move can be seen first.
+      box.style.animation = "none";
+      void box.offsetWidth;
+      box.style.animation = "";
+    }
+  }
+
+  function scorePop(gained) {
+    if (!gained || gained === "0" || reduceMotion.matches) return;
+    const el = document.createElement("div");
+    el.className = "score-addition";
+    el.textContent = "+" + gained;
+    $("score").appendChild(el);
+    setTimeout(() => el.remove(), 700);
+  }
+
+  // ---- Animation: the motions of a move, then the board as it is.
+  let anim = null; // {timer, finish}
+
+  function animate(prev, v) {
+    const motions = v.motions;
+    if (!motions || !prev || reduceMotion.matches || prev.width !== v.width || prev.height !== v.height) {
+      draw(v, motions ? motions.merged.map((m) => m.into) : [], v.spawns);
+      return;
+    }
+    const frag = document.createDocumentFragment();
+    const moving = [];
+    for (const m of motions.moves) {
+      const cell = prev.cells[m.from[0] * prev.width + m.from[1]];
+      if (!cell || (!cell.kind && !cell.token)) continue;
+      const el = makeTile(cell, m.from[0], m.from[1]);
+      frag.appendChild(el);
+      moving.push([el, m.to]);
+    }
+    // Tokens that do not move (catalysts, blight) stay where they are.
+    for (let i = 0; i < prev.cells.length; i++) {
+      const cell = prev.cells[i];
+      if (!cell.kind && cell.token) frag.appendChild(makeTile(cell, Math.floor(i / prev.width), i % prev.width));
+    }
+    tiles.textContent = "";
+    tiles.appendChild(frag);
+    void tiles.offsetWidth; // start the transitions from the old cells
+    for (const [el, to] of moving) {
+      el.style.setProperty("--r", to[0]);
+      el.style.setProperty("--c", to[1]);
+    }
+    const finish = () => {
+      if (anim === null) return;
+      clearTimeout(anim.timer);
+      anim = null;
+      draw(v, motions.merged.map((m) => m.into), v.spawns);
+      afterDraw();
+    };
+    anim = { finish, timer: setTimeout(finish, SLIDE_MS) };
+  }
+
+  // ---- Actions: every input is queued and played in order, each exactly
+  // once; an input during an animation finishes it at once.
+  const queue = [];
+  let pumping = false;
+
+  function input(action) {
+    if (!api || !view) return;
+    if (queue.length >= 64) return; // a held key's repeats beyond a full queue
+    queue.push(action);
+    pump();
+  }
+
+  function pump() {
+    if (pumping) return;
+    pumping = true;
+    try {
+      while (queue.length > 0) {
+        if (anim) anim.finish();
+        perform(queue.shift());
+      }
+    } finally {
+      pumping = false;
+      afterDraw();
+    }
+  }
+
+  function afterDraw() {
+    document.body.dataset.busy = anim || queue.length ? "1" : "0";
+  }
+
+  const DIR_NAMES = { left: "Left", right: "Right", up: "Up", down: "Down" };
+
+  function perform(action) {
+    const t0 = performance.now();
+    let reply;
+    switch (action.kind) {
+      case "move": reply = api.move(action.dir); break;
+      case "undo": reply = api.undo(); break;
+      case "redo": reply = api.redo(); break;
+      case "keep": reply = api.keepPlaying(); break;
+      case "new": reply = api.restart(""); break;
+      default: return;
+    }
+    const t1 = performance.now();
+    if (reply.error) {
+      if (action.kind === "undo" || action.kind === "redo") announce(reply.error.message);
+      else notify(reply.error.message);
+      return;
+    }
+    const prev = view;
+    view = reply.view;
+    if (action.kind === "move") {
+      if (!view.changed) {
+        announce(view.notice ? view.notice : DIR_NAMES[action.dir] + ": nothing moves.");
+        if (view.notice) notify(view.notice);
+        showReports(view.reports);
+        return;
+      }
+      animate(prev, view);
+      scorePop(view.gained);
+    } else {
+      draw(view, [], []);
+    }
+    const t2 = performance.now();
+    persist();
+    const t3 = performance.now();
+    if (action.kind === "move") timings.moves.push({ engine: t1 - t0, draw: t2 - t1, save: t3 - t2 });
+    showReports(view.reports);
+    announceAction(action, view);
+  }
+
+  function announceAction(action, v) {
+    let text;
+    switch (action.kind) {
+      case "move":
+        text = DIR_NAMES[action.dir] + ". " + (v.gained && v.gained !== "0" ? "+" + v.gained + ". " : "") + "Score " + v.score + ".";
+        break;
+      case "undo": text = "Undone. Score " + v.score + "."; break;
+      case "redo": text = "Redone. Score " + v.score + "."; break;
+      case "keep": text = "Keep going. Score " + v.score + "."; break;
+      case "new": text = "New game."; break;
+    }
+    if (v.status === "won") text += " You win! Keep going or try again.";
+    if (v.status === "lost") text += " Game over! Final score " + v.score + ". Try again.";
+    announce(text);
+  }
+
+  function announce(text) {
+    const live = $("live");
+    live.textContent = "";
+    // A new node, so the same words are read again.
+    setTimeout(() => (live.textContent = text), 10);
+  }
+
+  function notify(text) {
+    $("notice-text").textContent = text;
+    $("notice").hidden = false;
+    clearTimeout(noticeTimer);
+  }
+
+  function showReports(reports) {
+    if (!reports || reports.length === 0) return;
+    const list = $("reports");
+    for (const r of reports) {
+      const li = document.createElement("li");
+      li.textContent = r.text + (r.disabled ? " (the mod is now off)" : "");
+      if (r.disabled) li.className = "disabled";
+      list.appendChild(li);
+    }
+    while (list.children.length > 6) list.removeChild(list.firstChild);
+    $("reports-box").hidden = false;
+  }
+
+  // persist keeps the game and the best score after every change; a lost
+  // game is cleared, as the original does, and its setup kept.
+  function persist() {
+    if (!view) return;
+    keepBest(view);
+    writeJSON(KEY_SETUP, options);
+    if (view.status === "lost") {
+      storage.removeItem(KEY_GAME);
+      return;
+    }
+    const r = api.save();
+    if (r.error) {
+      notify("The game could not be saved: " + r.error.message);
+      return;
+    }
+    writeJSON(KEY_GAME, { v: 1, options, save: r.save });
+  }
+
+  // ---- Starting games.
+  function bests() {
+    const r = readJSON(KEY_BEST);
+    return r.value && typeof r.value === "object" && !Array.isArray(r.value) ? r.value : {};
+  }
+
+  // withoutSeed is a game's options as the page keeps them: the setup,
+  // without the seed of the one game.
+  function withoutSeed(o) {
+    const c = Object.assign({}, o);
+    delete c.seed;
+    return c;
+  }
+
+  function start(opts, save) {
+    const reply = save ? api.resume(opts, save, bests()) : api.newGame(opts, bests());
+    if (reply.error) return reply.error;
+    if (anim) { clearTimeout(anim.timer); anim = null; }
+    queue.length = 0;
+    options = withoutSeed(opts);
+    view = reply.view;
+    gridSize = "";
+    draw(view, [], []);
+    persist();
+    $("reports").textContent = "";
+    $("reports-box").hidden = true;
+    showReports(view.reports);
+    syncForm();
+    return null;
+  }
+
+  function randomSeed() {
+    const a = new Uint32Array(2);
+    (window.crypto || {}).getRandomValues ? window.crypto.getRandomValues(a) : (a[0] = Date.now() >>> 0, a[1] = (Math.random() * 2 ** 32) >>> 0);
+    return (BigInt(a[0]) * 4294967296n + BigInt(a[1])).toString();
+  }
+
+  // firstGame resumes the stored game, or starts the one the server asks
+  // for, or a classic game; an unreadable stored game gives a new game and
+  // a notice.
+  function firstGame(defaults) {
+    const stored = readJSON(KEY_GAME);
+    const setup = readJSON(KEY_SETUP);
+    let problem = "";
+    const asked = defaults && defaults.options ? defaults.options : null;
+    if (stored.error) problem = stored.error;
+    else if (stored.value !== null) {
+      const s = stored.value;
+      if (!s || typeof s !== "object" || typeof s.save !== "string" || !s.options || typeof s.options !== "object") {
+        problem = "it is not a saved game";
+      } else if (!asked || JSON.stringify(s.options) === JSON.stringify(withoutSeed(asked))) {
+        const err = start(s.options, s.save);
+        if (!err) return;
+        problem = err.message;
+      }
+    }
+    if (problem) {
+      storage.setItem(KEY_CORRUPT, stored.text || "");
+      storage.removeItem(KEY_GAME);
+      notify("The saved game could not be resumed (" + problem + "); this is a new game. The old one is kept as " + KEY_CORRUPT + " in this site's storage.");
+    }
+    const candidates = [];
+    if (asked) candidates.push(asked);
+    if (setup.value && typeof setup.value === "object" && !asked) candidates.push(setup.value);
+    candidates.push({ ruleset: "classic" });
+    for (const c of candidates) {
+      const o = Object.assign({}, c);
+      if (!o.seed) o.seed = randomSeed();
+      const err = start(o, null);
+      if (!err) return;
+      notify("Could not start the game asked for: " + err.message);
+    }
+  }
+
+  // ---- The setup form.
+  function fillForm() {
+    const rs = $("ruleset");
+    rs.textContent = "";
+    for (const r of catalog.rulesets) rs.add(new Option(r, r));
+    rs.addEventListener("change", () => { fillDifficulties(); fillMods(); });
+    fillDifficulties();
+    fillMods();
+    $("toml-preset").addEventListener("click", () => {
+      const p = catalog.presets.find((p) => p.name === $("difficulty").value);
+      if (p) $("toml").value = p.toml;
+    });
+    $("mod-folder").addEventListener("change", (e) => readFolder(e.target.files));
+    $("mod-zip").addEventListener("change", (e) => readZip(e.target.files[0]));
+    $("setup-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      submitForm();
+    });
+  }
+
+  function fillDifficulties() {
+    const ruleset = $("ruleset").value;
+    const d = $("difficulty");
+    const was = d.value;
+    d.textContent = "";
+    for (const p of catalog.presets.filter((p) => p.ruleset === ruleset)) {
+      const o = new Option(p.name + (p.default ? " (default)" : ""), p.name);
+      d.add(o);
+      if (p.default && !was) o.selected = true;
+    }
+    if ([...d.options].some((o) => o.value === was)) d.value = was;
+  }
+
+  function fillMods() {
+    const ruleset = $("ruleset").value;
+    const list = $("mod-list");
+    const checked = new Set([...list.querySelectorAll("input:checked")].map((i) => i.value));
+    list.textContent = "";
+    for (const m of catalog.mods) {
+      const ok = !m.rulesets || m.rulesets.length === 0 || m.rulesets.includes(ruleset);
+      const label = document.createElement("label");
+      label.className = "mod";
+      const box = document.createElement("input");
+      box.type = "checkbox";
+      box.value = m.id;
+      box.name = "mod";
+      box.id = "mod-" + m.id;
+      box.disabled = !ok;
+      box.checked = ok && checked.has(m.id);
+      label.appendChild(box);
+      label.appendChild(document.createTextNode(m.name + " "));
+      const desc = document.createElement("span");
+      desc.className = "mod-desc";
+      desc.textContent = m.description + (ok ? "" : " (" + m.rulesets.join(", ") + " only)");
+      label.appendChild(desc);
+      list.appendChild(label);
+    }
+  }
+
+  function syncForm() {
+    if (!catalog || !options) return;
+    $("ruleset").value = view.ruleset;
+    fillDifficulties();
+    if (view.difficulty) $("difficulty").value = view.difficulty;
+    $("toml").value = options.toml || "";
+    fillMods();
+    const ids = new Set((options.mods || []).filter((m) => m.builtin).map((m) => m.builtin));
+    for (const box of $("mod-list").querySelectorAll("input")) box.checked = ids.has(box.value);
+    ownMods = (options.mods || []).filter((m) => !m.builtin);
+    listOwnMods();
+  }
+
+  function listOwnMods() {
+    const ul = $("own-mods");
+    ul.textContent = "";
+    ownMods.forEach((m, i) => {
+      const li = document.createElement("li");
+      li.textContent = m.name + " ";
+      const rm = document.createElement("button");
+      rm.type = "button";
+      rm.className = "button small";
+      rm.textContent = "Remove";
+      rm.addEventListener("click", () => { ownMods.splice(i, 1); listOwnMods(); });
+      li.appendChild(rm);
+      ul.appendChild(li);
+    });
+  }
+
+  async function readFolder(files) {
+    if (!files || files.length === 0) return;
+    const limits = catalog.limits;
+    if (files.length > limits.modFiles) return formError("mod-error", "The folder has " + files.length + " files; a mod may have " + limits.modFiles + ".");
+    let total = 0;
+    const out = {};
+    let name = "";
+    for (const f of files) {
+      total += f.size;
+      if (total > limits.modBytes) return formError("mod-error", "The folder is larger than a mod may be.");
+      const path = f.webkitRelativePath || f.name;
+      name = name || path.split("/")[0];
+      out[path] = await f.text();
+    }
+    ownMods.push({ name, files: out });
+    formError("mod-error", "");
+    listOwnMods();
+  }
+
+  async function readZip(file) {
+    if (!file) return;
+    if (file.size > catalog.limits.modBytes) return formError("mod-error", "The zip is larger than a mod may be.");
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    let bin = "";
+    for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+    ownMods.push({ name: file.name, zip: btoa(bin) });
+    formError("mod-error", "");
+    listOwnMods();
+  }
+
+  function formError(id, text) {
+    const el = $(id);
+    el.textContent = text;
+    el.hidden = !text;
+  }
+
+  function submitForm() {
+    const o = { ruleset: $("ruleset").value, difficulty: $("difficulty").value };
+    const toml = $("toml").value;
+    if (toml.trim() !== "") o.toml = toml;
+    const mods = [...$("mod-list").querySelectorAll("input:checked")].map((b) => ({ builtin: b.value }));
+    const all = mods.concat(ownMods);
+    if (all.length) o.mods = all;
+    const seed = $("seed").value.trim();
+    o.seed = seed || randomSeed();
+    formError("toml-error", "");
+    formError("mod-error", "");
+    formError("setup-error", "");
+    $("toml").classList.remove("has-error");
+    const err = start(o, null);
+    if (!err) {
+      announce("New " + view.ruleset + " game.");
+      game.focus();
+      return;
+    }
+    if (err.kind === "config" && err.file === "custom.toml") {
+      $("toml").classList.add("has-error");
+      formError("toml-error", "Line " + err.line + (err.key ? ", key " + err.key : "") + ": " + err.message);
+      selectLine($("toml"), err.line);
+    } else if (err.kind === "mod") {
+      formError("mod-error", err.message);
+    } else {
+      formError("setup-error", err.message);
+    }
+  }
+
+  function selectLine(area, line) {
+    if (!line) return;
+    const lines = area.value.split("\n");
+    let at = 0;
+    for (let i = 0; i < line - 1 && i < lines.length; i++) at += lines[i].length + 1;
+    area.focus();
+    area.setSelectionRange(at, at + (lines[line - 1] || "").length);
+  }
+
+  // ---- Input: keys, buttons, swipes.
+  const KEYS = {
+    ArrowLeft: "left", ArrowRight: "right", ArrowUp: "up", ArrowDown: "down",
+    a: "left", d: "right", w: "up", s: "down", A: "left", D: "right", W: "up", S: "down",
+    h: "left", l: "right", k: "up", j: "down",
+  };
+
+  function onKey(e) {
+    const t = e.target;
+    if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable)) return;
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    const dir = e.shiftKey ? undefined : KEYS[e.key];
+    if (dir) {
+      e.preventDefault();
+      input({ kind: "move", dir });
+      return;
+    }
+    if (t && t.tagName === "BUTTON" && (e.key === "Enter" || e.key === " ")) return;
+    switch (e.key) {
+      case "u": e.preventDefault(); input({ kind: "undo" }); break;
+      case "U": e.preventDefault(); input({ kind: "redo" }); break;
+      case "r": case "R": e.preventDefault(); input({ kind: "new" }); break;
+      case "c": case "Enter":
+        if (view && view.status === "won") { e.preventDefault(); input({ kind: "keep" }); }
+        break;
+    }
+  }
+
+  // Swipes: one finger, more than 10 px along the larger axis, and clearly
+  // along it (a diagonal is no move).
+  const SWIPE_MIN = 10;
+  const SWIPE_RATIO = 0.6;
+  let touch = null;
+  function onTouchStart(e) {
+    if (e.touches.length > 1 || e.targetTouches.length > 1) {
+      touch = null;
+      return;
+    }
+    touch = { x: e.touches[0].clientX, y: e.touches[0].clientY };
+    e.preventDefault();
+  }
+  function onTouchMove(e) { e.preventDefault(); }
+  function onTouchEnd(e) {
+    if (!touch || e.touches.length > 0 || e.changedTouches.length !== 1) {
+      if (e.touches.length === 0) touch = null;
+      return;
+    }
+    const dx = e.changedTouches[0].clientX - touch.x;
+    const dy = e.changedTouches[0].clientY - touch.y;
+    touch = null;
+    const ax = Math.abs(dx), ay = Math.abs(dy);
+    const big = Math.max(ax, ay), small = Math.min(ax, ay);
+    if (big <= SWIPE_MIN || small > big * SWIPE_RATIO) return;
+    input({ kind: "move", dir: ax > ay ? (dx > 0 ? "right" : "left") : (dy > 0 ? "down" : "up") });
+  }
+
+  function wire() {
+    document.addEventListener("keydown", onKey);
+    game.addEventListener("touchstart", onTouchStart, { passive: false });
+    game.addEventListener("touchmove", onTouchMove, { passive: false });
+    game.addEventListener("touchend", onTouchEnd);
+    game.addEventListener("touchcancel", () => (touch = null));
+    $("undo").addEventListener("click", () => input({ kind: "undo" }));
+    $("redo").addEventListener("click", () => input({ kind: "redo" }));
+    $("new-game").addEventListener("click", () => input({ kind: "new" }));
+    $("retry").addEventListener("click", () => { input({ kind: "new" }); game.focus(); });
+    $("keep-playing").addEventListener("click", () => { input({ kind: "keep" }); game.focus(); });
+    $("notice-close").addEventListener("click", () => ($("notice").hidden = true));
+  }
+
+  // ---- Loading.
+  async function loadWasm() {
+    const go = new Go();
+    const ready = new Promise((resolve) => (window.mod2048Ready = resolve));
+    let result;
+    try {
+      result = await WebAssembly.instantiateStreaming(fetch("main.wasm"), go.importObject);
+    } catch (e) {
+      const bytes = await (await fetch("main.wasm")).arrayBuffer();
+      result = await WebAssembly.instantiate(bytes, go.importObject);
+    }
+    go.run(result.instance);
+    await ready;
+    return window.mod2048;
+  }
+
+  async function loadDefaults() {
+    try {
+      const r = await fetch("defaults.json", { cache: "no-store" });
+      if (!r.ok) return null;
+      return await r.json();
+    } catch (e) {
+      return null;
+    }
+  }
+
+  async function main() {
+    wire();
+    const [loaded, defaults] = await Promise.all([loadWasm(), loadDefaults()]);
+    api = loaded;
+    timings.wasmReady = performance.now() - timings.start;
+    const c = api.catalog();
+    catalog = c.catalog;
+    fillForm();
+    firstGame(defaults);
+    document.body.dataset.ready = "1";
+    afterDraw();
+    requestAnimationFrame(() => {
+      timings.firstFrame = performance.now() - timings.start;
+    });
+    game.focus();
+  }
+
+  main().catch((e) => {
+    $("loading").textContent = "The game could not start: " + e.message;
+    console.error(e);
+  });
+})();

@@ -1,0 +1,191 @@
+// Package web is the browser game: a static site (HTML, CSS, JavaScript
+// and the game's engine built to WebAssembly, cmd/2048wasm) embedded in
+// the program, served by `2048 serve` (Handler) or written to a folder
+// for any static host (Write).
+//
+// The site's files are in site/. main.wasm, wasm_exec.js and
+// main.wasm.stamp there are built by make web and committed, so that `go
+// install ./cmd/2048` gives a working `2048 serve` without a WebAssembly
+// build step; a test fails when main.wasm is older than its sources
+// (package wasmstamp).
+//
+// The page plays through the mod2048 object of package bridge alone. A
+// server may give the page its first game's options (Defaults): `2048
+// serve --ruleset cellular --mod mods/freeze` serves them as
+// defaults.json, which a static site does without.
+package web
+
+import (
+	"bytes"
+	"compress/gzip"
+	"embed"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"net/http"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mod2048/mod2048/scripting/session/web/bridge"
+)
+
+//go:embed site
+var embedded embed.FS
+
+// Site returns the site's files: index.html, style.css, game.js,
+// wasm_exec.js, main.wasm and main.wasm.stamp.
+func Site() fs.FS {
+	sub, err := fs.Sub(embedded, "site")
+	if err != nil {
+		panic(err) // the folder is embedded: it is there
+	}
+	return sub
+}
+
+// Defaults are the options of the page's first game, served as
+// defaults.json. A game the page saved under the same options is resumed;
+// otherwise a new game of these options starts.
+type Defaults struct {
+	Options bridge.Options `json:"options"`
+}
+
+// DefaultsFile is the name the page fetches the defaults by.
+const DefaultsFile = "defaults.json"
+
+// Check builds a game of d's options, as the page will: an error in them
+// (a configuration or a mod that does not load) is found before the
+// site is served.
+func (d *Defaults) Check() error {
+	b := bridge.New()
+	defer b.Close()
+	o := d.Options
+	if o.Seed == "" {
+		o.Seed = "1"
+	}
+	if r := b.NewGame(o, nil); r.Error != nil {
+		return r.Error
+	}
+	return nil
+}
+
+// Handler serves the site, with defaults.json when d is not nil. main.wasm
+// goes gzipped to a browser that accepts it.
+func Handler(d *Defaults) (http.Handler, error) {
+	var defaults []byte
+	if d != nil {
+		var err error
+		if defaults, err = json.Marshal(d); err != nil {
+			return nil, err
+		}
+	}
+	site := Site()
+	files := http.FileServerFS(site)
+	var once sync.Once
+	var wasmGz []byte
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /"+DefaultsFile, func(w http.ResponseWriter, r *http.Request) {
+		if defaults == nil {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Cache-Control", "no-store")
+		w.Write(defaults)
+	})
+	mux.HandleFunc("GET /main.wasm", func(w http.ResponseWriter, r *http.Request) {
+		once.Do(func() { wasmGz = gzipped(site, "main.wasm") })
+		w.Header().Set("Cache-Control", "no-cache")
+		if wasmGz != nil && acceptsGzip(r) {
+			w.Header().Set("Content-Type", "application/wasm")
+			w.Header().Set("Content-Encoding", "gzip")
+			w.Header().Set("Vary", "Accept-Encoding")
+			http.ServeContent(w, r, "main.wasm.gz", time.Time{}, bytes.NewReader(wasmGz))
+			return
+		}
+		files.ServeHTTP(w, r)
+	})
+	mux.HandleFunc("GET /", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-cache")
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		files.ServeHTTP(w, r)
+	})
+	return mux, nil
+}
+
+func acceptsGzip(r *http.Request) bool {
+	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
+		if strings.TrimSpace(strings.SplitN(part, ";", 2)[0]) == "gzip" {
+			return true
+		}
+	}
+	return false
+}
+
+// gzipped returns the file name of fsys gzipped, or nil.
+func gzipped(fsys fs.FS, name string) []byte {
+	data, err := fs.ReadFile(fsys, name)
+	if err != nil {
+		return nil
+	}
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	zw.Write(data)
+	if zw.Close() != nil {
+		return nil
+	}
+	return buf.Bytes()
+}
+
+// Write writes the site to the folder dir, created if need be, with
+// defaults.json when d is not nil: a static site for any host. Files of
+// the site already in dir are replaced; nothing else there is touched.
+func Write(dir string, d *Defaults) error {
+	if dir == "" {
+		return errors.New("no folder to write the site to")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	site := Site()
+	err := fs.WalkDir(site, ".", func(p string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		data, err := fs.ReadFile(site, p)
+		if err != nil {
+			return err
+		}
+		dst := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(dst, data, 0o644)
+	})
+	if err != nil {
+		return err
+	}
+	if d == nil {
+		return nil
+	}
+	data, err := json.MarshalIndent(d, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, path.Clean(DefaultsFile)), append(data, '\n'), 0o644)
+}
+
+// Files lists the site's files, for messages.
+func Files() []string {
+	var names []string
+	fs.WalkDir(Site(), ".", func(p string, e fs.DirEntry, err error) error {
+		if err == nil && !e.IsDir() {
+			names = append(names, p)
+		}
+		return nil
+	})
+	return names
+}

@@ -1,0 +1,321 @@
+// Package webtest drives the browser game in a headless Chromium for
+// end-to-end tests (chromedp): it serves the site on a loopback port,
+// opens the page, presses keys, swipes, waits for the page to be idle and
+// reads the board back from the page's DOM.
+//
+// Start skips the test when Chromium is missing, unless CI=true, when
+// the test fails instead.
+package webtest
+
+import (
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/mod2048/mod2048/scripting/session/web"
+)
+
+// Chromium returns the path of a Chromium to drive, or "".
+func Chromium() string {
+	if p := os.Getenv("CHROMIUM"); p != "" {
+		return p
+	}
+	for _, name := range []string{"/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome", "headless-shell"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// Browser is a headless Chromium with a fresh profile.
+type Browser struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+}
+
+// Start starts a headless Chromium for t, ended when t ends.
+func Start(t testing.TB) *Browser {
+	t.Helper()
+	path := Chromium()
+	if path == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("chromium is missing: the browser game's end-to-end tests need it (apt-get install chromium)")
+		}
+		t.Skip("chromium is missing")
+	}
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(path),
+		chromedp.Flag("headless", true),
+		chromedp.Flag("no-sandbox", true),
+		chromedp.Flag("disable-gpu", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("no-first-run", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.Flag("hide-scrollbars", true),
+		chromedp.Flag("font-render-hinting", "none"),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(600, 900),
+	}
+	actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(actx)
+	if err := chromedp.Run(ctx); err != nil {
+		cancel()
+		acancel()
+		t.Fatalf("starting %s: %v", path, err)
+	}
+	b := &Browser{ctx: ctx, cancel: func() { cancel(); acancel() }}
+	t.Cleanup(b.cancel)
+	return b
+}
+
+// Serve serves the site with defaults d on a loopback port for t and
+// returns its address.
+func Serve(t testing.TB, d *web.Defaults) string {
+	t.Helper()
+	h, err := web.Handler(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// Page is a tab with the game.
+type Page struct {
+	t   testing.TB
+	ctx context.Context
+	URL string
+
+	mu   sync.Mutex
+	logs []string
+}
+
+func (p *Page) logf(format string, args ...any) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.logs = append(p.logs, fmt.Sprintf(format, args...))
+}
+
+// Logs returns the page's errors and exceptions so far.
+func (p *Page) Logs() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]string(nil), p.logs...)
+}
+
+// PageOptions say how a page is opened.
+type PageOptions struct {
+	// Motion keeps the animations; without it the tab asks for reduced
+	// motion, and the page draws each move at once.
+	Motion bool
+	// Width and Height are the viewport's size (default 600 × 900).
+	Width, Height int64
+}
+
+// Open opens url in a new tab and waits for the game to be ready.
+func (b *Browser) Open(t testing.TB, url string, o PageOptions) *Page {
+	t.Helper()
+	ctx, cancel := chromedp.NewContext(b.ctx)
+	t.Cleanup(cancel)
+	// The tab belongs to the context of the first Run: one without a
+	// deadline, so that the deadlines of later steps do not close it.
+	if err := chromedp.Run(ctx); err != nil {
+		t.Fatalf("opening a tab: %v", err)
+	}
+	if o.Width == 0 {
+		o.Width, o.Height = 600, 900
+	}
+	p := &Page{t: t, ctx: ctx, URL: url}
+	chromedp.ListenTarget(ctx, func(ev any) {
+		switch ev := ev.(type) {
+		case *runtime.EventExceptionThrown:
+			p.logf("page exception: %s", ev.ExceptionDetails.Error())
+		case *runtime.EventConsoleAPICalled:
+			if ev.Type == runtime.APITypeError || ev.Type == runtime.APITypeWarning {
+				var parts []string
+				for _, a := range ev.Args {
+					parts = append(parts, string(a.Value)+a.Description)
+				}
+				p.logf("page console %s: %s", ev.Type, strings.Join(parts, " "))
+			}
+		}
+	})
+	motion := "reduce"
+	if o.Motion {
+		motion = "no-preference"
+	}
+	p.run(
+		emulation.SetDeviceMetricsOverride(o.Width, o.Height, 1, false),
+		emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: motion}}),
+		emulation.SetTouchEmulationEnabled(true).WithMaxTouchPoints(2),
+		chromedp.Navigate(url),
+	)
+	p.WaitReady()
+	return p
+}
+
+func (p *Page) run(actions ...chromedp.Action) {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, 20*time.Second)
+	defer cancel()
+	if err := chromedp.Run(ctx, actions...); err != nil {
+		var state string
+		sctx, scancel := context.WithTimeout(p.ctx, 2*time.Second)
+		defer scancel()
+		chromedp.Run(sctx, chromedp.Evaluate(`JSON.stringify({ready: document.body.dataset.ready, busy: document.body.dataset.busy, loading: (document.getElementById("loading") || {}).textContent, notice: (document.getElementById("notice-text") || {}).textContent})`, &state))
+		p.t.Fatalf("browser: %v\npage: %s\nlogs:\n%s", err, state, strings.Join(p.Logs(), "\n"))
+	}
+}
+
+// WaitReady waits for the page's game to be ready and idle.
+func (p *Page) WaitReady() {
+	p.t.Helper()
+	p.run(chromedp.WaitVisible(`body[data-ready="1"]`, chromedp.ByQuery))
+	p.Idle()
+}
+
+// Reload reloads the page and waits for the game.
+func (p *Page) Reload() {
+	p.t.Helper()
+	p.run(chromedp.Reload())
+	p.WaitReady()
+}
+
+// Idle waits until the page has played every input and drawn the board.
+func (p *Page) Idle() {
+	p.t.Helper()
+	p.run(chromedp.WaitVisible(`body[data-busy="0"]`, chromedp.ByQuery))
+}
+
+// Keys maps key names to what chromedp types.
+var Keys = map[string]string{
+	"ArrowLeft": kb.ArrowLeft, "ArrowRight": kb.ArrowRight, "ArrowUp": kb.ArrowUp, "ArrowDown": kb.ArrowDown,
+	"Enter": kb.Enter,
+}
+
+// Press presses keys (names of Keys, or characters) on the page, without
+// waiting for the page to play them.
+func (p *Page) Press(keys ...string) {
+	p.t.Helper()
+	var actions []chromedp.Action
+	for _, k := range keys {
+		if s, ok := Keys[k]; ok {
+			k = s
+		}
+		actions = append(actions, chromedp.KeyEvent(k))
+	}
+	p.run(actions...)
+}
+
+// Swipe swipes one finger over the board from its centre by dx, dy CSS
+// pixels.
+func (p *Page) Swipe(dx, dy float64) {
+	p.t.Helper()
+	var box []float64
+	p.Eval(`(() => { const r = document.getElementById("game").getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()`, &box)
+	x, y := box[0], box[1]
+	p.run(
+		input.DispatchTouchEvent(input.TouchStart, []*input.TouchPoint{{X: x, Y: y}}),
+		input.DispatchTouchEvent(input.TouchMove, []*input.TouchPoint{{X: x + dx/2, Y: y + dy/2}}),
+		input.DispatchTouchEvent(input.TouchMove, []*input.TouchPoint{{X: x + dx, Y: y + dy}}),
+		input.DispatchTouchEvent(input.TouchEnd, []*input.TouchPoint{}),
+	)
+}
+
+// Click clicks the element sel (a CSS selector).
+func (p *Page) Click(sel string) {
+	p.t.Helper()
+	p.run(chromedp.Click(sel, chromedp.ByQuery))
+}
+
+// Eval evaluates a JavaScript expression into out.
+func (p *Page) Eval(expr string, out any) {
+	p.t.Helper()
+	p.run(chromedp.Evaluate(expr, out))
+}
+
+// Await evaluates a JavaScript expression whose value is a promise, into
+// the value it resolves to.
+func (p *Page) Await(expr string, out any) {
+	p.t.Helper()
+	p.run(chromedp.Evaluate(expr, out, func(e *runtime.EvaluateParams) *runtime.EvaluateParams { return e.WithAwaitPromise(true) }))
+}
+
+// Run runs chromedp actions on the page.
+func (p *Page) Run(actions ...chromedp.Action) { p.t.Helper(); p.run(actions...) }
+
+// Board reads the board from the page's tiles: rows of cells in the
+// ruleset's notation, empty written as empty ("0" for classic, "." for
+// cellular), as a fixture writes them.
+func (p *Page) Board(empty string) string {
+	p.t.Helper()
+	var b struct {
+		W, H  int
+		Cells map[string]string
+	}
+	p.Eval(`(() => {
+		const cells = {};
+		for (const el of document.querySelectorAll("#tiles .tile")) cells[el.dataset.row + "," + el.dataset.col] = el.dataset.cell;
+		const n = document.querySelectorAll("#grid .grid-cell");
+		const last = n[n.length - 1];
+		return { W: Number(last.style.getPropertyValue("--c")) + 1, H: Number(last.style.getPropertyValue("--r")) + 1, Cells: cells };
+	})()`, &b)
+	var sb strings.Builder
+	for r := 0; r < b.H; r++ {
+		for c := 0; c < b.W; c++ {
+			if c > 0 {
+				sb.WriteByte(' ')
+			}
+			v, ok := b.Cells[fmt.Sprintf("%d,%d", r, c)]
+			if !ok {
+				v = empty
+			}
+			sb.WriteString(v)
+		}
+		if r < b.H-1 {
+			sb.WriteByte('\n')
+		}
+	}
+	return sb.String()
+}
+
+// Text returns the text of the element sel.
+func (p *Page) Text(sel string) string {
+	p.t.Helper()
+	var s string
+	p.Eval(fmt.Sprintf(`(document.querySelector(%q) || {}).textContent || ""`, sel), &s)
+	return s
+}
+
+// Visible reports whether the element sel is shown (not hidden).
+func (p *Page) Visible(sel string) bool {
+	p.t.Helper()
+	var ok bool
+	p.Eval(fmt.Sprintf(`(() => { const e = document.querySelector(%q); return !!e && !e.hidden && e.getClientRects().length > 0; })()`, sel), &ok)
+	return ok
+}
+
+// Screenshot returns a PNG of the page's main column.
+func (p *Page) Screenshot() []byte {
+	p.t.Helper()
+	var png []byte
+	p.run(chromedp.Screenshot(".container", &png, chromedp.ByQuery))
+	return png
+}
