@@ -31,6 +31,7 @@ func benchMoves(b *testing.B, n, undo int) {
 		i++
 		if g.cur.Status == Lost {
 			g.cur.copyFrom(&start)
+			g.packedOK = false // the fast path's packed board is the old one
 		}
 	}
 }

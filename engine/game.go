@@ -29,6 +29,27 @@ type State struct {
 	NextTile uint32
 }
 
+// copyScalars makes s a copy of o but for its board's cells, which it
+// leaves as they are (the fast path writes them whole); the tiles'
+// identities go, as a move that does not track motions drops them.
+func (s *State) copyScalars(o *State) {
+	var marks []Mark
+	if len(o.Marks) > 0 {
+		marks = append(s.Marks[:0], o.Marks...)
+	}
+	var faults []Fault
+	if len(o.Faults) > 0 {
+		faults = append(s.Faults[:0], o.Faults...)
+	}
+	vars, data, cells := s.Vars, s.Data, s.Board.Cells
+	*s = *o
+	s.Board.Cells = cells
+	s.Marks, s.Faults = marks, faults
+	s.Vars = copyMap(vars, o.Vars)
+	s.Data = copyMap(data, o.Data)
+	s.Tiles, s.NextTile = nil, 0
+}
+
 // copyFrom makes s a copy of o, reusing s's cells when they fit.
 func (s *State) copyFrom(o *State) {
 	cells := s.Board.Cells
@@ -151,6 +172,17 @@ type Game struct {
 	// them or a follow mark needs them.
 	recording bool
 	motions   Motions // the last move's, while tracking
+	// slow turns the classic 4×4 fast path off (fast4.go), for the tests
+	// that hold the two paths together. packed is the current board packed
+	// for it, while packedOK: the fast path sets it, and whatever else
+	// replaces the current state drops it.
+	slow     bool
+	packed   uint64
+	packedOK bool
+	// nextPacked is the board of next's cells packed, while nextOK: the
+	// fast path then writes only the cells that differ.
+	nextPacked uint64
+	nextOK     bool
 
 	turn    Turn
 	moveEv  MoveEvent
@@ -273,6 +305,12 @@ func (g *Game) Legal(d Direction) bool {
 // LegalMoves returns the directions that would change the board: none when
 // the game is over.
 func (g *Game) LegalMoves() DirSet {
+	if g.cur.Status.Over() {
+		return 0
+	}
+	if p, ok := g.fastClassic(); ok {
+		return legal4(p)
+	}
 	var s DirSet
 	for _, d := range Directions {
 		if g.Legal(d) {
@@ -300,6 +338,11 @@ func (g *Game) Move(d Direction) (Result, error) {
 	if g.cur.Status.Over() {
 		return Result{}, nil
 	}
+	if p, ok := g.fastClassic(); ok {
+		if res, ok := g.moveFast(p, d); ok {
+			return res, nil
+		}
+	}
 	if g.hooks != nil {
 		g.moveEv = MoveEvent{Dir: d, State: g.cur}
 		err := g.hooks.BeforeMove(&g.moveEv)
@@ -313,6 +356,7 @@ func (g *Game) Move(d Direction) (Result, error) {
 		}
 	}
 	g.next.copyFrom(g.cur)
+	g.nextOK = false
 	t := &g.turn
 	*t = Turn{Dir: d, State: g.next, g: g}
 	g.recording = g.tracking || g.cur.hasFollow()
@@ -346,6 +390,7 @@ func (g *Game) Move(d Direction) (Result, error) {
 	}
 	g.push()
 	g.cur, g.next = g.next, g.cur
+	g.packedOK, g.nextOK = false, false
 	return Result{Changed: true, Gained: t.Gained, Merges: t.Merges, Spawns: t.Spawns}, nil
 }
 
@@ -366,6 +411,7 @@ func (g *Game) Start() error {
 		return ErrStarted
 	}
 	g.next.copyFrom(g.cur)
+	g.nextOK = false
 	ev := &g.tickEv
 	*ev = TickEvent{State: g.next, Edits: ev.Edits[:0], MarkEdits: ev.MarkEdits[:0], Faults: ev.Faults[:0]}
 	err := h.OnStart(ev)
@@ -392,6 +438,7 @@ func (g *Game) Start() error {
 		g.next.identify(g.cur, &stay)
 	}
 	g.cur, g.next = g.next, g.cur
+	g.packedOK, g.nextOK = false, false
 	return nil
 }
 
@@ -519,6 +566,7 @@ func (g *Game) Undo() error {
 	}
 	g.future = append(g.future, *g.cur)
 	*g.cur = g.history.pop()
+	g.packedOK = false
 	return nil
 }
 
@@ -534,6 +582,7 @@ func (g *Game) Redo() error {
 	// The history had room for the state Undo took from it.
 	g.history.push(*g.cur, 0)
 	*g.cur = g.future[n-1]
+	g.packedOK = false
 	g.future[n-1] = State{}
 	g.future = g.future[:n-1]
 	return nil

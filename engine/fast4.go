@@ -1,0 +1,259 @@
+package engine
+
+import (
+	"math"
+	"math/bits"
+	"sync"
+)
+
+// The fast path of classic 4×4: a game of the classic rules on the
+// original 4×4 board, with no hooks, no marks, no motions tracked and no
+// spawn queue left, moves on its board packed into 64 bits (a nibble a
+// cell: 0 empty, else the tile's level) through row tables, as
+// nneonneo/2048-ai and other fast 2048 engines do. It plays exactly the
+// generic path's rules: the same boards, scores, statuses, draws from the
+// random source and history (a differential property test holds the two
+// together), so callers never choose. A board with a tile above level 14
+// (a 16384 or more, whose merge would not fit a nibble) takes the generic
+// path.
+
+// fast4Tables: for each row of four nibbles (cell c at bits 4c), moving
+// toward cell 0 (move[0]) or cell 3 (move[1]), one entry: the row it
+// becomes (bits 0-15), the score its merges gain (bits 16-39), the number
+// of merges (bits 40-43) and the highest level a merge made (bits 48-52,
+// 0 for none). One lookup a row; row keeps the rows alone, for the legal
+// moves.
+type fast4Tables struct {
+	move [2][1 << 16]uint64
+	row  [2][1 << 16]uint16
+}
+
+var (
+	fast4Once sync.Once
+	fast4     *fast4Tables
+)
+
+func buildFast4() {
+	t := new(fast4Tables)
+	for key := 0; key < 1<<16; key++ {
+		var in [4]uint16
+		for i := range in {
+			in[i] = uint16(key>>(4*i)) & 15
+		}
+		for side := 0; side < 2; side++ {
+			line := in
+			if side == 1 {
+				line = [4]uint16{in[3], in[2], in[1], in[0]}
+			}
+			// The rule itself is resolveLine's, the generic table's, which
+			// a test checks against slide on real boards.
+			e := resolveLine(line)
+			var out [4]uint16
+			var gain, merges, top uint64
+			for i := range out {
+				out[i] = uint16(e>>(5*i)) & 31
+				if e>>(20+i)&1 != 0 {
+					merges++
+					gain += 1 << out[i]
+					top = max(top, uint64(out[i]))
+				}
+			}
+			if side == 1 {
+				out = [4]uint16{out[3], out[2], out[1], out[0]}
+			}
+			var row uint16
+			for i, lv := range out {
+				row |= (lv & 15) << (4 * i) // a 15 + 15 merge never packs (see pack4)
+			}
+			t.row[side][key] = row
+			t.move[side][key] = uint64(row) | gain<<16 | merges<<40 | top<<48
+		}
+	}
+	fast4 = t
+}
+
+// pack4 packs a classic 4×4 board whose tiles are all at most level 14.
+func pack4(cells []Cell) (uint64, bool) {
+	if len(cells) != 16 {
+		return 0, false
+	}
+	var p uint64
+	var bad uint16
+	for i := range 16 {
+		lv := cells[i].Level
+		bad |= (lv + 1) &^ 15
+		p |= uint64(lv) << (4 * i)
+	}
+	return p, bad == 0
+}
+
+// unpack4 writes a packed board into 16 classic cells.
+func unpack4(p uint64, cells []Cell) {
+	cells = cells[:16]
+	for i := range 16 {
+		cells[i] = classicCell(uint16(p>>(4*i)) & 15)
+	}
+}
+
+// transpose4 swaps the rows and columns of a packed board.
+func transpose4(p uint64) uint64 {
+	a1 := p & 0xF0F00F0FF0F00F0F
+	a2 := p & 0x0000F0F00000F0F0
+	a3 := p & 0x0F0F00000F0F0000
+	a := a1 | a2<<12 | a3>>12
+	b1 := a & 0xFF00FF0000FF00FF
+	b2 := a & 0x00FF00FF00000000
+	b3 := a & 0x00000000FF00FF00
+	return b1 | b2>>24 | b3<<24
+}
+
+// move4 moves a packed board: the board after, the gain, the number of
+// merges and the highest level a merge made.
+func move4(p uint64, d Direction) (q uint64, gain uint64, merges int, top uint16) {
+	side := 0
+	if d == Right || d == Down {
+		side = 1
+	}
+	vertical := d == Up || d == Down
+	if vertical {
+		p = transpose4(p)
+	}
+	m := &fast4.move[side]
+	e0, e1, e2, e3 := m[uint16(p)], m[uint16(p>>16)], m[uint16(p>>32)], m[uint16(p>>48)]
+	q = e0&0xffff | (e1&0xffff)<<16 | (e2&0xffff)<<32 | (e3&0xffff)<<48
+	gain = (e0>>16)&0xffffff + (e1>>16)&0xffffff + (e2>>16)&0xffffff + (e3>>16)&0xffffff
+	merges = int((e0>>40)&15 + (e1>>40)&15 + (e2>>40)&15 + (e3>>40)&15)
+	top = uint16(max(e0>>48, e1>>48, e2>>48, e3>>48))
+	if vertical {
+		q = transpose4(q)
+	}
+	return q, gain, merges, top
+}
+
+// tiles4 returns bit 4i set for each cell i that holds a tile.
+func tiles4(p uint64) uint64 {
+	x := p | p>>1
+	x |= x >> 2
+	return x & 0x1111111111111111
+}
+
+// fastClassic reports whether the game's next move may take the fast
+// path, and the packed board if so.
+func (g *Game) fastClassic() (uint64, bool) {
+	if g.slow || g.hooks != nil || g.tracking || len(g.cur.Marks) != 0 || g.opt.Width != 4 || g.opt.Height != 4 {
+		return 0, false
+	}
+	if _, ok := g.rules.(*Classic); !ok {
+		return 0, false
+	}
+	if g.packedOK {
+		return g.packed, true
+	}
+	p, ok := pack4(g.cur.Board.Cells)
+	if ok {
+		fast4Once.Do(buildFast4)
+		g.packed, g.packedOK = p, true
+	}
+	return p, ok
+}
+
+// legal4 is LegalMoves on the fast path: the rows for Left and Right, the
+// transposed board's for Up and Down.
+func legal4(p uint64) DirSet {
+	var s DirSet
+	lr := func(p uint64, side int) bool {
+		rows := &fast4.row[side]
+		return rows[uint16(p)] != uint16(p) || rows[uint16(p>>16)] != uint16(p>>16) ||
+			rows[uint16(p>>32)] != uint16(p>>32) || rows[uint16(p>>48)] != uint16(p>>48)
+	}
+	if lr(p, 0) {
+		s = s.With(Left)
+	}
+	if lr(p, 1) {
+		s = s.With(Right)
+	}
+	p = transpose4(p)
+	if lr(p, 0) {
+		s = s.With(Up)
+	}
+	if lr(p, 1) {
+		s = s.With(Down)
+	}
+	return s
+}
+
+// moveFast plays a move on the fast path (see Move): p is the packed board
+// of the current state. It does what the generic path does, in its order:
+// the slide and merges; a win (stopping before the spawn with stop on
+// win); a spawn from the random source (its value drawn first, then its
+// cell among the empty ones, in cell order); a loss when no move is left;
+// the turn, the history.
+func (g *Game) moveFast(p uint64, d Direction) (Result, bool) {
+	if g.queueLeft() || g.opt.ScriptedOnly {
+		return Result{}, false
+	}
+	q, gain, merges, top := move4(p, d)
+	if q == p {
+		return Result{}, true
+	}
+	c := g.rules.(*Classic)
+	s := g.next
+	s.copyScalars(g.cur)
+	var res Result
+	res.Changed = true
+	res.Merges = merges
+	res.Gained.AddUint64(gain)
+	s.Score.AddUint64(gain)
+	spawn := true
+	if top != 0 && s.Status == Playing && top >= c.winLevel() {
+		if c.StopOnWin {
+			s.Status = Won
+			spawn = false
+		} else {
+			s.Status = WonContinue
+		}
+	}
+	if spawn {
+		empty := ^tiles4(q) & 0x1111111111111111
+		n := bits.OnesCount64(empty)
+		lv := uint64(1)
+		if s.RNG.Chance(c.FourProbability) {
+			lv = 2
+		}
+		for k := s.RNG.IntN(n); k > 0; k-- {
+			empty &= empty - 1
+		}
+		q |= lv << bits.TrailingZeros64(empty)
+		res.Spawns = 1
+		if n == 1 && legal4(q) == 0 {
+			s.Status = Lost
+		}
+	}
+	switch {
+	case len(s.Board.Cells) != 16:
+		s.Board.Cells = make([]Cell, 16)
+		unpack4(q, s.Board.Cells)
+	case g.nextOK:
+		// next's cells hold nextPacked: write the cells that differ.
+		cells := s.Board.Cells[:16]
+		for diff := q ^ g.nextPacked; diff != 0; {
+			i := bits.TrailingZeros64(diff) / 4
+			cells[i] = classicCell(uint16(q>>(4*i)) & 15)
+			diff &^= 15 << (4 * i)
+		}
+	default:
+		unpack4(q, s.Board.Cells)
+	}
+	if s.Turn < math.MaxInt {
+		s.Turn++
+	}
+	g.push()
+	g.cur, g.next = g.next, g.cur
+	// The state that was current, now next, holds p.
+	g.packed, g.packedOK = q, true
+	g.nextPacked, g.nextOK = p, true
+	return res, true
+}
+
+// queueLeft reports whether spawn-queue entries are left to use.
+func (g *Game) queueLeft() bool { return g.cur.Next < len(g.queue) }

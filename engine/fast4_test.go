@@ -1,0 +1,137 @@
+package engine
+
+import (
+	"bytes"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// TestFast4Moves: over a million seeded random boards (levels 0 to 14, as
+// the fast path packs them) and each direction, the packed move gives
+// exactly the generic slide's board, gain and changed flag, and the packed
+// legal set is the generic one.
+func TestFast4Moves(t *testing.T) {
+	fast4Once.Do(buildFast4)
+	rules := NewClassic()
+	rng := NewRNG(2048)
+	n := 1_000_000
+	if testing.Short() {
+		n = 20_000
+	}
+	b := NewBoard(4, 4)
+	for i := 0; i < n; i++ {
+		// Sparse and dense boards alike: each cell empty with a chance
+		// that varies from board to board.
+		empty := rng.IntN(16)
+		for c := range b.Cells {
+			if rng.IntN(16) < empty {
+				b.Cells[c] = Cell{}
+			} else {
+				b.Cells[c] = classicCell(uint16(1 + rng.IntN(14)))
+			}
+		}
+		p, ok := pack4(b.Cells)
+		if !ok {
+			t.Fatalf("board %d did not pack", i)
+		}
+		var legal DirSet
+		for _, d := range Directions {
+			want := b.Clone()
+			gain, changed := rules.Slide(&want, d)
+			q, g, _, _ := move4(p, d)
+			got := NewBoard(4, 4)
+			unpack4(q, got.Cells)
+			if changed != (q != p) || gain != ScoreOf(g) || !sameCells(got, want) {
+				t.Fatalf("board %d %v: packed %v gain %d changed %v; generic %v gain %v changed %v", i, d, got.Cells, g, q != p, want.Cells, gain, changed)
+			}
+			if changed {
+				legal = legal.With(d)
+			}
+		}
+		if legal4(p) != legal {
+			t.Fatalf("board %d: packed legal %v, generic %v", i, legal4(p), legal)
+		}
+	}
+}
+
+func sameCells(a, b Board) bool {
+	for i := range a.Cells {
+		if a.Cells[i] != b.Cells[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// TestFast4Games: a classic 4×4 game on the fast path and the same game on
+// the generic path, driven by the same random moves, undos, redos and
+// keep-playing, stay byte-identical (their saves), with the same results
+// and legal moves, whatever the rules' settings; boards with tiles above
+// level 14 (which the fast path leaves to the generic one) included.
+func TestFast4Games(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		rules := NewClassic()
+		rules.WinValue = rapid.SampledFrom([]uint64{8, 16, 2048, 1 << 15, 1 << 20}).Draw(rt, "win")
+		rules.StopOnWin = rapid.Bool().Draw(rt, "stop")
+		rules.FourProbability = rapid.SampledFrom([]float64{0, 0.1, 0.5, 1}).Draw(rt, "four")
+		opt := Options{Width: 4, Height: 4, Seed: rapid.Uint64().Draw(rt, "seed"), UndoLimit: rapid.SampledFrom([]int{0, 3, -1}).Draw(rt, "undo")}
+		var fast, slow *Game
+		var err error
+		if rapid.Bool().Draw(rt, "given") {
+			board := NewBoard(4, 4)
+			for i := range board.Cells {
+				if lv := rapid.IntRange(0, 16).Draw(rt, "lv"); lv > 0 && rapid.Bool().Draw(rt, "filled") {
+					board.Cells[i] = classicCell(uint16(lv))
+				}
+			}
+			fast, err = NewFromBoard(rules, opt, board)
+			if err == nil {
+				slow, err = NewFromBoard(rules, opt, board)
+			}
+		} else {
+			fast, err = New(rules, opt)
+			if err == nil {
+				slow, err = New(rules, opt)
+			}
+		}
+		if err != nil {
+			rt.Skip(err)
+		}
+		slow.slow = true
+		for i := range rapid.IntRange(1, 300).Draw(rt, "steps") {
+			switch rapid.IntRange(0, 9).Draw(rt, "action") {
+			case 0:
+				e1, e2 := fast.Undo(), slow.Undo()
+				if (e1 == nil) != (e2 == nil) {
+					rt.Fatalf("step %d: undo %v / %v", i, e1, e2)
+				}
+			case 1:
+				e1, e2 := fast.Redo(), slow.Redo()
+				if (e1 == nil) != (e2 == nil) {
+					rt.Fatalf("step %d: redo %v / %v", i, e1, e2)
+				}
+			case 2:
+				e1, e2 := fast.KeepPlaying(), slow.KeepPlaying()
+				if (e1 == nil) != (e2 == nil) {
+					rt.Fatalf("step %d: keep playing %v / %v", i, e1, e2)
+				}
+			default:
+				if a, b := fast.LegalMoves(), slow.LegalMoves(); a != b {
+					rt.Fatalf("step %d: legal %v / %v", i, a, b)
+				}
+				d := Directions[rapid.IntRange(0, 3).Draw(rt, "dir")]
+				r1, e1 := fast.Move(d)
+				r2, e2 := slow.Move(d)
+				if r1 != r2 || (e1 == nil) != (e2 == nil) {
+					rt.Fatalf("step %d %v: %+v %v / %+v %v", i, d, r1, e1, r2, e2)
+				}
+			}
+			a, _ := fast.Marshal()
+			b, _ := slow.Marshal()
+			if !bytes.Equal(a, b) {
+				rt.Fatalf("step %d: the games differ:\n%s\n---\n%s", i, a, b)
+			}
+		}
+	})
+}
