@@ -57,12 +57,11 @@ func (r *Rules) life(s *engine.State, born []bool) (births, deaths int) {
 	b := &s.Board
 	alive := aliveMap(b)
 	for p, c := range b.Cells {
-		n := r.aliveNeighbours(b, alive, p)
-		switch {
-		case alive[p] && n != 2 && n != 3:
+		switch r.fate(s, alive, p) {
+		case dies:
 			b.Cells[p] = engine.Cell{Token: c.Token, Charges: c.Charges}
 			deaths++
-		case r.birthable(c) && r.births(n) && !s.Blocked(p):
+		case isBorn:
 			cell := aliveCell(1)
 			cell.Token = c.Token
 			b.Cells[p] = cell
@@ -71,6 +70,28 @@ func (r *Rules) life(s *engine.State, born []bool) (births, deaths int) {
 		}
 	}
 	return births, deaths
+}
+
+// What the Life tick does to a cell.
+type lifeFate int
+
+const (
+	stays lifeFate = iota
+	dies
+	isBorn
+)
+
+// fate returns what the Life tick does to cell p of s's board, alive
+// telling which cells are alive (on the snapshot the tick reads).
+func (r *Rules) fate(s *engine.State, alive []bool, p int) lifeFate {
+	n := r.aliveNeighbours(&s.Board, alive, p)
+	switch {
+	case alive[p] && n != 2 && n != 3:
+		return dies
+	case !alive[p] && r.birthable(s.Board.Cells[p]) && r.births(n) && !s.Blocked(p):
+		return isBorn
+	}
+	return stays
 }
 
 // dormancy is phase 3 (§2.3, §7): an alive cell of energy 1 that neither
@@ -215,14 +236,12 @@ func (r *Rules) decay(b *engine.Board) {
 // stable. A player (the balance lab's lookahead) reads it to steer toward
 // the stabilize goal.
 func (r *Rules) Unrest(s *engine.State) (births, deaths int) {
-	b := &s.Board
-	alive := aliveMap(b)
-	for p, c := range b.Cells {
-		n := r.aliveNeighbours(b, alive, p)
-		switch {
-		case alive[p] && n != 2 && n != 3:
+	alive := aliveMap(&s.Board)
+	for p := range s.Board.Cells {
+		switch r.fate(s, alive, p) {
+		case dies:
 			deaths++
-		case r.birthable(c) && r.births(n) && !s.Blocked(p):
+		case isBorn:
 			births++
 		}
 	}

@@ -595,3 +595,43 @@ func propLife(r *Rules, b *engine.Board, born []bool) (births, deaths int) {
 	*b = s.Board
 	return births, deaths
 }
+
+// Unrest foretells the Life tick: on any board, its births and deaths are
+// the ones an idle turn's tick then makes (the counters the rules keep).
+func TestPropUnrestForetellsTheTick(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := propGenSettings(t)
+		s.Life.Enabled, s.IdleTicks = true, true
+		s.Dormancy.Ticks, s.Decay.Amount, s.SpawnCells = 0, 0, 0
+		s.Blight.Rate, s.Catalyst.Rate, s.Goal.PerCell = 0, 0, 0
+		b := propGenBoard(t, s)
+		for i, c := range b.Cells {
+			// Active blight acts in phase 4, after the tick: the probe
+			// below would see it act. Incoming blight only blocks.
+			if c.Token == TokenBlight {
+				b.Cells[i].Token = TokenIncoming
+			}
+		}
+		g := propNewGame(t, s, b, 1, true)
+		if g.Status() != engine.Playing {
+			return
+		}
+		r := mustRulesRapid(t, s)
+		// The swipe Up moves cells first: foretell from the board after it,
+		// with Life off.
+		still := s
+		still.Life.Enabled = false
+		probe := propNewGame(t, still, b, 1, true)
+		if _, err := probe.Move(engine.Up); err != nil {
+			t.Fatalf("probe: %v", err)
+		}
+		births, deaths := r.Unrest(probe.State())
+		if _, err := g.Move(engine.Up); err != nil {
+			t.Fatalf("Move: %v", err)
+		}
+		v := g.State().Vars
+		if int64(births) != v[VarBirths] || int64(deaths) != v[VarDeaths] {
+			t.Fatalf("Unrest foretold %d births, %d deaths; the tick made %d, %d\nafter the swipe %q\nafter the tick %q", births, deaths, v[VarBirths], v[VarDeaths], rowsOf(probe), rowsOf(g))
+		}
+	})
+}

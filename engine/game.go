@@ -414,18 +414,9 @@ func (g *Game) Start() error {
 	g.nextOK = false
 	ev := &g.tickEv
 	*ev = TickEvent{State: g.next, Edits: ev.Edits[:0], MarkEdits: ev.MarkEdits[:0], Faults: ev.Faults[:0]}
-	err := h.OnStart(ev)
-	ev.State = nil
-	if err != nil {
-		return &HookError{Event: "on start", Err: err}
+	if err := g.runHook("on start", h.OnStart, ev); err != nil {
+		return err
 	}
-	if err := g.applyRequests(g.next, ev.Edits, ev.MarkEdits, ev.Data); err != nil {
-		return &HookError{Event: "on start", Err: err}
-	}
-	if err := g.next.recordFaults(ev.Faults); err != nil {
-		return &HookError{Event: "on start", Err: err}
-	}
-	ev.Data = nil
 	if g.cur.Tiles != nil {
 		// The tiles that were there keep their identities.
 		var stay Motions
@@ -450,16 +441,23 @@ func (g *Game) tick(t *Turn) error {
 	if g.tracking {
 		ev.Motions = &g.motions
 	}
-	err := g.hooks.OnTick(ev)
+	return g.runHook("on tick", g.hooks.OnTick, ev)
+}
+
+// runHook runs the OnTick or OnStart hook on ev and applies what it asks
+// for to ev's state: cell edits, marks, data and the hooks' faults.
+func (g *Game) runHook(name string, hook func(*TickEvent) error, ev *TickEvent) error {
+	s := ev.State
+	err := hook(ev)
 	ev.State = nil
 	if err != nil {
-		return &HookError{Event: "on tick", Err: err}
+		return &HookError{Event: name, Err: err}
 	}
-	if err := g.applyRequests(t.State, ev.Edits, ev.MarkEdits, ev.Data); err != nil {
-		return &HookError{Event: "on tick", Err: err}
+	if err := g.applyRequests(s, ev.Edits, ev.MarkEdits, ev.Data); err != nil {
+		return &HookError{Event: name, Err: err}
 	}
-	if err := t.State.recordFaults(ev.Faults); err != nil {
-		return &HookError{Event: "on tick", Err: err}
+	if err := s.recordFaults(ev.Faults); err != nil {
+		return &HookError{Event: name, Err: err}
 	}
 	ev.Data = nil
 	return nil

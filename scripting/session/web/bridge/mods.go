@@ -11,7 +11,6 @@ import (
 	"path"
 	"sort"
 	"strings"
-	"testing/fstest"
 	"time"
 
 	"github.com/mod2048/mod2048/config/infile"
@@ -75,18 +74,21 @@ func (m ModSource) load() (*scripting.Mod, error) {
 		if len(m.Files) > MaxModFiles {
 			return nil, fmt.Errorf("%s: %d files, more than the %d a mod may have", name, len(m.Files), MaxModFiles)
 		}
-		mfs, total := fstest.MapFS{}, 0
+		files, total := map[string][]byte{}, 0
 		for p, src := range m.Files {
 			total += len(src)
 			if !fs.ValidPath(p) || p == "." {
 				return nil, fmt.Errorf("%s: %q is not a path inside the mod's folder", name, p)
 			}
-			mfs[p] = &fstest.MapFile{Data: []byte(src), Mode: 0o444, ModTime: time.Unix(0, 0)}
+			files[p] = []byte(src)
 		}
 		if total > MaxModBytes {
 			return nil, fmt.Errorf("%s: its files have %d bytes, more than the %s a mod may have", name, total, infile.Size(MaxModBytes))
 		}
-		fsys = mfs
+		var err error
+		if fsys, err = memFS(files); err != nil {
+			return nil, fmt.Errorf("%s: %v", name, err)
+		}
 	default:
 		if len(m.Zip) > MaxModBytes*4/3+4 {
 			return nil, fmt.Errorf("%s: the zip is larger than the %s a mod may have", name, infile.Size(MaxModBytes))
@@ -122,7 +124,7 @@ func unzip(zr *zip.Reader, name string) (fs.FS, error) {
 	if len(zr.File) > MaxModFiles*2 {
 		return nil, fmt.Errorf("%s: %d entries, more than a mod may have", name, len(zr.File))
 	}
-	out, total := fstest.MapFS{}, int64(0)
+	out, total := map[string][]byte{}, int64(0)
 	for _, f := range zr.File {
 		p := strings.TrimSuffix(f.Name, "/")
 		mode := f.Mode()
@@ -149,12 +151,38 @@ func unzip(zr *zip.Reader, name string) (fs.FS, error) {
 		if total > MaxModBytes {
 			return nil, fmt.Errorf("%s: its files have more than the %s a mod may have", name, infile.Size(MaxModBytes))
 		}
-		out[p] = &fstest.MapFile{Data: data, Mode: 0o444, ModTime: time.Unix(0, 0)}
+		out[p] = data
 	}
 	if len(out) > MaxModFiles {
 		return nil, fmt.Errorf("%s: %d files, more than the %d a mod may have", name, len(out), MaxModFiles)
 	}
-	return out, nil
+	return memFS(out)
+}
+
+// memFS returns files (by slash-separated path) as a file system in
+// memory: a zip of them, stored uncompressed, whose reader is an fs.FS
+// with the folders the paths imply.
+func memFS(files map[string][]byte) (fs.FS, error) {
+	var buf bytes.Buffer
+	w := zip.NewWriter(&buf)
+	names := make([]string, 0, len(files))
+	for p := range files {
+		names = append(names, p)
+	}
+	sort.Strings(names)
+	for _, p := range names {
+		f, err := w.CreateHeader(&zip.FileHeader{Name: p, Method: zip.Store, Modified: time.Unix(0, 0)})
+		if err != nil {
+			return nil, err
+		}
+		if _, err := f.Write(files[p]); err != nil {
+			return nil, err
+		}
+	}
+	if err := w.Close(); err != nil {
+		return nil, err
+	}
+	return zip.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
 }
 
 // modRoot finds the mod's folder in fsys: "." when the manifest is at the
