@@ -166,7 +166,7 @@ func simMain(o simOptions, shard, shards int, stdout, stderr io.Writer) error {
 	var policyTime time.Duration
 	play := func(c *config.Config, label string) (*sim.Report, time.Duration, error) {
 		opt := sim.Options{Setup: session.Setup{Config: c, Mods: mods}, Policy: o.policy, Make: mk,
-			Games: o.games, Seed: o.seed, MaxTurns: o.maxTurns, Jobs: o.jobs, Shard: shard, Shards: shards}
+			Games: o.games, Seed: o.seed, MaxTurns: o.maxTurns, Jobs: o.jobs, Shard: shard, Shards: shards, Timing: o.timing}
 		bar := progress(stderr, label, o.games, shards)
 		if bar != nil {
 			opt.Progress = bar.update

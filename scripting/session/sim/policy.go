@@ -8,7 +8,6 @@ import (
 	"github.com/mod2048/mod2048/cellular"
 	"github.com/mod2048/mod2048/engine"
 	"github.com/mod2048/mod2048/engine/ai"
-	"github.com/mod2048/mod2048/scripting/session"
 )
 
 // View is what a policy sees of a game: what a player sees. Legal is the
@@ -20,11 +19,6 @@ type View struct {
 	Rules engine.Rules
 	Legal engine.DirSet
 	Fork  func(seed uint64) *engine.Game
-}
-
-// viewOf is the view of a session's game.
-func viewOf(s *session.Session) View {
-	return View{State: s.State(), Rules: s.Rules(), Legal: s.Legal(), Fork: s.Fork}
 }
 
 // Policy chooses moves. A policy is used by one game at a time; New makes
@@ -88,8 +82,15 @@ func MakePolicy(name string, o PolicyOptions) (PolicyMaker, error) {
 type randomPolicy struct{ rng engine.RNG }
 
 func (p *randomPolicy) Choose(v View) engine.Direction {
-	legal := v.Legal.List()
-	return legal[p.rng.IntN(len(legal))]
+	var legal [4]engine.Direction
+	n := 0
+	for _, d := range engine.Directions {
+		if v.Legal.Has(d) {
+			legal[n] = d
+			n++
+		}
+	}
+	return legal[p.rng.IntN(n)]
 }
 
 // greedyPolicy plays the direction of the best immediate score; ties go to
