@@ -34,8 +34,11 @@ func BenchmarkGames(b *testing.B) {
 		{"classic+freeze", "classic", "classic", []string{"freeze"}},
 		{"classic+overdrive", "classic", "classic", []string{"overdrive"}},
 		{"classic+one_way", "classic", "classic", []string{"one_way"}},
+		{"classic+bomb", "classic", "classic", []string{"bomb"}},
+		{"classic+ghost", "classic", "classic", []string{"ghost"}},
 		{"cellular-mid", "cellular", "mid", nil},
 		{"cellular-mid+moss", "cellular", "mid", []string{"moss"}},
+		{"cellular-mid+plague", "cellular", "mid", []string{"plague"}},
 	}
 	for _, st := range setups {
 		for _, policy := range []string{"random", "greedy", "lookahead"} {
