@@ -373,6 +373,43 @@ func TestModded(t *testing.T) {
 	}
 }
 
+// TestModdedCellular plays cellular with the plague mod (mod API version
+// 2): its start handler infects a cell of the first board, and the
+// infection travels with its cell; the page draws it where the engine has
+// it, glyph and colour, from the first frame.
+func TestModdedCellular(t *testing.T) {
+	b := browser(t)
+	o := bridge.Options{Ruleset: "cellular", Difficulty: "early", Mods: []bridge.ModSource{{Builtin: "plague"}}, ModSets: []string{"plague.interval=2"}, Seed: "5"}
+	p := b.Open(t, webtest.Serve(t, &web.Defaults{Options: o}), webtest.PageOptions{})
+	m := newMirror(t, o, 5)
+	marks := func(what string) int {
+		t.Helper()
+		var got []string
+		p.Eval(`[...document.querySelectorAll("#tiles .mark")].map((e) => e.dataset.mark + "(" + e.dataset.row + "," + e.dataset.col + ")" + e.textContent + " " + e.style.backgroundColor)`, &got)
+		var want []string
+		for _, mk := range m.s.State().Marks {
+			want = append(want, fmt.Sprintf("%s(%d,%d)%% green", mk.Name, mk.Pos.Row, mk.Pos.Col))
+		}
+		if strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Fatalf("%s: the page's marks %q, the engine's %q", what, got, want)
+		}
+		return len(got)
+	}
+	same(t, p, m, "start")
+	if marks("start") == 0 {
+		t.Fatal("the start handler's infection is not on the first board")
+	}
+	for i, d := range []engine.Direction{engine.Left, engine.Up, engine.Right, engine.Down, engine.Left, engine.Up} {
+		if m.s.Status().Over() {
+			break
+		}
+		p.Press(map[engine.Direction]string{engine.Left: "ArrowLeft", engine.Right: "ArrowRight", engine.Up: "ArrowUp", engine.Down: "ArrowDown"}[d])
+		m.move(d)
+		same(t, p, m, fmt.Sprintf("plague move %d", i+1))
+		marks(fmt.Sprintf("plague move %d", i+1))
+	}
+}
+
 // TestSettings: a custom TOML's error shows its line and key; a good one
 // starts its game; a mod that fails shows without stopping play.
 func TestSettings(t *testing.T) {
