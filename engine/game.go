@@ -58,26 +58,13 @@ func (s *State) copyFrom(o *State) {
 	}
 	cells = cells[:len(o.Board.Cells)]
 	copy(cells, o.Board.Cells)
-	var marks []Mark
-	if len(o.Marks) > 0 {
-		marks = append(s.Marks[:0], o.Marks...)
-	}
-	var faults []Fault
-	if len(o.Faults) > 0 {
-		faults = append(s.Faults[:0], o.Faults...)
-	}
 	var tiles []uint32
 	if o.Tiles != nil {
 		tiles = append(s.Tiles[:0], o.Tiles...)
 	}
-	vars, data := s.Vars, s.Data
-	*s = *o
+	s.copyScalars(o)
 	s.Board.Cells = cells
-	s.Tiles = tiles
-	s.Marks = marks
-	s.Faults = faults
-	s.Vars = copyMap(vars, o.Vars)
-	s.Data = copyMap(data, o.Data)
+	s.Tiles, s.NextTile = tiles, o.NextTile
 }
 
 // copyMap returns a copy of src, made in dst (a map of the state being
