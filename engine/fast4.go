@@ -21,11 +21,13 @@ import (
 // toward cell 0 (move[0]) or cell 3 (move[1]), one entry: the row it
 // becomes (bits 0-15), the score its merges gain (bits 16-39), the number
 // of merges (bits 40-43) and the highest level a merge made (bits 48-52,
-// 0 for none). One lookup a row; row keeps the rows alone, for the legal
-// moves.
+// 0 for none). One lookup a row; legal says which sides change a row, for
+// the legal moves.
 type fast4Tables struct {
 	move [2][1 << 16]uint64
-	row  [2][1 << 16]uint16
+	// legal: bit 0 set when moving toward cell 0 changes the row, bit 1
+	// toward cell 3.
+	legal [1 << 16]uint8
 }
 
 var (
@@ -65,7 +67,9 @@ func buildFast4() {
 			for i, lv := range out {
 				row |= (lv & 15) << (4 * i) // a 15 + 15 merge never packs (see pack4)
 			}
-			t.row[side][key] = row
+			if int(row) != key {
+				t.legal[key] |= 1 << side
+			}
 			t.move[side][key] = uint64(row) | gain<<16 | merges<<40 | top<<48
 		}
 	}
@@ -157,26 +161,24 @@ func (g *Game) fastClassic() (uint64, bool) {
 	return p, ok
 }
 
-// legal4 is LegalMoves on the fast path: the rows for Left and Right, the
-// transposed board's for Up and Down.
+// legal4 is LegalMoves on the fast path: a row's left and right from the
+// board's rows, its up and down from the transposed board's.
 func legal4(p uint64) DirSet {
+	l := &fast4.legal
+	h := l[uint16(p)] | l[uint16(p>>16)] | l[uint16(p>>32)] | l[uint16(p>>48)]
+	t := transpose4(p)
+	v := l[uint16(t)] | l[uint16(t>>16)] | l[uint16(t>>32)] | l[uint16(t>>48)]
 	var s DirSet
-	lr := func(p uint64, side int) bool {
-		rows := &fast4.row[side]
-		return rows[uint16(p)] != uint16(p) || rows[uint16(p>>16)] != uint16(p>>16) ||
-			rows[uint16(p>>32)] != uint16(p>>32) || rows[uint16(p>>48)] != uint16(p>>48)
-	}
-	if lr(p, 0) {
+	if h&1 != 0 {
 		s = s.With(Left)
 	}
-	if lr(p, 1) {
+	if h&2 != 0 {
 		s = s.With(Right)
 	}
-	p = transpose4(p)
-	if lr(p, 0) {
+	if v&1 != 0 {
 		s = s.With(Up)
 	}
-	if lr(p, 1) {
+	if v&2 != 0 {
 		s = s.With(Down)
 	}
 	return s
@@ -187,7 +189,9 @@ func legal4(p uint64) DirSet {
 // the slide and merges; a win (stopping before the spawn with stop on
 // win); a spawn from the random source (its value drawn first, then its
 // cell among the empty ones, in cell order); a loss when no move is left;
-// the turn, the history.
+// the turn, the history. Nothing on it can fail, so it works on the current
+// state in place, once the history has its copy: the generic path's
+// second state is for a turn that a hook may fail.
 func (g *Game) moveFast(p uint64, d Direction) (Result, bool) {
 	if g.queueLeft() || g.opt.ScriptedOnly {
 		return Result{}, false
@@ -197,8 +201,8 @@ func (g *Game) moveFast(p uint64, d Direction) (Result, bool) {
 		return Result{}, true
 	}
 	c := g.rules.(*Classic)
-	s := g.next
-	s.copyScalars(g.cur)
+	g.push()
+	s := g.cur
 	var res Result
 	res.Changed = true
 	res.Merges = merges
@@ -229,29 +233,18 @@ func (g *Game) moveFast(p uint64, d Direction) (Result, bool) {
 			s.Status = Lost
 		}
 	}
-	switch {
-	case len(s.Board.Cells) != 16:
-		s.Board.Cells = make([]Cell, 16)
-		unpack4(q, s.Board.Cells)
-	case g.nextOK:
-		// next's cells hold nextPacked: write the cells that differ.
-		cells := s.Board.Cells[:16]
-		for diff := q ^ g.nextPacked; diff != 0; {
-			i := bits.TrailingZeros64(diff) / 4
-			cells[i] = classicCell(uint16(q>>(4*i)) & 15)
-			diff &^= 15 << (4 * i)
-		}
-	default:
-		unpack4(q, s.Board.Cells)
+	// The cells hold p: write those that differ.
+	cells := s.Board.Cells[:16]
+	for diff := q ^ p; diff != 0; {
+		i := bits.TrailingZeros64(diff) / 4
+		cells[i] = classicCell(uint16(q>>(4*i)) & 15)
+		diff &^= 15 << (4 * i)
 	}
 	if s.Turn < math.MaxInt {
 		s.Turn++
 	}
-	g.push()
-	g.cur, g.next = g.next, g.cur
-	// The state that was current, now next, holds p.
+	s.Tiles, s.NextTile = nil, 0 // a move that tracks no motions drops them
 	g.packed, g.packedOK = q, true
-	g.nextPacked, g.nextOK = p, true
 	return res, true
 }
 

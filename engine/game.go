@@ -30,8 +30,8 @@ type State struct {
 }
 
 // copyScalars makes s a copy of o but for its board's cells, which it
-// leaves as they are (the fast path writes them whole); the tiles'
-// identities go, as a move that does not track motions drops them.
+// leaves as they are, and the tiles' identities, which it drops (copyFrom
+// copies both).
 func (s *State) copyScalars(o *State) {
 	var marks []Mark
 	if len(o.Marks) > 0 {
@@ -166,10 +166,6 @@ type Game struct {
 	slow     bool
 	packed   uint64
 	packedOK bool
-	// nextPacked is the board of next's cells packed, while nextOK: the
-	// fast path then writes only the cells that differ.
-	nextPacked uint64
-	nextOK     bool
 
 	turn    Turn
 	moveEv  MoveEvent
@@ -343,7 +339,6 @@ func (g *Game) Move(d Direction) (Result, error) {
 		}
 	}
 	g.next.copyFrom(g.cur)
-	g.nextOK = false
 	t := &g.turn
 	*t = Turn{Dir: d, State: g.next, g: g}
 	g.recording = g.tracking || g.cur.hasFollow()
@@ -377,7 +372,7 @@ func (g *Game) Move(d Direction) (Result, error) {
 	}
 	g.push()
 	g.cur, g.next = g.next, g.cur
-	g.packedOK, g.nextOK = false, false
+	g.packedOK = false
 	return Result{Changed: true, Gained: t.Gained, Merges: t.Merges, Spawns: t.Spawns}, nil
 }
 
@@ -398,7 +393,6 @@ func (g *Game) Start() error {
 		return ErrStarted
 	}
 	g.next.copyFrom(g.cur)
-	g.nextOK = false
 	ev := &g.tickEv
 	*ev = TickEvent{State: g.next, Edits: ev.Edits[:0], MarkEdits: ev.MarkEdits[:0], Faults: ev.Faults[:0]}
 	if err := g.runHook("on start", h.OnStart, ev); err != nil {
@@ -416,7 +410,7 @@ func (g *Game) Start() error {
 		g.next.identify(g.cur, &stay)
 	}
 	g.cur, g.next = g.next, g.cur
-	g.packedOK, g.nextOK = false, false
+	g.packedOK = false
 	return nil
 }
 
