@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/bits"
 	"sync"
+
+	"github.com/mod2048/mod2048/engine/internal/nibble"
 )
 
 // The fast path of classic 4×4: a game of the classic rules on the
@@ -91,26 +93,6 @@ func pack4(cells []Cell) (uint64, bool) {
 	return p, bad == 0
 }
 
-// unpack4 writes a packed board into 16 classic cells.
-func unpack4(p uint64, cells []Cell) {
-	cells = cells[:16]
-	for i := range 16 {
-		cells[i] = classicCell(uint16(p>>(4*i)) & 15)
-	}
-}
-
-// transpose4 swaps the rows and columns of a packed board.
-func transpose4(p uint64) uint64 {
-	a1 := p & 0xF0F00F0FF0F00F0F
-	a2 := p & 0x0000F0F00000F0F0
-	a3 := p & 0x0F0F00000F0F0000
-	a := a1 | a2<<12 | a3>>12
-	b1 := a & 0xFF00FF0000FF00FF
-	b2 := a & 0x00FF00FF00000000
-	b3 := a & 0x00000000FF00FF00
-	return b1 | b2>>24 | b3<<24
-}
-
 // move4 moves a packed board: the board after, the gain, the number of
 // merges and the highest level a merge made.
 func move4(p uint64, d Direction) (q uint64, gain uint64, merges int, top uint16) {
@@ -120,7 +102,7 @@ func move4(p uint64, d Direction) (q uint64, gain uint64, merges int, top uint16
 	}
 	vertical := d == Up || d == Down
 	if vertical {
-		p = transpose4(p)
+		p = nibble.Transpose(p)
 	}
 	m := &fast4.move[side]
 	e0, e1, e2, e3 := m[uint16(p)], m[uint16(p>>16)], m[uint16(p>>32)], m[uint16(p>>48)]
@@ -129,7 +111,7 @@ func move4(p uint64, d Direction) (q uint64, gain uint64, merges int, top uint16
 	merges = int((e0>>40)&15 + (e1>>40)&15 + (e2>>40)&15 + (e3>>40)&15)
 	top = uint16(max(e0>>48, e1>>48, e2>>48, e3>>48))
 	if vertical {
-		q = transpose4(q)
+		q = nibble.Transpose(q)
 	}
 	return q, gain, merges, top
 }
@@ -166,7 +148,7 @@ func (g *Game) fastClassic() (uint64, bool) {
 func legal4(p uint64) DirSet {
 	l := &fast4.legal
 	h := l[uint16(p)] | l[uint16(p>>16)] | l[uint16(p>>32)] | l[uint16(p>>48)]
-	t := transpose4(p)
+	t := nibble.Transpose(p)
 	v := l[uint16(t)] | l[uint16(t>>16)] | l[uint16(t>>32)] | l[uint16(t>>48)]
 	var s DirSet
 	if h&1 != 0 {

@@ -55,6 +55,13 @@ func TestFast4Moves(t *testing.T) {
 	}
 }
 
+// unpack4 writes a packed board into 16 classic cells.
+func unpack4(p uint64, cells []Cell) {
+	for i := range 16 {
+		cells[i] = classicCell(uint16(p>>(4*i)) & 15)
+	}
+}
+
 func sameCells(a, b Board) bool {
 	for i := range a.Cells {
 		if a.Cells[i] != b.Cells[i] {

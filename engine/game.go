@@ -29,27 +29,6 @@ type State struct {
 	NextTile uint32
 }
 
-// copyScalars makes s a copy of o but for its board's cells, which it
-// leaves as they are, and the tiles' identities, which it drops (copyFrom
-// copies both).
-func (s *State) copyScalars(o *State) {
-	var marks []Mark
-	if len(o.Marks) > 0 {
-		marks = append(s.Marks[:0], o.Marks...)
-	}
-	var faults []Fault
-	if len(o.Faults) > 0 {
-		faults = append(s.Faults[:0], o.Faults...)
-	}
-	vars, data, cells := s.Vars, s.Data, s.Board.Cells
-	*s = *o
-	s.Board.Cells = cells
-	s.Marks, s.Faults = marks, faults
-	s.Vars = copyMap(vars, o.Vars)
-	s.Data = copyMap(data, o.Data)
-	s.Tiles, s.NextTile = nil, 0
-}
-
 // copyFrom makes s a copy of o, reusing s's cells when they fit.
 func (s *State) copyFrom(o *State) {
 	cells := s.Board.Cells
@@ -58,13 +37,24 @@ func (s *State) copyFrom(o *State) {
 	}
 	cells = cells[:len(o.Board.Cells)]
 	copy(cells, o.Board.Cells)
+	var marks []Mark
+	if len(o.Marks) > 0 {
+		marks = append(s.Marks[:0], o.Marks...)
+	}
+	var faults []Fault
+	if len(o.Faults) > 0 {
+		faults = append(s.Faults[:0], o.Faults...)
+	}
 	var tiles []uint32
 	if o.Tiles != nil {
 		tiles = append(s.Tiles[:0], o.Tiles...)
 	}
-	s.copyScalars(o)
+	vars, data := s.Vars, s.Data
+	*s = *o
 	s.Board.Cells = cells
-	s.Tiles, s.NextTile = tiles, o.NextTile
+	s.Marks, s.Faults, s.Tiles = marks, faults, tiles
+	s.Vars = copyMap(vars, o.Vars)
+	s.Data = copyMap(data, o.Data)
 }
 
 // copyMap returns a copy of src, made in dst (a map of the state being

@@ -8,7 +8,10 @@
 // 32768 do not pack.
 package bitboard
 
-import "github.com/mod2048/mod2048/engine"
+import (
+	"github.com/mod2048/mod2048/engine"
+	"github.com/mod2048/mod2048/engine/internal/nibble"
+)
 
 // Board is a packed 4×4 board: cell (row r, column c) is the nibble at
 // bits 4(4r+c).
@@ -63,16 +66,7 @@ func (p Board) Empty() int {
 }
 
 // Transpose swaps rows and columns.
-func (p Board) Transpose() Board {
-	a1 := p & 0xF0F00F0FF0F00F0F
-	a2 := p & 0x0000F0F00000F0F0
-	a3 := p & 0x0F0F00000F0F0000
-	a := a1 | a2<<12 | a3>>12
-	b1 := a & 0xFF00FF0000FF00FF
-	b2 := a & 0x00FF00FF00000000
-	b3 := a & 0x00000000FF00FF00
-	return b1 | b2>>24 | b3<<24
-}
+func (p Board) Transpose() Board { return Board(nibble.Transpose(uint64(p))) }
 
 // tables: for each row, moving toward its first cell (left) or its last
 // (right), the row it becomes and the score its merges gain (apart, so
