@@ -28,14 +28,9 @@ import (
 type Player struct {
 	s      Settings
 	tables *tables
-	tt     map[uint64]ttEntry
+	tt     transTable
 	// Stats of the last Best: nodes evaluated, for benchmarks and reports.
 	Nodes int
-}
-
-type ttEntry struct {
-	depth int8
-	value float32
 }
 
 // New returns a player with settings s (Defaults() for the tuned ones).
@@ -43,7 +38,7 @@ func New(s Settings) (*Player, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	return &Player{s: s, tables: tablesFor(s.Weights), tt: make(map[uint64]ttEntry, 1<<16)}, nil
+	return &Player{s: s, tables: tablesFor(s.Weights)}, nil
 }
 
 // Settings returns the player's settings.
@@ -85,28 +80,26 @@ func packable(g *engine.Game) (board uint64, four float64, ok bool) {
 	return uint64(p), c.FourProbability, ok
 }
 
-// move plays d on a packed board (package bitboard).
-func move(b uint64, d engine.Direction) uint64 {
-	return uint64(bitboard.Board(b).Slide(d))
-}
-
 // The packed board: cell i (row-major from the top left) is the nibble at
-// bits 4i; row r is the 16 bits at 16r, its column 0 in the low nibble.
+// bits 4i; row r is the 16 bits at 16r, its column 0 in the low nibble. The
+// search carries each board with its transpose (bitboard.Pair): its moves
+// and its evaluation are then row-table lookups only.
 
 func (p *Player) bestPacked(b uint64, four float64, legal engine.DirSet) Suggestion {
-	clear(p.tt)
+	p.tt.reset()
 	depth := max(p.s.MinDepth, distinct(b)-p.s.DepthOffset)
 	depth = min(depth, p.s.MaxDepth)
 	best := Suggestion{Dir: legal.List()[0], Value: math.Inf(-1)}
+	pair := bitboard.NewPair(bitboard.Board(b))
 	for _, d := range engine.Directions {
 		if !legal.Has(d) {
 			continue
 		}
-		nb := move(b, d)
-		if nb == b {
+		np := pair.Slide(d)
+		if np.B == pair.B {
 			continue
 		}
-		v := p.chance(nb, four, 1, depth, 1)
+		v := p.chance(np, four, 1, depth, 1)
 		if v > best.Value {
 			best = Suggestion{Dir: d, Value: v}
 		}
@@ -118,11 +111,11 @@ func (p *Player) bestPacked(b uint64, four float64, legal engine.DirSet) Suggest
 }
 
 // maxNode is the player's turn: the best value over the moves.
-func (p *Player) maxNode(b uint64, four float64, level, depth int, prob float64) float64 {
+func (p *Player) maxNode(b bitboard.Pair, four float64, level, depth int, prob float64) float64 {
 	best := 0.0
 	for _, d := range engine.Directions {
-		nb := move(b, d)
-		if nb != b {
+		nb := b.Slide(d)
+		if nb.B != b.B {
 			best = max(best, p.chance(nb, four, level, depth, prob))
 		}
 	}
@@ -131,42 +124,45 @@ func (p *Player) maxNode(b uint64, four float64, level, depth int, prob float64)
 
 // chance is the spawn's turn: the mean value over every empty cell and
 // both tiles, at their odds.
-func (p *Player) chance(b uint64, four float64, level, depth int, prob float64) float64 {
+func (p *Player) chance(b bitboard.Pair, four float64, level, depth int, prob float64) float64 {
 	if level >= depth || prob < p.s.ProbCutoff {
 		p.Nodes++
 		return p.tables.eval(b)
 	}
-	if e, ok := p.tt[b]; ok && int(e.depth) <= level {
-		return float64(e.value)
+	if d, v, ok := p.tt.get(uint64(b.B)); ok && int(d) <= level {
+		return float64(v)
 	}
-	empty := emptyCells(b)
+	empty := emptyCells(uint64(b.B))
 	if empty == 0 {
 		p.Nodes++
 		return p.tables.eval(b)
 	}
 	prob /= float64(empty)
 	sum := 0.0
-	for i := uint(0); i < 16; i++ {
-		if b>>(4*i)&0xf != 0 {
+	for i := 0; i < 16; i++ {
+		if b.B>>(4*i)&0xf != 0 {
 			continue
 		}
-		two := p.maxNode(b|1<<(4*i), four, level+1, depth, prob*(1-four))
-		fourV := p.maxNode(b|2<<(4*i), four, level+1, depth, prob*four)
+		two := p.maxNode(b.Place(i, 1), four, level+1, depth, prob*(1-four))
+		fourV := p.maxNode(b.Place(i, 2), four, level+1, depth, prob*four)
 		sum += two*(1-four) + fourV*four
 	}
 	v := sum / float64(empty)
-	p.tt[b] = ttEntry{depth: int8(level), value: float32(v)}
+	p.tt.put(uint64(b.B), int8(level), float32(v))
 	return v
 }
 
+// emptyCells counts the empty cells: each nibble folded onto its low bit,
+// inverted, and the sixteen bits summed by a multiply (into the top
+// nibble, which holds up to 15: the empty board is counted apart).
 func emptyCells(b uint64) int {
-	n := 0
-	for i := uint(0); i < 16; i++ {
-		if b>>(4*i)&0xf == 0 {
-			n++
-		}
+	if b == 0 {
+		return 16
 	}
-	return n
+	b |= b >> 2 & 0x3333333333333333
+	b |= b >> 1
+	b = ^b & 0x1111111111111111
+	return int(b * 0x1111111111111111 >> 60)
 }
 
 // distinct counts the distinct tiles on the board.

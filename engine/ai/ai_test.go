@@ -11,6 +11,7 @@ import (
 
 	"github.com/mod2048/mod2048/config"
 	"github.com/mod2048/mod2048/engine"
+	"github.com/mod2048/mod2048/engine/bitboard"
 )
 
 func classicGame(t testing.TB, seed uint64) *engine.Game {
@@ -42,7 +43,11 @@ func TestPackedMovesAreTheRules(t *testing.T) {
 			rt.Fatal("a 4×4 classic board did not pack")
 		}
 		for _, d := range engine.Directions {
-			moved := move(packed, d)
+			pair := bitboard.NewPair(bitboard.Board(packed)).Slide(d)
+			if pair.T != pair.B.Transpose() {
+				rt.Fatalf("%v: the pair's transpose is not its board's", d)
+			}
+			moved := uint64(pair.B)
 			f := g.Fork(7)
 			res, err := f.Move(d)
 			if err != nil {

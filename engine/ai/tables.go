@@ -73,9 +73,10 @@ func (w Weights) row(line [4]uint16) float64 {
 	return w.Base + w.Empty*empty + w.Merges*merges - w.Monotonicity*min(monoLeft, monoRight) - w.Sum*sum
 }
 
-// eval is the board's evaluation: its rows' and its columns'.
-func (t *tables) eval(b uint64) float64 {
-	c := uint64(bitboard.Board(b).Transpose())
+// eval is the board's evaluation: its rows' and its columns' (the rows of
+// its transpose).
+func (t *tables) eval(p bitboard.Pair) float64 {
+	b, c := uint64(p.B), uint64(p.T)
 	return float64(t.heur[b&0xffff]+t.heur[b>>16&0xffff]+t.heur[b>>32&0xffff]+t.heur[b>>48&0xffff]) +
 		float64(t.heur[c&0xffff]+t.heur[c>>16&0xffff]+t.heur[c>>32&0xffff]+t.heur[c>>48&0xffff])
 }

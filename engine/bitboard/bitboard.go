@@ -1,7 +1,8 @@
 // Package bitboard is classic 4×4 2048 packed in 64 bits: sixteen cells of
 // four bits, each a tile's exponent (0 empty, 1 for a 2, up to 15 for
 // 32768), with row tables for the moves. A move is four table lookups (and
-// two transposes for Up and Down): a few nanoseconds, for search.
+// a transpose for Up and Down): a few nanoseconds, for search. A Pair
+// carries the transpose along and needs none.
 //
 // It plays the classic rules' slide and merges (engine.Classic.Slide) with
 // no spawn; a differential test holds it to them. Boards with a tile past
@@ -69,11 +70,16 @@ func (p Board) Empty() int {
 func (p Board) Transpose() Board { return Board(nibble.Transpose(uint64(p))) }
 
 // tables: for each row, moving toward its first cell (left) or its last
-// (right), the row it becomes and the score its merges gain (apart, so
-// that Slide reads only the small row tables).
+// (right), the row it becomes, alone (for Slide, whose small tables stay in
+// cache) and with the score its merges gain (for Move).
 type tables struct {
-	left, right         [1 << 16]uint16
-	gainLeft, gainRight [1 << 16]uint32
+	left, right [1 << 16]uint16
+	// The rows of left and right spread down a column: nibble i of the
+	// row at bits 16i (Pair's moves).
+	colLeft, colRight [1 << 16]uint64
+	// The row and its gain in one entry (the row in the low 16 bits, the
+	// gain above), for Move: one lookup a row.
+	moveLeft, moveRight [1 << 16]uint64
 }
 
 // tbl is built when the package loads (about a millisecond): a move then
@@ -87,11 +93,14 @@ func build() *tables {
 		for i := range line {
 			line[i] = uint8(row >> (4 * i) & 0xf)
 		}
-		out, gain := slide(line)
-		t.left[row], t.gainLeft[row] = pack(out), gain
+		out, gainLeft := slide(line)
+		t.left[row] = pack(out)
 		rev := [4]uint8{line[3], line[2], line[1], line[0]}
-		out, gain = slide(rev)
-		t.right[row], t.gainRight[row] = pack([4]uint8{out[3], out[2], out[1], out[0]}), gain
+		out, gainRight := slide(rev)
+		t.right[row] = pack([4]uint8{out[3], out[2], out[1], out[0]})
+		t.colLeft[row], t.colRight[row] = spread(t.left[row]), spread(t.right[row])
+		t.moveLeft[row] = uint64(t.left[row]) | uint64(gainLeft)<<16
+		t.moveRight[row] = uint64(t.right[row]) | uint64(gainRight)<<16
 	}
 	return t
 }
@@ -130,12 +139,17 @@ func pack(line [4]uint8) uint16 {
 	return uint16(line[0]) | uint16(line[1])<<4 | uint16(line[2])<<8 | uint16(line[3])<<12
 }
 
-func rows(p Board, table *[1 << 16]uint16) Board {
-	return Board(table[p&0xffff]) | Board(table[p>>16&0xffff])<<16 | Board(table[p>>32&0xffff])<<32 | Board(table[p>>48&0xffff])<<48
+// spread puts nibble i of a row at bits 16i: the row as a column.
+func spread(row uint16) uint64 {
+	var c uint64
+	for i := 0; i < 4; i++ {
+		c |= uint64(row>>(4*i)&0xf) << (16 * i)
+	}
+	return c
 }
 
-func gains(p Board, table *[1 << 16]uint32) uint32 {
-	return table[p&0xffff] + table[p>>16&0xffff] + table[p>>32&0xffff] + table[p>>48&0xffff]
+func rows(p Board, table *[1 << 16]uint16) Board {
+	return Board(table[p&0xffff]) | Board(table[p>>16&0xffff])<<16 | Board(table[p>>32&0xffff])<<32 | Board(table[p>>48&0xffff])<<48
 }
 
 // Slide plays direction d (no spawn) and returns the board: the fastest
@@ -147,9 +161,9 @@ func (p Board) Slide(d engine.Direction) Board {
 	case engine.Right:
 		return rows(p, &tbl.right)
 	case engine.Up:
-		return rows(p.Transpose(), &tbl.left).Transpose()
+		return cols(p.Transpose(), &tbl.colLeft)
 	case engine.Down:
-		return rows(p.Transpose(), &tbl.right).Transpose()
+		return cols(p.Transpose(), &tbl.colRight)
 	}
 	return p
 }
@@ -157,17 +171,70 @@ func (p Board) Slide(d engine.Direction) Board {
 // Move plays direction d: the board after the slide and merges (no
 // spawn), the score they gain, and whether the board changed.
 func (p Board) Move(d engine.Direction) (Board, uint32, bool) {
+	var out Board
 	var gain uint32
 	switch d {
 	case engine.Left:
-		gain = gains(p, &tbl.gainLeft)
+		out, gain = moveRows(p, &tbl.moveLeft)
 	case engine.Right:
-		gain = gains(p, &tbl.gainRight)
+		out, gain = moveRows(p, &tbl.moveRight)
 	case engine.Up:
-		gain = gains(p.Transpose(), &tbl.gainLeft)
+		t := p.Transpose()
+		out, gain = cols(t, &tbl.colLeft), rowGains(t, &tbl.moveLeft)
 	case engine.Down:
-		gain = gains(p.Transpose(), &tbl.gainRight)
+		t := p.Transpose()
+		out, gain = cols(t, &tbl.colRight), rowGains(t, &tbl.moveRight)
+	default:
+		return p, 0, false
 	}
-	out := p.Slide(d)
 	return out, gain, out != p
+}
+
+// rowGains sums the gains of a table of rows and gains.
+func rowGains(p Board, table *[1 << 16]uint64) uint32 {
+	return uint32(table[p&0xffff]>>16 + table[p>>16&0xffff]>>16 + table[p>>32&0xffff]>>16 + table[p>>48&0xffff]>>16)
+}
+
+// moveRows moves each row by a table of rows and gains.
+func moveRows(p Board, table *[1 << 16]uint64) (Board, uint32) {
+	a, b, c, e := table[p&0xffff], table[p>>16&0xffff], table[p>>32&0xffff], table[p>>48&0xffff]
+	out := Board(a&0xffff | (b&0xffff)<<16 | (c&0xffff)<<32 | (e&0xffff)<<48)
+	return out, uint32(a>>16 + b>>16 + c>>16 + e>>16)
+}
+
+// Pair is a board with its transpose. Each of its moves is eight table
+// lookups with no transpose at all (a move's rows make the other board's
+// columns), and a search that carries both boards evaluates rows and
+// columns alike by row tables.
+type Pair struct{ B, T Board }
+
+// NewPair pairs b with its transpose.
+func NewPair(b Board) Pair { return Pair{b, b.Transpose()} }
+
+// cols spreads the table rows of p's rows into columns: the transpose of
+// rows(p, table).
+func cols(p Board, table *[1 << 16]uint64) Board {
+	return Board(table[p&0xffff] | table[p>>16&0xffff]<<4 | table[p>>32&0xffff]<<8 | table[p>>48&0xffff]<<12)
+}
+
+// Slide plays direction d on both boards (no spawn).
+func (p Pair) Slide(d engine.Direction) Pair {
+	switch d {
+	case engine.Left:
+		return Pair{rows(p.B, &tbl.left), cols(p.B, &tbl.colLeft)}
+	case engine.Right:
+		return Pair{rows(p.B, &tbl.right), cols(p.B, &tbl.colRight)}
+	case engine.Up:
+		return Pair{cols(p.T, &tbl.colLeft), rows(p.T, &tbl.left)}
+	case engine.Down:
+		return Pair{cols(p.T, &tbl.colRight), rows(p.T, &tbl.right)}
+	}
+	return p
+}
+
+// Place puts the tile of exponent lv in the empty cell i (row-major) of
+// both boards.
+func (p Pair) Place(i int, lv uint8) Pair {
+	r, c := i/4, i%4
+	return Pair{p.B | Board(lv)<<(4*uint(i)), p.T | Board(lv)<<(4*uint(4*c+r))}
 }

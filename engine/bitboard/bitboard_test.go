@@ -39,11 +39,30 @@ func TestMovesAreTheRules(t *testing.T) {
 			if got != p.Slide(d) {
 				rt.Fatalf("%v: Slide and Move differ", d)
 			}
+			if pair := NewPair(p).Slide(d); pair.B != got || pair.T != got.Transpose() {
+				rt.Fatalf("%v: Pair gives %016x/%016x, want %016x and its transpose", d, pair.B, pair.T, got)
+			}
 			u := got.Unpack()
 			wantGain, _ := gain.Uint64()
 			if ch != changed || uint64(g) != wantGain || !slices.Equal(u.Cells, want.Cells) {
 				rt.Fatalf("%v: bitboard %v (gain %d, changed %v), rules %v (gain %d, changed %v)", d, u.Cells, g, ch, want.Cells, wantGain, changed)
 			}
+		}
+	})
+}
+
+// TestPlace: a tile placed in a pair lands in the same cell of the board
+// and of its transpose.
+func TestPlace(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		b := Board(rapid.Uint64().Draw(rt, "board"))
+		i := rapid.IntRange(0, 15).Draw(rt, "cell")
+		b &^= 0xf << (4 * uint(i))
+		lv := uint8(rapid.IntRange(1, 15).Draw(rt, "level"))
+		got := NewPair(b).Place(i, lv)
+		want := b | Board(lv)<<(4*uint(i))
+		if got.B != want || got.T != want.Transpose() {
+			rt.Fatalf("Place(%d, %d) on %016x: %016x/%016x", i, lv, b, got.B, got.T)
 		}
 	})
 }
@@ -83,6 +102,15 @@ func BenchmarkMoveUp(b *testing.B) {
 	for b.Loop() {
 		q, _, _ := p.Move(engine.Up)
 		p ^= q & 1
+	}
+}
+
+func BenchmarkPairUp(b *testing.B) {
+	p := NewPair(Board(0x1234_0012_3100_0221))
+	b.ReportAllocs()
+	for b.Loop() {
+		q := p.Slide(engine.Up)
+		p.B ^= q.B & 1
 	}
 }
 
