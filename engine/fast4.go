@@ -20,13 +20,14 @@ import (
 // path.
 
 // fast4Tables: for each row of four nibbles (cell c at bits 4c), moving
-// toward cell 0 (move[0]) or cell 3 (move[1]), one entry: the row it
-// becomes (bits 0-15), the score its merges gain (bits 16-39), the number
-// of merges (bits 40-43) and the highest level a merge made (bits 48-52,
-// 0 for none). One lookup a row; legal says which sides change a row, for
-// the legal moves.
+// toward cell 0, one 32-bit entry: the row it becomes (bits 0-15) and a
+// quarter of the score its merges gain (bits 16-30: a merge gains at least
+// 4, and a row at most 65536). A move toward cell 3 reverses the rows
+// around the same table, which so stays small enough (256 KiB) for the
+// processor's second-level cache, as nneonneo's row tables do. legal says
+// which sides change a row, for the legal moves.
 type fast4Tables struct {
-	move [2][1 << 16]uint64
+	move [1 << 16]uint32
 	// legal: bit 0 set when moving toward cell 0 changes the row, bit 1
 	// toward cell 3.
 	legal [1 << 16]uint8
@@ -44,38 +45,39 @@ func buildFast4() {
 		for i := range in {
 			in[i] = uint16(key>>(4*i)) & 15
 		}
-		for side := 0; side < 2; side++ {
-			line := in
-			if side == 1 {
-				line = [4]uint16{in[3], in[2], in[1], in[0]}
-			}
-			// The rule itself is resolveLine's, the generic table's, which
-			// a test checks against slide on real boards.
-			e := resolveLine(line)
-			var out [4]uint16
-			var gain, merges, top uint64
-			for i := range out {
-				out[i] = uint16(e>>(5*i)) & 31
-				if e>>(20+i)&1 != 0 {
-					merges++
-					gain += 1 << out[i]
-					top = max(top, uint64(out[i]))
-				}
-			}
-			if side == 1 {
-				out = [4]uint16{out[3], out[2], out[1], out[0]}
-			}
-			var row uint16
-			for i, lv := range out {
-				row |= (lv & 15) << (4 * i) // a 15 + 15 merge never packs (see pack4)
-			}
-			if int(row) != key {
-				t.legal[key] |= 1 << side
-			}
-			t.move[side][key] = uint64(row) | gain<<16 | merges<<40 | top<<48
+		// The rule itself is resolveLine's, the generic table's, which a
+		// test checks against slide on real boards.
+		row, gain := resolveRow(in)
+		t.move[key] = uint32(row) | uint32(gain/4)<<16
+		if int(row) != key {
+			t.legal[key] |= 1
+		}
+		rev := [4]uint16{in[3], in[2], in[1], in[0]}
+		if row, _ := resolveRow(rev); row != uint16(reverseRows(uint64(key))) {
+			t.legal[key] |= 2
 		}
 	}
 	fast4 = t
+}
+
+// resolveRow moves a row toward its first cell: the row it becomes
+// (packed) and the score its merges gain.
+func resolveRow(in [4]uint16) (row uint16, gain uint64) {
+	e := resolveLine(in)
+	for i := 0; i < 4; i++ {
+		lv := uint16(e>>(5*i)) & 31
+		if e>>(20+i)&1 != 0 {
+			gain += 1 << lv
+		}
+		row |= (lv & 15) << (4 * i) // a 15 + 15 merge never packs (see pack4)
+	}
+	return row, gain
+}
+
+// reverseRows reverses the four cells of each row of a packed board.
+func reverseRows(p uint64) uint64 {
+	p = p&0x00ff00ff00ff00ff<<8 | p>>8&0x00ff00ff00ff00ff
+	return p&0x0f0f0f0f0f0f0f0f<<4 | p>>4&0x0f0f0f0f0f0f0f0f
 }
 
 // pack4 packs a classic 4×4 board whose tiles are all at most level 14.
@@ -93,27 +95,46 @@ func pack4(cells []Cell) (uint64, bool) {
 	return p, bad == 0
 }
 
-// move4 moves a packed board: the board after, the gain, the number of
-// merges and the highest level a merge made.
-func move4(p uint64, d Direction) (q uint64, gain uint64, merges int, top uint16) {
-	side := 0
-	if d == Right || d == Down {
-		side = 1
-	}
-	vertical := d == Up || d == Down
-	if vertical {
+// move4 moves a packed board: the board after and the gain. It has no
+// branch on the direction (a random player's directions are what a
+// processor cannot predict): it transposes and reverses the rows by masks.
+func move4(p uint64, d Direction) (q uint64, gain uint64) {
+	vertical := -(uint64(d) >> 1 & 1) // Up, Down: all ones
+	back := -(uint64(d) & 1)          // Right, Down: all ones
+	p = p&^vertical | nibble.Transpose(p)&vertical
+	p = p&^back | reverseRows(p)&back
+	m := &fast4.move
+	e0, e1, e2, e3 := m[uint16(p)], m[uint16(p>>16)], m[uint16(p>>32)], m[uint16(p>>48)]
+	q = uint64(e0&0xffff) | uint64(e1&0xffff)<<16 | uint64(e2&0xffff)<<32 | uint64(e3&0xffff)<<48
+	gain = uint64(e0>>16+e1>>16+e2>>16+e3>>16) * 4
+	q = q&^back | reverseRows(q)&back
+	q = q&^vertical | nibble.Transpose(q)&vertical
+	return q, gain
+}
+
+// topMerge4 is the highest level a merge of the move makes (0 for none),
+// by the rule itself: it is asked only when the gain could hold a win.
+func topMerge4(p uint64, d Direction) uint16 {
+	if d == Up || d == Down {
 		p = nibble.Transpose(p)
 	}
-	m := &fast4.move[side]
-	e0, e1, e2, e3 := m[uint16(p)], m[uint16(p>>16)], m[uint16(p>>32)], m[uint16(p>>48)]
-	q = e0&0xffff | (e1&0xffff)<<16 | (e2&0xffff)<<32 | (e3&0xffff)<<48
-	gain = (e0>>16)&0xffffff + (e1>>16)&0xffffff + (e2>>16)&0xffffff + (e3>>16)&0xffffff
-	merges = int((e0>>40)&15 + (e1>>40)&15 + (e2>>40)&15 + (e3>>40)&15)
-	top = uint16(max(e0>>48, e1>>48, e2>>48, e3>>48))
-	if vertical {
-		q = nibble.Transpose(q)
+	if d == Right || d == Down {
+		p = reverseRows(p)
 	}
-	return q, gain, merges, top
+	var top uint16
+	for r := 0; r < 4; r++ {
+		var in [4]uint16
+		for i := range in {
+			in[i] = uint16(p>>(16*r+4*i)) & 15
+		}
+		e := resolveLine(in)
+		for i := 0; i < 4; i++ {
+			if e>>(20+i)&1 != 0 {
+				top = max(top, uint16(e>>(5*i))&31)
+			}
+		}
+	}
+	return top
 }
 
 // tiles4 returns bit 4i set for each cell i that holds a tile.
@@ -124,16 +145,17 @@ func tiles4(p uint64) uint64 {
 }
 
 // fastClassic reports whether the game's next move may take the fast
-// path, and the packed board if so.
+// path, and the packed board if so. Once it has said yes, the answer is
+// kept (packedOK) until something drops it.
 func (g *Game) fastClassic() (uint64, bool) {
+	if g.packedOK {
+		return g.packed, true
+	}
 	if g.slow || g.hooks != nil || g.tracking || len(g.cur.Marks) != 0 || g.opt.Width != 4 || g.opt.Height != 4 {
 		return 0, false
 	}
 	if _, ok := g.rules.(*Classic); !ok {
 		return 0, false
-	}
-	if g.packedOK {
-		return g.packed, true
 	}
 	p, ok := pack4(g.cur.Board.Cells)
 	if ok {
@@ -141,6 +163,21 @@ func (g *Game) fastClassic() (uint64, bool) {
 		g.packed, g.packedOK = p, true
 	}
 	return p, ok
+}
+
+// sync writes the board of the fast path's moves into the current state's
+// cells: those that differ from the board they hold.
+func (g *Game) sync() {
+	if !g.stale {
+		return
+	}
+	g.stale = false
+	cells := g.cur.Board.Cells[:16]
+	for diff := g.synced ^ g.packed; diff != 0; {
+		i := bits.TrailingZeros64(diff) / 4
+		cells[i] = fast4Cells[g.packed>>(4*i)&15]
+		diff &^= 15 << (4 * i)
+	}
 }
 
 // legal4 is LegalMoves on the fast path: a row's left and right from the
@@ -173,25 +210,32 @@ func legal4(p uint64) DirSet {
 // cell among the empty ones, in cell order); a loss when no move is left;
 // the turn, the history. Nothing on it can fail, so it works on the current
 // state in place, once the history has its copy: the generic path's
-// second state is for a turn that a hook may fail.
-func (g *Game) moveFast(p uint64, d Direction) (Result, bool) {
+// second state is for a turn that a hook may fail. It writes the board
+// only packed: the cells wait for sync, which everything that reads them
+// or copies the state calls first. It reports false, writing nothing,
+// when the move must take the generic path after all.
+func (g *Game) moveFast(p uint64, d Direction, res *Result) bool {
 	if g.queueLeft() || g.opt.ScriptedOnly {
-		return Result{}, false
+		return false
 	}
-	q, gain, merges, top := move4(p, d)
+	q, gain := move4(p, d)
 	if q == p {
-		return Result{}, true
+		return true
 	}
 	c := g.rules.(*Classic)
-	g.push()
+	if g.opt.UndoLimit != 0 || len(g.future) != 0 {
+		g.push()
+	}
 	s := g.cur
-	var res Result
 	res.Changed = true
-	res.Merges = merges
-	res.Gained.AddUint64(gain)
+	// A merge makes one tile of two.
+	res.Merges = bits.OnesCount64(tiles4(p)) - bits.OnesCount64(tiles4(q))
+	res.Gained = ScoreOf(gain)
 	s.Score.AddUint64(gain)
 	spawn := true
-	if top != 0 && s.Status == Playing && top >= c.winLevel() {
+	// A merge that wins gains at least the win tile: only then is the
+	// move's top merge worth finding.
+	if s.Status == Playing && gain >= 1<<c.winLevel() && topMerge4(p, d) >= c.winLevel() {
 		if c.StopOnWin {
 			s.Status = Won
 			spawn = false
@@ -215,20 +259,26 @@ func (g *Game) moveFast(p uint64, d Direction) (Result, bool) {
 			s.Status = Lost
 		}
 	}
-	// The cells hold p: write those that differ.
-	cells := s.Board.Cells[:16]
-	for diff := q ^ p; diff != 0; {
-		i := bits.TrailingZeros64(diff) / 4
-		cells[i] = classicCell(uint16(q>>(4*i)) & 15)
-		diff &^= 15 << (4 * i)
-	}
 	if s.Turn < math.MaxInt {
 		s.Turn++
 	}
-	s.Tiles, s.NextTile = nil, 0 // a move that tracks no motions drops them
-	g.packed, g.packedOK = q, true
-	return res, true
+	if s.Tiles != nil {
+		s.Tiles, s.NextTile = nil, 0 // a move that tracks no motions drops them
+	}
+	if !g.stale { // the cells hold p until sync
+		g.synced, g.stale = p, true
+	}
+	g.packed = q
+	return true
 }
+
+// fast4Cells: the cell of each level of the fast path, one copy a cell.
+var fast4Cells = func() (c [16]Cell) {
+	for lv := range c {
+		c[lv] = classicCell(uint16(lv))
+	}
+	return c
+}()
 
 // queueLeft reports whether spawn-queue entries are left to use.
 func (g *Game) queueLeft() bool { return g.cur.Next < len(g.queue) }

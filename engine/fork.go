@@ -9,6 +9,7 @@ func (g *Game) Fork(seed uint64) *Game {
 	f := &Game{rules: g.rules, opt: g.opt}
 	f.opt.UndoLimit = 0
 	f.cur, f.next = &f.bufs[0], &f.bufs[1]
+	g.sync()
 	f.cur.copyFrom(g.cur)
 	f.cur.RNG = NewRNG(seed)
 	f.queue = g.queue[:len(g.queue):len(g.queue)] // an append copies: the game's queue stays its own

@@ -150,12 +150,17 @@ type Game struct {
 	recording bool
 	motions   Motions // the last move's, while tracking
 	// slow turns the classic 4×4 fast path off (fast4.go), for the tests
-	// that hold the two paths together. packed is the current board packed
-	// for it, while packedOK: the fast path sets it, and whatever else
-	// replaces the current state drops it.
+	// that hold the two paths together. packedOK says that the fast path
+	// applies and packed is the current board packed for it: the fast
+	// path sets it, and whatever else replaces the current state, or
+	// attaches hooks or tracks motions, drops it. While stale, the current
+	// state's cells still hold the board synced, and sync writes packed's
+	// into them: the fast path's moves write no cells.
 	slow     bool
 	packed   uint64
 	packedOK bool
+	stale    bool
+	synced   uint64
 
 	turn    Turn
 	moveEv  MoveEvent
@@ -239,14 +244,23 @@ func (g *Game) Rules() Rules { return g.rules }
 func (g *Game) Options() Options { return g.opt }
 
 // SetHooks attaches h (nil detaches).
-func (g *Game) SetHooks(h Hooks) { g.hooks = h }
+func (g *Game) SetHooks(h Hooks) {
+	g.sync()
+	g.hooks, g.packedOK = h, false
+}
 
 // State returns the current state. It is the game's own: read it, do not
 // change it, and do not keep it across calls that change the game.
-func (g *Game) State() *State { return g.cur }
+func (g *Game) State() *State {
+	g.sync()
+	return g.cur
+}
 
 // Board returns a copy of the current board.
-func (g *Game) Board() Board { return g.cur.Board.Clone() }
+func (g *Game) Board() Board {
+	g.sync()
+	return g.cur.Board.Clone()
+}
 
 // Score returns the current score.
 func (g *Game) Score() Score { return g.cur.Score }
@@ -272,7 +286,13 @@ func (g *Game) Remaining() int { return len(g.queue) - g.cur.Next }
 // Legal reports whether a move in direction d would be accepted and change
 // the board.
 func (g *Game) Legal(d Direction) bool {
-	return d.Valid() && !g.cur.Status.Over() && g.rules.Changes(g.cur, d)
+	if !d.Valid() || g.cur.Status.Over() {
+		return false
+	}
+	if p, ok := g.fastClassic(); ok {
+		return legal4(p).Has(d)
+	}
+	return g.rules.Changes(g.cur, d)
 }
 
 // LegalMoves returns the directions that would change the board: none when
@@ -304,18 +324,17 @@ func (g *Game) CanMove() bool { return g.LegalMoves() != 0 }
 // hook hears of it; Status says why. A move that fails returns an error and
 // leaves the game exactly as it was: a *Refusal or *HookError from hooks, a
 // *SpawnError or ErrNoSpawn from the spawn queue.
-func (g *Game) Move(d Direction) (Result, error) {
+func (g *Game) Move(d Direction) (res Result, err error) {
 	if !d.Valid() {
 		return Result{}, fmt.Errorf("invalid direction %v", d)
 	}
 	if g.cur.Status.Over() {
 		return Result{}, nil
 	}
-	if p, ok := g.fastClassic(); ok {
-		if res, ok := g.moveFast(p, d); ok {
-			return res, nil
-		}
+	if p, ok := g.fastClassic(); ok && g.moveFast(p, d, &res) {
+		return res, nil
 	}
+	g.sync()
 	if g.hooks != nil {
 		g.moveEv = MoveEvent{Dir: d, State: g.cur}
 		err := g.hooks.BeforeMove(&g.moveEv)
@@ -382,6 +401,7 @@ func (g *Game) Start() error {
 	if g.cur.Turn != 0 || g.history.len() > 0 || len(g.future) > 0 {
 		return ErrStarted
 	}
+	g.sync()
 	g.next.copyFrom(g.cur)
 	ev := &g.tickEv
 	*ev = TickEvent{State: g.next, Edits: ev.Edits[:0], MarkEdits: ev.MarkEdits[:0], Faults: ev.Faults[:0]}
@@ -506,6 +526,7 @@ func (g *Game) push() {
 	if g.opt.UndoLimit == 0 {
 		return
 	}
+	g.sync()
 	var s State
 	if n := len(g.spare); n > 0 {
 		s.Board.Cells = g.spare[n-1]
@@ -533,6 +554,7 @@ func (g *Game) Undo() error {
 	if g.history.len() == 0 {
 		return ErrNothingToUndo
 	}
+	g.sync()
 	g.future = append(g.future, *g.cur)
 	*g.cur = g.history.pop()
 	g.packedOK = false
@@ -549,6 +571,7 @@ func (g *Game) Redo() error {
 		return ErrNothingToRedo
 	}
 	// The history had room for the state Undo took from it.
+	g.sync()
 	g.history.push(*g.cur, 0)
 	*g.cur = g.future[n-1]
 	g.packedOK = false
@@ -567,6 +590,7 @@ func (g *Game) KeepPlaying() error {
 	if g.cur.Status != Won {
 		return fmt.Errorf("%w (%s)", ErrNotWon, g.cur.Status)
 	}
+	g.sync()
 	g.cur.Status = WonContinue
 	g.rules.Settle(g.cur)
 	return nil

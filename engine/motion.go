@@ -38,7 +38,8 @@ type Motions struct {
 // the ones on the board get theirs when tracking starts, unless they have
 // them already (a save keeps them).
 func (g *Game) TrackMotions(on bool) {
-	g.tracking = on
+	g.sync()
+	g.tracking, g.packedOK = on, false
 	g.motions.Moves, g.motions.Merged = g.motions.Moves[:0], g.motions.Merged[:0]
 	if on && g.cur.Tiles == nil {
 		g.cur.identify(nil, nil)

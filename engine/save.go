@@ -91,6 +91,7 @@ type saveSpawn struct {
 // the undo and redo history. The same game always gives the same bytes.
 // Hooks are not saved.
 func (g *Game) Marshal() ([]byte, error) {
+	g.sync()
 	rules, err := json.Marshal(g.rules.Config())
 	if err != nil {
 		return nil, fmt.Errorf("save rules: %w", err)
@@ -396,6 +397,7 @@ func (e *ConfigError) Error() string {
 // same settings, the same board size, undo limit and spawn mode. The seed is
 // the game's own and is not compared. A mismatch is a *ConfigError.
 func (g *Game) CheckConfig(rules Rules, opt Options) error {
+	g.sync()
 	if rules == nil {
 		return errors.New("no rules")
 	}
