@@ -148,3 +148,15 @@ func TestMillionMoves(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkMoveEach plays the four directions in turn.
+func BenchmarkMoveEach(b *testing.B) {
+	p := Board(0x1234_0012_3100_0221)
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		q, _, _ := p.Move(engine.Directions[i&3])
+		p ^= q & 1
+		i++
+	}
+}
