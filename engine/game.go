@@ -527,15 +527,12 @@ func (g *Game) push() {
 		return
 	}
 	g.sync()
-	var s State
-	if n := len(g.spare); n > 0 {
+	s := g.history.slot(g.opt.UndoLimit)
+	if n := len(g.spare); s.Board.Cells == nil && n > 0 {
 		s.Board.Cells = g.spare[n-1]
 		g.spare = g.spare[:n-1]
 	}
 	s.copyFrom(g.cur)
-	if old, ok := g.history.push(s, g.opt.UndoLimit); ok {
-		g.recycle(&old)
-	}
 }
 
 func (g *Game) recycle(s *State) {

@@ -17,11 +17,25 @@ func (r *ring) len() int { return r.n }
 func (r *ring) at(i int) *State { return &r.buf[(r.start+i)%len(r.buf)] }
 
 // push adds s as the newest state. When the ring holds limit states (limit
-// > 0) the oldest is dropped and returned, for its cells to be reused.
+// > 0) the oldest is dropped and returned.
 func (r *ring) push(s State, limit int) (dropped State, ok bool) {
 	if limit > 0 && r.n >= limit {
+		dropped, ok = *r.at(0), true
+	}
+	*r.slot(limit) = s
+	return dropped, ok
+}
+
+// slot makes room for a newest state, dropping the oldest when the ring
+// holds limit states (limit > 0), and returns the new state's place: empty
+// but for the dropped state's cells, to be reused (nil when none was
+// dropped). The caller fills it in place: a state is some 200 bytes, which
+// a move with a history then copies once.
+func (r *ring) slot(limit int) *State {
+	var cells []Cell
+	if limit > 0 && r.n >= limit {
 		old := r.at(0)
-		dropped, ok = *old, true
+		cells = old.Board.Cells
 		*old = State{}
 		r.start = (r.start + 1) % len(r.buf)
 		r.n--
@@ -29,9 +43,10 @@ func (r *ring) push(s State, limit int) (dropped State, ok bool) {
 	if r.n == len(r.buf) {
 		r.grow(limit)
 	}
-	*r.at(r.n) = s
+	s := r.at(r.n)
 	r.n++
-	return dropped, ok
+	s.Board.Cells = cells
+	return s
 }
 
 // grow makes room for more states, keeping their order.
