@@ -95,21 +95,29 @@ func pack4(cells []Cell) (uint64, bool) {
 	return p, bad == 0
 }
 
-// move4 moves a packed board: the board after and the gain. It has no
-// branch on the direction (a random player's directions are what a
-// processor cannot predict): it transposes and reverses the rows by masks.
+// move4 moves a packed board: the board after and the gain.
 func move4(p uint64, d Direction) (q uint64, gain uint64) {
-	vertical := -(uint64(d) >> 1 & 1) // Up, Down: all ones
-	back := -(uint64(d) & 1)          // Right, Down: all ones
-	p = p&^vertical | nibble.Transpose(p)&vertical
-	p = p&^back | reverseRows(p)&back
+	switch d {
+	case Left:
+		return rows4(p)
+	case Right:
+		q, gain = rows4(reverseRows(p))
+		return reverseRows(q), gain
+	case Up:
+		q, gain = rows4(nibble.Transpose(p))
+		return nibble.Transpose(q), gain
+	default:
+		q, gain = rows4(reverseRows(nibble.Transpose(p)))
+		return nibble.Transpose(reverseRows(q)), gain
+	}
+}
+
+// rows4 moves each row toward its first cell.
+func rows4(p uint64) (q uint64, gain uint64) {
 	m := &fast4.move
 	e0, e1, e2, e3 := m[uint16(p)], m[uint16(p>>16)], m[uint16(p>>32)], m[uint16(p>>48)]
 	q = uint64(e0&0xffff) | uint64(e1&0xffff)<<16 | uint64(e2&0xffff)<<32 | uint64(e3&0xffff)<<48
-	gain = uint64(e0>>16+e1>>16+e2>>16+e3>>16) * 4
-	q = q&^back | reverseRows(q)&back
-	q = q&^vertical | nibble.Transpose(q)&vertical
-	return q, gain
+	return q, uint64(e0>>16+e1>>16+e2>>16+e3>>16) * 4
 }
 
 // topMerge4 is the highest level a merge of the move makes (0 for none),
