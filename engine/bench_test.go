@@ -31,7 +31,9 @@ func benchMoves(b *testing.B, n, undo int) {
 		i++
 		if g.cur.Status == Lost {
 			g.cur.copyFrom(&start)
-			g.packedOK = false // the fast path's packed board is the old one
+			// The fast path's packed board is the old one, and the cells
+			// are no longer waiting for it.
+			g.packedOK, g.stale = false, false
 		}
 	}
 }
