@@ -21,6 +21,7 @@ import (
 
 	"github.com/mod2048/mod2048/engine"
 	"github.com/mod2048/mod2048/engine/bitboard"
+	"github.com/mod2048/mod2048/engine/internal/nibble"
 )
 
 // Player suggests moves. It keeps its transposition table between calls of
@@ -132,7 +133,7 @@ func (p *Player) chance(b bitboard.Pair, four float64, level, depth int, prob fl
 	if d, v, ok := p.tt.get(uint64(b.B)); ok && int(d) <= level {
 		return float64(v)
 	}
-	empty := emptyCells(uint64(b.B))
+	empty := nibble.Empty(uint64(b.B))
 	if empty == 0 {
 		p.Nodes++
 		return p.tables.eval(b)
@@ -150,19 +151,6 @@ func (p *Player) chance(b bitboard.Pair, four float64, level, depth int, prob fl
 	v := sum / float64(empty)
 	p.tt.put(uint64(b.B), int8(level), float32(v))
 	return v
-}
-
-// emptyCells counts the empty cells: each nibble folded onto its low bit,
-// inverted, and the sixteen bits summed by a multiply (into the top
-// nibble, which holds up to 15: the empty board is counted apart).
-func emptyCells(b uint64) int {
-	if b == 0 {
-		return 16
-	}
-	b |= b >> 2 & 0x3333333333333333
-	b |= b >> 1
-	b = ^b & 0x1111111111111111
-	return int(b * 0x1111111111111111 >> 60)
 }
 
 // distinct counts the distinct tiles on the board.

@@ -56,15 +56,7 @@ func (p Board) level(i int) uint8 { return uint8(p >> (4 * uint(i)) & 0xf) }
 func (p Board) At(r, c int) uint8 { return p.level(4*r + c) }
 
 // Empty counts the empty cells.
-func (p Board) Empty() int {
-	n := 0
-	for i := 0; i < 16; i++ {
-		if p.level(i) == 0 {
-			n++
-		}
-	}
-	return n
-}
+func (p Board) Empty() int { return nibble.Empty(uint64(p)) }
 
 // Transpose swaps rows and columns.
 func (p Board) Transpose() Board { return Board(nibble.Transpose(uint64(p))) }

@@ -147,6 +147,26 @@ func same(t *testing.T, p *webtest.Page, m *mirror, step string) {
 	}
 }
 
+// arrows are the arrow keys of the directions.
+var arrows = map[engine.Direction]string{engine.Left: "ArrowLeft", engine.Right: "ArrowRight", engine.Up: "ArrowUp", engine.Down: "ArrowDown"}
+
+// sameMarks fails the test when the marks the page draws (name, cell,
+// glyph and colour) are not the mirror's, each drawn with glyph and
+// colour; it returns how many there are.
+func sameMarks(t *testing.T, p *webtest.Page, m *mirror, glyph, colour, step string) int {
+	t.Helper()
+	var got []string
+	p.Eval(`[...document.querySelectorAll("#tiles .mark")].map((e) => e.dataset.mark + "(" + e.dataset.row + "," + e.dataset.col + ")" + e.textContent + " " + e.style.backgroundColor)`, &got)
+	var want []string
+	for _, mk := range m.s.State().Marks {
+		want = append(want, fmt.Sprintf("%s(%d,%d)%s %s", mk.Name, mk.Pos.Row, mk.Pos.Col, glyph, colour))
+	}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Fatalf("%s: the page's marks %q, the engine's %q", step, got, want)
+	}
+	return len(got)
+}
+
 // firstLine is the score without its "+N" pop-up.
 func firstLine(s string) string {
 	if i := strings.Index(s, "+"); i >= 0 {
@@ -267,9 +287,8 @@ func TestQueuedInput(t *testing.T) {
 	m := newMirror(t, o, 99)
 	seq := []engine.Direction{engine.Left, engine.Down, engine.Right, engine.Down, engine.Left, engine.Up, engine.Right, engine.Down, engine.Left, engine.Down, engine.Right, engine.Up}
 	var keys []string
-	names := map[engine.Direction]string{engine.Left: "ArrowLeft", engine.Right: "ArrowRight", engine.Up: "ArrowUp", engine.Down: "ArrowDown"}
 	for _, d := range seq {
-		keys = append(keys, names[d])
+		keys = append(keys, arrows[d])
 		m.move(d)
 	}
 	p.Press(keys...)
@@ -332,10 +351,9 @@ func TestCellular(t *testing.T) {
 	m := newMirror(t, o, 7)
 	same(t, p, m, "start")
 	order := []engine.Direction{engine.Left, engine.Up, engine.Right, engine.Down}
-	names := map[engine.Direction]string{engine.Left: "ArrowLeft", engine.Right: "ArrowRight", engine.Up: "ArrowUp", engine.Down: "ArrowDown"}
 	for i := 0; i < 12; i++ {
 		d := order[i*3%4]
-		p.Press(names[d])
+		p.Press(arrows[d])
 		m.move(d)
 		same(t, p, m, fmt.Sprintf("cellular move %d", i+1))
 		if m.s.Status().Over() {
@@ -354,19 +372,12 @@ func TestModded(t *testing.T) {
 	m := newMirror(t, o, 11)
 	seen := false
 	for i, d := range []engine.Direction{engine.Left, engine.Down, engine.Right, engine.Down, engine.Left, engine.Up} {
-		p.Press(map[engine.Direction]string{engine.Left: "ArrowLeft", engine.Right: "ArrowRight", engine.Up: "ArrowUp", engine.Down: "ArrowDown"}[d])
+		p.Press(arrows[d])
 		m.move(d)
 		same(t, p, m, fmt.Sprintf("modded move %d", i+1))
-		var marks []string
-		p.Eval(`[...document.querySelectorAll("#tiles .mark")].map((e) => e.dataset.mark + "(" + e.dataset.row + "," + e.dataset.col + ")" + e.textContent + " " + e.style.backgroundColor)`, &marks)
-		var want []string
-		for _, mk := range m.s.State().Marks {
-			want = append(want, fmt.Sprintf("%s(%d,%d)* cyan", mk.Name, mk.Pos.Row, mk.Pos.Col))
+		if sameMarks(t, p, m, "*", "cyan", fmt.Sprintf("move %d", i+1)) > 0 {
+			seen = true
 		}
-		if strings.Join(marks, " ") != strings.Join(want, " ") {
-			t.Fatalf("move %d: the page's marks %q, the engine's %q", i+1, marks, want)
-		}
-		seen = seen || len(marks) > 0
 	}
 	if !seen {
 		t.Fatal("no mark was ever shown")
@@ -382,31 +393,18 @@ func TestModdedCellular(t *testing.T) {
 	o := bridge.Options{Ruleset: "cellular", Difficulty: "early", Mods: []bridge.ModSource{{Builtin: "plague"}}, ModSets: []string{"plague.interval=2"}, Seed: "5"}
 	p := b.Open(t, webtest.Serve(t, &web.Defaults{Options: o}), webtest.PageOptions{})
 	m := newMirror(t, o, 5)
-	marks := func(what string) int {
-		t.Helper()
-		var got []string
-		p.Eval(`[...document.querySelectorAll("#tiles .mark")].map((e) => e.dataset.mark + "(" + e.dataset.row + "," + e.dataset.col + ")" + e.textContent + " " + e.style.backgroundColor)`, &got)
-		var want []string
-		for _, mk := range m.s.State().Marks {
-			want = append(want, fmt.Sprintf("%s(%d,%d)%% green", mk.Name, mk.Pos.Row, mk.Pos.Col))
-		}
-		if strings.Join(got, " ") != strings.Join(want, " ") {
-			t.Fatalf("%s: the page's marks %q, the engine's %q", what, got, want)
-		}
-		return len(got)
-	}
 	same(t, p, m, "start")
-	if marks("start") == 0 {
+	if sameMarks(t, p, m, "%", "green", "start") == 0 {
 		t.Fatal("the start handler's infection is not on the first board")
 	}
 	for i, d := range []engine.Direction{engine.Left, engine.Up, engine.Right, engine.Down, engine.Left, engine.Up} {
 		if m.s.Status().Over() {
 			break
 		}
-		p.Press(map[engine.Direction]string{engine.Left: "ArrowLeft", engine.Right: "ArrowRight", engine.Up: "ArrowUp", engine.Down: "ArrowDown"}[d])
+		p.Press(arrows[d])
 		m.move(d)
 		same(t, p, m, fmt.Sprintf("plague move %d", i+1))
-		marks(fmt.Sprintf("plague move %d", i+1))
+		sameMarks(t, p, m, "%", "green", fmt.Sprintf("plague move %d", i+1))
 	}
 }
 
