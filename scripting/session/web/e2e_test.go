@@ -39,23 +39,18 @@ func browser(t *testing.T) *webtest.Browser {
 	return shared
 }
 
-// keepAlive lets the shared browser outlive the test that started it; it
-// ends with the process.
+// keepAlive lets the shared browser outlive the test that started it;
+// TestMain closes it.
 type keepAlive struct{ *testing.T }
 
 func (k *keepAlive) Cleanup(func()) {}
 
-func (k *keepAlive) TempDir() string {
-	dir, err := os.MkdirTemp("", "mod2048-chromium-")
-	if err != nil {
-		k.Fatal(err)
-	}
-	return dir
-}
-
 func TestMain(m *testing.M) {
 	flag.Parse()
 	code := m.Run()
+	if shared != nil {
+		shared.Close()
+	}
 	os.Exit(code)
 }
 

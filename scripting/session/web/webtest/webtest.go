@@ -43,7 +43,8 @@ func Chromium() string {
 // Browser is a headless Chromium with a fresh profile.
 type Browser struct {
 	ctx    context.Context
-	cancel context.CancelFunc
+	cancel func()
+	once   sync.Once
 }
 
 // Start starts a headless Chromium for t, ended when t ends.
@@ -69,20 +70,59 @@ func Start(t testing.TB) *Browser {
 		chromedp.Flag("disable-dev-shm-usage", true),
 		chromedp.Flag("hide-scrollbars", true),
 		chromedp.Flag("font-render-hinting", "none"),
-		chromedp.UserDataDir(t.TempDir()),
+		chromedp.Flag("disable-breakpad", true),
+		chromedp.Flag("disable-crash-reporter", true),
 		chromedp.WindowSize(600, 900),
 	}
+	// The profile is a folder of our own, not t.TempDir: Chromium and its
+	// helper processes may still be writing to it for a moment after the
+	// browser has gone, and t.TempDir's removal then fails the test
+	// ("directory not empty"). stop closes the browser, waits for its
+	// process, and removes the folder as well as it can; a folder that
+	// cannot be removed yet is left in the system's temporary folder.
+	profile, err := os.MkdirTemp("", "mod2048-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts = append(opts, chromedp.UserDataDir(profile))
 	actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(actx)
+	b := &Browser{ctx: ctx}
+	b.cancel = func() { stop(ctx, cancel, acancel, profile) }
 	if err := chromedp.Run(ctx); err != nil {
-		cancel()
-		acancel()
+		b.Close()
 		t.Fatalf("starting %s: %v", path, err)
 	}
-	b := &Browser{ctx: ctx, cancel: func() { cancel(); acancel() }}
-	t.Cleanup(b.cancel)
+	t.Cleanup(b.Close)
 	return b
 }
+
+// stop closes the browser of ctx gracefully (killing it if it does not
+// close within a few seconds), waits for its process to end, and then
+// removes its profile folder, trying again for a while as the last
+// helper processes finish their writes. It never fails a test.
+func stop(ctx context.Context, cancel, acancel context.CancelFunc, profile string) {
+	cctx, ccancel := context.WithTimeout(ctx, 5*time.Second)
+	chromedp.Cancel(cctx)
+	ccancel()
+	cancel()
+	acancel()
+	if c := chromedp.FromContext(ctx); c != nil && c.Allocator != nil {
+		if w, ok := c.Allocator.(interface{ Wait() }); ok {
+			w.Wait()
+		}
+	}
+	for i := 0; i < 50; i++ {
+		if os.RemoveAll(profile) == nil {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// Close stops the browser and removes its profile. Start arranges it for
+// the test's end; a browser shared by several tests is closed by hand.
+func (b *Browser) Close() { b.once.Do(b.cancel) }
 
 // Serve serves the site with defaults d on a loopback port for t and
 // returns its address.
