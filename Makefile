@@ -23,13 +23,14 @@ test:
 build:
 	$(GO) build -o 2048 ./cmd/2048
 
-# web: build the browser game's engine (cmd/2048wasm, GOOS=js GOARCH=wasm)
+# web: build the browser game's engine (cmd/2048wasm, GOOS=js GOARCH=wasm),
+# brotli-compressed (main.wasm.br; no raw main.wasm is kept),
 # with wasm_exec.js and the stamp of its sources into
-# scripting/session/web/site, which `2048 serve` embeds: commit them.
+# cmd/internal/web/site, which `2048 serve` embeds: commit them.
 # WEBDIR=DIR also writes the whole site to DIR, for a static host.
 WEBDIR ?=
 web:
-	$(GO) run ./scripting/session/web/internal/build
+	$(GO) run ./cmd/internal/web/internal/build
 	@if [ -n "$(WEBDIR)" ]; then $(GO) run ./cmd/2048 serve --write "$(WEBDIR)"; fi
 
 install:
@@ -44,10 +45,10 @@ bench:
 FUZZTIME ?= 30s
 fuzz:
 	$(GO) test ./engine -run '^$$' -fuzz FuzzUnmarshal -fuzztime $(FUZZTIME)
-	$(GO) test ./cmd/2048/internal/fixture -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME)
-	$(GO) test ./config -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME)
+	$(GO) test ./scripting/session/fixture -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME)
+	$(GO) test ./config -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./scripting/session/replay -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME)
-	$(GO) test ./engine/ai -run '^$$' -fuzz FuzzParseSettings -fuzztime $(FUZZTIME)
+	$(GO) test ./config -run '^$$' -fuzz FuzzParseAISettings -fuzztime $(FUZZTIME)
 
 # check: what a commit should leave clean besides the tests.
 check: test

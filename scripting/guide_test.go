@@ -15,7 +15,7 @@ import (
 
 // MODDING.md, the modding guide, shows complete mods. Each lives under
 // testdata/guide/NAME/ as a working mod with a fixture (NAME.cases, run with
-// every other .cases file by `go test ./cmd/2048/internal/fixture`). These
+// every other .cases file by `go test ./scripting/session/fixture`). These
 // tests keep the guide and those mods the same text:
 //
 //   - a fenced block whose first line is `-- guide: NAME` (Lua) is

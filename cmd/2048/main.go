@@ -22,7 +22,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/mod2048/mod2048/cmd/2048/internal/fixture"
+	"github.com/mod2048/mod2048/scripting/session/fixture"
 )
 
 // version is the program's version; release builds set it with -ldflags.

@@ -14,10 +14,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mod2048/mod2048/cmd/2048/internal/fixture"
 	"github.com/mod2048/mod2048/config"
 	"github.com/mod2048/mod2048/scripting"
 	"github.com/mod2048/mod2048/scripting/session"
+	"github.com/mod2048/mod2048/scripting/session/fixture"
 	"github.com/mod2048/mod2048/scripting/session/sim"
 )
 

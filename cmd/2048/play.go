@@ -265,7 +265,7 @@ func aiSettings(path string) (ai.Settings, error) {
 	if err != nil {
 		return ai.Settings{}, err
 	}
-	return ai.ParseSettings(data, path)
+	return config.ParseAISettings(data, path)
 }
 
 // setMods applies --mod-set MOD.KEY=VALUE assignments to the loaded mods

@@ -13,11 +13,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mod2048/mod2048/cmd/internal/web"
+	"github.com/mod2048/mod2048/cmd/internal/web/bridge"
 	"github.com/mod2048/mod2048/config"
 	"github.com/mod2048/mod2048/config/infile"
 	"github.com/mod2048/mod2048/scripting"
-	"github.com/mod2048/mod2048/scripting/session/web"
-	"github.com/mod2048/mod2048/scripting/session/web/bridge"
 )
 
 const serveUsage = `Usage: 2048 serve [--addr HOST:PORT] [--write DIR] [--ruleset R] [--difficulty D] [--config FILE] [--set KEY=VALUE ...] [--mod DIR ...] [--mod-set MOD.KEY=VALUE ...] [--seed N]

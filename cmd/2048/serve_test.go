@@ -9,10 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mod2048/mod2048/cmd/2048/internal/fixture"
-	"github.com/mod2048/mod2048/scripting/session/web"
-	"github.com/mod2048/mod2048/scripting/session/web/bridge"
-	"github.com/mod2048/mod2048/scripting/session/web/webtest"
+	"github.com/mod2048/mod2048/cmd/internal/web"
+	"github.com/mod2048/mod2048/cmd/internal/web/bridge"
+	"github.com/mod2048/mod2048/cmd/internal/web/webtest"
+	"github.com/mod2048/mod2048/scripting/session/fixture"
 )
 
 // TestServeWrite: serve --write writes the site with the flags' game as

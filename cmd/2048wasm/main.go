@@ -2,7 +2,7 @@
 
 // Command 2048wasm is the browser game's engine, built to WebAssembly: it
 // puts the object mod2048 on the page's global object, with one function
-// per call of package bridge (scripting/session/web/bridge):
+// per call of package bridge (cmd/internal/web/bridge):
 //
 //	mod2048.catalog()                       the rulesets, presets and shipped mods
 //	mod2048.newGame(options, best?)         a new game of a setup
@@ -26,7 +26,7 @@ import (
 	"fmt"
 	"syscall/js"
 
-	"github.com/mod2048/mod2048/scripting/session/web/bridge"
+	"github.com/mod2048/mod2048/cmd/internal/web/bridge"
 )
 
 func main() {

@@ -3,16 +3,11 @@ package ai
 import (
 	"errors"
 	"fmt"
-	"regexp"
-	"strings"
-
-	"github.com/BurntSushi/toml"
-
-	"github.com/mod2048/mod2048/config"
 )
 
 // Settings tune the search and the evaluation. Every one is a TOML key
-// (ParseSettings reads them over the defaults).
+// (config.ParseAISettings reads them over the defaults: the engine reads
+// no files and parses no TOML).
 type Settings struct {
 	// MinDepth and MaxDepth bound the search depth in moves; between them
 	// the depth is the number of distinct tiles less DepthOffset, so the
@@ -73,36 +68,4 @@ func (s Settings) Validate() error {
 		return errors.New("weights: the powers must be 0 to 8")
 	}
 	return nil
-}
-
-// tomlLine finds the line in BurntSushi/toml's decoding errors.
-var tomlLine = regexp.MustCompile(`^toml: line (\d+)(?: \([^)]*\))?:`)
-
-// ParseSettings reads settings from TOML over the defaults. Unknown keys and
-// values of the wrong type are errors naming the file (name), line and key.
-func ParseSettings(data []byte, name string) (Settings, error) {
-	s := Defaults()
-	md, err := toml.Decode(string(data), &s)
-	if err != nil {
-		var pe toml.ParseError
-		if errors.As(err, &pe) {
-			return s, fmt.Errorf("%s:%d: %s", name, pe.Position.Line, pe.Message)
-		}
-		if m := tomlLine.FindStringSubmatch(err.Error()); m != nil {
-			return s, fmt.Errorf("%s:%s: %s", name, m[1], strings.TrimSpace(err.Error()[len(m[0]):]))
-		}
-		return s, fmt.Errorf("%s: %v", name, err)
-	}
-	if undec := md.Undecoded(); len(undec) > 0 {
-		keys := make([]string, len(undec))
-		for i, k := range undec {
-			keys[i] = k.String()
-		}
-		line := config.KeyLines(data)[keys[0]]
-		return s, fmt.Errorf("%s:%d: %s: unknown key (keys: min_depth, max_depth, depth_offset, prob_cutoff, samples, fork_depth, [weights])", name, line, strings.Join(keys, ", "))
-	}
-	if err := s.Validate(); err != nil {
-		return s, fmt.Errorf("%s: %v", name, err)
-	}
-	return s, nil
 }

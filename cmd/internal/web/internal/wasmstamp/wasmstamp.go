@@ -18,6 +18,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/andybalholm/brotli"
 )
 
 // Main is the package of the WebAssembly program.
@@ -25,6 +27,24 @@ const Main = "./cmd/2048wasm"
 
 // File is the stamp's file name, beside main.wasm.
 const File = "main.wasm.stamp"
+
+// Compressed is the name of main.wasm compressed with brotli: the only
+// form of it in the site's folder and in the repository.
+const Compressed = "main.wasm.br"
+
+// Compress compresses a wasm binary with brotli at its highest quality
+// (11) and largest window (24 bits), as make web writes it.
+func Compress(wasm []byte) ([]byte, error) {
+	var buf bytes.Buffer
+	w := brotli.NewWriterOptions(&buf, brotli.WriterOptions{Quality: brotli.BestCompression, LGWin: 24})
+	if _, err := w.Write(wasm); err != nil {
+		return nil, err
+	}
+	if err := w.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
 
 // pkg is what go list -json says of a package, the fields used here.
 type pkg struct {

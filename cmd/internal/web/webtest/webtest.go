@@ -24,7 +24,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
-	"github.com/mod2048/mod2048/scripting/session/web"
+	"github.com/mod2048/mod2048/cmd/internal/web"
 )
 
 // Chromium returns the path of a Chromium to drive, or "".

@@ -11,10 +11,10 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/mod2048/mod2048/cmd/internal/web/bridge"
 	"github.com/mod2048/mod2048/config"
 	"github.com/mod2048/mod2048/engine"
 	"github.com/mod2048/mod2048/scripting/session"
-	"github.com/mod2048/mod2048/scripting/session/web/bridge"
 )
 
 // ok fails the test on a reply's error and returns its view.

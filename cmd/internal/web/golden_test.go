@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/mod2048/mod2048/scripting/session/web/webtest"
+	"github.com/mod2048/mod2048/cmd/internal/web/webtest"
 )
 
 // domSnapshot is the page's board as DOM: each tile's classes, cell and

@@ -3,11 +3,13 @@
 // the program, served by `2048 serve` (Handler) or written to a folder
 // for any static host (Write).
 //
-// The site's files are in site/. main.wasm, wasm_exec.js and
-// main.wasm.stamp there are built by make web and committed, so that `go
-// install ./cmd/2048` gives a working `2048 serve` without a WebAssembly
-// build step; a test fails when main.wasm is older than its sources
-// (package wasmstamp).
+// The site's files are in site/. main.wasm.br (main.wasm compressed with
+// brotli), wasm_exec.js and main.wasm.stamp there are built by make web
+// and committed, so that `go install ./cmd/2048` gives a working `2048
+// serve` without a WebAssembly build step; a test fails when main.wasm is
+// older than its sources (package wasmstamp). Only the compressed file is
+// in the repository: Handler sends it as it is to browsers that accept
+// brotli and decodes it for the others, and Write writes both forms.
 //
 // The page plays through the mod2048 object of package bridge alone. A
 // server may give the page its first game's options (Defaults): `2048
@@ -17,27 +19,32 @@ package web
 
 import (
 	"bytes"
-	"compress/gzip"
 	"embed"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"io/fs"
 	"net/http"
 	"os"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/mod2048/mod2048/scripting/session/web/bridge"
+	"github.com/andybalholm/brotli"
+
+	"github.com/mod2048/mod2048/cmd/internal/web/bridge"
 )
 
 //go:embed site
 var embedded embed.FS
 
-// Site returns the site's files: index.html, style.css, game.js,
-// wasm_exec.js, main.wasm and main.wasm.stamp.
+// Site returns the site's files as embedded: index.html, style.css,
+// game.js, wasm_exec.js, main.wasm.br and main.wasm.stamp. Wasm gives
+// main.wasm itself.
 func Site() fs.FS {
 	sub, err := fs.Sub(embedded, "site")
 	if err != nil {
@@ -72,8 +79,35 @@ func (d *Defaults) Check() error {
 	return nil
 }
 
-// Handler serves the site, with defaults.json when d is not nil. main.wasm
-// goes gzipped to a browser that accepts it.
+// Compressed is main.wasm's name compressed with brotli, as embedded.
+const Compressed = "main.wasm.br"
+
+var wasmOnce struct {
+	sync.Once
+	data []byte
+	err  error
+}
+
+// Wasm returns main.wasm, decoded from the embedded main.wasm.br once.
+func Wasm() ([]byte, error) {
+	wasmOnce.Do(func() {
+		br, err := fs.ReadFile(Site(), Compressed)
+		if err != nil {
+			wasmOnce.err = fmt.Errorf("the site lacks %s: run make web", Compressed)
+			return
+		}
+		wasmOnce.data, wasmOnce.err = io.ReadAll(brotli.NewReader(bytes.NewReader(br)))
+		if wasmOnce.err != nil {
+			wasmOnce.err = fmt.Errorf("%s: %v", Compressed, wasmOnce.err)
+		}
+	})
+	return wasmOnce.data, wasmOnce.err
+}
+
+// Handler serves the site, with defaults.json when d is not nil.
+// main.wasm goes as embedded, brotli-compressed, to a browser that
+// accepts brotli (every browser of today does over HTTPS and on
+// localhost), and decoded to any other client.
 func Handler(d *Defaults) (http.Handler, error) {
 	var defaults []byte
 	if d != nil {
@@ -84,8 +118,10 @@ func Handler(d *Defaults) (http.Handler, error) {
 	}
 	site := Site()
 	files := http.FileServerFS(site)
-	var once sync.Once
-	var wasmGz []byte
+	br, err := fs.ReadFile(site, Compressed)
+	if err != nil {
+		return nil, fmt.Errorf("the site lacks %s: run make web", Compressed)
+	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /"+DefaultsFile, func(w http.ResponseWriter, r *http.Request) {
 		if defaults == nil {
@@ -97,16 +133,20 @@ func Handler(d *Defaults) (http.Handler, error) {
 		w.Write(defaults)
 	})
 	mux.HandleFunc("GET /main.wasm", func(w http.ResponseWriter, r *http.Request) {
-		once.Do(func() { wasmGz = gzipped(site, "main.wasm") })
 		w.Header().Set("Cache-Control", "no-cache")
-		if wasmGz != nil && acceptsGzip(r) {
-			w.Header().Set("Content-Type", "application/wasm")
-			w.Header().Set("Content-Encoding", "gzip")
-			w.Header().Set("Vary", "Accept-Encoding")
-			http.ServeContent(w, r, "main.wasm.gz", time.Time{}, bytes.NewReader(wasmGz))
+		w.Header().Set("Content-Type", "application/wasm")
+		w.Header().Set("Vary", "Accept-Encoding")
+		if accepts(r, "br") {
+			w.Header().Set("Content-Encoding", "br")
+			http.ServeContent(w, r, "main.wasm", time.Time{}, bytes.NewReader(br))
 			return
 		}
-		files.ServeHTTP(w, r)
+		wasm, err := Wasm()
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		http.ServeContent(w, r, "main.wasm", time.Time{}, bytes.NewReader(wasm))
 	})
 	mux.HandleFunc("GET /", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-cache")
@@ -116,33 +156,29 @@ func Handler(d *Defaults) (http.Handler, error) {
 	return mux, nil
 }
 
-func acceptsGzip(r *http.Request) bool {
+// accepts reports whether r's Accept-Encoding takes coding (with a
+// quality above 0).
+func accepts(r *http.Request, coding string) bool {
 	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
-		if strings.TrimSpace(strings.SplitN(part, ";", 2)[0]) == "gzip" {
+		name, params, _ := strings.Cut(part, ";")
+		if !strings.EqualFold(strings.TrimSpace(name), coding) {
+			continue
+		}
+		q, ok := strings.CutPrefix(strings.ReplaceAll(params, " ", ""), "q=")
+		if !ok {
 			return true
 		}
+		v, err := strconv.ParseFloat(q, 64)
+		return err == nil && v > 0
 	}
 	return false
 }
 
-// gzipped returns the file name of fsys gzipped, or nil.
-func gzipped(fsys fs.FS, name string) []byte {
-	data, err := fs.ReadFile(fsys, name)
-	if err != nil {
-		return nil
-	}
-	var buf bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
-	zw.Write(data)
-	if zw.Close() != nil {
-		return nil
-	}
-	return buf.Bytes()
-}
-
 // Write writes the site to the folder dir, created if need be, with
-// defaults.json when d is not nil: a static site for any host. Files of
-// the site already in dir are replaced; nothing else there is touched.
+// defaults.json when d is not nil: a static site for any host. main.wasm
+// is written decoded, with main.wasm.br beside it for hosts that serve
+// precompressed files (as nginx's brotli_static does). Files of the site
+// already in dir are replaced; nothing else there is touched.
 func Write(dir string, d *Defaults) error {
 	if dir == "" {
 		return errors.New("no folder to write the site to")
@@ -168,6 +204,13 @@ func Write(dir string, d *Defaults) error {
 	if err != nil {
 		return err
 	}
+	wasm, err := Wasm()
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "main.wasm"), wasm, 0o644); err != nil {
+		return err
+	}
 	if d == nil {
 		return nil
 	}
@@ -178,9 +221,9 @@ func Write(dir string, d *Defaults) error {
 	return os.WriteFile(filepath.Join(dir, path.Clean(DefaultsFile)), append(data, '\n'), 0o644)
 }
 
-// Files lists the site's files, for messages.
+// Files lists the files Write writes, for messages.
 func Files() []string {
-	var names []string
+	names := []string{"main.wasm"}
 	fs.WalkDir(Site(), ".", func(p string, e fs.DirEntry, err error) error {
 		if err == nil && !e.IsDir() {
 			names = append(names, p)

@@ -15,14 +15,14 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/mod2048/mod2048/cmd/internal/web"
+	"github.com/mod2048/mod2048/cmd/internal/web/bridge"
+	"github.com/mod2048/mod2048/cmd/internal/web/webtest"
 	"github.com/mod2048/mod2048/config"
 	"github.com/mod2048/mod2048/engine"
 	"github.com/mod2048/mod2048/mods"
 	"github.com/mod2048/mod2048/scripting"
 	"github.com/mod2048/mod2048/scripting/session"
-	"github.com/mod2048/mod2048/scripting/session/web"
-	"github.com/mod2048/mod2048/scripting/session/web/bridge"
-	"github.com/mod2048/mod2048/scripting/session/web/webtest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden DOM snapshots and the reference screenshots in testdata")

@@ -1,0 +1,88 @@
+package web_test
+
+import (
+	"bytes"
+	"io/fs"
+	"os/exec"
+	"testing"
+
+	"github.com/mod2048/mod2048/cmd/internal/web"
+	"github.com/mod2048/mod2048/cmd/internal/web/internal/wasmstamp"
+)
+
+// TestWasmIsFresh fails when the embedded main.wasm is older than its
+// sources: a change to a package the browser game builds from (engine,
+// scripting, config, the bridge, ...) needs make web.
+func TestWasmIsFresh(t *testing.T) {
+	goBin := wasmstamp.Go()
+	if _, err := exec.LookPath(goBin); err != nil {
+		t.Skip("no go command to list the sources with")
+	}
+	root, err := wasmstamp.Root(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	now, err := wasmstamp.Compute(goBin, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := fs.ReadFile(web.Site(), wasmstamp.File)
+	if err != nil {
+		t.Fatalf("%v: run make web", err)
+	}
+	built, err := wasmstamp.Parse(string(text))
+	if err != nil {
+		t.Fatalf("site/%s: %v: run make web", wasmstamp.File, err)
+	}
+	sources, err := wasmstamp.Parse(now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if built.Sources != sources.Sources {
+		t.Fatalf("site/main.wasm is stale: its sources changed since it was built (stamp %q, sources %q): run make web, and commit cmd/internal/web/site", built.Sources, sources.Sources)
+	}
+	if built.Go != sources.Go {
+		t.Logf("site/main.wasm was built with %s, and this is %s: make web rebuilds it with this one", built.Go, sources.Go)
+	}
+}
+
+// TestSiteFiles: the site has every file the page loads, main.wasm only
+// compressed, and the compressed file decodes to a WebAssembly module.
+func TestSiteFiles(t *testing.T) {
+	for _, f := range []string{"index.html", "style.css", "game.js", "wasm_exec.js", web.Compressed, wasmstamp.File} {
+		data, err := fs.ReadFile(web.Site(), f)
+		if err != nil || len(data) == 0 {
+			t.Errorf("the site lacks %s: run make web", f)
+		}
+	}
+	if _, err := fs.Stat(web.Site(), "main.wasm"); err == nil {
+		t.Errorf("site/main.wasm is there: the repository keeps main.wasm compressed only (%s); delete it and run make web", web.Compressed)
+	}
+	wasm, err := web.Wasm()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(wasm, []byte("\x00asm")) {
+		t.Fatalf("%s does not decode to a WebAssembly module", web.Compressed)
+	}
+}
+
+// The size budgets of main.wasm: on the wire (brotli, as served) and raw.
+const (
+	wireBudget = 2_000_000
+	rawBudget  = 9_500_000
+)
+
+// wasmSizes returns main.wasm's size, raw and brotli-compressed.
+func wasmSizes(t *testing.T) (raw, br int) {
+	t.Helper()
+	wasm, err := web.Wasm()
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := fs.ReadFile(web.Site(), web.Compressed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(wasm), len(data)
+}

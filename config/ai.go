@@ -1,0 +1,55 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/mod2048/mod2048/engine/ai"
+)
+
+// AISettingsKeys lists the expert player's settings file's keys, for
+// messages.
+const AISettingsKeys = "min_depth, max_depth, depth_offset, prob_cutoff, samples, fork_depth, [weights]"
+
+// ParseAISettings reads the expert player's settings (engine/ai) from TOML
+// over ai.Defaults. Errors name the file (name), line and key; every
+// unknown key of the file is reported at once, one a line.
+func ParseAISettings(data []byte, name string) (ai.Settings, error) {
+	s := ai.Defaults()
+	md, err := toml.Decode(string(data), &s)
+	if err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return s, fmt.Errorf("%s:%d: %s", name, pe.Position.Line, pe.Message)
+		}
+		if m := tomlErrLine.FindStringSubmatch(err.Error()); m != nil {
+			return s, fmt.Errorf("%s:%s: %s", name, m[1], strings.TrimSpace(err.Error()[len(m[0]):]))
+		}
+		return s, fmt.Errorf("%s: %v", name, err)
+	}
+	if undec := md.Undecoded(); len(undec) > 0 {
+		lines := KeyLines(data)
+		keys := make([]string, len(undec))
+		for i, k := range undec {
+			keys[i] = k.String()
+		}
+		sort.SliceStable(keys, func(i, j int) bool { return lines[keys[i]] < lines[keys[j]] })
+		var errs []error
+		for _, k := range keys {
+			errs = append(errs, fmt.Errorf("%s:%d: %s: unknown key (keys: %s)", name, lines[k], k, AISettingsKeys))
+		}
+		return s, errors.Join(errs...)
+	}
+	if err := s.Validate(); err != nil {
+		return s, fmt.Errorf("%s: %v", name, err)
+	}
+	return s, nil
+}
+
+// tomlErrLine finds the line in BurntSushi/toml's decoding errors.
+var tomlErrLine = regexp.MustCompile(`^toml: line (\d+)(?: \([^)]*\))?:`)
