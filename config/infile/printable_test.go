@@ -1,0 +1,28 @@
+package infile_test
+
+import (
+	"testing"
+
+	"github.com/mod2048/mod2048/config/infile"
+)
+
+func TestPrintable(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"", ""},
+		{"mods/bomb", "mods/bomb"},
+		{"été ½ 🙂", "été ½ 🙂"},
+		{"\x1b[2J\x1b[H", `\x1b[2J\x1b[H`},
+		{"\x1b]0;pwned\x07", `\x1b]0;pwned\x07`},
+		{"a\x00b", `a\x00b`},
+		{"tab\there\nline\r", `tab\there\nline\r`},
+		{"del\x7f", `del\x7f`},
+		{"c1 \u009b2J", `c1 \x9b2J`},
+		{"rtl \u202egnp.exe", `rtl \u202egnp.exe`},
+		{"bad \xff\xfe utf8", `bad \xff\xfe utf8`},
+	}
+	for _, tt := range tests {
+		if got := infile.Printable(tt.in); got != tt.want {
+			t.Errorf("Printable(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
