@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -13,11 +14,12 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/mod2048/mod2048/cmd/2048/internal/tui"
+	"github.com/mod2048/mod2048/config/infile"
 	"github.com/mod2048/mod2048/scripting/session"
 	"github.com/mod2048/mod2048/scripting/session/replay"
 )
 
-const replayUsage = `Usage: 2048 replay [--check | --to-fixture FILE.cases] [--mod DIR ...] FILE
+const replayUsage = `Usage: 2048 replay [--check | --to-fixture FILE.cases [--force]] [--mod DIR ...] FILE
 
 Plays back a replay that '2048 play --record FILE' wrote, in the terminal:
 space pauses and goes on, → or n steps one action while paused, + and -
@@ -33,6 +35,10 @@ case: Given: its starting board, its configuration and mods, each move
 that stands (undone ones are left out) with the spawns it had as its
 SpawnScript:, and what to expect after it. '2048 test FILE.cases' passes
 it as written; edit an expectation into what the game should have done.
+An existing FILE.cases is refused unless --force is given, and never the
+replay itself; anything but a regular file (a folder, a pipe, a link) is
+refused. The fixture is written to a temporary file in the same folder,
+then renamed over FILE.cases.
 
 A replay loads its mods from the folders it was recorded from; --mod DIR
 loads the mod of that id from DIR instead. A mod whose files differ from
@@ -52,6 +58,7 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	check := fs.Bool("check", false, "play the replay through and tell whether it reproduces")
 	fixture := fs.String("to-fixture", "", "write the replay's last game as a fixture `file`")
+	force := fs.Bool("force", false, "with --to-fixture: replace an existing fixture file")
 	var mods repeated
 	fs.Var(&mods, "mod", "load the replay's mod of this `folder`'s id from it; repeatable")
 	fs.Usage = func() {
@@ -71,6 +78,12 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	path := fs.Arg(0)
+	if *fixture != "" {
+		if err := checkOutput(*fixture, path, *force); err != nil {
+			fmt.Fprintf(stderr, "2048 replay: --to-fixture: %v\n", err)
+			return 1
+		}
+	}
 	f, err := replay.Read(path)
 	if err != nil {
 		fmt.Fprintf(stderr, "2048 replay: %v\n", err)
@@ -104,7 +117,7 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 	case *fixture != "":
 		data, err := fixtureOf(f, setup, *fixture)
 		if err == nil {
-			err = os.WriteFile(*fixture, data, 0o644)
+			err = writeAtomic(*fixture, data)
 		}
 		if err != nil {
 			fmt.Fprintf(stderr, "2048 replay: %v\n", err)
@@ -132,6 +145,53 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// checkOutput says whether out may be written: never the input file in
+// (even with force), never anything but a regular file, and an existing
+// file only with force.
+func checkOutput(out, in string, force bool) error {
+	info, err := os.Lstat(out)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if inInfo, err := os.Stat(in); err == nil && os.SameFile(info, inInfo) {
+		return fmt.Errorf("%s is the replay being read: write the fixture to another file", infile.Printable(out))
+	}
+	if !info.Mode().IsRegular() {
+		return fmt.Errorf("%s exists and is not a regular file", infile.Printable(out))
+	}
+	if !force {
+		return fmt.Errorf("%s exists: choose another name, or replace it with --force", infile.Printable(out))
+	}
+	return nil
+}
+
+// writeAtomic writes data to path through a temporary file in the same
+// folder renamed over it, so that path holds the old content or the new,
+// never a part.
+func writeAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	_, err = tmp.Write(data)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+	}
+	return err
 }
 
 // writeReplay writes what s recorded as a replay file (--record).

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// recordGame plays a few moves of a seeded game with --record and returns
+// the replay's path in dir.
+func recordGame(t *testing.T, dir, name string, args ...string) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	_, cfg := testSession(t, dir, append([]string{"--seed", "3", "--record", path}, args...)...)
+	sc := openScreen(t, cfg, 80, 24)
+	sc.press("Left", "Up", "Right", "Down")
+	if _, err := os.Stat(path); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestToFixtureOutput: --to-fixture refuses an existing file without
+// --force, the replay itself even with --force, and anything but a regular
+// file (a FIFO would hang); with --force it replaces the file atomically.
+func TestToFixtureOutput(t *testing.T) {
+	dir := t.TempDir()
+	recordGame(t, dir, "bug.replay")
+	original, err := os.ReadFile(filepath.Join(dir, "bug.replay"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "old.cases"), []byte("# mine\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "fifo.cases"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("old.cases", filepath.Join(dir, "link.cases")); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--to-fixture", "bug.replay", "bug.replay"}, 1, "bug.replay is the replay being read"},
+		{[]string{"--to-fixture", "bug.replay", "--force", "bug.replay"}, 1, "bug.replay is the replay being read"},
+		{[]string{"--to-fixture", "./bug.replay", "--force", "bug.replay"}, 1, "is the replay being read"},
+		{[]string{"--to-fixture", "old.cases", "bug.replay"}, 1, "old.cases exists: choose another name, or replace it with --force"},
+		{[]string{"--to-fixture", "fifo.cases", "--force", "bug.replay"}, 1, "fifo.cases exists and is not a regular file"},
+		{[]string{"--to-fixture", "link.cases", "--force", "bug.replay"}, 1, "link.cases exists and is not a regular file"},
+		{[]string{"--to-fixture", ".", "--force", "bug.replay"}, 1, ". exists and is not a regular file"},
+		{[]string{"--to-fixture", "new.cases", "bug.replay"}, 0, "wrote new.cases"},
+		{[]string{"--to-fixture", "old.cases", "--force", "bug.replay"}, 0, "wrote old.cases"},
+	}
+	for _, tt := range tests {
+		out, errOut, code := run2048(t, dir, append([]string{"replay"}, tt.args...)...)
+		if code != tt.code || !strings.Contains(out+errOut, tt.want) {
+			t.Errorf("2048 replay %v: exit %d, want %d and %q\n%s%s", tt.args, code, tt.code, tt.want, out, errOut)
+		}
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "bug.replay")); string(data) != string(original) {
+		t.Error("the replay was overwritten")
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "old.cases")); !strings.HasPrefix(string(data), "Case: ") && !strings.Contains(string(data), "Given:") {
+		t.Errorf("old.cases was not replaced by --force:\n%s", data)
+	}
+	if out, _, code := run2048(t, dir, "test", "old.cases"); code != 0 {
+		t.Errorf("the forced fixture fails: %s", out)
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.Contains(e.Name(), ".tmp-") {
+			t.Errorf("a temporary file is left: %s", e.Name())
+		}
+	}
+}
