@@ -78,3 +78,55 @@ func TestToFixtureOutput(t *testing.T) {
 		}
 	}
 }
+
+// writeModFiles writes a mod folder in dir: files by name.
+func writeModFiles(t *testing.T, dir string, files map[string]string) string {
+	t.Helper()
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// manifest is a mod.toml of id at version, for any ruleset.
+func manifest(id, version string) string {
+	return "id = \"" + id + "\"\nname = \"X\"\nversion = \"" + version + "\"\napi_version = 1\n"
+}
+
+// TestModWithoutRulesets: a mod whose manifest names no ruleset is for
+// both, and is test-loaded in both by install and check; a soak whose
+// moves are all refused prints no time a move.
+func TestModWithoutRulesets(t *testing.T) {
+	t.Setenv("XDG_DATA_HOME", t.TempDir())
+	dir := t.TempDir()
+	boom := writeModFiles(t, filepath.Join(dir, "boom"), map[string]string{"mod.toml": manifest("boom", "1.0"), "main.lua": `error("boom")`})
+	out, errOut, code := run2048(t, dir, "mod", "install", boom)
+	if code != 1 || !strings.Contains(errOut, "boom") {
+		t.Errorf("mod install of a failing mod without rulesets: exit %d\n%s%s", code, out, errOut)
+	}
+	out, errOut, code = run2048(t, dir, "mod", "check", boom)
+	if code != 1 || !strings.Contains(out, "load: FAIL") {
+		t.Errorf("mod check of a failing mod without rulesets: exit %d\n%s%s", code, out, errOut)
+	}
+	refuse := writeModFiles(t, filepath.Join(dir, "refuse"), map[string]string{"mod.toml": manifest("refuse", "1.0"),
+		"main.lua": `game.on("before_move", function(ev) return {refuse = "never"} end)`})
+	out, errOut, code = run2048(t, dir, "mod", "check", "--games", "2", "--moves", "5", refuse)
+	for _, want := range []string{"load: ok (classic, cellular (any))", "soak classic: ok: 2 games, 0 moves", "soak cellular: ok: 2 games, 0 moves", "no moves played"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("mod check: output lacks %q: exit %d\n%s%s", want, code, out, errOut)
+		}
+	}
+	if strings.Contains(out, "µs a move") {
+		t.Errorf("mod check times a soak of no moves:\n%s", out)
+	}
+	out, errOut, code = run2048(t, dir, "mod", "list", refuse)
+	if code != 0 || !strings.Contains(out, "rulesets: classic, cellular (any)") {
+		t.Errorf("mod list: exit %d\n%s%s", code, out, errOut)
+	}
+}

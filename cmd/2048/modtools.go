@@ -115,7 +115,7 @@ func describeMod(w io.Writer, m *scripting.Mod) {
 	if man.Description != "" {
 		fmt.Fprintf(w, "  %s\n", man.Description)
 	}
-	fmt.Fprintf(w, "  rulesets: %s\n", strings.Join(man.Rulesets, ", "))
+	fmt.Fprintf(w, "  rulesets: %s\n", rulesetsText(m))
 	names := slices.Sorted(func(yield func(string) bool) {
 		for k := range man.Settings {
 			if !yield(k) {
@@ -157,7 +157,8 @@ func tomlValue(v any) string {
 
 const modInstallUsage = `Usage: 2048 mod install DIR|ZIP
 
-Checks a mod (its manifest, and that it loads) and copies it into the
+Checks a mod (its manifest, and that it loads in each ruleset it is for:
+both when its manifest names none) and copies it into the
 user's mod folder ($XDG_DATA_HOME/2048/mods, else ~/.local/share/2048/mods),
 under its id, replacing an installed version. Then '--mod ID' finds it.
 A zip holds the mod's files at its top or in one folder; a zip entry that
@@ -235,10 +236,29 @@ func installMod(src string) (*scripting.Mod, error) {
 	return scripting.LoadMod(dest)
 }
 
-// trialLoad loads m into a game of each ruleset it names, so that a Lua
-// error shows now.
+// modRulesets are the rulesets m is for: the ones its manifest names, or
+// both when it names none (an omitted or empty list means any ruleset).
+func modRulesets(m *scripting.Mod) []string {
+	if len(m.Manifest.Rulesets) == 0 {
+		return []string{"classic", "cellular"}
+	}
+	return m.Manifest.Rulesets
+}
+
+// rulesetsText says which rulesets m is for, as mod list and mod check
+// print them: "classic, cellular (any)" when its manifest names none.
+func rulesetsText(m *scripting.Mod) string {
+	text := strings.Join(modRulesets(m), ", ")
+	if len(m.Manifest.Rulesets) == 0 {
+		text += " (any)"
+	}
+	return text
+}
+
+// trialLoad loads m into a game of each ruleset it is for (both when its
+// manifest names none), so that a Lua error shows now.
 func trialLoad(m *scripting.Mod) error {
-	for _, r := range m.Manifest.Rulesets {
+	for _, r := range modRulesets(m) {
 		c, err := config.Default(r)
 		if err != nil {
 			return err
@@ -375,10 +395,11 @@ func zipPrefix(files []*zip.File) string {
 const modCheckUsage = `Usage: 2048 mod check [--games N] [--moves N] DIR|ID
 
 What a mod's own CI runs: checks the manifest, loads the mod into a game of
-each ruleset it names, runs its fixtures (every .cases file in its folder),
-and plays a short seeded soak (--games games of at most --moves random
-moves, each ruleset) that counts the mod's errors, refusals and disables
-and measures the mean time of a move with the mod.
+each ruleset it names (both when it names none), runs its fixtures (every
+.cases file in its folder), and plays a short seeded soak (--games games of
+at most --moves random moves, each ruleset) that counts the mod's errors,
+refusals and disables and measures the mean time of a move with the mod
+(none when no move was played).
 
 Exit status: 0 when the mod loads, its fixtures pass and the soak shows no
 error; 1 otherwise; 2 for a usage error.
@@ -414,7 +435,7 @@ func runModCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "load: FAIL: %v\n", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "load: ok (%s)\n", strings.Join(m.Manifest.Rulesets, ", "))
+	fmt.Fprintf(stdout, "load: ok (%s)\n", rulesetsText(m))
 	ok := true
 	sum := fixture.RunPaths([]string{m.Dir}, io.Discard, false)
 	switch {
@@ -426,7 +447,7 @@ func runModCheck(args []string, stdout, stderr io.Writer) int {
 	default:
 		fmt.Fprintf(stdout, "fixtures: ok (%d passed)\n", sum.Passed)
 	}
-	for _, r := range m.Manifest.Rulesets {
+	for _, r := range modRulesets(m) {
 		res, err := soak(m, r, *games, *moves)
 		if err != nil {
 			fmt.Fprintf(stdout, "soak %s: FAIL: %v\n", r, err)
@@ -437,8 +458,12 @@ func runModCheck(args []string, stdout, stderr io.Writer) int {
 		if res.errors > 0 || res.disables > 0 {
 			verdict, ok = "FAIL", false
 		}
-		fmt.Fprintf(stdout, "soak %s: %s: %d games, %d moves, %d errors, %d refused directions, %d disables, %.1f µs a move with the mod (%.1f without)\n",
-			r, verdict, *games, res.moves, res.errors, res.refusals, res.disables, res.withMod, res.without)
+		timing := "no moves played, so no time a move"
+		if res.moves > 0 {
+			timing = fmt.Sprintf("%.1f µs a move with the mod (%.1f without)", res.withMod, res.without)
+		}
+		fmt.Fprintf(stdout, "soak %s: %s: %d games, %d moves, %d errors, %d refused directions, %d disables, %s\n",
+			r, verdict, *games, res.moves, res.errors, res.refusals, res.disables, timing)
 		for _, e := range res.firstErrors {
 			fmt.Fprintf(stdout, "  %s\n", e)
 		}
