@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -128,5 +129,30 @@ func TestModWithoutRulesets(t *testing.T) {
 	out, errOut, code = run2048(t, dir, "mod", "list", refuse)
 	if code != 0 || !strings.Contains(out, "rulesets: classic, cellular (any)") {
 		t.Errorf("mod list: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+// TestReplayCheckEdited: --check refuses as damaged a replay whose digests
+// were removed, or with a fault forged for a mod it does not have.
+func TestReplayCheckEdited(t *testing.T) {
+	dir := t.TempDir()
+	path := recordGame(t, dir, "r.replay")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	noDigests := regexp.MustCompile(`"digest":"[0-9a-f]*"`).ReplaceAllString(string(data), `"digest":""`)
+	forged := strings.Replace(string(data), `"turn":1,`, `"faults":[{"turn":1,"mod":"ghost","event":"tick","kind":"failsafe","message":"x"}],"turn":1,`, 1)
+	for name, text := range map[string]string{"nodigest.replay": noDigests, "forged.replay": forged} {
+		if text == string(data) {
+			t.Fatalf("%s: the edit changed nothing", name)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, errOut, code := run2048(t, dir, "replay", "--check", name)
+		if code != 1 || !strings.Contains(errOut, name+": damaged: action ") {
+			t.Errorf("replay --check %s: exit %d\n%s%s", name, code, out, errOut)
+		}
 	}
 }

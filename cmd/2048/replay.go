@@ -28,7 +28,10 @@ back to the start, q quits.
 
 --check plays the replay through without a terminal and tells whether it
 reproduces: exit status 0 when every action leaves the game as recorded;
-otherwise it names the first action, and its turn, that differs.
+otherwise it names the first action, and its turn, that differs. A replay
+with an action without its digest, or with a fault a recording cannot
+have made (of a mod the replay does not have, on another turn, on an
+action other than a move), was edited: it is refused as damaged.
 
 --to-fixture FILE.cases writes the last game of the replay as a fixture
 case: Given: its starting board, its configuration and mods, each move

@@ -260,12 +260,57 @@ func Parse(data []byte) (*File, error) {
 	case len(bytes.TrimSpace(f.Start)) == 0:
 		return nil, errors.New("no start: the game the replay starts from is missing")
 	}
+	mods := map[string]bool{}
+	for _, m := range f.Mods {
+		mods[m.ID] = true
+	}
 	for i, a := range f.Actions {
 		if _, err := a.action(); err != nil {
 			return nil, fmt.Errorf("action %d: %v", i+1, err)
 		}
+		if err := a.recorded(mods); err != nil {
+			return nil, fmt.Errorf("damaged: action %d: %v", i+1, err)
+		}
 	}
 	return &f, nil
+}
+
+// recorded says whether a recording could have written st: every action
+// has its digest (session.Digest: 16 hexadecimal digits), and only a move
+// has faults, each on the move's turn and of one of the replay's mods.
+// Anything else was edited, and a check of it would prove nothing.
+func (st Step) recorded(mods map[string]bool) error {
+	if !isDigest(st.Digest) {
+		if st.Digest == "" {
+			return errors.New("no digest: a recording gives every action the digest of the game after it")
+		}
+		return fmt.Errorf("digest %q is not a recording's (16 hexadecimal digits)", st.Digest)
+	}
+	if len(st.Faults) > 0 && st.Action != string(session.ActionMove) {
+		return fmt.Errorf("faults on action %q: a recording keeps faults on moves only", st.Action)
+	}
+	for _, f := range st.Faults {
+		switch {
+		case !mods[f.Mod]:
+			return fmt.Errorf("a fault of mod %q, which is not among the replay's mods", f.Mod)
+		case f.Turn != st.Turn:
+			return fmt.Errorf("a fault of mod %s on turn %d, the move's turn is %d", f.Mod, f.Turn, st.Turn)
+		}
+	}
+	return nil
+}
+
+// isDigest says whether s has the form of session.Digest.
+func isDigest(s string) bool {
+	if len(s) != 16 {
+		return false
+	}
+	for _, c := range s {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // action is the session's action of a step.
@@ -387,7 +432,7 @@ func (f *File) Apply(s *session.Session, i int) error {
 	switch {
 	case state.Turn != st.Turn:
 		return &Divergence{Action: i + 1, Turn: st.Turn, What: fmt.Sprintf("%s leaves the game at turn %d", describe(st), state.Turn)}
-	case st.Digest != "" && session.Digest(s.Rules(), state) != st.Digest:
+	case session.Digest(s.Rules(), state) != st.Digest:
 		return &Divergence{Action: i + 1, Turn: st.Turn, What: fmt.Sprintf("after %s the game differs from the recording (board, score, marks, mod storage or faults)", describe(st))}
 	}
 	return nil

@@ -278,6 +278,13 @@ func TestParseErrors(t *testing.T) {
 		{`{"format":"2048-replay","version":1,"start":{},"actions":[{"a":"move","dir":"sideways"}]}`, "action 1:"},
 		{`{"format":"2048-replay","version":1,"start":{},"actions":[{"a":"new"}]}`, "without its seed"},
 		{`{"format":"2048-replay","version":1,"start":{},"bogus":1}`, "unknown field"},
+		// Records no recording makes: edited files.
+		{`{"format":"2048-replay","version":1,"start":{},"actions":[{"a":"move","dir":"left","turn":1}]}`, "damaged: action 1: no digest"},
+		{`{"format":"2048-replay","version":1,"start":{},"actions":[{"a":"move","dir":"left","turn":1,"digest":"0123456789abcdef"},{"a":"undo","turn":0,"digest":""}]}`, "damaged: action 2: no digest"},
+		{`{"format":"2048-replay","version":1,"start":{},"actions":[{"a":"move","dir":"left","turn":1,"digest":"xyz"}]}`, `damaged: action 1: digest "xyz"`},
+		{`{"format":"2048-replay","version":1,"start":{},"actions":[{"a":"move","dir":"left","turn":1,"digest":"0123456789abcdef","faults":[{"turn":1,"mod":"ghost","event":"tick","kind":"failsafe","message":"x"}]}]}`, `damaged: action 1: a fault of mod "ghost", which is not among the replay's mods`},
+		{`{"format":"2048-replay","version":1,"start":{},"mods":[{"id":"m","version":"1","hash":"","path":"m"}],"actions":[{"a":"move","dir":"left","turn":1,"digest":"0123456789abcdef","faults":[{"turn":7,"mod":"m","event":"tick","kind":"failsafe","message":"x"}]}]}`, "a fault of mod m on turn 7, the move's turn is 1"},
+		{`{"format":"2048-replay","version":1,"start":{},"mods":[{"id":"m","version":"1","hash":"","path":"m"}],"actions":[{"a":"undo","turn":1,"digest":"0123456789abcdef","faults":[{"turn":1,"mod":"m","event":"tick","kind":"failsafe","message":"x"}]}]}`, `faults on action "undo"`},
 	} {
 		if _, err := replay.Parse([]byte(c.data)); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want %q", c.data, err, c.want)
