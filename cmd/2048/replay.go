@@ -13,8 +13,8 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 
+	"github.com/mod2048/mod2048/cmd/2048/internal/termtext"
 	"github.com/mod2048/mod2048/cmd/2048/internal/tui"
-	"github.com/mod2048/mod2048/config/infile"
 	"github.com/mod2048/mod2048/scripting/session"
 	"github.com/mod2048/mod2048/scripting/session/replay"
 )
@@ -162,13 +162,13 @@ func checkOutput(out, in string, force bool) error {
 		return err
 	}
 	if inInfo, err := os.Stat(in); err == nil && os.SameFile(info, inInfo) {
-		return fmt.Errorf("%s is the replay being read: write the fixture to another file", infile.Printable(out))
+		return fmt.Errorf("%s is the replay being read: write the fixture to another file", termtext.Printable(out))
 	}
 	if !info.Mode().IsRegular() {
-		return fmt.Errorf("%s exists and is not a regular file", infile.Printable(out))
+		return fmt.Errorf("%s exists and is not a regular file", termtext.Printable(out))
 	}
 	if !force {
-		return fmt.Errorf("%s exists: choose another name, or replace it with --force", infile.Printable(out))
+		return fmt.Errorf("%s exists: choose another name, or replace it with --force", termtext.Printable(out))
 	}
 	return nil
 }

@@ -1,4 +1,6 @@
-package infile
+// Package termtext makes the text of files (replays, manifests, fixtures,
+// saves) safe to print on a terminal.
+package termtext
 
 import (
 	"fmt"

@@ -1,9 +1,9 @@
-package infile_test
+package termtext_test
 
 import (
 	"testing"
 
-	"github.com/mod2048/mod2048/config/infile"
+	"github.com/mod2048/mod2048/cmd/2048/internal/termtext"
 )
 
 func TestPrintable(t *testing.T) {
@@ -21,7 +21,7 @@ func TestPrintable(t *testing.T) {
 		{"bad \xff\xfe utf8", `bad \xff\xfe utf8`},
 	}
 	for _, tt := range tests {
-		if got := infile.Printable(tt.in); got != tt.want {
+		if got := termtext.Printable(tt.in); got != tt.want {
 			t.Errorf("Printable(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
