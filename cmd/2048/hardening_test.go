@@ -1,7 +1,12 @@
 package main
 
 import (
+	"bufio"
+	"io"
+	"net"
+	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -153,6 +158,43 @@ func TestReplayCheckEdited(t *testing.T) {
 		out, errOut, code := run2048(t, dir, "replay", "--check", name)
 		if code != 1 || !strings.Contains(errOut, name+": damaged: action ") {
 			t.Errorf("replay --check %s: exit %d\n%s%s", name, code, out, errOut)
+		}
+	}
+}
+
+// TestServeHostHeader: 2048 serve answers its own address and localhost,
+// and refuses another name (DNS rebinding) with 421.
+func TestServeHostHeader(t *testing.T) {
+	cmd := exec.Command(binary, "serve", "--addr", "127.0.0.1:0", "--ruleset", "classic")
+	cmd.Dir = t.TempDir()
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`http://([^/]+)/`).FindStringSubmatch(line)
+	if m == nil {
+		t.Fatalf("no address in %q", line)
+	}
+	_, port, _ := net.SplitHostPort(m[1])
+	for host, want := range map[string]int{m[1]: 200, "localhost:" + port: 200, "evil.example:" + port: 421, "evil.example": 421} {
+		req, _ := http.NewRequest("GET", "http://"+m[1]+"/defaults.json", nil)
+		req.Host = host
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("Host %s: %d, want %d: %s", host, resp.StatusCode, want, body)
 		}
 	}
 }
