@@ -198,3 +198,60 @@ func TestServeHostHeader(t *testing.T) {
 		}
 	}
 }
+
+// TestControlCharacters: a file's text (a replay's program and mod path, a
+// manifest's name and description, a fixture's case name) reaches the
+// terminal with its control characters escaped, never raw.
+func TestControlCharacters(t *testing.T) {
+	t.Setenv("XDG_DATA_HOME", t.TempDir())
+	dir := t.TempDir()
+	path := recordGame(t, dir, "r.replay")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	program := regexp.MustCompile(`"program": "[^"]*"`).ReplaceAllString(string(data), `"program": "\u001b]0;pwned\u0007\u001b[2J"`)
+	if err := os.WriteFile(filepath.Join(dir, "program.replay"), []byte(program), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ghost := strings.Replace(string(data), `"mods": []`, `"mods": [{"id": "ghost", "version": "1", "hash": "", "path": "\u001b[2Jgone\u009b"}]`, 1)
+	if ghost == string(data) {
+		t.Fatal("no mods list to edit")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "ghost.replay"), []byte(ghost), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	writeModFiles(t, filepath.Join(dir, "evil"), map[string]string{
+		"mod.toml": `id = "evil"
+name = "Evil\u001b[2J"
+version = "1\u001b]0;t\u0007"
+api_version = 1
+description = "\u001b[31mred"
+`,
+		"main.lua": "",
+	})
+	if err := os.WriteFile(filepath.Join(dir, "esc.cases"), []byte("Case: \x1b[2JX\nGiven:\n2 2 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0\nMove: Left\nSpawnScript: [{1,1,2}]\nScoreΔ: 5\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"replay", "--check", "program.replay"}, `recorded by 2048 \x1b]0;pwned\x07\x1b[2J`},
+		{[]string{"replay", "--check", "ghost.replay"}, `\x1b[2Jgone\x9b`},
+		{[]string{"mod", "list", "evil"}, `Evil\x1b[2J`},
+		{[]string{"mod", "list", "evil"}, `\x1b[31mred`},
+		{[]string{"mod", "check", "--games", "1", "--moves", "1", "evil"}, `manifest: ok (evil 1\x1b]0;t\x07)`},
+		{[]string{"mod", "install", "evil"}, `installed evil 1\x1b]0;t\x07`},
+		{[]string{"test", "esc.cases"}, `case \x1b[2JX`},
+	}
+	for _, tt := range tests {
+		out, errOut, _ := run2048(t, dir, tt.args...)
+		if strings.ContainsAny(out+errOut, "\x1b\x07\u009b") {
+			t.Errorf("2048 %v writes a control character:\n%q\n%q", tt.args, out, errOut)
+		}
+		if !strings.Contains(out+errOut, tt.want) {
+			t.Errorf("2048 %v: output lacks %q:\n%s%s", tt.args, tt.want, out, errOut)
+		}
+	}
+}

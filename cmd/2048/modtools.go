@@ -74,12 +74,12 @@ func runModList(args []string, stdout, stderr io.Writer) int {
 	if len(refs) == 0 {
 		dir, err := userModsDir()
 		if err != nil {
-			fmt.Fprintf(stderr, "2048 mod list: %v\n", err)
+			fmt.Fprintf(stderr, "2048 mod list: %s\n", safe(err))
 			return 1
 		}
 		entries, err := os.ReadDir(dir)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			fmt.Fprintf(stderr, "2048 mod list: %v\n", err)
+			fmt.Fprintf(stderr, "2048 mod list: %s\n", safe(err))
 			return 1
 		}
 		for _, e := range entries {
@@ -88,7 +88,7 @@ func runModList(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 		if len(refs) == 0 {
-			fmt.Fprintf(stdout, "no mod installed in %s (install one with 2048 mod install DIR|ZIP)\n", dir)
+			fmt.Fprintf(stdout, "no mod installed in %s (install one with 2048 mod install DIR|ZIP)\n", safe(dir))
 			return 0
 		}
 	}
@@ -96,7 +96,7 @@ func runModList(args []string, stdout, stderr io.Writer) int {
 	for i, ref := range refs {
 		m, err := loadModRef(ref)
 		if err != nil {
-			fmt.Fprintf(stderr, "2048 mod list: %v\n", err)
+			fmt.Fprintf(stderr, "2048 mod list: %s\n", safe(err))
 			code = 1
 			continue
 		}
@@ -111,9 +111,9 @@ func runModList(args []string, stdout, stderr io.Writer) int {
 // describeMod writes what `mod list` says of a mod.
 func describeMod(w io.Writer, m *scripting.Mod) {
 	man := m.Manifest
-	fmt.Fprintf(w, "%s %s  %s (%s)\n", man.ID, man.Version, man.Name, m.Dir)
+	fmt.Fprintf(w, "%s %s  %s (%s)\n", man.ID, safe(man.Version), safe(man.Name), safe(m.Dir))
 	if man.Description != "" {
-		fmt.Fprintf(w, "  %s\n", man.Description)
+		fmt.Fprintf(w, "  %s\n", safe(man.Description))
 	}
 	fmt.Fprintf(w, "  rulesets: %s\n", rulesetsText(m))
 	names := slices.Sorted(func(yield func(string) bool) {
@@ -137,7 +137,7 @@ func describeMod(w io.Writer, m *scripting.Mod) {
 		case s.Max != nil:
 			bounds = fmt.Sprintf(", at most %v", *s.Max)
 		}
-		fmt.Fprintf(w, "  setting %s = %s (%s%s): %s\n", k, tomlValue(s.Default), s.Type, bounds, s.Description)
+		fmt.Fprintf(w, "  setting %s = %s (%s%s): %s\n", safe(k), safe(tomlValue(s.Default)), safe(s.Type), bounds, safe(s.Description))
 	}
 	list := func(xs []string) string {
 		if len(xs) == 0 {
@@ -185,10 +185,10 @@ func runModInstall(args []string, stdout, stderr io.Writer) int {
 	}
 	m, err := installMod(flags.Arg(0))
 	if err != nil {
-		fmt.Fprintf(stderr, "2048 mod install: %v\n", err)
+		fmt.Fprintf(stderr, "2048 mod install: %s\n", safe(err))
 		return 1
 	}
-	fmt.Fprintf(stdout, "installed %s %s in %s (play it: 2048 play --mod %s)\n", m.ID(), m.Manifest.Version, m.Dir, m.ID())
+	fmt.Fprintf(stdout, "installed %s %s in %s (play it: 2048 play --mod %s)\n", m.ID(), safe(m.Manifest.Version), safe(m.Dir), m.ID())
 	return 0
 }
 
@@ -427,12 +427,12 @@ func runModCheck(args []string, stdout, stderr io.Writer) int {
 	}
 	m, err := loadModRef(pos[0])
 	if err != nil {
-		fmt.Fprintf(stdout, "manifest: FAIL: %v\n", err)
+		fmt.Fprintf(stdout, "manifest: FAIL: %s\n", safe(err))
 		return 1
 	}
-	fmt.Fprintf(stdout, "manifest: ok (%s %s)\n", m.ID(), m.Manifest.Version)
+	fmt.Fprintf(stdout, "manifest: ok (%s %s)\n", m.ID(), safe(m.Manifest.Version))
 	if err := trialLoad(m); err != nil {
-		fmt.Fprintf(stdout, "load: FAIL: %v\n", err)
+		fmt.Fprintf(stdout, "load: FAIL: %s\n", safe(err))
 		return 1
 	}
 	fmt.Fprintf(stdout, "load: ok (%s)\n", rulesetsText(m))
@@ -441,7 +441,7 @@ func runModCheck(args []string, stdout, stderr io.Writer) int {
 	switch {
 	case sum.Failed > 0:
 		ok = false
-		fmt.Fprintf(stdout, "fixtures: FAIL: %d passed, %d failed (see: 2048 test %s)\n", sum.Passed, sum.Failed, m.Dir)
+		fmt.Fprintf(stdout, "fixtures: FAIL: %d passed, %d failed (see: 2048 test %s)\n", sum.Passed, sum.Failed, safe(m.Dir))
 	case sum.Passed == 0:
 		fmt.Fprintf(stdout, "fixtures: none (write one: press f while playing the mod)\n")
 	default:
@@ -450,7 +450,7 @@ func runModCheck(args []string, stdout, stderr io.Writer) int {
 	for _, r := range modRulesets(m) {
 		res, err := soak(m, r, *games, *moves)
 		if err != nil {
-			fmt.Fprintf(stdout, "soak %s: FAIL: %v\n", r, err)
+			fmt.Fprintf(stdout, "soak %s: FAIL: %s\n", r, safe(err))
 			ok = false
 			continue
 		}
@@ -465,7 +465,7 @@ func runModCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "soak %s: %s: %d games, %d moves, %d errors, %d refused directions, %d disables, %s\n",
 			r, verdict, *games, res.moves, res.errors, res.refusals, res.disables, timing)
 		for _, e := range res.firstErrors {
-			fmt.Fprintf(stdout, "  %s\n", e)
+			fmt.Fprintf(stdout, "  %s\n", safe(e))
 		}
 	}
 	if !ok {

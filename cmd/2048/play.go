@@ -147,7 +147,7 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 	}
 	p, err := newPlayer(o)
 	if err != nil {
-		fmt.Fprintf(stderr, "2048 play: %v\n", err)
+		fmt.Fprintf(stderr, "2048 play: %s\n", safe(err))
 		return 1
 	}
 	if !isTerminal() {
@@ -156,7 +156,7 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 	}
 	cfg, err := p.start(o)
 	if err != nil {
-		fmt.Fprintf(stderr, "2048 play: %v\n", err)
+		fmt.Fprintf(stderr, "2048 play: %s\n", safe(err))
 		return 1
 	}
 	if p.stop != nil {
@@ -164,11 +164,11 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 	}
 	screen, err := tcell.NewScreen()
 	if err != nil {
-		fmt.Fprintf(stderr, "2048 play: %v\n", err)
+		fmt.Fprintf(stderr, "2048 play: %s\n", safe(err))
 		return 1
 	}
 	if err := tui.Run(screen, cfg); err != nil {
-		fmt.Fprintf(stderr, "2048 play: %v\n", err)
+		fmt.Fprintf(stderr, "2048 play: %s\n", safe(err))
 		return 1
 	}
 	return 0

@@ -83,39 +83,39 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 	path := fs.Arg(0)
 	if *fixture != "" {
 		if err := checkOutput(*fixture, path, *force); err != nil {
-			fmt.Fprintf(stderr, "2048 replay: --to-fixture: %v\n", err)
+			fmt.Fprintf(stderr, "2048 replay: --to-fixture: %s\n", safe(err))
 			return 1
 		}
 	}
 	f, err := replay.Read(path)
 	if err != nil {
-		fmt.Fprintf(stderr, "2048 replay: %v\n", err)
+		fmt.Fprintf(stderr, "2048 replay: %s\n", safe(err))
 		return 1
 	}
 	dirs := map[string]string{}
 	for _, dir := range mods {
 		m, err := loadModRef(dir)
 		if err != nil {
-			fmt.Fprintf(stderr, "2048 replay: %v\n", err)
+			fmt.Fprintf(stderr, "2048 replay: %s\n", safe(err))
 			return 1
 		}
 		dirs[m.ID()] = dir
 	}
 	setup, warnings, err := f.Setup(dirs)
 	if err != nil {
-		fmt.Fprintf(stderr, "2048 replay: %v\n", err)
+		fmt.Fprintf(stderr, "2048 replay: %s\n", safe(err))
 		return 1
 	}
 	for _, w := range warnings {
-		fmt.Fprintf(stderr, "2048 replay: warning: %s\n", w)
+		fmt.Fprintf(stderr, "2048 replay: warning: %s\n", safe(w))
 	}
 	switch {
 	case *check:
 		if err := f.Check(setup); err != nil {
-			fmt.Fprintf(stderr, "2048 replay: %s does not reproduce: %v\n", path, err)
+			fmt.Fprintf(stderr, "2048 replay: %s does not reproduce: %s\n", safe(path), safe(err))
 			return 1
 		}
-		fmt.Fprintf(stdout, "%s reproduces: %d actions, recorded by 2048 %s\n", path, len(f.Actions), f.Program)
+		fmt.Fprintf(stdout, "%s reproduces: %d actions, recorded by 2048 %s\n", safe(path), len(f.Actions), safe(f.Program))
 		return 0
 	case *fixture != "":
 		data, err := fixtureOf(f, setup, *fixture)
@@ -123,10 +123,10 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 			err = writeAtomic(*fixture, data)
 		}
 		if err != nil {
-			fmt.Fprintf(stderr, "2048 replay: %v\n", err)
+			fmt.Fprintf(stderr, "2048 replay: %s\n", safe(err))
 			return 1
 		}
-		fmt.Fprintf(stdout, "wrote %s (run it: 2048 test %s)\n", *fixture, *fixture)
+		fmt.Fprintf(stdout, "wrote %s (run it: 2048 test %s)\n", safe(*fixture), safe(*fixture))
 		return 0
 	}
 	if !isTerminal() {
@@ -135,16 +135,16 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 	}
 	v, err := newViewer(f, setup, warnings)
 	if err != nil {
-		fmt.Fprintf(stderr, "2048 replay: %v\n", err)
+		fmt.Fprintf(stderr, "2048 replay: %s\n", safe(err))
 		return 1
 	}
 	screen, err := tcell.NewScreen()
 	if err != nil {
-		fmt.Fprintf(stderr, "2048 replay: %v\n", err)
+		fmt.Fprintf(stderr, "2048 replay: %s\n", safe(err))
 		return 1
 	}
 	if err := tui.Run(screen, v.config()); err != nil {
-		fmt.Fprintf(stderr, "2048 replay: %v\n", err)
+		fmt.Fprintf(stderr, "2048 replay: %s\n", safe(err))
 		return 1
 	}
 	return 0
@@ -275,7 +275,7 @@ func newViewer(f *replay.File, setup session.Setup, warnings []string) (*viewer,
 func (v *viewer) config() tui.Config {
 	cfg := tui.Config{Ruleset: v.f.Ruleset, Difficulty: v.f.Difficulty, Replay: v}
 	if len(v.warnings) > 0 {
-		cfg.Message = strings.Join(v.warnings, "; ")
+		cfg.Message = safe(strings.Join(v.warnings, "; "))
 	}
 	return cfg
 }

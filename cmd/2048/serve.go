@@ -94,12 +94,12 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	}
 	d, err := serveDefaults(o)
 	if err != nil {
-		fmt.Fprintf(stderr, "2048 serve: %v\n", err)
+		fmt.Fprintf(stderr, "2048 serve: %s\n", safe(err))
 		return 1
 	}
 	if o.write != "" {
 		if err := web.Write(o.write, d); err != nil {
-			fmt.Fprintf(stderr, "2048 serve: %v\n", err)
+			fmt.Fprintf(stderr, "2048 serve: %s\n", safe(err))
 			return 1
 		}
 		fmt.Fprintf(stdout, "wrote the site to %s\n", o.write)
@@ -107,12 +107,12 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	}
 	h, err := web.Handler(d)
 	if err != nil {
-		fmt.Fprintf(stderr, "2048 serve: %v\n", err)
+		fmt.Fprintf(stderr, "2048 serve: %s\n", safe(err))
 		return 1
 	}
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
-		fmt.Fprintf(stderr, "2048 serve: %v\n", err)
+		fmt.Fprintf(stderr, "2048 serve: %s\n", safe(err))
 		return 1
 	}
 	fmt.Fprintf(stdout, "serving the browser game at http://%s/ (Ctrl+C stops)\n", ln.Addr())
@@ -120,7 +120,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	h = web.HostGuard(h, host, ln.Addr().(*net.TCPAddr).Port)
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	if err := srv.Serve(ln); err != nil {
-		fmt.Fprintf(stderr, "2048 serve: %v\n", err)
+		fmt.Fprintf(stderr, "2048 serve: %s\n", safe(err))
 		return 1
 	}
 	return 0

@@ -15,6 +15,7 @@ import (
 	"github.com/vbauerster/mpb/v8/decor"
 	"golang.org/x/term"
 
+	"github.com/mod2048/mod2048/cmd/2048/internal/termtext"
 	"github.com/mod2048/mod2048/config"
 	"github.com/mod2048/mod2048/config/infile"
 	"github.com/mod2048/mod2048/scripting"
@@ -118,11 +119,11 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	}
 	shard, shards, err := parseShard(o.shard)
 	if err != nil {
-		fmt.Fprintf(stderr, "2048 sim: --shard: %v\n", err)
+		fmt.Fprintf(stderr, "2048 sim: --shard: %s\n", safe(err))
 		return 2
 	}
 	if err := simMain(o, shard, shards, stdout, stderr); err != nil {
-		fmt.Fprintf(stderr, "2048 sim: %v\n", err)
+		fmt.Fprintf(stderr, "2048 sim: %s\n", safe(err))
 		return 1
 	}
 	return 0
@@ -200,7 +201,7 @@ func simMain(o simOptions, shard, shards int, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := r.Text(stdout); err != nil {
+	if err := safeText(stdout, r.Text); err != nil {
 		return err
 	}
 	if o.timing {
@@ -241,6 +242,17 @@ func simMain(o simOptions, shard, shards int, stdout, stderr io.Writer) error {
 		return f.Close()
 	}
 	return nil
+}
+
+// safeText writes what write writes (a report of several lines, with the
+// mods' errors in it) to w, each line through termtext.Lines.
+func safeText(w io.Writer, write func(io.Writer) error) error {
+	var b strings.Builder
+	if err := write(&b); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, termtext.Lines(b.String()))
+	return err
 }
 
 type playFunc func(c *config.Config, label string) (*sim.Report, time.Duration, error)
@@ -364,15 +376,15 @@ func runSimMerge(args []string, stdout, stderr io.Writer) int {
 				continue
 			}
 		}
-		fmt.Fprintf(stderr, "2048 sim merge: %s: %v\n", path, err)
+		fmt.Fprintf(stderr, "2048 sim merge: %s: %s\n", safe(path), safe(err))
 		return 1
 	}
 	r, err := sim.Merge(reports)
 	if err != nil {
-		fmt.Fprintf(stderr, "2048 sim merge: %v\n", err)
+		fmt.Fprintf(stderr, "2048 sim merge: %s\n", safe(err))
 		return 1
 	}
-	if err := r.Text(stdout); err != nil {
+	if err := safeText(stdout, r.Text); err != nil {
 		return 1
 	}
 	if *out != "" {
@@ -381,7 +393,7 @@ func runSimMerge(args []string, stdout, stderr io.Writer) int {
 			err = os.WriteFile(*out, data, 0o644)
 		}
 		if err != nil {
-			fmt.Fprintf(stderr, "2048 sim merge: %v\n", err)
+			fmt.Fprintf(stderr, "2048 sim merge: %s\n", safe(err))
 			return 1
 		}
 	}

@@ -54,3 +54,13 @@ func unsafeRune(r rune) bool {
 	}
 	return false
 }
+
+// Lines is Printable for text of several lines: each line is made
+// printable, and the line breaks are kept.
+func Lines(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = Printable(l)
+	}
+	return strings.Join(lines, "\n")
+}

@@ -26,3 +26,11 @@ func TestPrintable(t *testing.T) {
 		}
 	}
 }
+
+func TestLines(t *testing.T) {
+	in := "x.cases:3: case \x1b[31mA\n    expected | actual\n    2 0 \x07| 2 0"
+	want := "x.cases:3: case \\x1b[31mA\n    expected | actual\n    2 0 \\x07| 2 0"
+	if got := termtext.Lines(in); got != want {
+		t.Errorf("Lines(%q) = %q, want %q", in, got, want)
+	}
+}
