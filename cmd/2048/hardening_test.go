@@ -1,6 +1,7 @@
 package main
 
 import (
+	"archive/zip"
 	"bufio"
 	"io"
 	"net"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // recordGame plays a few moves of a seeded game with --record and returns
@@ -252,6 +254,106 @@ description = "\u001b[31mred"
 		}
 		if !strings.Contains(out+errOut, tt.want) {
 			t.Errorf("2048 %v: output lacks %q:\n%s%s", tt.args, tt.want, out, errOut)
+		}
+	}
+}
+
+// zipEntries writes a zip of the entries in order (names may repeat).
+func zipEntries(t *testing.T, entries ...[2]string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "mod.zip")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := zip.NewWriter(f)
+	for _, e := range entries {
+		fw, err := w.Create(e[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		fw.Write([]byte(e[1]))
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	return path
+}
+
+// TestModInstallLimits: a folder is held to a zip's limits (a sparse file
+// of 8 GiB is refused unread), a folder holding the mod folder is refused,
+// staging folders left behind are skipped by mod list and removed by the
+// next install, errors name the zip, not the staging folder, a zip with an
+// entry twice is refused, and a lower version needs --force.
+func TestModInstallLimits(t *testing.T) {
+	data := t.TempDir()
+	t.Setenv("XDG_DATA_HOME", data)
+	mods := filepath.Join(data, "2048", "mods")
+	dir := t.TempDir()
+
+	big := writeModFiles(t, filepath.Join(dir, "big"), map[string]string{"mod.toml": manifest("big", "1.0"), "main.lua": ""})
+	f, err := os.Create(filepath.Join(big, "screenshot.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(8 << 30); err != nil {
+		t.Skip("no sparse file here:", err)
+	}
+	f.Close()
+	out, errOut, code := run2048(t, dir, "mod", "install", big)
+	if code != 1 || !strings.Contains(errOut, "its files are over 16 MiB") || !strings.Contains(errOut, "screenshot.png") {
+		t.Errorf("a folder with an 8 GiB file: exit %d\n%s%s", code, out, errOut)
+	}
+
+	// A leftover staging folder: mod list skips it; an old one goes at
+	// the next install.
+	for _, name := range []string{".install-123", ".install-old"} {
+		writeModFiles(t, filepath.Join(mods, name, "mod"), map[string]string{"main.lua": ""})
+	}
+	old := time.Now().Add(-2 * time.Hour)
+	os.Chtimes(filepath.Join(mods, ".install-old"), old, old)
+	out, errOut, code = run2048(t, dir, "mod", "list")
+	if code != 0 || strings.Contains(out+errOut, "not a mod") {
+		t.Errorf("mod list with staging leftovers: exit %d\n%s%s", code, out, errOut)
+	}
+
+	v10 := writeModFiles(t, filepath.Join(dir, "v10"), map[string]string{"mod.toml": manifest("vmod", "1.10.0"), "main.lua": ""})
+	v9 := writeModFiles(t, filepath.Join(dir, "v9"), map[string]string{"mod.toml": manifest("vmod", "1.9.0"), "main.lua": ""})
+	if out, errOut, code = run2048(t, dir, "mod", "install", v10); code != 0 {
+		t.Fatalf("install 1.10.0: exit %d\n%s%s", code, out, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(mods, ".install-old")); err == nil {
+		t.Error("an old staging folder is left after an install")
+	}
+	if _, err := os.Stat(filepath.Join(mods, ".install-123")); err != nil {
+		t.Error("a young staging folder (another install's?) was removed")
+	}
+	out, errOut, code = run2048(t, dir, "mod", "install", v9)
+	if code != 1 || !strings.Contains(errOut, "is version 1.9.0 of mod vmod, lower than the installed 1.10.0: install it with --force") {
+		t.Errorf("a lower version: exit %d\n%s%s", code, out, errOut)
+	}
+	if out, errOut, code = run2048(t, dir, "mod", "install", v9, "--force"); code != 0 || !strings.Contains(out, "installed vmod 1.9.0") {
+		t.Errorf("a lower version with --force: exit %d\n%s%s", code, out, errOut)
+	}
+
+	// A folder holding the mod folder.
+	out, errOut, code = run2048(t, dir, "mod", "install", data)
+	if code != 1 || !strings.Contains(errOut, "holds the mod folder") {
+		t.Errorf("installing a folder that holds the mod folder: exit %d\n%s%s", code, out, errOut)
+	}
+
+	for name, tt := range map[string]struct {
+		zip, want string
+	}{
+		"bad manifest": {zipEntries(t, [2]string{"mod.toml", "id = \"z\"\nbogus = 1\n"}), "mod.zip/mod.toml:2: bogus: unknown key"},
+		"twice":        {zipEntries(t, [2]string{"mod.toml", manifest("z", "1")}, [2]string{"main.lua", ""}, [2]string{"main.lua", "error('x')"}), `entry "main.lua" is in the zip twice`},
+		"nul":          {zipEntries(t, [2]string{"mod.toml", manifest("z", "1")}, [2]string{"ma\x00in.lua", ""}), `entry "ma\x00in.lua" has a control character`},
+		"lua error":    {zipEntries(t, [2]string{"mod.toml", manifest("z", "1")}, [2]string{"main.lua", "error('a\\0b')"}), "mod z (main.lua:1): load: a"},
+	} {
+		out, errOut, code := run2048(t, dir, "mod", "install", tt.zip)
+		if code != 1 || !strings.Contains(errOut, tt.want) || strings.Contains(errOut, ".install-") || strings.Contains(errOut, "\x00") {
+			t.Errorf("%s: exit %d, want %q\n%s%q", name, code, tt.want, out, errOut)
 		}
 	}
 }
