@@ -357,3 +357,57 @@ func TestModInstallLimits(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordModFiles: --record writes the replay of a mod whose folder
+// holds a large screenshot, a fixture added after it does not make the
+// replay warn that the mod's files differ, and a replay that cannot be
+// written is said: before the game when it cannot be written at all, and
+// at the exit when a later write failed.
+func TestRecordModFiles(t *testing.T) {
+	dir := t.TempDir()
+	mod := filepath.Join(dir, "bomb")
+	if err := os.CopyFS(mod, os.DirFS(filepath.Join("..", "..", "mods", "bomb"))); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(mod, "screenshot.png"), make([]byte, 2<<20), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, cfg := testSession(t, dir, "--seed", "3", "--mod", mod, "--record", filepath.Join(dir, "r.replay"))
+	sc := openScreen(t, cfg, 80, 24)
+	sc.press("Left", "Up", "Right")
+	if p.recordErr != nil {
+		t.Fatalf("the replay was not written: %v", p.recordErr)
+	}
+	if err := os.WriteFile(filepath.Join(mod, "later.cases"), []byte("# a fixture\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := run2048(t, dir, "replay", "--check", "r.replay")
+	if code != 0 || strings.Contains(errOut, "differ") {
+		t.Errorf("replay --check: exit %d\n%s%s", code, out, errOut)
+	}
+
+	// The replay's path turns into a folder: the next write fails, and
+	// the failure is kept for the exit.
+	if err := os.Remove(filepath.Join(dir, "r.replay")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "r.replay"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sc.press("Down", "Left", "Up", "Right")
+	if p.recordErr == nil || !strings.Contains(p.recordErr.Error(), "the replay "+filepath.Join(dir, "r.replay")+" was not written") {
+		t.Errorf("a failed write: %v", p.recordErr)
+	}
+
+	// A replay that cannot be written at all stops the game before it
+	// starts.
+	o, _, _ := parsePlay([]string{"--seed", "3", "--record", filepath.Join(dir, "no", "such", "r.replay")}, io.Discard)
+	o.stateDir = dir
+	p2, err := newPlayer(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p2.start(o); err == nil || !strings.Contains(err.Error(), "the replay cannot be written") {
+		t.Errorf("--record in a missing folder: %v", err)
+	}
+}

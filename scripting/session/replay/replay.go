@@ -161,9 +161,11 @@ func settings(m *scripting.Mod) map[string]string {
 	return out
 }
 
-// Hash is the SHA-256 of a mod's files: every regular file below its
-// folder, by path in sorted order, path and content. Two mods with the same
-// hash have the same files.
+// Hash is the SHA-256 of a mod's own files, the ones that make its
+// behaviour: its manifest (mod.toml) and every Lua file below its folder,
+// by path in sorted order, path and content. Two mods with the same hash
+// behave the same. Other files (fixtures, READMEs, screenshots) change no
+// game and are left out, whatever their size.
 func Hash(m *scripting.Mod) (string, error) {
 	h := sha256.New()
 	root := m.Dir
@@ -172,7 +174,14 @@ func Hash(m *scripting.Mod) (string, error) {
 		if err != nil {
 			return err
 		}
-		if d.Type().IsRegular() {
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		rel, err := filepath.Rel(root, path)
+		if err != nil {
+			return err
+		}
+		if rel == scripting.ManifestName || strings.HasSuffix(rel, ".lua") {
 			paths = append(paths, path)
 		}
 		return nil
@@ -182,11 +191,22 @@ func Hash(m *scripting.Mod) (string, error) {
 	}
 	slices.Sort(paths)
 	for _, p := range paths {
-		data, err := infile.Read(p, scripting.MaxSource*4)
+		limit := int64(scripting.MaxSource)
+		if filepath.Base(p) == scripting.ManifestName {
+			limit = scripting.MaxManifest
+		}
+		rel, _ := filepath.Rel(root, p)
+		data, err := infile.Read(p, limit)
+		var tl *infile.TooLargeError
+		if errors.As(err, &tl) && tl.Size >= 0 {
+			// A file the mod cannot load (over the limit) counts by its
+			// size alone: loading it fails the same whatever it holds.
+			fmt.Fprintf(h, "%s\x00%d\x00too large\x00", filepath.ToSlash(rel), tl.Size)
+			continue
+		}
 		if err != nil {
 			return "", fmt.Errorf("mod %s: %v", m.ID(), err)
 		}
-		rel, _ := filepath.Rel(root, p)
 		fmt.Fprintf(h, "%s\x00%d\x00", filepath.ToSlash(rel), len(data))
 		h.Write(data)
 	}

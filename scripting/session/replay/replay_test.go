@@ -291,3 +291,51 @@ func TestParseErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestHashOwnFiles: a mod's hash is that of its manifest and Lua files:
+// fixtures, documents and a screenshot of any size change nothing, and
+// a Lua file too large to load counts by its size.
+func TestHashOwnFiles(t *testing.T) {
+	dir := copyMod(t, "bomb")
+	hash := func() string {
+		t.Helper()
+		m, err := scripting.LoadMod(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, err := replay.Hash(m)
+		if err != nil {
+			t.Fatalf("Hash: %v", err)
+		}
+		return h
+	}
+	before := hash()
+	write := func(name string, size int) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), make([]byte, size), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("new.cases", 10)
+	write("NOTES.md", 10)
+	write("screenshot.png", 3<<20)
+	if h := hash(); h != before {
+		t.Errorf("a fixture, a document and a screenshot change the hash")
+	}
+	write("unused.lua", scripting.MaxSource+1)
+	over := hash()
+	if over == before {
+		t.Error("a new Lua file does not change the hash")
+	}
+	write("unused.lua", scripting.MaxSource+2)
+	if hash() == over {
+		t.Error("a Lua file over the limit that changes size does not change the hash")
+	}
+	os.Remove(filepath.Join(dir, "unused.lua"))
+	if err := os.WriteFile(filepath.Join(dir, "main.lua"), []byte("-- edited\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if hash() == before {
+		t.Error("an edited main.lua does not change the hash")
+	}
+}
