@@ -411,3 +411,53 @@ func TestRecordModFiles(t *testing.T) {
 		t.Errorf("--record in a missing folder: %v", err)
 	}
 }
+
+// TestSimMergeRuns: sim merge refuses shards of different runs (mods, mod
+// settings, edited mod files, games), naming the field and the files, and
+// names a missing shard unless --partial is given.
+func TestSimMergeRuns(t *testing.T) {
+	dir := t.TempDir()
+	bomb := filepath.Join(dir, "bomb")
+	if err := os.CopyFS(bomb, os.DirFS(filepath.Join("..", "..", "mods", "bomb"))); err != nil {
+		t.Fatal(err)
+	}
+	shard := func(name, s string, args ...string) string {
+		t.Helper()
+		all := append([]string{"sim", "--games", "6", "--policy", "random", "--max-turns", "30", "--shard", s, "--json", name}, args...)
+		if out, errOut, code := run2048(t, dir, all...); code != 0 {
+			t.Fatalf("%v: exit %d\n%s%s", all, code, out, errOut)
+		}
+		return name
+	}
+	plain0 := shard("plain0.json", "0/2")
+	plain1 := shard("plain1.json", "1/2")
+	bomb1 := shard("bomb1.json", "1/2", "--mod", bomb)
+	set1 := shard("set1.json", "1/2", "--mod", bomb, "--mod-set", "bomb.interval=2")
+	bomb0 := shard("bomb0.json", "0/2", "--mod", bomb)
+	if err := os.WriteFile(filepath.Join(bomb, "main.lua"), []byte("-- edited\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	edited1 := shard("edited1.json", "1/2", "--mod", bomb)
+	games1 := shard("games1.json", "1/2", "--games", "8")
+	three0 := shard("three0.json", "0/3")
+	three2 := shard("three2.json", "2/3")
+	tests := []struct {
+		files []string
+		code  int
+		want  string
+	}{
+		{[]string{plain0, bomb1}, 1, "plain0.json and bomb1.json are not of the same run: they differ in mods (none, bomb "},
+		{[]string{bomb0, set1}, 1, "bomb0.json and set1.json are not of the same run: they differ in mods"},
+		{[]string{bomb0, edited1}, 1, "bomb0.json and edited1.json are not of the same run: they differ in mods"},
+		{[]string{plain0, games1}, 1, "differ in run_games (6, 8)"},
+		{[]string{three0, three2}, 1, "the run's shard 1/3 is missing"},
+		{[]string{"--partial", three0, three2}, 0, "shards missing: 1/3"},
+		{[]string{plain0, plain1}, 0, "6 games"},
+	}
+	for _, tt := range tests {
+		out, errOut, code := run2048(t, dir, append([]string{"sim", "merge"}, tt.files...)...)
+		if code != tt.code || !strings.Contains(out+errOut, tt.want) {
+			t.Errorf("sim merge %v: exit %d, want %d and %q\n%s%s", tt.files, code, tt.code, tt.want, out, errOut)
+		}
+	}
+}

@@ -20,11 +20,12 @@ import (
 	"github.com/mod2048/mod2048/config/infile"
 	"github.com/mod2048/mod2048/scripting"
 	"github.com/mod2048/mod2048/scripting/session"
+	"github.com/mod2048/mod2048/scripting/session/replay"
 	"github.com/mod2048/mod2048/scripting/session/sim"
 )
 
 const simUsage = `Usage: 2048 sim [the play flags] [--games N] [--seed S] [--policy P] [--max-turns T] [--jobs J] [--json FILE] [--csv FILE] [--shard I/N] [--compare FILE.toml ...] [--sweep KEY=V1,V2,...]
-       2048 sim merge FILE.json ...
+       2048 sim merge [--partial] [--json FILE] FILE.json ...
 
 The balance lab: plays many seeded games of a configuration and its mods,
 as '2048 play' would build them (--ruleset, --difficulty, --config, --set,
@@ -49,8 +50,12 @@ prints win rate, loss rate, median score and median turns for each.
 curve (the share of games still going at each turn) with gonum/plot.
 
 --shard I/N plays the I-th (from 0) of N disjoint slices of the games; its
---json is a shard. '2048 sim merge' combines the shards' JSON into exactly
-the whole run's report. A progress bar shows on the standard error when it
+--json is a shard, which keeps everything that decides its games (the
+configuration, policy, seed, turns, the whole run's --games, I of N, and
+each mod's version, files' hash and settings). '2048 sim merge' combines
+the shards' JSON into exactly the whole run's report; it refuses shards of
+different runs, naming the field that differs and the two files, and
+names the shards that are missing unless --partial is given. A progress bar shows on the standard error when it
 is a terminal. --timing adds the policy's and the mods' mean time a move
 (wall-clock: the figures that change from run to run).
 
@@ -164,6 +169,10 @@ func simMain(o simOptions, shard, shards int, stdout, stderr io.Writer) error {
 	if _, err := setMods(mods, o.modSets); err != nil {
 		return err
 	}
+	runMods, err := simMods(mods)
+	if err != nil {
+		return err
+	}
 	var policyTime time.Duration
 	play := func(c *config.Config, label string) (*sim.Report, time.Duration, error) {
 		opt := sim.Options{Setup: session.Setup{Config: c, Mods: mods}, Policy: o.policy, Make: mk,
@@ -184,7 +193,8 @@ func simMain(o simOptions, shard, shards int, stdout, stderr io.Writer) error {
 			hooks += r.HookNanos
 			policyTime += r.PolicyNanos
 		}
-		h := sim.Header{Config: string(c.TOML()), Policy: o.policy, Ruleset: c.Ruleset, Difficulty: c.Preset, Seed: o.seed, MaxTurns: o.maxTurns}
+		h := sim.Header{Config: string(c.TOML()), Policy: o.policy, Ruleset: c.Ruleset, Difficulty: c.Preset, Seed: o.seed, MaxTurns: o.maxTurns,
+			RunGames: o.games, Shard: shard, Shards: shards, Mods: runMods}
 		return sim.NewReport(h, rs), hooks, nil
 	}
 	base, err := config.Build(o.build)
@@ -253,6 +263,32 @@ func safeText(w io.Writer, write func(io.Writer) error) error {
 	}
 	_, err := io.WriteString(w, termtext.Lines(b.String()))
 	return err
+}
+
+// simMods are what a report keeps of the run's mods: id, version, the hash
+// of their own files (as a replay's) and their settings, so that merge
+// can tell shards of different runs apart.
+func simMods(mods []*scripting.Mod) ([]sim.RunMod, error) {
+	var out []sim.RunMod
+	for _, m := range mods {
+		hash, err := replay.Hash(m)
+		if err != nil {
+			return nil, err
+		}
+		rm := sim.RunMod{ID: m.ID(), Version: m.Manifest.Version, Hash: hash}
+		for k, v := range m.Values {
+			if rm.Settings == nil {
+				rm.Settings = map[string]string{}
+			}
+			if s, ok := v.(string); ok {
+				rm.Settings[k] = strconv.Quote(s)
+			} else {
+				rm.Settings[k] = fmt.Sprint(v)
+			}
+		}
+		out = append(out, rm)
+	}
+	return out, nil
 }
 
 type playFunc func(c *config.Config, label string) (*sim.Report, time.Duration, error)
@@ -359,6 +395,7 @@ func runSimMerge(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("sim merge", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	out := fs.String("json", "", "write the merged report as JSON to `file` too")
+	partial := fs.Bool("partial", false, "merge the shards given even when some of the run's are missing")
 	if ok, code := parseFlags(fs, args); !ok {
 		return code
 	}
@@ -379,10 +416,13 @@ func runSimMerge(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "2048 sim merge: %s: %s\n", safe(path), safe(err))
 		return 1
 	}
-	r, err := sim.Merge(reports)
+	r, missing, err := sim.Merge(reports, fs.Args(), *partial)
 	if err != nil {
 		fmt.Fprintf(stderr, "2048 sim merge: %s\n", safe(err))
 		return 1
+	}
+	if len(missing) > 0 {
+		fmt.Fprintf(stderr, "2048 sim merge: warning: a partial run: %d of its %d games; shards missing: %s\n", r.Games, r.RunGames, strings.Join(missing, ", "))
 	}
 	if err := safeText(stdout, r.Text); err != nil {
 		return 1
