@@ -461,3 +461,28 @@ func TestSimMergeRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestSimRefusesWhatCannotFit: a run of more games than a report can keep,
+// and a sweep grid of too many configurations, are refused at once with a
+// clear message, before any game is played.
+func TestSimRefusesWhatCannotFit(t *testing.T) {
+	dir := t.TempDir()
+	many := strings.TrimSuffix(strings.Repeat("1,", 17), ",")
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"sim", "--games", "100000000"}, "--games 100000000: a run plays at most 1000000 games"},
+		{[]string{"sim", "--games", "2", "--sweep", "size=" + many, "--sweep", "seed_hint=" + many}, "more than 256 configurations"},
+	}
+	for _, tt := range tests {
+		start := time.Now()
+		out, errOut, code := run2048(t, dir, tt.args...)
+		if code != 2 || !strings.Contains(errOut, tt.want) {
+			t.Errorf("%v: exit %d, want 2 and %q\n%s%s", tt.args[:3], code, tt.want, out, errOut)
+		}
+		if d := time.Since(start); d > 20*time.Second {
+			t.Errorf("%v: refused only after %v", tt.args[:3], d)
+		}
+	}
+}

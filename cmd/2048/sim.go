@@ -35,7 +35,11 @@ length percentiles, a histogram of the highest tile (classic) or energy
 (cellular) reached, and each mod's errors, refusals and disables.
 
 Game i plays with a seed made from --seed and i, so the same flags give the
-same report byte for byte, whatever --jobs. Policies: random; greedy (the
+same report byte for byte, whatever --jobs (more workers than the
+machine's cores are not started: each holds a game and its mods). A run
+plays at most 1000000 games, as its report keeps every game's result (about
+0.5 GB for a million), and a --sweep grid or a --compare list has at most
+256 configurations: larger ones are refused before they play. Policies: random; greedy (the
 best immediate score, ties broken by the seed); lookahead (the default: an
 expectimax through the engine's own rules, --depth moves deep with
 --samples forks a move; for cellular it values the stabilize goal); expert
@@ -120,6 +124,14 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	}
 	if o.games < 1 || o.maxTurns < 1 || o.jobs < 1 {
 		fmt.Fprintln(stderr, "2048 sim: --games, --max-turns and --jobs must be at least 1")
+		return 2
+	}
+	if o.games > sim.MaxGames {
+		fmt.Fprintf(stderr, "2048 sim: --games %d: %v; play several runs with other --seed values instead\n", o.games, sim.ErrTooManyGames)
+		return 2
+	}
+	if err := checkConfigs(o); err != nil {
+		fmt.Fprintf(stderr, "2048 sim: %s\n", safe(err))
 		return 2
 	}
 	shard, shards, err := parseShard(o.shard)
@@ -314,6 +326,7 @@ func compare(o simOptions, base *config.Config, play playFunc, w io.Writer) erro
 		if err != nil {
 			return err
 		}
+		r.Results = nil // the table needs the summary only
 		reports = append(reports, r)
 	}
 	fmt.Fprintf(w, "%d games each, seed %d, policy %s; the differences are against base, significant when the 95%% intervals do not overlap\n\n", o.games, o.seed, o.policy)
@@ -350,6 +363,30 @@ func trim(s string, n int) string {
 		return s
 	}
 	return "…" + s[len(s)-n+1:]
+}
+
+// maxConfigs is the most configurations one sim plays: the base and its
+// --compare files, or the --sweep grid's combinations.
+const maxConfigs = 256
+
+// checkConfigs refuses a --sweep grid or a --compare list of more than
+// maxConfigs configurations, counted before the grid is built.
+func checkConfigs(o simOptions) error {
+	n := 1 + len(o.compare)
+	if len(o.sweep) > 0 {
+		n = 1
+		for _, s := range o.sweep {
+			_, values, _ := strings.Cut(s, "=")
+			n *= strings.Count(values, ",") + 1
+			if n > maxConfigs {
+				break
+			}
+		}
+	}
+	if n > maxConfigs {
+		return fmt.Errorf("the --sweep grid or --compare list has more than %d configurations: play it in parts", maxConfigs)
+	}
+	return nil
 }
 
 // sweep plays every combination of the --sweep values (a grid) and prints
@@ -404,13 +441,18 @@ func runSimMerge(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	var reports []*sim.Report
+	total := 0
 	for _, path := range fs.Args() {
 		data, err := infile.Read(path, 256<<20)
 		if err == nil {
 			var r *sim.Report
 			if r, err = sim.ParseReport(data); err == nil {
-				reports = append(reports, r)
-				continue
+				if total += r.Games; total > sim.MaxGames {
+					err = fmt.Errorf("the shards hold more than %d games in all: %v", sim.MaxGames, sim.ErrTooManyGames)
+				} else {
+					reports = append(reports, r)
+					continue
+				}
 			}
 		}
 		fmt.Fprintf(stderr, "2048 sim merge: %s: %s\n", safe(path), safe(err))

@@ -1,8 +1,10 @@
 package sim
 
 import (
+	"errors"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // shardReport is a made-up report of shard i of n of a run of games games
@@ -71,5 +73,27 @@ func TestMergeRefuses(t *testing.T) {
 	// All the shards merge.
 	if r, _, err := Merge([]*Report{shardReport(base, 2, 3, 20), shardReport(base, 0, 3, 20), shardReport(base, 1, 3, 20)}, names, false); err != nil || r.Games != 20 || r.Shard != nil {
 		t.Errorf("every shard: %v", err)
+	}
+}
+
+// TestLimits: a run of more than MaxGames games is refused before it
+// plays, a report that claims one too, and a mod's long first error is
+// cut.
+func TestLimits(t *testing.T) {
+	o := options(t, "random", MaxGames+1)
+	if _, err := Run(o); !errors.Is(err, ErrTooManyGames) {
+		t.Errorf("Run of %d games: %v", o.Games, err)
+	}
+	data, _ := shardReport(Header{}, 0, 1, 3).JSON()
+	big := strings.Replace(string(data), `"run_games": 3`, `"run_games": 100000000`, 1)
+	if _, err := ParseReport([]byte(big)); !errors.Is(err, ErrTooManyGames) {
+		t.Errorf("a report of 100000000 games: %v", err)
+	}
+	long := strings.Repeat("é", 1000)
+	if got := shorten(long, MaxFirstError); len(got) > MaxFirstError || !strings.HasSuffix(got, "…") || !utf8.ValidString(got) {
+		t.Errorf("shorten: %d bytes, valid %v", len(got), utf8.ValidString(got))
+	}
+	if got := shorten("short", MaxFirstError); got != "short" {
+		t.Errorf("shorten(short) = %q", got)
 	}
 }

@@ -243,6 +243,9 @@ func ParseReport(data []byte) (*Report, error) {
 	if r.RunGames < 1 {
 		return nil, errors.New("the report has no run_games: it was written by an older 2048 (play it again)")
 	}
+	if r.RunGames > MaxGames {
+		return nil, fmt.Errorf("run_games %d: %w", r.RunGames, ErrTooManyGames)
+	}
 	if r.Shard != nil && (r.Shard.Of < 1 || r.Shard.Index < 0 || r.Shard.Index >= r.Shard.Of) {
 		return nil, fmt.Errorf("shard %d/%d: want 0 ≤ index < of", r.Shard.Index, r.Shard.Of)
 	}
