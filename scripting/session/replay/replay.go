@@ -265,11 +265,18 @@ func Read(path string) (*File, error) {
 // Parse reads a replay from its bytes, strictly: unknown fields, a wrong
 // format or version, and actions that do not make sense are errors naming
 // the action.
+//
+// The actions are decoded one at a time as the bytes are read, and the
+// words they repeat (move, left, ...) are kept once, so that the memory a
+// replay takes stays within a small multiple of its size: about twice its
+// bytes for a file of moves.
 func Parse(data []byte) (*File, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	var f File
-	if err := dec.Decode(&f); err != nil {
+	// Room for the steps at once: each is an object, of at least
+	// minStepBytes bytes (with its digest), so that the list never grows
+	// by doubling and a file of other objects cannot reserve much.
+	hint := min(bytes.Count(data, []byte("{")), len(data)/minStepBytes)
+	f, err := decode(json.NewDecoder(bytes.NewReader(data)), hint)
+	if err != nil {
 		return nil, fmt.Errorf("not a replay: %v", err)
 	}
 	switch {
@@ -292,7 +299,7 @@ func Parse(data []byte) (*File, error) {
 			return nil, fmt.Errorf("damaged: action %d: %v", i+1, err)
 		}
 	}
-	return &f, nil
+	return f, nil
 }
 
 // recorded says whether a recording could have written st: every action
@@ -331,6 +338,103 @@ func isDigest(s string) bool {
 		}
 	}
 	return true
+}
+
+// decode reads a replay's object from dec: its actions one at a time, and
+// the rest (a few small fields) as File's JSON decoding would, strictly.
+func decode(dec *json.Decoder, hint int) (*File, error) {
+	dec.DisallowUnknownFields()
+	if tok, err := dec.Token(); err != nil {
+		return nil, err
+	} else if tok != json.Delim('{') {
+		return nil, fmt.Errorf("want a JSON object, got %v", tok)
+	}
+	// The fields but the actions, in their order, for File's decoding.
+	var head bytes.Buffer
+	head.WriteByte('{')
+	var actions []Step
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		key, _ := tok.(string)
+		if !strings.EqualFold(key, "actions") {
+			var v json.RawMessage
+			if err := dec.Decode(&v); err != nil {
+				return nil, err
+			}
+			if head.Len() > 1 {
+				head.WriteByte(',')
+			}
+			k, _ := json.Marshal(key)
+			head.Write(k)
+			head.WriteByte(':')
+			head.Write(v)
+			continue
+		}
+		if actions, err = decodeSteps(dec, hint); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, err
+	}
+	head.WriteByte('}')
+	hd := json.NewDecoder(&head)
+	hd.DisallowUnknownFields()
+	var f File
+	if err := hd.Decode(&f); err != nil {
+		return nil, err
+	}
+	f.Actions = actions
+	return &f, nil
+}
+
+// words are the values a step repeats, kept once.
+var words = map[string]string{}
+
+func init() {
+	for _, w := range []string{"move", "undo", "redo", "keep", "new", "left", "right", "up", "down"} {
+		words[w] = w
+	}
+}
+
+// minStepBytes is the fewest bytes a step that Parse accepts takes:
+// {"a":"new","digest":"0123456789abcdef"} (a new game needs its seed too).
+const minStepBytes = len(`{"a":"new","digest":"0123456789abcdef"}`)
+
+// decodeSteps decodes the actions' array (or null) one step at a time,
+// into a list with room for hint steps.
+func decodeSteps(dec *json.Decoder, hint int) ([]Step, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	if tok == nil {
+		return nil, nil
+	}
+	if tok != json.Delim('[') {
+		return nil, fmt.Errorf("actions: want a list, got %v", tok)
+	}
+	steps := make([]Step, 0, hint)
+	for dec.More() {
+		var st Step
+		if err := dec.Decode(&st); err != nil {
+			return nil, fmt.Errorf("action %d: %v", len(steps)+1, err)
+		}
+		if w, ok := words[st.Action]; ok {
+			st.Action = w
+		}
+		if w, ok := words[st.Dir]; ok {
+			st.Dir = w
+		}
+		steps = append(steps, st)
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, err
+	}
+	return steps, nil
 }
 
 // action is the session's action of a step.
