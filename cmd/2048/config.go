@@ -88,11 +88,11 @@ func runConfigShow(args []string, stdout, stderr io.Writer) int {
 	}
 	c, err := config.Build(o)
 	if err != nil {
-		fmt.Fprintln(stderr, err)
+		fmt.Fprintln(stderr, safe(err))
 		return 1
 	}
 	if _, err := stdout.Write(c.TOML()); err != nil {
-		fmt.Fprintln(stderr, err)
+		fmt.Fprintln(stderr, safe(err))
 		return 1
 	}
 	return 0
@@ -120,11 +120,11 @@ func runConfigCheck(args []string, stdout, stderr io.Writer) int {
 		o.File = path
 		c, err := config.Build(o)
 		if err != nil {
-			fmt.Fprintln(stderr, err)
+			fmt.Fprintln(stderr, safe(err))
 			code = 1
 			continue
 		}
-		fmt.Fprintf(stdout, "%s: ok (ruleset %s, preset %s)\n", path, c.Ruleset, c.Preset)
+		fmt.Fprintf(stdout, "%s: ok (ruleset %s, preset %s)\n", safe(path), c.Ruleset, c.Preset)
 	}
 	return code
 }

@@ -22,6 +22,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/mod2048/mod2048/cmd/2048/internal/termtext"
 	"github.com/mod2048/mod2048/scripting/session/fixture"
 )
 
@@ -152,7 +153,7 @@ larger file fails, named, without being read.
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
-	sum := fixture.RunPaths(paths, stdout, *verbose)
+	sum := fixture.RunPaths(paths, termtext.Writer{W: stdout}, *verbose)
 	if sum.Failed > 0 {
 		return 1
 	}
@@ -161,9 +162,9 @@ larger file fails, named, without being read.
 		// fixtures must not pass for success.
 		where := strings.Join(paths, ", ")
 		if sum.Files == 0 {
-			fmt.Fprintf(stderr, "2048 test: no fixture found: no .cases file in %s\n", where)
+			fmt.Fprintf(stderr, "2048 test: no fixture found: no .cases file in %s\n", safe(where))
 		} else {
-			fmt.Fprintf(stderr, "2048 test: no fixture found: the .cases files in %s hold no case\n", where)
+			fmt.Fprintf(stderr, "2048 test: no fixture found: the .cases files in %s hold no case\n", safe(where))
 		}
 		return 1
 	}
@@ -191,4 +192,15 @@ func runSubcommand(group, usage string, subs map[string]command, args []string, 
 	}
 	fmt.Fprintf(stderr, "2048 %s: unknown subcommand %q\n\n%s", group, args[0], usage)
 	return 2
+}
+
+// safe is the text of v (an error, a field of a file) fit to print on a
+// terminal: every print of what a file holds (a replay, a manifest, a mod's
+// error, a path) goes through termtext.Printable, so that a file cannot
+// clear the screen or set the window title.
+func safe(v any) string {
+	if err, ok := v.(error); ok {
+		return termtext.Printable(err.Error())
+	}
+	return termtext.Printable(fmt.Sprint(v))
 }

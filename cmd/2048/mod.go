@@ -195,11 +195,11 @@ func runModNew(args []string, stdout, stderr io.Writer) int {
 		Path:    filepath.ToSlash(path),
 	})
 	if err != nil {
-		fmt.Fprintf(stderr, "2048 mod new: %v\n", err)
+		fmt.Fprintf(stderr, "2048 mod new: %s\n", safe(err))
 		return 1
 	}
 	if err := writeScaffold(path, id, *ruleset, files); err != nil {
-		fmt.Fprintf(stderr, "2048 mod new: %v\n", err)
+		fmt.Fprintf(stderr, "2048 mod new: %s\n", safe(err))
 		return 1
 	}
 	fmt.Fprintf(stdout, "created the %s mod %s in %s:\n", *ruleset, id, path)

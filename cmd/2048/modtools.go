@@ -2,6 +2,7 @@ package main
 
 import (
 	"archive/zip"
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
@@ -11,10 +12,13 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/mod2048/mod2048/config"
+	"github.com/mod2048/mod2048/config/infile"
 	"github.com/mod2048/mod2048/scripting"
 	"github.com/mod2048/mod2048/scripting/session"
 	"github.com/mod2048/mod2048/scripting/session/fixture"
@@ -74,21 +78,23 @@ func runModList(args []string, stdout, stderr io.Writer) int {
 	if len(refs) == 0 {
 		dir, err := userModsDir()
 		if err != nil {
-			fmt.Fprintf(stderr, "2048 mod list: %v\n", err)
+			fmt.Fprintf(stderr, "2048 mod list: %s\n", safe(err))
 			return 1
 		}
 		entries, err := os.ReadDir(dir)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			fmt.Fprintf(stderr, "2048 mod list: %v\n", err)
+			fmt.Fprintf(stderr, "2048 mod list: %s\n", safe(err))
 			return 1
 		}
 		for _, e := range entries {
-			if e.IsDir() {
+			// Hidden folders are no mods: an install's staging folder
+			// (.install-*) among them.
+			if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
 				refs = append(refs, filepath.Join(dir, e.Name()))
 			}
 		}
 		if len(refs) == 0 {
-			fmt.Fprintf(stdout, "no mod installed in %s (install one with 2048 mod install DIR|ZIP)\n", dir)
+			fmt.Fprintf(stdout, "no mod installed in %s (install one with 2048 mod install DIR|ZIP)\n", safe(dir))
 			return 0
 		}
 	}
@@ -96,7 +102,7 @@ func runModList(args []string, stdout, stderr io.Writer) int {
 	for i, ref := range refs {
 		m, err := loadModRef(ref)
 		if err != nil {
-			fmt.Fprintf(stderr, "2048 mod list: %v\n", err)
+			fmt.Fprintf(stderr, "2048 mod list: %s\n", safe(err))
 			code = 1
 			continue
 		}
@@ -111,11 +117,11 @@ func runModList(args []string, stdout, stderr io.Writer) int {
 // describeMod writes what `mod list` says of a mod.
 func describeMod(w io.Writer, m *scripting.Mod) {
 	man := m.Manifest
-	fmt.Fprintf(w, "%s %s  %s (%s)\n", man.ID, man.Version, man.Name, m.Dir)
+	fmt.Fprintf(w, "%s %s  %s (%s)\n", man.ID, safe(man.Version), safe(man.Name), safe(m.Dir))
 	if man.Description != "" {
-		fmt.Fprintf(w, "  %s\n", man.Description)
+		fmt.Fprintf(w, "  %s\n", safe(man.Description))
 	}
-	fmt.Fprintf(w, "  rulesets: %s\n", strings.Join(man.Rulesets, ", "))
+	fmt.Fprintf(w, "  rulesets: %s\n", rulesetsText(m))
 	names := slices.Sorted(func(yield func(string) bool) {
 		for k := range man.Settings {
 			if !yield(k) {
@@ -137,7 +143,7 @@ func describeMod(w io.Writer, m *scripting.Mod) {
 		case s.Max != nil:
 			bounds = fmt.Sprintf(", at most %v", *s.Max)
 		}
-		fmt.Fprintf(w, "  setting %s = %s (%s%s): %s\n", k, tomlValue(s.Default), s.Type, bounds, s.Description)
+		fmt.Fprintf(w, "  setting %s = %s (%s%s): %s\n", safe(k), safe(tomlValue(s.Default)), safe(s.Type), bounds, safe(s.Description))
 	}
 	list := func(xs []string) string {
 		if len(xs) == 0 {
@@ -155,14 +161,27 @@ func tomlValue(v any) string {
 	return fmt.Sprint(v)
 }
 
-const modInstallUsage = `Usage: 2048 mod install DIR|ZIP
+const modInstallUsage = `Usage: 2048 mod install [--force] DIR|ZIP
 
-Checks a mod (its manifest, and that it loads) and copies it into the
+Checks a mod (its manifest, and that it loads in each ruleset it is for:
+both when its manifest names none) and copies it into the
 user's mod folder ($XDG_DATA_HOME/2048/mods, else ~/.local/share/2048/mods),
 under its id, replacing an installed version. Then '--mod ID' finds it.
 A zip holds the mod's files at its top or in one folder; a zip entry that
-would write outside the mod's folder (an absolute path, ..), a link, or a
-zip over 16 MiB is refused.
+would write outside the mod's folder (an absolute path, ..), a link, an
+entry named twice, or a zip over 16 MiB is refused. A folder is held to
+the same limits: at most 1000 files of at most 16 MiB in all, only
+regular files and folders, and never a folder that holds the user's mod
+folder (it would copy into itself).
+
+The mod is copied into a hidden staging folder (.install-*) beside the
+installed mods, checked there, and renamed into place: an install that
+fails or is stopped leaves the installed version as it was. 'mod list'
+skips staging folders, and an install removes those an earlier one left.
+
+Installing a lower version over a higher one (1.2.0 over 1.10.0: the
+numbers of a version compare as numbers) is refused unless --force is
+given.
 `
 
 // Limits of a mod's zip.
@@ -174,27 +193,43 @@ const (
 func runModInstall(args []string, stdout, stderr io.Writer) int {
 	flags := flag.NewFlagSet("mod install", flag.ContinueOnError)
 	flags.SetOutput(stderr)
-	flags.Usage = func() { fmt.Fprint(flags.Output(), modInstallUsage) }
-	if ok, code := parseFlags(flags, args); !ok {
-		return code
+	force := flags.Bool("force", false, "install a lower version over a higher one")
+	flags.Usage = func() {
+		fmt.Fprint(flags.Output(), modInstallUsage)
+		flags.PrintDefaults()
 	}
-	if flags.NArg() != 1 {
+	pos, err := parseInterleaved(flags, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if len(pos) != 1 {
 		fmt.Fprintln(stderr, "2048 mod install: want one folder or zip")
 		return 2
 	}
-	m, err := installMod(flags.Arg(0))
+	m, err := installMod(pos[0], *force)
 	if err != nil {
-		fmt.Fprintf(stderr, "2048 mod install: %v\n", err)
+		fmt.Fprintf(stderr, "2048 mod install: %s\n", safe(err))
 		return 1
 	}
-	fmt.Fprintf(stdout, "installed %s %s in %s (play it: 2048 play --mod %s)\n", m.ID(), m.Manifest.Version, m.Dir, m.ID())
+	fmt.Fprintf(stdout, "installed %s %s in %s (play it: 2048 play --mod %s)\n", m.ID(), safe(m.Manifest.Version), safe(m.Dir), m.ID())
 	return 0
 }
 
+// stagePrefix starts the name of an install's staging folder in the
+// user's mod folder; mod list skips them.
+const stagePrefix = ".install-"
+
+// staleStage is the age after which a staging folder is an earlier
+// install's leftover, which the next install removes.
+const staleStage = time.Hour
+
 // installMod checks the mod of src (a folder or a zip) and copies it into
 // the user's mod folder, replacing an installed version only once the new
-// one is in place.
-func installMod(src string) (*scripting.Mod, error) {
+// one is in place. A lower version over a higher one needs force.
+func installMod(src string, force bool) (*scripting.Mod, error) {
 	root, err := userModsDir()
 	if err != nil {
 		return nil, err
@@ -202,15 +237,30 @@ func installMod(src string) (*scripting.Mod, error) {
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		return nil, err
 	}
-	stage, err := os.MkdirTemp(root, ".install-")
+	removeStaleStages(root)
+	info, statErr := os.Stat(src)
+	isDir := statErr == nil && info.IsDir()
+	if isDir {
+		if err := refuseEnclosing(src, root); err != nil {
+			return nil, err
+		}
+	}
+	stage, err := os.MkdirTemp(root, stagePrefix)
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(stage)
 	files := filepath.Join(stage, "mod")
-	if info, err := os.Stat(src); err == nil && info.IsDir() {
-		err = copyModDir(src, files)
-		if err != nil {
+	// Errors about the staged copy name src, the folder or zip the user
+	// gave, not the staging folder.
+	named := func(err error) error {
+		if err == nil {
+			return nil
+		}
+		return errors.New(strings.ReplaceAll(err.Error(), files, src))
+	}
+	if isDir {
+		if err := copyModDir(src, files); err != nil {
 			return nil, err
 		}
 	} else if err := unzipMod(src, files); err != nil {
@@ -218,12 +268,15 @@ func installMod(src string) (*scripting.Mod, error) {
 	}
 	m, err := scripting.LoadMod(files)
 	if err != nil {
-		return nil, err
+		return nil, named(err)
 	}
 	if err := trialLoad(m); err != nil {
-		return nil, err
+		return nil, named(err)
 	}
 	dest := filepath.Join(root, m.ID())
+	if old, err := scripting.LoadMod(dest); err == nil && !force && compareVersions(m.Manifest.Version, old.Manifest.Version) < 0 {
+		return nil, fmt.Errorf("%s is version %s of mod %s, lower than the installed %s: install it with --force to go back", src, m.Manifest.Version, m.ID(), old.Manifest.Version)
+	}
 	old := filepath.Join(stage, "old")
 	if err := os.Rename(dest, old); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
@@ -235,10 +288,92 @@ func installMod(src string) (*scripting.Mod, error) {
 	return scripting.LoadMod(dest)
 }
 
-// trialLoad loads m into a game of each ruleset it names, so that a Lua
-// error shows now.
+// modRulesets are the rulesets m is for: the ones its manifest names, or
+// both when it names none (an omitted or empty list means any ruleset).
+func modRulesets(m *scripting.Mod) []string {
+	if len(m.Manifest.Rulesets) == 0 {
+		return []string{"classic", "cellular"}
+	}
+	return m.Manifest.Rulesets
+}
+
+// rulesetsText says which rulesets m is for, as mod list and mod check
+// print them: "classic, cellular (any)" when its manifest names none.
+func rulesetsText(m *scripting.Mod) string {
+	text := strings.Join(modRulesets(m), ", ")
+	if len(m.Manifest.Rulesets) == 0 {
+		text += " (any)"
+	}
+	return text
+}
+
+// removeStaleStages removes the staging folders earlier installs left in
+// root (a killed install), once they are older than staleStage: a younger
+// one may be another install's, under way.
+func removeStaleStages(root string) {
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if !e.IsDir() || !strings.HasPrefix(e.Name(), stagePrefix) {
+			continue
+		}
+		if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > staleStage {
+			os.RemoveAll(filepath.Join(root, e.Name()))
+		}
+	}
+}
+
+// refuseEnclosing refuses to install the folder src when it is root, the
+// user's mod folder, or holds it: copying it would copy into itself.
+func refuseEnclosing(src, root string) error {
+	real := func(p string) string {
+		if abs, err := filepath.Abs(p); err == nil {
+			p = abs
+		}
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			p = r
+		}
+		return p
+	}
+	s, r := real(src), real(root)
+	rel, err := filepath.Rel(s, r)
+	if err == nil && (rel == "." || rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))) {
+		return fmt.Errorf("%s holds the mod folder %s: a mod's folder cannot be installed into itself; install the mod's own folder", src, root)
+	}
+	return nil
+}
+
+// compareVersions compares two mod versions: -1, 0 or 1. Versions are
+// split at dots, dashes and pluses, and the parts compared in turn: as
+// numbers when both are (so 1.10.0 is above 1.9.0), else as text; a
+// version that runs out of parts first is the lower.
+func compareVersions(a, b string) int {
+	split := func(v string) []string {
+		return strings.FieldsFunc(strings.TrimPrefix(v, "v"), func(r rune) bool { return r == '.' || r == '-' || r == '+' })
+	}
+	pa, pb := split(a), split(b)
+	for i := 0; i < min(len(pa), len(pb)); i++ {
+		x, errX := strconv.ParseUint(pa[i], 10, 64)
+		y, errY := strconv.ParseUint(pb[i], 10, 64)
+		if errX == nil && errY == nil {
+			if c := cmp.Compare(x, y); c != 0 {
+				return c
+			}
+			continue
+		}
+		if c := strings.Compare(pa[i], pb[i]); c != 0 {
+			return c
+		}
+	}
+	return cmp.Compare(len(pa), len(pb))
+}
+
+// trialLoad loads m into a game of each ruleset it is for (both when its
+// manifest names none), so that a Lua error shows now.
 func trialLoad(m *scripting.Mod) error {
-	for _, r := range m.Manifest.Rulesets {
+	for _, r := range modRulesets(m) {
 		c, err := config.Default(r)
 		if err != nil {
 			return err
@@ -252,8 +387,13 @@ func trialLoad(m *scripting.Mod) error {
 	return nil
 }
 
-// copyModDir copies the regular files and folders of a mod's folder.
+// copyModDir copies the regular files and folders of a mod's folder, held
+// to a zip's limits: at most maxZipFiles entries and maxZip bytes in all,
+// each file's size checked before it is read (a sparse file of gigabytes
+// is refused, never read).
 func copyModDir(src, dest string) error {
+	var total int64
+	entries := 0
 	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -262,12 +402,22 @@ func copyModDir(src, dest string) error {
 		if err != nil {
 			return err
 		}
+		if entries++; entries > maxZipFiles {
+			return fmt.Errorf("%s: more than %d files and folders: a mod's folder holds at most that many", src, maxZipFiles)
+		}
 		to := filepath.Join(dest, rel)
 		switch {
 		case d.IsDir():
 			return os.MkdirAll(to, 0o755)
 		case d.Type().IsRegular():
-			data, err := os.ReadFile(p)
+			info, err := d.Info()
+			if err != nil {
+				return err
+			}
+			if total += info.Size(); total > maxZip {
+				return fmt.Errorf("%s: its files are over %d MiB (at %s, %s)", src, maxZip>>20, p, infile.Size(info.Size()))
+			}
+			data, err := infile.Read(p, maxZip-(total-info.Size()))
 			if err != nil {
 				return err
 			}
@@ -298,8 +448,17 @@ func unzipMod(src, dest string) error {
 	}
 	prefix := zipPrefix(z.File)
 	var total int64
+	seen := map[string]bool{}
 	for _, f := range z.File {
 		name := f.Name
+		if strings.ContainsFunc(name, unicode.IsControl) {
+			return fmt.Errorf("%s: entry %q has a control character in its name", src, name)
+		}
+		key := path.Clean(name)
+		if seen[key] {
+			return fmt.Errorf("%s: entry %q is in the zip twice: which one is the mod's is not clear", src, name)
+		}
+		seen[key] = true
 		if strings.Contains(name, `\`) || path.IsAbs(name) || strings.HasPrefix(name, "/") {
 			return fmt.Errorf("%s: entry %q would write outside the mod's folder", src, name)
 		}
@@ -375,10 +534,11 @@ func zipPrefix(files []*zip.File) string {
 const modCheckUsage = `Usage: 2048 mod check [--games N] [--moves N] DIR|ID
 
 What a mod's own CI runs: checks the manifest, loads the mod into a game of
-each ruleset it names, runs its fixtures (every .cases file in its folder),
-and plays a short seeded soak (--games games of at most --moves random
-moves, each ruleset) that counts the mod's errors, refusals and disables
-and measures the mean time of a move with the mod.
+each ruleset it names (both when it names none), runs its fixtures (every
+.cases file in its folder), and plays a short seeded soak (--games games of
+at most --moves random moves, each ruleset) that counts the mod's errors,
+refusals and disables and measures the mean time of a move with the mod
+(none when no move was played).
 
 Exit status: 0 when the mod loads, its fixtures pass and the soak shows no
 error; 1 otherwise; 2 for a usage error.
@@ -406,30 +566,30 @@ func runModCheck(args []string, stdout, stderr io.Writer) int {
 	}
 	m, err := loadModRef(pos[0])
 	if err != nil {
-		fmt.Fprintf(stdout, "manifest: FAIL: %v\n", err)
+		fmt.Fprintf(stdout, "manifest: FAIL: %s\n", safe(err))
 		return 1
 	}
-	fmt.Fprintf(stdout, "manifest: ok (%s %s)\n", m.ID(), m.Manifest.Version)
+	fmt.Fprintf(stdout, "manifest: ok (%s %s)\n", m.ID(), safe(m.Manifest.Version))
 	if err := trialLoad(m); err != nil {
-		fmt.Fprintf(stdout, "load: FAIL: %v\n", err)
+		fmt.Fprintf(stdout, "load: FAIL: %s\n", safe(err))
 		return 1
 	}
-	fmt.Fprintf(stdout, "load: ok (%s)\n", strings.Join(m.Manifest.Rulesets, ", "))
+	fmt.Fprintf(stdout, "load: ok (%s)\n", rulesetsText(m))
 	ok := true
 	sum := fixture.RunPaths([]string{m.Dir}, io.Discard, false)
 	switch {
 	case sum.Failed > 0:
 		ok = false
-		fmt.Fprintf(stdout, "fixtures: FAIL: %d passed, %d failed (see: 2048 test %s)\n", sum.Passed, sum.Failed, m.Dir)
+		fmt.Fprintf(stdout, "fixtures: FAIL: %d passed, %d failed (see: 2048 test %s)\n", sum.Passed, sum.Failed, safe(m.Dir))
 	case sum.Passed == 0:
 		fmt.Fprintf(stdout, "fixtures: none (write one: press f while playing the mod)\n")
 	default:
 		fmt.Fprintf(stdout, "fixtures: ok (%d passed)\n", sum.Passed)
 	}
-	for _, r := range m.Manifest.Rulesets {
+	for _, r := range modRulesets(m) {
 		res, err := soak(m, r, *games, *moves)
 		if err != nil {
-			fmt.Fprintf(stdout, "soak %s: FAIL: %v\n", r, err)
+			fmt.Fprintf(stdout, "soak %s: FAIL: %s\n", r, safe(err))
 			ok = false
 			continue
 		}
@@ -437,10 +597,14 @@ func runModCheck(args []string, stdout, stderr io.Writer) int {
 		if res.errors > 0 || res.disables > 0 {
 			verdict, ok = "FAIL", false
 		}
-		fmt.Fprintf(stdout, "soak %s: %s: %d games, %d moves, %d errors, %d refused directions, %d disables, %.1f µs a move with the mod (%.1f without)\n",
-			r, verdict, *games, res.moves, res.errors, res.refusals, res.disables, res.withMod, res.without)
+		timing := "no moves played, so no time a move"
+		if res.moves > 0 {
+			timing = fmt.Sprintf("%.1f µs a move with the mod (%.1f without)", res.withMod, res.without)
+		}
+		fmt.Fprintf(stdout, "soak %s: %s: %d games, %d moves, %d errors, %d refused directions, %d disables, %s\n",
+			r, verdict, *games, res.moves, res.errors, res.refusals, res.disables, timing)
 		for _, e := range res.firstErrors {
-			fmt.Fprintf(stdout, "  %s\n", e)
+			fmt.Fprintf(stdout, "  %s\n", safe(e))
 		}
 	}
 	if !ok {

@@ -58,12 +58,16 @@ move's end at once and is played. --no-anim shows every move at once.
 
 --record FILE writes the game as a replay as it goes: the program's
 version, the configuration, the seed, the mods (id, version, a hash of
-their files, settings) and every move, undo and redo. '2048 replay FILE'
+their manifest and Lua files, settings) and every move, undo and redo. '2048 replay FILE'
 plays it back; '2048 replay --check FILE' tells whether it reproduces.
+A replay that cannot be written stops the game before it starts; one that
+fails later is said on the status line, and at the exit on the standard
+error, with exit status 1.
 
 Exit status: 0 when the player quits with the game saved; 1 for a
-configuration, mod, save or terminal error, and when the player quits
-with the game not saved; 2 for a usage error.
+configuration, mod, save or terminal error, when the player quits with
+the game not saved, and when --record's replay could not be written; 2 for
+a usage error.
 
 `
 
@@ -147,7 +151,7 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 	}
 	p, err := newPlayer(o)
 	if err != nil {
-		fmt.Fprintf(stderr, "2048 play: %v\n", err)
+		fmt.Fprintf(stderr, "2048 play: %s\n", safe(err))
 		return 1
 	}
 	if !isTerminal() {
@@ -156,7 +160,7 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 	}
 	cfg, err := p.start(o)
 	if err != nil {
-		fmt.Fprintf(stderr, "2048 play: %v\n", err)
+		fmt.Fprintf(stderr, "2048 play: %s\n", safe(err))
 		return 1
 	}
 	if p.stop != nil {
@@ -164,11 +168,15 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 	}
 	screen, err := tcell.NewScreen()
 	if err != nil {
-		fmt.Fprintf(stderr, "2048 play: %v\n", err)
+		fmt.Fprintf(stderr, "2048 play: %s\n", safe(err))
 		return 1
 	}
 	if err := tui.Run(screen, cfg); err != nil {
-		fmt.Fprintf(stderr, "2048 play: %v\n", err)
+		fmt.Fprintf(stderr, "2048 play: %s\n", safe(err))
+		return 1
+	}
+	if p.recordErr != nil {
+		fmt.Fprintf(stderr, "2048 play: %s\n", safe(p.recordErr))
 		return 1
 	}
 	return 0
@@ -190,6 +198,9 @@ type player struct {
 	seed func() uint64
 	// stop ends what start started beside the game (the --watch watcher).
 	stop func()
+	// recordErr is the error of the last write of --record's replay, said
+	// at the exit: nil when the replay on disk holds the whole game.
+	recordErr error
 }
 
 // newPlayer checks everything the flags name, touching nothing: the
@@ -373,8 +384,22 @@ func (p *player) ready(cfg tui.Config, s *session.Session, o playOptions) (tui.C
 	}
 	cfg.Advisor, cfg.Autoplay, cfg.NoAnim = advisor, o.autoplay, o.noAnim
 	if o.record != "" {
+		// The replay is written once now, so that a file that cannot be
+		// written is said before the game, and after every action; the
+		// last write's error stays for the exit (finish).
 		path := o.record
-		cfg.Record = func(s *session.Session) error { return writeReplay(s, path) }
+		if err := writeReplay(s, path); err != nil {
+			s.Close()
+			return tui.Config{}, fmt.Errorf("--record %s: the replay cannot be written: %w", path, err)
+		}
+		cfg.Record = func(s *session.Session) error {
+			err := writeReplay(s, path)
+			p.recordErr = err
+			if err != nil {
+				p.recordErr = fmt.Errorf("the replay %s was not written: %w", path, err)
+			}
+			return err
+		}
 	}
 	if o.watch {
 		var dirs []string

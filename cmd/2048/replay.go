@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -12,12 +13,13 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 
+	"github.com/mod2048/mod2048/cmd/2048/internal/termtext"
 	"github.com/mod2048/mod2048/cmd/2048/internal/tui"
 	"github.com/mod2048/mod2048/scripting/session"
 	"github.com/mod2048/mod2048/scripting/session/replay"
 )
 
-const replayUsage = `Usage: 2048 replay [--check | --to-fixture FILE.cases] [--mod DIR ...] FILE
+const replayUsage = `Usage: 2048 replay [--check | --to-fixture FILE.cases [--force]] [--mod DIR ...] FILE
 
 Plays back a replay that '2048 play --record FILE' wrote, in the terminal:
 space pauses and goes on, → or n steps one action while paused, + and -
@@ -26,13 +28,20 @@ back to the start, q quits.
 
 --check plays the replay through without a terminal and tells whether it
 reproduces: exit status 0 when every action leaves the game as recorded;
-otherwise it names the first action, and its turn, that differs.
+otherwise it names the first action, and its turn, that differs. A replay
+with an action without its digest, or with a fault a recording cannot
+have made (of a mod the replay does not have, on another turn, on an
+action other than a move), was edited: it is refused as damaged.
 
 --to-fixture FILE.cases writes the last game of the replay as a fixture
 case: Given: its starting board, its configuration and mods, each move
 that stands (undone ones are left out) with the spawns it had as its
 SpawnScript:, and what to expect after it. '2048 test FILE.cases' passes
 it as written; edit an expectation into what the game should have done.
+An existing FILE.cases is refused unless --force is given, and never the
+replay itself; anything but a regular file (a folder, a pipe, a link) is
+refused. The fixture is written to a temporary file in the same folder,
+then renamed over FILE.cases.
 
 A replay loads its mods from the folders it was recorded from; --mod DIR
 loads the mod of that id from DIR instead. A mod whose files differ from
@@ -52,6 +61,7 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	check := fs.Bool("check", false, "play the replay through and tell whether it reproduces")
 	fixture := fs.String("to-fixture", "", "write the replay's last game as a fixture `file`")
+	force := fs.Bool("force", false, "with --to-fixture: replace an existing fixture file")
 	var mods repeated
 	fs.Var(&mods, "mod", "load the replay's mod of this `folder`'s id from it; repeatable")
 	fs.Usage = func() {
@@ -71,46 +81,52 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	path := fs.Arg(0)
+	if *fixture != "" {
+		if err := checkOutput(*fixture, path, *force); err != nil {
+			fmt.Fprintf(stderr, "2048 replay: --to-fixture: %s\n", safe(err))
+			return 1
+		}
+	}
 	f, err := replay.Read(path)
 	if err != nil {
-		fmt.Fprintf(stderr, "2048 replay: %v\n", err)
+		fmt.Fprintf(stderr, "2048 replay: %s\n", safe(err))
 		return 1
 	}
 	dirs := map[string]string{}
 	for _, dir := range mods {
 		m, err := loadModRef(dir)
 		if err != nil {
-			fmt.Fprintf(stderr, "2048 replay: %v\n", err)
+			fmt.Fprintf(stderr, "2048 replay: %s\n", safe(err))
 			return 1
 		}
 		dirs[m.ID()] = dir
 	}
 	setup, warnings, err := f.Setup(dirs)
 	if err != nil {
-		fmt.Fprintf(stderr, "2048 replay: %v\n", err)
+		fmt.Fprintf(stderr, "2048 replay: %s\n", safe(err))
 		return 1
 	}
 	for _, w := range warnings {
-		fmt.Fprintf(stderr, "2048 replay: warning: %s\n", w)
+		fmt.Fprintf(stderr, "2048 replay: warning: %s\n", safe(w))
 	}
 	switch {
 	case *check:
 		if err := f.Check(setup); err != nil {
-			fmt.Fprintf(stderr, "2048 replay: %s does not reproduce: %v\n", path, err)
+			fmt.Fprintf(stderr, "2048 replay: %s does not reproduce: %s\n", safe(path), safe(err))
 			return 1
 		}
-		fmt.Fprintf(stdout, "%s reproduces: %d actions, recorded by 2048 %s\n", path, len(f.Actions), f.Program)
+		fmt.Fprintf(stdout, "%s reproduces: %d actions, recorded by 2048 %s\n", safe(path), len(f.Actions), safe(f.Program))
 		return 0
 	case *fixture != "":
 		data, err := fixtureOf(f, setup, *fixture)
 		if err == nil {
-			err = os.WriteFile(*fixture, data, 0o644)
+			err = writeAtomic(*fixture, data)
 		}
 		if err != nil {
-			fmt.Fprintf(stderr, "2048 replay: %v\n", err)
+			fmt.Fprintf(stderr, "2048 replay: %s\n", safe(err))
 			return 1
 		}
-		fmt.Fprintf(stdout, "wrote %s (run it: 2048 test %s)\n", *fixture, *fixture)
+		fmt.Fprintf(stdout, "wrote %s (run it: 2048 test %s)\n", safe(*fixture), safe(*fixture))
 		return 0
 	}
 	if !isTerminal() {
@@ -119,19 +135,66 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 	}
 	v, err := newViewer(f, setup, warnings)
 	if err != nil {
-		fmt.Fprintf(stderr, "2048 replay: %v\n", err)
+		fmt.Fprintf(stderr, "2048 replay: %s\n", safe(err))
 		return 1
 	}
 	screen, err := tcell.NewScreen()
 	if err != nil {
-		fmt.Fprintf(stderr, "2048 replay: %v\n", err)
+		fmt.Fprintf(stderr, "2048 replay: %s\n", safe(err))
 		return 1
 	}
 	if err := tui.Run(screen, v.config()); err != nil {
-		fmt.Fprintf(stderr, "2048 replay: %v\n", err)
+		fmt.Fprintf(stderr, "2048 replay: %s\n", safe(err))
 		return 1
 	}
 	return 0
+}
+
+// checkOutput says whether out may be written: never the input file in
+// (even with force), never anything but a regular file, and an existing
+// file only with force.
+func checkOutput(out, in string, force bool) error {
+	info, err := os.Lstat(out)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if inInfo, err := os.Stat(in); err == nil && os.SameFile(info, inInfo) {
+		return fmt.Errorf("%s is the replay being read: write the fixture to another file", termtext.Printable(out))
+	}
+	if !info.Mode().IsRegular() {
+		return fmt.Errorf("%s exists and is not a regular file", termtext.Printable(out))
+	}
+	if !force {
+		return fmt.Errorf("%s exists: choose another name, or replace it with --force", termtext.Printable(out))
+	}
+	return nil
+}
+
+// writeAtomic writes data to path through a temporary file in the same
+// folder renamed over it, so that path holds the old content or the new,
+// never a part.
+func writeAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	_, err = tmp.Write(data)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+	}
+	return err
 }
 
 // writeReplay writes what s recorded as a replay file (--record).
@@ -212,7 +275,7 @@ func newViewer(f *replay.File, setup session.Setup, warnings []string) (*viewer,
 func (v *viewer) config() tui.Config {
 	cfg := tui.Config{Ruleset: v.f.Ruleset, Difficulty: v.f.Difficulty, Replay: v}
 	if len(v.warnings) > 0 {
-		cfg.Message = strings.Join(v.warnings, "; ")
+		cfg.Message = safe(strings.Join(v.warnings, "; "))
 	}
 	return cfg
 }

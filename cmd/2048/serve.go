@@ -34,6 +34,12 @@ an error in them stops the command before it serves. Without them the
 page resumes its last game, or starts a classic one. The page's settings
 panel chooses any ruleset, difficulty, TOML configuration and mods.
 
+The server answers only requests that name it: the host of --addr, and
+for a loopback address localhost, 127.0.0.1 and [::1] too (for every
+interface, 0.0.0.0: localhost and any IP address), with its port. Any other
+Host header is refused (421), so that another site's page cannot read the
+game through a name pointed at this address (DNS rebinding).
+
 --write DIR writes the site to DIR instead of serving it: static files for
 any static host (make web WEBDIR=DIR does the same).
 
@@ -88,12 +94,12 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	}
 	d, err := serveDefaults(o)
 	if err != nil {
-		fmt.Fprintf(stderr, "2048 serve: %v\n", err)
+		fmt.Fprintf(stderr, "2048 serve: %s\n", safe(err))
 		return 1
 	}
 	if o.write != "" {
 		if err := web.Write(o.write, d); err != nil {
-			fmt.Fprintf(stderr, "2048 serve: %v\n", err)
+			fmt.Fprintf(stderr, "2048 serve: %s\n", safe(err))
 			return 1
 		}
 		fmt.Fprintf(stdout, "wrote the site to %s\n", o.write)
@@ -101,18 +107,20 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	}
 	h, err := web.Handler(d)
 	if err != nil {
-		fmt.Fprintf(stderr, "2048 serve: %v\n", err)
+		fmt.Fprintf(stderr, "2048 serve: %s\n", safe(err))
 		return 1
 	}
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
-		fmt.Fprintf(stderr, "2048 serve: %v\n", err)
+		fmt.Fprintf(stderr, "2048 serve: %s\n", safe(err))
 		return 1
 	}
 	fmt.Fprintf(stdout, "serving the browser game at http://%s/ (Ctrl+C stops)\n", ln.Addr())
+	host, _, _ := net.SplitHostPort(o.addr)
+	h = web.HostGuard(h, host, ln.Addr().(*net.TCPAddr).Port)
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	if err := srv.Serve(ln); err != nil {
-		fmt.Fprintf(stderr, "2048 serve: %v\n", err)
+		fmt.Fprintf(stderr, "2048 serve: %s\n", safe(err))
 		return 1
 	}
 	return 0

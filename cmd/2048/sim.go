@@ -15,15 +15,17 @@ import (
 	"github.com/vbauerster/mpb/v8/decor"
 	"golang.org/x/term"
 
+	"github.com/mod2048/mod2048/cmd/2048/internal/termtext"
 	"github.com/mod2048/mod2048/config"
 	"github.com/mod2048/mod2048/config/infile"
 	"github.com/mod2048/mod2048/scripting"
 	"github.com/mod2048/mod2048/scripting/session"
+	"github.com/mod2048/mod2048/scripting/session/replay"
 	"github.com/mod2048/mod2048/scripting/session/sim"
 )
 
 const simUsage = `Usage: 2048 sim [the play flags] [--games N] [--seed S] [--policy P] [--max-turns T] [--jobs J] [--json FILE] [--csv FILE] [--shard I/N] [--compare FILE.toml ...] [--sweep KEY=V1,V2,...]
-       2048 sim merge FILE.json ...
+       2048 sim merge [--partial] [--json FILE] FILE.json ...
 
 The balance lab: plays many seeded games of a configuration and its mods,
 as '2048 play' would build them (--ruleset, --difficulty, --config, --set,
@@ -33,7 +35,11 @@ length percentiles, a histogram of the highest tile (classic) or energy
 (cellular) reached, and each mod's errors, refusals and disables.
 
 Game i plays with a seed made from --seed and i, so the same flags give the
-same report byte for byte, whatever --jobs. Policies: random; greedy (the
+same report byte for byte, whatever --jobs (more workers than the
+machine's cores are not started: each holds a game and its mods). A run
+plays at most 1000000 games, as its report keeps every game's result (about
+0.5 GB for a million), and a --sweep grid or a --compare list has at most
+256 configurations: larger ones are refused before they play. Policies: random; greedy (the
 best immediate score, ties broken by the seed); lookahead (the default: an
 expectimax through the engine's own rules, --depth moves deep with
 --samples forks a move; for cellular it values the stabilize goal); expert
@@ -48,8 +54,12 @@ prints win rate, loss rate, median score and median turns for each.
 curve (the share of games still going at each turn) with gonum/plot.
 
 --shard I/N plays the I-th (from 0) of N disjoint slices of the games; its
---json is a shard. '2048 sim merge' combines the shards' JSON into exactly
-the whole run's report. A progress bar shows on the standard error when it
+--json is a shard, which keeps everything that decides its games (the
+configuration, policy, seed, turns, the whole run's --games, I of N, and
+each mod's version, files' hash and settings). '2048 sim merge' combines
+the shards' JSON into exactly the whole run's report; it refuses shards of
+different runs, naming the field that differs and the two files, and
+names the shards that are missing unless --partial is given. A progress bar shows on the standard error when it
 is a terminal. --timing adds the policy's and the mods' mean time a move
 (wall-clock: the figures that change from run to run).
 
@@ -116,13 +126,21 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "2048 sim: --games, --max-turns and --jobs must be at least 1")
 		return 2
 	}
+	if o.games > sim.MaxGames {
+		fmt.Fprintf(stderr, "2048 sim: --games %d: %v; play several runs with other --seed values instead\n", o.games, sim.ErrTooManyGames)
+		return 2
+	}
+	if err := checkConfigs(o); err != nil {
+		fmt.Fprintf(stderr, "2048 sim: %s\n", safe(err))
+		return 2
+	}
 	shard, shards, err := parseShard(o.shard)
 	if err != nil {
-		fmt.Fprintf(stderr, "2048 sim: --shard: %v\n", err)
+		fmt.Fprintf(stderr, "2048 sim: --shard: %s\n", safe(err))
 		return 2
 	}
 	if err := simMain(o, shard, shards, stdout, stderr); err != nil {
-		fmt.Fprintf(stderr, "2048 sim: %v\n", err)
+		fmt.Fprintf(stderr, "2048 sim: %s\n", safe(err))
 		return 1
 	}
 	return 0
@@ -163,6 +181,10 @@ func simMain(o simOptions, shard, shards int, stdout, stderr io.Writer) error {
 	if _, err := setMods(mods, o.modSets); err != nil {
 		return err
 	}
+	runMods, err := simMods(mods)
+	if err != nil {
+		return err
+	}
 	var policyTime time.Duration
 	play := func(c *config.Config, label string) (*sim.Report, time.Duration, error) {
 		opt := sim.Options{Setup: session.Setup{Config: c, Mods: mods}, Policy: o.policy, Make: mk,
@@ -183,7 +205,8 @@ func simMain(o simOptions, shard, shards int, stdout, stderr io.Writer) error {
 			hooks += r.HookNanos
 			policyTime += r.PolicyNanos
 		}
-		h := sim.Header{Config: string(c.TOML()), Policy: o.policy, Ruleset: c.Ruleset, Difficulty: c.Preset, Seed: o.seed, MaxTurns: o.maxTurns}
+		h := sim.Header{Config: string(c.TOML()), Policy: o.policy, Ruleset: c.Ruleset, Difficulty: c.Preset, Seed: o.seed, MaxTurns: o.maxTurns,
+			RunGames: o.games, Shard: shard, Shards: shards, Mods: runMods}
 		return sim.NewReport(h, rs), hooks, nil
 	}
 	base, err := config.Build(o.build)
@@ -200,7 +223,7 @@ func simMain(o simOptions, shard, shards int, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := r.Text(stdout); err != nil {
+	if err := safeText(stdout, r.Text); err != nil {
 		return err
 	}
 	if o.timing {
@@ -243,6 +266,43 @@ func simMain(o simOptions, shard, shards int, stdout, stderr io.Writer) error {
 	return nil
 }
 
+// safeText writes what write writes (a report of several lines, with the
+// mods' errors in it) to w, each line through termtext.Lines.
+func safeText(w io.Writer, write func(io.Writer) error) error {
+	var b strings.Builder
+	if err := write(&b); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, termtext.Lines(b.String()))
+	return err
+}
+
+// simMods are what a report keeps of the run's mods: id, version, the hash
+// of their own files (as a replay's) and their settings, so that merge
+// can tell shards of different runs apart.
+func simMods(mods []*scripting.Mod) ([]sim.RunMod, error) {
+	var out []sim.RunMod
+	for _, m := range mods {
+		hash, err := replay.Hash(m)
+		if err != nil {
+			return nil, err
+		}
+		rm := sim.RunMod{ID: m.ID(), Version: m.Manifest.Version, Hash: hash}
+		for k, v := range m.Values {
+			if rm.Settings == nil {
+				rm.Settings = map[string]string{}
+			}
+			if s, ok := v.(string); ok {
+				rm.Settings[k] = strconv.Quote(s)
+			} else {
+				rm.Settings[k] = fmt.Sprint(v)
+			}
+		}
+		out = append(out, rm)
+	}
+	return out, nil
+}
+
 type playFunc func(c *config.Config, label string) (*sim.Report, time.Duration, error)
 
 // compare plays the base configuration and each --compare file on the same
@@ -266,6 +326,7 @@ func compare(o simOptions, base *config.Config, play playFunc, w io.Writer) erro
 		if err != nil {
 			return err
 		}
+		r.Results = nil // the table needs the summary only
 		reports = append(reports, r)
 	}
 	fmt.Fprintf(w, "%d games each, seed %d, policy %s; the differences are against base, significant when the 95%% intervals do not overlap\n\n", o.games, o.seed, o.policy)
@@ -302,6 +363,30 @@ func trim(s string, n int) string {
 		return s
 	}
 	return "…" + s[len(s)-n+1:]
+}
+
+// maxConfigs is the most configurations one sim plays: the base and its
+// --compare files, or the --sweep grid's combinations.
+const maxConfigs = 256
+
+// checkConfigs refuses a --sweep grid or a --compare list of more than
+// maxConfigs configurations, counted before the grid is built.
+func checkConfigs(o simOptions) error {
+	n := 1 + len(o.compare)
+	if len(o.sweep) > 0 {
+		n = 1
+		for _, s := range o.sweep {
+			_, values, _ := strings.Cut(s, "=")
+			n *= strings.Count(values, ",") + 1
+			if n > maxConfigs {
+				break
+			}
+		}
+	}
+	if n > maxConfigs {
+		return fmt.Errorf("the --sweep grid or --compare list has more than %d configurations: play it in parts", maxConfigs)
+	}
+	return nil
 }
 
 // sweep plays every combination of the --sweep values (a grid) and prints
@@ -347,6 +432,7 @@ func runSimMerge(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("sim merge", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	out := fs.String("json", "", "write the merged report as JSON to `file` too")
+	partial := fs.Bool("partial", false, "merge the shards given even when some of the run's are missing")
 	if ok, code := parseFlags(fs, args); !ok {
 		return code
 	}
@@ -355,24 +441,32 @@ func runSimMerge(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	var reports []*sim.Report
+	total := 0
 	for _, path := range fs.Args() {
 		data, err := infile.Read(path, 256<<20)
 		if err == nil {
 			var r *sim.Report
 			if r, err = sim.ParseReport(data); err == nil {
-				reports = append(reports, r)
-				continue
+				if total += r.Games; total > sim.MaxGames {
+					err = fmt.Errorf("the shards hold more than %d games in all: %v", sim.MaxGames, sim.ErrTooManyGames)
+				} else {
+					reports = append(reports, r)
+					continue
+				}
 			}
 		}
-		fmt.Fprintf(stderr, "2048 sim merge: %s: %v\n", path, err)
+		fmt.Fprintf(stderr, "2048 sim merge: %s: %s\n", safe(path), safe(err))
 		return 1
 	}
-	r, err := sim.Merge(reports)
+	r, missing, err := sim.Merge(reports, fs.Args(), *partial)
 	if err != nil {
-		fmt.Fprintf(stderr, "2048 sim merge: %v\n", err)
+		fmt.Fprintf(stderr, "2048 sim merge: %s\n", safe(err))
 		return 1
 	}
-	if err := r.Text(stdout); err != nil {
+	if len(missing) > 0 {
+		fmt.Fprintf(stderr, "2048 sim merge: warning: a partial run: %d of its %d games; shards missing: %s\n", r.Games, r.RunGames, strings.Join(missing, ", "))
+	}
+	if err := safeText(stdout, r.Text); err != nil {
 		return 1
 	}
 	if *out != "" {
@@ -381,7 +475,7 @@ func runSimMerge(args []string, stdout, stderr io.Writer) int {
 			err = os.WriteFile(*out, data, 0o644)
 		}
 		if err != nil {
-			fmt.Fprintf(stderr, "2048 sim merge: %v\n", err)
+			fmt.Fprintf(stderr, "2048 sim merge: %s\n", safe(err))
 			return 1
 		}
 	}

@@ -25,6 +25,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net"
 	"net/http"
 	"os"
 	"path"
@@ -154,6 +155,62 @@ func Handler(d *Defaults) (http.Handler, error) {
 		files.ServeHTTP(w, r)
 	})
 	return mux, nil
+}
+
+// HostGuard serves h only to requests that name the server in their Host
+// header, as local development servers do, so that a page of another
+// site whose name was made to point at this address (DNS rebinding) cannot
+// read the game's files and defaults. host is the host the server was
+// told to listen on (the HOST of --addr HOST:PORT: a name, an address, or
+// "" for every interface), port the port it listens on. Accepted, with
+// that port (or none for port 80):
+//
+//   - host itself;
+//   - localhost, 127.0.0.1 and [::1], when host is a loopback address or
+//     localhost;
+//   - localhost and any IP address, when host is "", 0.0.0.0 or :: (every
+//     interface): an address, unlike a name, cannot be rebound.
+//
+// Any other Host is answered 421 Misdirected Request with a short text.
+func HostGuard(h http.Handler, host string, port int) http.Handler {
+	host = strings.ToLower(strings.Trim(host, "[]"))
+	ip := net.ParseIP(host)
+	loopback := host == "localhost" || ip != nil && ip.IsLoopback()
+	every := host == "" || ip != nil && ip.IsUnspecified()
+	allowed := func(name string) bool {
+		name = strings.ToLower(strings.Trim(name, "[]"))
+		nip := net.ParseIP(name)
+		switch {
+		case name == host && !every:
+			return true
+		case nip != nil && ip != nil && nip.Equal(ip) && !every:
+			return true
+		case loopback && (name == "localhost" || nip != nil && nip.IsLoopback()):
+			return true
+		case every && (name == "localhost" || nip != nil):
+			return true
+		}
+		return false
+	}
+	want := strconv.Itoa(port)
+	shown := host
+	if every {
+		shown = "localhost"
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		name, p, err := net.SplitHostPort(r.Host)
+		if err != nil {
+			name, p = r.Host, "80"
+		}
+		if r.Host == "" || p != want || !allowed(name) {
+			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+			w.Header().Set("X-Content-Type-Options", "nosniff")
+			w.WriteHeader(http.StatusMisdirectedRequest)
+			fmt.Fprintf(w, "421 misdirected request: this server answers to %s only\n", net.JoinHostPort(shown, want))
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
 }
 
 // accepts reports whether r's Accept-Encoding takes coding (with a

@@ -161,9 +161,11 @@ func settings(m *scripting.Mod) map[string]string {
 	return out
 }
 
-// Hash is the SHA-256 of a mod's files: every regular file below its
-// folder, by path in sorted order, path and content. Two mods with the same
-// hash have the same files.
+// Hash is the SHA-256 of a mod's own files, the ones that make its
+// behaviour: its manifest (mod.toml) and every Lua file below its folder,
+// by path in sorted order, path and content. Two mods with the same hash
+// behave the same. Other files (fixtures, READMEs, screenshots) change no
+// game and are left out, whatever their size.
 func Hash(m *scripting.Mod) (string, error) {
 	h := sha256.New()
 	root := m.Dir
@@ -172,7 +174,14 @@ func Hash(m *scripting.Mod) (string, error) {
 		if err != nil {
 			return err
 		}
-		if d.Type().IsRegular() {
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		rel, err := filepath.Rel(root, path)
+		if err != nil {
+			return err
+		}
+		if rel == scripting.ManifestName || strings.HasSuffix(rel, ".lua") {
 			paths = append(paths, path)
 		}
 		return nil
@@ -182,11 +191,22 @@ func Hash(m *scripting.Mod) (string, error) {
 	}
 	slices.Sort(paths)
 	for _, p := range paths {
-		data, err := infile.Read(p, scripting.MaxSource*4)
+		limit := int64(scripting.MaxSource)
+		if filepath.Base(p) == scripting.ManifestName {
+			limit = scripting.MaxManifest
+		}
+		rel, _ := filepath.Rel(root, p)
+		data, err := infile.Read(p, limit)
+		var tl *infile.TooLargeError
+		if errors.As(err, &tl) && tl.Size >= 0 {
+			// A file the mod cannot load (over the limit) counts by its
+			// size alone: loading it fails the same whatever it holds.
+			fmt.Fprintf(h, "%s\x00%d\x00too large\x00", filepath.ToSlash(rel), tl.Size)
+			continue
+		}
 		if err != nil {
 			return "", fmt.Errorf("mod %s: %v", m.ID(), err)
 		}
-		rel, _ := filepath.Rel(root, p)
 		fmt.Fprintf(h, "%s\x00%d\x00", filepath.ToSlash(rel), len(data))
 		h.Write(data)
 	}
@@ -245,11 +265,18 @@ func Read(path string) (*File, error) {
 // Parse reads a replay from its bytes, strictly: unknown fields, a wrong
 // format or version, and actions that do not make sense are errors naming
 // the action.
+//
+// The actions are decoded one at a time as the bytes are read, and the
+// words they repeat (move, left, ...) are kept once, so that the memory a
+// replay takes stays within a small multiple of its size: about twice its
+// bytes for a file of moves.
 func Parse(data []byte) (*File, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	var f File
-	if err := dec.Decode(&f); err != nil {
+	// Room for the steps at once: each is an object, of at least
+	// minStepBytes bytes (with its digest), so that the list never grows
+	// by doubling and a file of other objects cannot reserve much.
+	hint := min(bytes.Count(data, []byte("{")), len(data)/minStepBytes)
+	f, err := decode(json.NewDecoder(bytes.NewReader(data)), hint)
+	if err != nil {
 		return nil, fmt.Errorf("not a replay: %v", err)
 	}
 	switch {
@@ -260,12 +287,154 @@ func Parse(data []byte) (*File, error) {
 	case len(bytes.TrimSpace(f.Start)) == 0:
 		return nil, errors.New("no start: the game the replay starts from is missing")
 	}
+	mods := map[string]bool{}
+	for _, m := range f.Mods {
+		mods[m.ID] = true
+	}
 	for i, a := range f.Actions {
 		if _, err := a.action(); err != nil {
 			return nil, fmt.Errorf("action %d: %v", i+1, err)
 		}
+		if err := a.recorded(mods); err != nil {
+			return nil, fmt.Errorf("damaged: action %d: %v", i+1, err)
+		}
 	}
+	return f, nil
+}
+
+// recorded says whether a recording could have written st: every action
+// has its digest (session.Digest: 16 hexadecimal digits), and only a move
+// has faults, each on the move's turn and of one of the replay's mods.
+// Anything else was edited, and a check of it would prove nothing.
+func (st Step) recorded(mods map[string]bool) error {
+	if !isDigest(st.Digest) {
+		if st.Digest == "" {
+			return errors.New("no digest: a recording gives every action the digest of the game after it")
+		}
+		return fmt.Errorf("digest %q is not a recording's (16 hexadecimal digits)", st.Digest)
+	}
+	if len(st.Faults) > 0 && st.Action != string(session.ActionMove) {
+		return fmt.Errorf("faults on action %q: a recording keeps faults on moves only", st.Action)
+	}
+	for _, f := range st.Faults {
+		switch {
+		case !mods[f.Mod]:
+			return fmt.Errorf("a fault of mod %q, which is not among the replay's mods", f.Mod)
+		case f.Turn != st.Turn:
+			return fmt.Errorf("a fault of mod %s on turn %d, the move's turn is %d", f.Mod, f.Turn, st.Turn)
+		}
+	}
+	return nil
+}
+
+// isDigest says whether s has the form of session.Digest.
+func isDigest(s string) bool {
+	if len(s) != 16 {
+		return false
+	}
+	for _, c := range s {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// decode reads a replay's object from dec: its actions one at a time, and
+// the rest (a few small fields) as File's JSON decoding would, strictly.
+func decode(dec *json.Decoder, hint int) (*File, error) {
+	dec.DisallowUnknownFields()
+	if tok, err := dec.Token(); err != nil {
+		return nil, err
+	} else if tok != json.Delim('{') {
+		return nil, fmt.Errorf("want a JSON object, got %v", tok)
+	}
+	// The fields but the actions, in their order, for File's decoding.
+	var head bytes.Buffer
+	head.WriteByte('{')
+	var actions []Step
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		key, _ := tok.(string)
+		if !strings.EqualFold(key, "actions") {
+			var v json.RawMessage
+			if err := dec.Decode(&v); err != nil {
+				return nil, err
+			}
+			if head.Len() > 1 {
+				head.WriteByte(',')
+			}
+			k, _ := json.Marshal(key)
+			head.Write(k)
+			head.WriteByte(':')
+			head.Write(v)
+			continue
+		}
+		if actions, err = decodeSteps(dec, hint); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, err
+	}
+	head.WriteByte('}')
+	hd := json.NewDecoder(&head)
+	hd.DisallowUnknownFields()
+	var f File
+	if err := hd.Decode(&f); err != nil {
+		return nil, err
+	}
+	f.Actions = actions
 	return &f, nil
+}
+
+// words are the values a step repeats, kept once.
+var words = map[string]string{}
+
+func init() {
+	for _, w := range []string{"move", "undo", "redo", "keep", "new", "left", "right", "up", "down"} {
+		words[w] = w
+	}
+}
+
+// minStepBytes is the fewest bytes a step that Parse accepts takes:
+// {"a":"new","digest":"0123456789abcdef"} (a new game needs its seed too).
+const minStepBytes = len(`{"a":"new","digest":"0123456789abcdef"}`)
+
+// decodeSteps decodes the actions' array (or null) one step at a time,
+// into a list with room for hint steps.
+func decodeSteps(dec *json.Decoder, hint int) ([]Step, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	if tok == nil {
+		return nil, nil
+	}
+	if tok != json.Delim('[') {
+		return nil, fmt.Errorf("actions: want a list, got %v", tok)
+	}
+	steps := make([]Step, 0, hint)
+	for dec.More() {
+		var st Step
+		if err := dec.Decode(&st); err != nil {
+			return nil, fmt.Errorf("action %d: %v", len(steps)+1, err)
+		}
+		if w, ok := words[st.Action]; ok {
+			st.Action = w
+		}
+		if w, ok := words[st.Dir]; ok {
+			st.Dir = w
+		}
+		steps = append(steps, st)
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, err
+	}
+	return steps, nil
 }
 
 // action is the session's action of a step.
@@ -387,7 +556,7 @@ func (f *File) Apply(s *session.Session, i int) error {
 	switch {
 	case state.Turn != st.Turn:
 		return &Divergence{Action: i + 1, Turn: st.Turn, What: fmt.Sprintf("%s leaves the game at turn %d", describe(st), state.Turn)}
-	case st.Digest != "" && session.Digest(s.Rules(), state) != st.Digest:
+	case session.Digest(s.Rules(), state) != st.Digest:
 		return &Divergence{Action: i + 1, Turn: st.Turn, What: fmt.Sprintf("after %s the game differs from the recording (board, score, marks, mod storage or faults)", describe(st))}
 	}
 	return nil

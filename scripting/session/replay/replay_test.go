@@ -278,9 +278,64 @@ func TestParseErrors(t *testing.T) {
 		{`{"format":"2048-replay","version":1,"start":{},"actions":[{"a":"move","dir":"sideways"}]}`, "action 1:"},
 		{`{"format":"2048-replay","version":1,"start":{},"actions":[{"a":"new"}]}`, "without its seed"},
 		{`{"format":"2048-replay","version":1,"start":{},"bogus":1}`, "unknown field"},
+		// Records no recording makes: edited files.
+		{`{"format":"2048-replay","version":1,"start":{},"actions":[{"a":"move","dir":"left","turn":1}]}`, "damaged: action 1: no digest"},
+		{`{"format":"2048-replay","version":1,"start":{},"actions":[{"a":"move","dir":"left","turn":1,"digest":"0123456789abcdef"},{"a":"undo","turn":0,"digest":""}]}`, "damaged: action 2: no digest"},
+		{`{"format":"2048-replay","version":1,"start":{},"actions":[{"a":"move","dir":"left","turn":1,"digest":"xyz"}]}`, `damaged: action 1: digest "xyz"`},
+		{`{"format":"2048-replay","version":1,"start":{},"actions":[{"a":"move","dir":"left","turn":1,"digest":"0123456789abcdef","faults":[{"turn":1,"mod":"ghost","event":"tick","kind":"failsafe","message":"x"}]}]}`, `damaged: action 1: a fault of mod "ghost", which is not among the replay's mods`},
+		{`{"format":"2048-replay","version":1,"start":{},"mods":[{"id":"m","version":"1","hash":"","path":"m"}],"actions":[{"a":"move","dir":"left","turn":1,"digest":"0123456789abcdef","faults":[{"turn":7,"mod":"m","event":"tick","kind":"failsafe","message":"x"}]}]}`, "a fault of mod m on turn 7, the move's turn is 1"},
+		{`{"format":"2048-replay","version":1,"start":{},"mods":[{"id":"m","version":"1","hash":"","path":"m"}],"actions":[{"a":"undo","turn":1,"digest":"0123456789abcdef","faults":[{"turn":1,"mod":"m","event":"tick","kind":"failsafe","message":"x"}]}]}`, `faults on action "undo"`},
 	} {
 		if _, err := replay.Parse([]byte(c.data)); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want %q", c.data, err, c.want)
 		}
+	}
+}
+
+// TestHashOwnFiles: a mod's hash is that of its manifest and Lua files:
+// fixtures, documents and a screenshot of any size change nothing, and
+// a Lua file too large to load counts by its size.
+func TestHashOwnFiles(t *testing.T) {
+	dir := copyMod(t, "bomb")
+	hash := func() string {
+		t.Helper()
+		m, err := scripting.LoadMod(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, err := replay.Hash(m)
+		if err != nil {
+			t.Fatalf("Hash: %v", err)
+		}
+		return h
+	}
+	before := hash()
+	write := func(name string, size int) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), make([]byte, size), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("new.cases", 10)
+	write("NOTES.md", 10)
+	write("screenshot.png", 3<<20)
+	if h := hash(); h != before {
+		t.Errorf("a fixture, a document and a screenshot change the hash")
+	}
+	write("unused.lua", scripting.MaxSource+1)
+	over := hash()
+	if over == before {
+		t.Error("a new Lua file does not change the hash")
+	}
+	write("unused.lua", scripting.MaxSource+2)
+	if hash() == over {
+		t.Error("a Lua file over the limit that changes size does not change the hash")
+	}
+	os.Remove(filepath.Join(dir, "unused.lua"))
+	if err := os.WriteFile(filepath.Join(dir, "main.lua"), []byte("-- edited\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if hash() == before {
+		t.Error("an edited main.lua does not change the hash")
 	}
 }

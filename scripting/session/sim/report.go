@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -41,7 +42,37 @@ type Report struct {
 	Top            []Level    `json:"top"`
 	Mods           []ModStats `json:"mods"`
 	Refused        int        `json:"refused"` // directions the rules allowed and the mods refused, all games
-	Results        []Result   `json:"results"`
+	// RunGames is the number of games of the whole run (--games), of which
+	// a shard plays a slice; Shard says which, and is nil for a whole run.
+	RunGames int    `json:"run_games"`
+	Shard    *Shard `json:"shard,omitempty"`
+	// Setup is what else decides the run's games: its mods, with their
+	// versions, files' hashes and settings.
+	Setup   []RunMod `json:"mod_setup"`
+	Results []Result `json:"results"`
+}
+
+// Shard is which slice of a run's games a report holds: the games i with
+// i % Of == Index.
+type Shard struct {
+	Index int `json:"index"`
+	Of    int `json:"of"`
+}
+
+// RunMod is a mod a run played with, as far as it decides the games.
+type RunMod struct {
+	ID       string            `json:"id"`
+	Version  string            `json:"version"`
+	Hash     string            `json:"hash"` // of the mod's own files (replay.Hash)
+	Settings map[string]string `json:"settings,omitempty"`
+}
+
+func (m RunMod) String() string {
+	s := fmt.Sprintf("%s %s (files %.12s", m.ID, m.Version, m.Hash)
+	for _, k := range slices.Sorted(maps.Keys(m.Settings)) {
+		s += fmt.Sprintf(", %s=%s", k, m.Settings[k])
+	}
+	return s + ")"
 }
 
 // Dist is a distribution's percentiles (nearest rank) and maximum.
@@ -64,6 +95,11 @@ type Header struct {
 	Config, Policy, Ruleset, Difficulty string
 	Seed                                uint64
 	MaxTurns                            int
+	// RunGames is the whole run's number of games (0: the results'), and
+	// Shard of Shards the slice the results are (0 Shards: the whole run).
+	RunGames      int
+	Shard, Shards int
+	Mods          []RunMod
 }
 
 // NewReport makes the report of results (in any order) of a run.
@@ -71,7 +107,17 @@ func NewReport(h Header, results []Result) *Report {
 	rs := slices.Clone(results)
 	slices.SortFunc(rs, func(a, b Result) int { return a.Game - b.Game })
 	r := &Report{Games: len(rs), Config: h.Config, Policy: h.Policy, Seed: h.Seed,
-		Ruleset: h.Ruleset, Difficulty: h.Difficulty, MaxTurns: h.MaxTurns, Results: rs, Top: []Level{}, Mods: []ModStats{}}
+		Ruleset: h.Ruleset, Difficulty: h.Difficulty, MaxTurns: h.MaxTurns, Results: rs, Top: []Level{}, Mods: []ModStats{},
+		RunGames: h.RunGames, Setup: slices.Clone(h.Mods)}
+	if r.RunGames == 0 {
+		r.RunGames = len(rs)
+	}
+	if r.Setup == nil {
+		r.Setup = []RunMod{}
+	}
+	if h.Shards > 0 {
+		r.Shard = &Shard{Index: h.Shard, Of: h.Shards}
+	}
 	var scores, turns []float64
 	tops := map[int]int{}
 	mods := map[string]*ModStats{}
@@ -194,32 +240,120 @@ func ParseReport(data []byte) (*Report, error) {
 	if len(r.Results) != r.Games {
 		return nil, fmt.Errorf("the report counts %d games and holds %d results", r.Games, len(r.Results))
 	}
+	if r.RunGames < 1 {
+		return nil, errors.New("the report has no run_games: it was written by an older 2048 (play it again)")
+	}
+	if r.RunGames > MaxGames {
+		return nil, fmt.Errorf("run_games %d: %w", r.RunGames, ErrTooManyGames)
+	}
+	if r.Shard != nil && (r.Shard.Of < 1 || r.Shard.Index < 0 || r.Shard.Index >= r.Shard.Of) {
+		return nil, fmt.Errorf("shard %d/%d: want 0 ≤ index < of", r.Shard.Index, r.Shard.Of)
+	}
 	return &r, nil
 }
 
+// shardOf is the slice of its run a report holds (a whole run: 0 of 1).
+func (r *Report) shardOf() Shard {
+	if r.Shard == nil {
+		return Shard{Index: 0, Of: 1}
+	}
+	return *r.Shard
+}
+
+// shardGames is how many of a run's games shard index of n plays.
+func shardGames(runGames, index, n int) int {
+	if index >= runGames {
+		return 0
+	}
+	return (runGames-1-index)/n + 1
+}
+
 // Merge combines the reports of shards of one run into the report of the
-// whole run: the same as if one machine had played every game.
-func Merge(reports []*Report) (*Report, error) {
+// whole run: the same as if one machine had played every game. names name
+// the reports in errors (their files). Every report must be of the same
+// run: the same configuration, policy, seed, turns, ruleset, difficulty,
+// mods (versions, files and settings) and number of games, cut into the
+// same number of shards; an error names the field that differs and the
+// two files. Shards that are missing are an error naming them, unless
+// partial is set; missing lists them either way.
+func Merge(reports []*Report, names []string, partial bool) (merged *Report, missing []string, err error) {
 	if len(reports) == 0 {
-		return nil, errors.New("no report to merge")
+		return nil, nil, errors.New("no report to merge")
+	}
+	name := func(i int) string {
+		if i < len(names) {
+			return names[i]
+		}
+		return fmt.Sprintf("report %d", i+1)
 	}
 	first := reports[0]
-	h := Header{Config: first.Config, Policy: first.Policy, Ruleset: first.Ruleset, Difficulty: first.Difficulty, Seed: first.Seed, MaxTurns: first.MaxTurns}
-	var all []Result
-	seen := map[int]bool{}
-	for i, r := range reports {
-		if r.Config != h.Config || r.Policy != h.Policy || r.Seed != h.Seed || r.MaxTurns != h.MaxTurns {
-			return nil, fmt.Errorf("report %d is of another run (configuration, policy, seed or max turns)", i+1)
+	n := first.shardOf().Of
+	mods := func(r *Report) string {
+		if len(r.Setup) == 0 {
+			return "none"
 		}
-		for _, g := range r.Results {
-			if seen[g.Game] {
-				return nil, fmt.Errorf("game %d is in two reports: the shards overlap", g.Game)
+		var out []string
+		for _, m := range r.Setup {
+			out = append(out, m.String())
+		}
+		return strings.Join(out, ", ")
+	}
+	byIndex := map[int]int{}
+	var all []Result
+	for i, r := range reports {
+		for _, f := range []struct {
+			field string
+			a, b  any
+		}{
+			{"config", first.Config, r.Config},
+			{"policy", first.Policy, r.Policy},
+			{"seed", first.Seed, r.Seed},
+			{"max_turns", first.MaxTurns, r.MaxTurns},
+			{"ruleset", first.Ruleset, r.Ruleset},
+			{"difficulty", first.Difficulty, r.Difficulty},
+			{"run_games", first.RunGames, r.RunGames},
+			{"mods", mods(first), mods(r)},
+			{"the number of shards", n, r.shardOf().Of},
+		} {
+			if f.a != f.b {
+				a, b := fmt.Sprint(f.a), fmt.Sprint(f.b)
+				if f.field == "config" {
+					a, b = "one configuration", "another"
+				}
+				return nil, nil, fmt.Errorf("%s and %s are not of the same run: they differ in %s (%s, %s)", name(0), name(i), f.field, a, b)
 			}
-			seen[g.Game] = true
-			all = append(all, g)
+		}
+		sh := r.shardOf()
+		if j, ok := byIndex[sh.Index]; ok {
+			return nil, nil, fmt.Errorf("%s and %s are both shard %d/%d", name(j), name(i), sh.Index, sh.Of)
+		}
+		byIndex[sh.Index] = i
+		want := shardGames(r.RunGames, sh.Index, sh.Of)
+		for _, g := range r.Results {
+			if g.Game < 0 || g.Game >= r.RunGames || g.Game%sh.Of != sh.Index {
+				return nil, nil, fmt.Errorf("%s: game %d is not one of shard %d/%d of a %d-game run", name(i), g.Game, sh.Index, sh.Of, r.RunGames)
+			}
+		}
+		if len(r.Results) != want {
+			return nil, nil, fmt.Errorf("%s: shard %d/%d of a %d-game run holds %d games, not %d", name(i), sh.Index, sh.Of, r.RunGames, len(r.Results), want)
+		}
+		all = append(all, r.Results...)
+	}
+	for k := 0; k < n; k++ {
+		if _, ok := byIndex[k]; !ok && shardGames(first.RunGames, k, n) > 0 {
+			missing = append(missing, fmt.Sprintf("%d/%d", k, n))
 		}
 	}
-	return NewReport(h, all), nil
+	if len(missing) > 0 && !partial {
+		what := "shard " + missing[0] + " is"
+		if len(missing) > 1 {
+			what = "shards " + strings.Join(missing, ", ") + " are"
+		}
+		return nil, missing, fmt.Errorf("the run's %s missing (merge what there is with --partial)", what)
+	}
+	h := Header{Config: first.Config, Policy: first.Policy, Ruleset: first.Ruleset, Difficulty: first.Difficulty,
+		Seed: first.Seed, MaxTurns: first.MaxTurns, RunGames: first.RunGames, Mods: first.Setup}
+	return NewReport(h, all), missing, nil
 }
 
 // CSV writes one row per game.

@@ -22,6 +22,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mod2048/mod2048/engine"
 	"github.com/mod2048/mod2048/scripting/session"
@@ -99,11 +100,31 @@ func GameSeed(seed uint64, i int) uint64 {
 	return x ^ x>>31
 }
 
+// MaxGames is the most games a run may have. Its report keeps every
+// game's result (for the JSON, the CSV and the merge of shards): a million
+// games take about 0.5 GB while the report is made, and 0.9 GB allocated in
+// all; a larger run is refused before it plays rather than running out of
+// memory on the way.
+const MaxGames = 1_000_000
+
+// MaxFirstError is the most bytes of a mod's first error a game's result
+// keeps: a mod's error may be as long as a Lua string, and a run keeps one
+// for each game.
+const MaxFirstError = 512
+
+// ErrTooManyGames is the error (with errors.Is) of a run of more than
+// MaxGames games.
+var ErrTooManyGames = fmt.Errorf("a run plays at most %d games (its report keeps each game's result in memory)", MaxGames)
+
 // Run plays the run's games (its shard's) and returns their results in
-// game order.
+// game order. Workers beyond the machine's cores are not started: they
+// would not play faster, and each holds a game and its mods.
 func Run(o Options) ([]Result, error) {
 	if o.Games < 1 || o.MaxTurns < 1 {
 		return nil, fmt.Errorf("want at least one game and one turn, got %d games of %d turns", o.Games, o.MaxTurns)
+	}
+	if o.Games > MaxGames {
+		return nil, fmt.Errorf("%d games: %w", o.Games, ErrTooManyGames)
 	}
 	if o.Shards < 0 || o.Shards > 0 && (o.Shard < 0 || o.Shard >= o.Shards) {
 		return nil, fmt.Errorf("shard %d of %d: want 0 ≤ shard < shards", o.Shard, o.Shards)
@@ -115,7 +136,7 @@ func Run(o Options) ([]Result, error) {
 		}
 	}
 	jobs := o.Jobs
-	if jobs <= 0 {
+	if jobs <= 0 || jobs > runtime.NumCPU() {
 		jobs = runtime.NumCPU()
 	}
 	results := make([]Result, len(games))
@@ -150,6 +171,19 @@ func Run(o Options) ([]Result, error) {
 		}
 	}
 	return results, nil
+}
+
+// shorten cuts s to at most n bytes, at a character's start, with "…"
+// when it was cut.
+func shorten(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n - len("…")
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }
 
 // playGame plays game i of the run through a session.
@@ -230,7 +264,7 @@ func playGame(o Options, i int) (Result, error) {
 			}
 			m.Errors++
 			if m.FirstError == "" {
-				m.FirstError = rep.Error()
+				m.FirstError = shorten(rep.Error(), MaxFirstError)
 			}
 			if rep.Failsafe {
 				m.Failsafes++

@@ -30,7 +30,8 @@ func quickAI() ai.Settings {
 }
 
 func header(o Options) Header {
-	return Header{Config: string(o.Setup.Config.TOML()), Policy: o.Policy, Ruleset: o.Setup.Config.Ruleset, Difficulty: o.Setup.Config.Preset, Seed: o.Seed, MaxTurns: o.MaxTurns}
+	return Header{Config: string(o.Setup.Config.TOML()), Policy: o.Policy, Ruleset: o.Setup.Config.Ruleset, Difficulty: o.Setup.Config.Preset, Seed: o.Seed, MaxTurns: o.MaxTurns,
+		RunGames: o.Games, Shard: o.Shard, Shards: o.Shards}
 }
 
 // TestJobsAndShards: the same run gives the same report byte for byte with
@@ -68,7 +69,7 @@ func TestJobsAndShards(t *testing.T) {
 			}
 			parts = append(parts, part)
 		}
-		merged, err := Merge(parts)
+		merged, _, err := Merge(parts, nil, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -77,7 +78,8 @@ func TestJobsAndShards(t *testing.T) {
 			t.Errorf("%d shards merged differ from the whole run", n)
 		}
 	}
-	if _, err := Merge([]*Report{NewReport(header(o), one), NewReport(header(o), one)}); err == nil {
+	o.Shard, o.Shards = 0, 0
+	if _, _, err := Merge([]*Report{NewReport(header(o), one), NewReport(header(o), one)}, nil, false); err == nil {
 		t.Error("overlapping shards merged")
 	}
 }

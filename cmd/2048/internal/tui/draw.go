@@ -12,6 +12,7 @@ import (
 	"github.com/rivo/uniseg"
 
 	"github.com/mod2048/mod2048/cellular"
+	"github.com/mod2048/mod2048/cmd/2048/internal/termtext"
 	"github.com/mod2048/mod2048/engine"
 )
 
@@ -75,6 +76,7 @@ type seg struct {
 // the column after it. It steps by grapheme clusters, so wide characters
 // take their two columns.
 func (a *App) put(x, y, end int, text string, style tcell.Style) int {
+	text = termtext.Printable(text) // a mod's message, a replay's warning: no control character
 	state := -1
 	for text != "" && x < end {
 		var cluster string

@@ -16,6 +16,8 @@
 package bridge
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -119,7 +121,7 @@ func (b *Bridge) Resume(o Options, save string, bests map[string]string) Reply {
 	if err != nil {
 		return fail(err)
 	}
-	s, err := session.Resume(setup, []byte(save))
+	s, err := resumeSave(setup, save)
 	if err != nil {
 		if me := (*session.ModsError)(nil); !errors.As(err, &me) {
 			err = &Error{Kind: KindSave, Message: "the saved game cannot be resumed: " + err.Error()}
@@ -127,6 +129,68 @@ func (b *Bridge) Resume(o Options, save string, bests map[string]string) Reply {
 		return fail(err)
 	}
 	return b.adopt(setup, key, o, s, s.Options().Seed, bests[key])
+}
+
+// resumeSave resumes save under setup once it has the shape of a save the
+// bridge wrote (checkSave): the engine reads a missing or empty part as
+// its default, which a damaged save must not get.
+func resumeSave(setup session.Setup, save string) (*session.Session, error) {
+	if err := checkSave([]byte(save)); err != nil {
+		return nil, err
+	}
+	return session.Resume(setup, []byte(save))
+}
+
+// saveParts are the parts every save Save writes has, and whether each is
+// an object (else a list, or a value).
+var saveParts = []struct {
+	name   string
+	object bool
+}{
+	{"format", false}, {"version", false}, {"ruleset", false},
+	{"rules", true}, {"options", true}, {"state", true},
+	{"queue", false}, {"history", false}, {"future", false},
+}
+
+// checkSave refuses as damaged a save that is not an object with every
+// part Save writes: a part missing or null, an empty rules, options or
+// state object, an empty format, version or ruleset, or a null inside
+// rules, options or state (null, {}, "", [], {"game":null} and their
+// like: what a storage that lost the save may hold).
+func checkSave(data []byte) error {
+	var doc map[string]json.RawMessage
+	if err := json.Unmarshal(data, &doc); err != nil || doc == nil {
+		return errors.New("damaged: not a saved game (want a JSON object)")
+	}
+	empty := func(v json.RawMessage) bool {
+		switch string(bytes.TrimSpace(v)) {
+		case "", "null", "{}", `""`, "0", "[]":
+			return true
+		}
+		return false
+	}
+	for _, p := range saveParts {
+		v, ok := doc[p.name]
+		switch {
+		case !ok || string(bytes.TrimSpace(v)) == "null":
+			return fmt.Errorf("damaged: its %s is missing", p.name)
+		case (p.object || p.name == "format" || p.name == "version" || p.name == "ruleset") && empty(v):
+			return fmt.Errorf("damaged: its %s is empty", p.name)
+		}
+		if !p.object {
+			continue
+		}
+		var inner map[string]json.RawMessage
+		if err := json.Unmarshal(v, &inner); err != nil {
+			return fmt.Errorf("damaged: its %s is not an object", p.name)
+		}
+		for k, iv := range inner {
+			if string(bytes.TrimSpace(iv)) == "null" {
+				return fmt.Errorf("damaged: its %s.%s is null", p.name, k)
+			}
+		}
+	}
+	return nil
 }
 
 // adopt makes s the bridge's session.

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"strings"
 	"testing"
 
@@ -403,4 +404,73 @@ func TestDispatchNeverPanics(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestResumeEmptySaves: the null and empty variants of a save (of the
+// whole, or of one of its parts) are refused as damaged, and the bridge
+// keeps its game, as the terminal's save checks refuse them.
+func TestResumeEmptySaves(t *testing.T) {
+	b := bridge.New()
+	o := bridge.Options{Ruleset: "classic", Seed: "7"}
+	ok(t, b.NewGame(o, nil))
+	ok(t, b.Move("left"))
+	save := b.Save().Save
+	var doc map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(save), &doc); err != nil {
+		t.Fatal(err)
+	}
+	empties := []string{"null", "{}", `""`, "[]", "0", "false"}
+	saves := map[string]string{}
+	for _, e := range empties {
+		saves[e] = e
+		saves[`{"game":`+e+`}`] = `{"game":` + e + `}`
+	}
+	saves["empty text"] = ""
+	saves["spaces"] = "  \n"
+	for _, part := range []string{"format", "version", "ruleset", "rules", "options", "state", "queue", "history", "future"} {
+		for _, e := range append(empties, "missing") {
+			d := maps.Clone(doc)
+			if e == "missing" {
+				delete(d, part)
+			} else {
+				d[part] = json.RawMessage(e)
+			}
+			// A list part may be an empty list, a game's rules never.
+			if e == "[]" && (part == "queue" || part == "history" || part == "future") {
+				continue
+			}
+			if (e == "0" || e == "false") && (part == "queue" || part == "history" || part == "future") {
+				continue // the engine's own type check refuses these
+			}
+			data, _ := json.Marshal(d)
+			saves[part+"="+e] = string(data)
+		}
+	}
+	for _, inner := range []string{"rules", "options", "state"} {
+		var m map[string]json.RawMessage
+		json.Unmarshal(doc[inner], &m)
+		for k := range m {
+			mm := maps.Clone(m)
+			mm[k] = json.RawMessage("null")
+			d := maps.Clone(doc)
+			d[inner], _ = json.Marshal(mm)
+			data, _ := json.Marshal(d)
+			saves[inner+"."+k+"=null"] = string(data)
+		}
+	}
+	if len(saves) < 40 {
+		t.Fatalf("only %d variants", len(saves))
+	}
+	c := bridge.New()
+	ok(t, c.Resume(o, save, nil))
+	before := ok(t, c.View())
+	for name, s := range saves {
+		r := c.Resume(o, s, nil)
+		if r.Error == nil || r.Error.Kind != bridge.KindSave {
+			t.Errorf("%s: %+v, want a save error", name, r.Error)
+		}
+	}
+	if v := ok(t, c.View()); rowsOf(v, "0") != rowsOf(before, "0") {
+		t.Fatal("a refused save changed the game")
+	}
 }
