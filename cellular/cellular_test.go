@@ -35,7 +35,7 @@ func earlySettings() Settings {
 		Catalyst: Catalyst{Rate: 0.05, Max: 2, Doubling: DoubleAfterMerge},
 		Blight:   Blight{Rate: 0, Charges: 1},
 		Score:    Score{Unstable: 1},
-		Goal:     Goal{PerCell: 0.25},
+		Goal:     Goal{PerCell: 0.25, Hold: 1},
 	}
 }
 
@@ -787,5 +787,33 @@ func TestHookInvalidResult(t *testing.T) {
 		if !bytes.Equal(before, after) {
 			t.Errorf("result %+v: the failed step changed the game", bad)
 		}
+	}
+}
+
+// BenchmarkPlay is one cellular turn on 6×6 with blight and decay (as the
+// mid preset), on forks of a game 20 turns in, the four directions in
+// turn: the lab's and the search's unit of work.
+func BenchmarkPlay(b *testing.B) {
+	s := earlySettings()
+	s.SpawnAlive, s.Blight.Rate, s.Blight.Telegraph, s.Decay.Amount = 0.25, 0.05, true, 1
+	r := mustRules(b, s)
+	// The first seed whose game, played round the directions, is still on
+	// after 20 turns.
+	var g *engine.Game
+	for seed := uint64(1); g == nil || g.Status().Over(); seed++ {
+		g, _ = engine.New(r, engine.Options{Width: s.Width, Height: s.Height, Seed: seed})
+		for i := 0; i < 20 && !g.Status().Over(); i++ {
+			legal := g.LegalMoves().List()
+			g.Move(legal[i%len(legal)])
+		}
+	}
+	f := g.Fork(1)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if i%8 == 0 || f.Status().Over() {
+			f = g.Fork(uint64(i))
+		}
+		f.Move(engine.Directions[i%4])
 	}
 }

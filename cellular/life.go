@@ -27,14 +27,6 @@ func (r *Rules) aliveNeighbours(b *engine.Board, alive []bool, p int) int {
 	return n
 }
 
-func aliveMap(b *engine.Board) []bool {
-	alive := make([]bool, len(b.Cells))
-	for i, c := range b.Cells {
-		alive[i] = c.Kind == KindAlive
-	}
-	return alive
-}
-
 // births reports whether n alive neighbours make a birth: exactly 3, or 2 or
 // 3 with the birth relaxation.
 func (r *Rules) births(n int) bool {
@@ -53,9 +45,10 @@ func (r *Rules) birthable(c engine.Cell) bool {
 // with exactly 3 (or, relaxed, 2 or 3), unless a blocking mark stands on it.
 // Dormant cells count for nothing and nothing happens to them. It marks the
 // born cells and returns the counts.
-func (r *Rules) life(s *engine.State, born []bool) (births, deaths int) {
+func (r *Rules) life(s *engine.State, born []bool, sc *scratch) (births, deaths int) {
 	b := &s.Board
-	alive := aliveMap(b)
+	sc.alive = fillAlive(sc.alive, b)
+	alive := sc.alive
 	for p, c := range b.Cells {
 		switch r.fate(s, alive, p) {
 		case dies:
@@ -119,14 +112,19 @@ func (r *Rules) dormancy(b *engine.Board, merged, born []bool) {
 // the alive cells orthogonally next to it dormant, unless a cell is shielded
 // by a locally stable pattern; all tokens act on the same snapshot. Each
 // token then spends one charge and is removed when none is left.
-func (r *Rules) blight(b *engine.Board) {
-	alive := aliveMap(b)
-	var hit []int
+func (r *Rules) blight(b *engine.Board, sc *scratch) {
+	var alive []bool
+	hit := sc.hit[:0]
 	for p, c := range b.Cells {
 		if c.Token != TokenBlight {
 			continue
 		}
-		for _, q := range orthogonal(b, p) {
+		if alive == nil {
+			sc.alive = fillAlive(sc.alive, b)
+			alive = sc.alive
+		}
+		nb, n := orthogonal(b, p)
+		for _, q := range nb[:n] {
 			if alive[q] && !r.shielded(b, alive, q) {
 				hit = append(hit, q)
 			}
@@ -142,6 +140,7 @@ func (r *Rules) blight(b *engine.Board) {
 			b.Cells[q].Kind, b.Cells[q].Counter = KindDormant, 0
 		}
 	}
+	sc.hit = hit[:0]
 }
 
 // window is the 5×5 neighbourhood of a cell, alive cells only.
@@ -219,11 +218,12 @@ func sameCentre(a, b *window) bool {
 // decay is the second half of phase 4 (§7), after the blight: every alive
 // cell with at most one alive neighbour loses decay.amount energy, down to 1,
 // all on the same snapshot.
-func (r *Rules) decay(b *engine.Board) {
+func (r *Rules) decay(b *engine.Board, sc *scratch) {
 	if r.s.Decay.Amount == 0 {
 		return
 	}
-	alive := aliveMap(b)
+	sc.alive = fillAlive(sc.alive, b)
+	alive := sc.alive
 	for p, c := range b.Cells {
 		if alive[p] && r.aliveNeighbours(b, alive, p) <= 1 {
 			b.Cells[p].Level = uint16(max(int(c.Level)-r.s.Decay.Amount, 1))
@@ -236,14 +236,40 @@ func (r *Rules) decay(b *engine.Board) {
 // stable. A player (the balance lab's lookahead) reads it to steer toward
 // the stabilize goal.
 func (r *Rules) Unrest(s *engine.State) (births, deaths int) {
-	alive := aliveMap(&s.Board)
-	for p := range s.Board.Cells {
-		switch r.fate(s, alive, p) {
-		case dies:
-			deaths++
-		case isBorn:
-			births++
+	f := r.Foresee(s)
+	return f.Births, f.Deaths
+}
+
+// Foresight is what a Life tick would do to a board as it stands: the
+// births and deaths it would make, the energy of the alive cells it would
+// leave alive, and the alive cells isolation decay would reach (at most
+// one alive neighbour).
+type Foresight struct {
+	Births, Deaths int
+	Survivors      int // the energy of the alive cells that would survive
+	Isolated       int // alive cells with at most one alive neighbour
+}
+
+// Foresee works out the Foresight of s's board without changing it.
+func (r *Rules) Foresee(s *engine.State) Foresight {
+	sc := getScratch()
+	defer sc.put()
+	sc.alive = fillAlive(sc.alive, &s.Board)
+	alive := sc.alive
+	var f Foresight
+	for p, c := range s.Board.Cells {
+		n := r.aliveNeighbours(&s.Board, alive, p)
+		switch {
+		case alive[p] && n != 2 && n != 3:
+			f.Deaths++
+		case alive[p]:
+			f.Survivors += int(c.Level)
+		case r.birthable(c) && r.births(n) && !s.Blocked(p):
+			f.Births++
+		}
+		if alive[p] && n <= 1 {
+			f.Isolated++
 		}
 	}
-	return births, deaths
+	return f
 }

@@ -80,7 +80,7 @@ func propGenSettings(t *rapid.T) Settings {
 		},
 		Decay: Decay{Amount: rapid.IntRange(0, min(2, ecap)).Draw(t, "decay.amount")},
 		Score: Score{Unstable: rapid.SampledFrom([]float64{0, 0.75, 1, 3}).Draw(t, "score.unstable_multiplier")},
-		Goal:  Goal{PerCell: rapid.SampledFrom([]float64{0, 0.5, 1, 2}).Draw(t, "goal")},
+		Goal:  Goal{PerCell: rapid.SampledFrom([]float64{0, 0.5, 1, 2}).Draw(t, "goal"), Hold: rapid.IntRange(1, 3).Draw(t, "goal.hold")},
 	}
 	if err := s.Validate(); err != nil {
 		t.Fatalf("generated settings: %v", err)
@@ -591,7 +591,7 @@ func mustRulesRapid(t *rapid.T, s Settings) *Rules {
 // propLife runs the rules' Life tick on b alone (a state with no marks).
 func propLife(r *Rules, b *engine.Board, born []bool) (births, deaths int) {
 	s := engine.State{Board: *b}
-	births, deaths = r.life(&s, born)
+	births, deaths = r.life(&s, born, new(scratch))
 	*b = s.Board
 	return births, deaths
 }

@@ -29,6 +29,10 @@ const (
 	VarBase   = "base"   // S_base of the last turn
 	VarBirths = "births" // births of the last Life tick
 	VarDeaths = "deaths" // deaths of the last Life tick
+	// VarHeld counts the consecutive turns, this one included, that were
+	// stable and reached the threshold: a game with goal.hold above 1
+	// wins when it reaches goal.hold (kept only in such games).
+	VarHeld = "held"
 )
 
 // Rules is Cellular 2048 with one set of tunables.
@@ -95,26 +99,38 @@ func (r *Rules) Setup(t *engine.Turn) error {
 func (r *Rules) Play(t *engine.Turn) (bool, error) {
 	s := t.State
 	b := &s.Board
-	moved, merged, err := r.swipe(t)
+	sc := getScratch()
+	defer sc.put()
+	moved, merged, err := r.swipe(t, sc)
 	if err != nil {
 		return false, err
 	}
 	if !moved && !r.s.IdleTicks {
 		return false, nil
 	}
-	born := make([]bool, len(b.Cells))
+	born := bools(sc.born, len(b.Cells))
+	sc.born = born
 	births, deaths := 0, 0
 	if r.s.Life.Enabled {
-		births, deaths = r.life(s, born)
+		births, deaths = r.life(s, born, sc)
 	}
 	r.dormancy(b, merged, born)
-	r.blight(b)
-	r.decay(b)
+	r.blight(b, sc)
+	r.decay(b, sc)
 	stable := births == 0 && deaths == 0
 	base := r.score(t, stable)
 	setVar(s, VarBirths, int64(births))
 	setVar(s, VarDeaths, int64(deaths))
-	if r.threshold > 0 && stable && base >= r.threshold && s.Status == engine.Playing {
+	reached := r.threshold > 0 && stable && base >= r.threshold
+	if r.s.Goal.Hold > 1 {
+		held := int64(0)
+		if reached {
+			held = s.Vars[VarHeld] + 1
+		}
+		setVar(s, VarHeld, held)
+		reached = held >= int64(r.s.Goal.Hold)
+	}
+	if reached && s.Status == engine.Playing {
 		if r.s.StopOnWin {
 			s.Status = engine.Won
 			return true, nil
@@ -124,10 +140,16 @@ func (r *Rules) Play(t *engine.Turn) (bool, error) {
 	if err := r.spawn(t); err != nil {
 		return false, err
 	}
-	if r.lost(s) {
+	if r.lost(s) || (s.Status == engine.Playing && r.outOfTime(s.Turn+1)) {
 		s.Status = engine.Lost
 	}
 	return true, nil
+}
+
+// outOfTime reports whether a game that has played turns turns and not
+// reached the goal has run out of time (goal.turns).
+func (r *Rules) outOfTime(turns int) bool {
+	return r.s.Goal.Turns > 0 && turns >= r.s.Goal.Turns
 }
 
 func setVar(s *engine.State, name string, v int64) {
@@ -190,7 +212,7 @@ func (r *Rules) Settle(s *engine.State) {
 	if s.Status == engine.Won {
 		return
 	}
-	if r.lost(s) {
+	if r.lost(s) || (s.Status != engine.WonContinue && r.outOfTime(s.Turn)) {
 		s.Status = engine.Lost
 		return
 	}
@@ -212,7 +234,7 @@ func (r *Rules) spawn(t *engine.Turn) error {
 		}
 	}
 	if (t.State.Turn+1)%r.s.SpawnEvery == 0 {
-		for i := 0; i < r.s.SpawnCells; i++ {
+		for i := 0; i < r.s.Spawns(t.State.Turn+1); i++ {
 			if _, err := t.SpawnWith(r.spawnCell); err != nil {
 				return err
 			}

@@ -21,6 +21,7 @@ func legacy() Settings {
 	s.SpawnAlive, s.SpawnEvery, s.ExtinctionLoses = 1, 1, true
 	s.Catalyst.Doubling = DoubleAfterMerge
 	s.Score.Unstable = 0.75
+	s.Goal.Hold = 1
 	return s
 }
 
@@ -49,6 +50,7 @@ type Settings struct {
 	Decay    Decay    `toml:"decay" doc:"Isolation decay (§7), phase 4."`
 	Score    Score    `toml:"score" doc:"Phase 5, scoring (§8)."`
 	Goal     Goal     `toml:"goal" doc:"The stabilize goal (§8)."`
+	Pressure Pressure `toml:"pressure" doc:"Spawn pressure: more cells spawn as the game goes on, so that every game ends."`
 }
 
 // Life tunes the Life tick.
@@ -99,6 +101,25 @@ type Score struct {
 // Goal tunes the stabilize goal.
 type Goal struct {
 	PerCell float64 `toml:"stabilize_per_cell" doc:"StabilizeThreshold = ceil(stabilize_per_cell × width × height): the total energy a stable turn needs to win (0: no goal)."`
+	Hold    int     `toml:"hold" doc:"Consecutive turns that must each be stable and reach the threshold to win (1: one full cycle, as seeds/004 §8 says)."`
+	Turns   int     `toml:"turns" doc:"The turn limit: a game that has not reached the goal after this many turns is lost (0: no limit)."`
+}
+
+// Pressure tunes the spawn pressure.
+type Pressure struct {
+	Every int `toml:"every" doc:"Every this many turns, one more cell spawns after each turn that spawns (0: no pressure)."`
+	Max   int `toml:"max" doc:"The most cells the pressure adds to spawn_cells."`
+}
+
+// Spawns returns the cells that spawn after turn (counted from 1): those of
+// spawn_cells, and one more for every pressure.every turns played, up to
+// pressure.max more.
+func (s *Settings) Spawns(turn int) int {
+	n := s.SpawnCells
+	if s.Pressure.Every > 0 {
+		n += min(turn/s.Pressure.Every, s.Pressure.Max)
+	}
+	return n
 }
 
 // Threshold returns StabilizeThreshold, the total alive energy a stable turn
@@ -204,6 +225,14 @@ func (s *Settings) Validate() error {
 		return bad("score.unstable_multiplier", "%v is not a quarter from 0 to 3 (0, 0.25, 0.5, … 3)", s.Score.Unstable)
 	case math.IsNaN(s.Goal.PerCell) || s.Goal.PerCell < 0 || s.Goal.PerCell > float64(s.ECap):
 		return bad("goal.stabilize_per_cell", "%v is outside 0 to e_cap (%d)", s.Goal.PerCell, s.ECap)
+	case s.Goal.Hold < 1 || s.Goal.Hold > 100:
+		return bad("goal.hold", "%d is outside 1 to 100", s.Goal.Hold)
+	case s.Goal.Turns < 0 || s.Goal.Turns > 1_000_000:
+		return bad("goal.turns", "%d is outside 0 to 1000000 (0: no limit)", s.Goal.Turns)
+	case s.Pressure.Every < 0 || s.Pressure.Every > 1000:
+		return bad("pressure.every", "%d is outside 0 to 1000 (0: no pressure)", s.Pressure.Every)
+	case s.Pressure.Max < 0 || s.Pressure.Max > s.Width*s.Height:
+		return bad("pressure.max", "%d is outside 0 to %d (the board's cells)", s.Pressure.Max, s.Width*s.Height)
 	}
 	return nil
 }

@@ -4,8 +4,8 @@ import "github.com/mod2048/mod2048/engine"
 
 // linePositions returns the cells of the k-th line of a swipe in direction
 // d, in resolution order: from the destination edge outward (§3.1).
-func linePositions(d engine.Direction, k, w, h int) []int {
-	var out []int
+func linePositions(out []int, d engine.Direction, k, w, h int) []int {
+	out = out[:0]
 	switch d {
 	case engine.Left:
 		for c := 0; c < w; c++ {
@@ -37,9 +37,9 @@ func lineCount(d engine.Direction, w, h int) int {
 // segments splits a line at its blight tokens and at the cells blocking
 // marks stand on, which block movement: each segment compresses toward its
 // own front.
-func segments(s *engine.State, line []int) [][]int {
+func segments(out [][]int, s *engine.State, line []int) [][]int {
 	b := &s.Board
-	var out [][]int
+	out = out[:0]
 	start := 0
 	for i, p := range line {
 		if isWall(b.Cells[p]) || s.Blocked(p) {
@@ -67,14 +67,17 @@ type slot struct {
 // contact front to back (§3), one merge per result, with the colony bonus
 // and catalysts. It reports whether anything moved or merged, and which
 // cells a merge made (for dormancy).
-func (r *Rules) swipe(t *engine.Turn) (moved bool, merged []bool, err error) {
+func (r *Rules) swipe(t *engine.Turn, sc *scratch) (moved bool, merged []bool, err error) {
 	b := &t.State.Board
 	w, h := b.Width, b.Height
-	merged = make([]bool, len(b.Cells))
-	colony := r.colonies(b)
+	merged = bools(sc.merged, len(b.Cells))
+	sc.merged = merged
+	colony := r.colonies(b, sc)
 	for k := 0; k < lineCount(t.Dir, w, h); k++ {
-		for _, seg := range segments(t.State, linePositions(t.Dir, k, w, h)) {
-			m, err := r.swipeSegment(t, seg, colony, merged)
+		sc.line = linePositions(sc.line, t.Dir, k, w, h)
+		sc.segs = segments(sc.segs, t.State, sc.line)
+		for _, seg := range sc.segs {
+			m, err := r.swipeSegment(t, seg, colony, merged, sc)
 			if err != nil {
 				return false, nil, err
 			}
@@ -86,9 +89,9 @@ func (r *Rules) swipe(t *engine.Turn) (moved bool, merged []bool, err error) {
 
 // swipeSegment resolves one segment (front first). Occupants move; tokens
 // stay where they are, except the catalysts that movers consume.
-func (r *Rules) swipeSegment(t *engine.Turn, seg []int, colony []int, merged []bool) (bool, error) {
+func (r *Rules) swipeSegment(t *engine.Turn, seg []int, colony []int, merged []bool, sc *scratch) (bool, error) {
 	b := &t.State.Board
-	var out []slot
+	out := sc.out[:0]
 	moved := false
 	for i, p := range seg {
 		c := b.Cells[p]
@@ -106,13 +109,17 @@ func (r *Rules) swipeSegment(t *engine.Turn, seg []int, colony []int, merged []b
 			if doubled && r.s.Catalyst.Doubling == DoubleAfterMerge {
 				result.Level = r.double(result.Level)
 			}
-			ev := engine.MergeEvent{
+			// The event lives in the scratch: the hooks it is handed to
+			// may keep its address, so a local would go to the heap.
+			ev := &sc.ev
+			*ev = engine.MergeEvent{
 				Pos:     b.PosOf(seg[n-1]),
 				From:    [2]engine.Pos{b.PosOf(front.from), b.PosOf(p)},
 				Sources: [2]engine.Cell{front.cell, mover},
 				Result:  result,
 			}
-			if err := t.Merge(&ev); err != nil {
+			if err := t.Merge(ev); err != nil {
+				sc.out = out[:0]
 				return false, err
 			}
 			t.Moved(b.PosOf(p), ev.Pos)
@@ -143,6 +150,7 @@ func (r *Rules) swipeSegment(t *engine.Turn, seg []int, colony []int, merged []b
 		cell.Token, cell.Charges = tok.Token, tok.Charges
 		b.Cells[p] = cell
 	}
+	sc.out = out[:0]
 	return moved, nil
 }
 
@@ -211,10 +219,10 @@ func (r *Rules) consumeCatalyst(b *engine.Board, path []int) bool {
 
 // colonies returns, for every cell, the size of the 4-connected component
 // of alive cells it belongs to (0 for a cell that is not alive).
-func (r *Rules) colonies(b *engine.Board) []int {
-	size := make([]int, len(b.Cells))
-	seen := make([]bool, len(b.Cells))
-	var stack, members []int
+func (r *Rules) colonies(b *engine.Board, sc *scratch) []int {
+	size := ints(sc.size, len(b.Cells))
+	seen := bools(sc.seen, len(b.Cells))
+	stack, members := sc.stack[:0], sc.members[:0]
 	for start, c := range b.Cells {
 		if c.Kind != KindAlive || seen[start] {
 			continue
@@ -225,7 +233,8 @@ func (r *Rules) colonies(b *engine.Board) []int {
 			p := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
 			members = append(members, p)
-			for _, q := range orthogonal(b, p) {
+			nb, n := orthogonal(b, p)
+			for _, q := range nb[:n] {
 				if !seen[q] && b.Cells[q].Kind == KindAlive {
 					seen[q] = true
 					stack = append(stack, q)
@@ -236,27 +245,32 @@ func (r *Rules) colonies(b *engine.Board) []int {
 			size[p] = len(members)
 		}
 	}
+	sc.size, sc.seen, sc.stack, sc.members = size, seen, stack[:0], members[:0]
 	return size
 }
 
-// orthogonal returns the on-board orthogonal neighbours of cell p.
-func orthogonal(b *engine.Board, p int) []int {
+// orthogonal returns the on-board orthogonal neighbours of cell p: the
+// first n of out.
+func orthogonal(b *engine.Board, p int) (out [4]int, n int) {
 	w, h := b.Width, b.Height
 	r, c := p/w, p%w
-	out := make([]int, 0, 4)
 	if r > 0 {
-		out = append(out, p-w)
+		out[n] = p - w
+		n++
 	}
 	if r < h-1 {
-		out = append(out, p+w)
+		out[n] = p + w
+		n++
 	}
 	if c > 0 {
-		out = append(out, p-1)
+		out[n] = p - 1
+		n++
 	}
 	if c < w-1 {
-		out = append(out, p+1)
+		out[n] = p + 1
+		n++
 	}
-	return out
+	return out, n
 }
 
 // Changes reports whether a swipe in direction d would change the board:
@@ -268,22 +282,26 @@ func (r *Rules) Changes(s *engine.State, d engine.Direction) bool {
 		return true
 	}
 	b := &s.Board
+	var buf [64]int
 	for k := 0; k < lineCount(d, b.Width, b.Height); k++ {
-		for _, seg := range segments(s, linePositions(d, k, b.Width, b.Height)) {
-			gap := false
-			var prev engine.Cell
-			havePrev := false
-			for _, p := range seg {
-				c := b.Cells[p]
-				if !isOccupant(c) {
-					gap = true
-					continue
-				}
-				if gap || (havePrev && mergeable(prev, c)) {
-					return true
-				}
-				prev, havePrev = c, true
+		line := linePositions(buf[:0], d, k, b.Width, b.Height)
+		// The line's segments, split at walls, each from its front.
+		gap, havePrev := false, false
+		var prev engine.Cell
+		for _, p := range line {
+			c := b.Cells[p]
+			if isWall(c) || s.Blocked(p) {
+				gap, havePrev = false, false
+				continue
 			}
+			if !isOccupant(c) {
+				gap = true
+				continue
+			}
+			if gap || (havePrev && mergeable(prev, c)) {
+				return true
+			}
+			prev, havePrev = c, true
 		}
 	}
 	return false

@@ -154,3 +154,33 @@ func TestPresetsValid(t *testing.T) {
 		t.Error("a path was accepted as a preset name")
 	}
 }
+
+// TestNearestKey: an unknown key's error suggests the nearest known key
+// when it is a likely typo, and nothing when it is far from every key.
+func TestNearestKey(t *testing.T) {
+	c, err := Preset("mid")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for key, want := range map[string]string{
+		"blight.rte":  `did you mean "blight.rate"?`,
+		"blite.rate":  `did you mean "blight.rate"?`,
+		"spawn_alvie": `did you mean "spawn_alive"?`,
+		"e-cap":       `did you mean "e_cap"?`,
+		"zzzzzz":      "",
+	} {
+		err := c.Set(key+"=1", Origin{})
+		if err == nil {
+			t.Fatalf("%s: no error", key)
+		}
+		if want == "" && strings.Contains(err.Error(), "did you mean") || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", key, err, want)
+		}
+	}
+	if v, err := c.Value("blight.rate"); err != nil || v != 0.05 {
+		t.Errorf("Value(blight.rate) = %v, %v", v, err)
+	}
+	if _, err := c.Value("blight"); err == nil {
+		t.Error("Value(blight), a table, gave no error")
+	}
+}

@@ -18,12 +18,12 @@ func TestSetErrors(t *testing.T) {
 		want       string
 	}{
 		// unknown keys, and keys in the wrong case
-		{"early", "colour=red", "colour", true, "--set: colour: unknown key"},
+		{"early", "colour=red", "colour", true, `--set: colour: unknown key (did you mean "colony"?)`},
 		{"early", "E_cap=9", "E_cap", true, `--set: E_cap: unknown key (did you mean "e_cap"?)`},
 		{"early", "e-cap=9", "e-cap", true, `--set: e-cap: unknown key (did you mean "e_cap"?)`},
 		{"early", "Blight.Rate=0.1", "Blight.Rate", true, `--set: Blight.Rate: unknown key (did you mean "blight.rate"?)`},
 		{"early", "BLIGHT=3", "BLIGHT", true, `--set: BLIGHT: unknown key (did you mean "blight"?)`},
-		{"early", "blight.rates=0.1", "blight.rates", true, "--set: blight.rates: unknown key"},
+		{"early", "blight.rates=0.1", "blight.rates", true, `--set: blight.rates: unknown key (did you mean "blight.rate"?)`},
 		{"mid", "size=5", "size", true, "--set: size: unknown key (size is a key of the classic ruleset, and this configuration is cellular)"},
 		{"classic", "e_cap=5", "e_cap", true, "--set: e_cap: unknown key (e_cap is a key of the cellular ruleset, and this configuration is classic)"},
 		{"classic", "blight.rate=0.1", "blight.rate", true, "--set: blight.rate: unknown key (blight.rate is a key of the cellular ruleset, and this configuration is classic)"},
@@ -34,7 +34,7 @@ func TestSetErrors(t *testing.T) {
 		{"early", "blight=3", "blight", false, "--set: blight: want a table, got the integer 3"},
 		{"early", "width={x=1}", "width", false, "--set: width: want an integer, got a table"},
 		{"early", "life={wrap=1}", "life.wrap", false, "--set: life.wrap: want true or false, got the integer 1"},
-		{"early", "life={wrapp=true}", "life.wrapp", true, "--set: life.wrapp: unknown key"},
+		{"early", "life={wrapp=true}", "life.wrapp", true, `--set: life.wrapp: unknown key (did you mean "life.wrap"?)`},
 		{"early", "blight=[1]", "blight", false, "--set: blight: want a table, got an array"},
 		// wrong types
 		{"early", "width=6.0", "width", false, "--set: width: want an integer, got the float 6"},
@@ -48,7 +48,7 @@ func TestSetErrors(t *testing.T) {
 		{"late", "goal.stabilize_per_cell=nan", "goal.stabilize_per_cell", false, "--set: goal.stabilize_per_cell: want a finite number, got NaN"},
 		{"early", "width=99999999999999999999", "width", false, `--set: width: "99999999999999999999" is not a TOML value`},
 		{"early", "width=3\nheight=3", "width", false, `--set: width: "3\nheight=3" is not a TOML value`},
-		{"early", "life={enabled=false, wrapp=true}", "life.wrapp", true, "--set: life.wrapp: unknown key"},
+		{"early", "life={enabled=false, wrapp=true}", "life.wrapp", true, `--set: life.wrapp: unknown key (did you mean "life.wrap"?)`},
 		// not key=value
 		{"early", "blight.rate", "", false, `--set: "blight.rate" is not key=value`},
 		{"early", "blight..rate=1", "", false, `--set: "blight..rate" is not a key (letters, digits, _ and -, dotted for tables)`},

@@ -124,7 +124,61 @@ func (c *Config) unknownKey(key string, err error) error {
 			}
 		}
 	}
+	if err != ErrUnknownKey {
+		return err // it says why already ("… is not a table")
+	}
+	if k := Nearest(key, known); k != "" {
+		return fmt.Errorf("%w (did you mean %q?)", err, k)
+	}
 	return err
+}
+
+// Nearest returns the name of names nearest to s by edit distance, when it
+// is near enough to be a likely typo (at most a third of the longer name's
+// letters differ), or "".
+func Nearest(s string, names []string) string {
+	best, bestD := "", -1
+	for _, n := range names {
+		d := editDistance(strings.ToLower(s), strings.ToLower(n))
+		if bestD < 0 || d < bestD {
+			best, bestD = n, d
+		}
+	}
+	if bestD < 0 || bestD*3 > max(len(s), len(best)) {
+		return ""
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance of a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// Value returns the value of a setting of c's ruleset by its dotted key: an
+// int, float64, bool or string.
+func (c *Config) Value(key string) (any, error) {
+	f, err := fieldOf(c.settings(), strings.Split(key, "."))
+	if err != nil || f.Kind() == reflect.Struct {
+		return nil, c.unknownKey(key, ErrUnknownKey)
+	}
+	return f.Interface(), nil
 }
 
 // setKey sets one setting, by its key path, to a decoded TOML value. A table

@@ -24,7 +24,7 @@ func cellularPresets() map[string]cellular.Settings {
 		Blight:   cellular.Blight{Rate: 0, Charges: 1, Telegraph: false},
 		Decay:    cellular.Decay{Amount: 0},
 		Score:    cellular.Score{Unstable: 1},
-		Goal:     cellular.Goal{PerCell: 0.25},
+		Goal:     cellular.Goal{PerCell: 0.25, Hold: 1},
 	}
 	// Mid and late as retuned with the balance lab (cellular/RULES.md,
 	// "Tuning"): births stay relaxed, a quarter of spawns are alive.
@@ -135,7 +135,7 @@ func TestRulesets(t *testing.T) {
 		t.Error("Keys(hex) did not fail")
 	}
 	keys, _ := Keys("cellular")
-	if len(keys) < 20 || keys[0] != "width" || keys[len(keys)-1] != "goal.stabilize_per_cell" {
+	if len(keys) < 20 || keys[0] != "width" || keys[len(keys)-1] != "pressure.max" {
 		t.Errorf("Keys(cellular) = %q", keys)
 	}
 }

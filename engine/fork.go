@@ -15,3 +15,20 @@ func (g *Game) Fork(seed uint64) *Game {
 	f.queue = g.queue[:len(g.queue):len(g.queue)] // an append copies: the game's queue stays its own
 	return f
 }
+
+// ForkInto is Fork made into dst, a game that a search keeps and plays
+// into again and again: dst's buffers are reused, so that a search that
+// forks into the same games allocates nothing once they have grown. dst
+// must not be g; whatever dst held is dropped. It returns dst.
+func (g *Game) ForkInto(dst *Game, seed uint64) *Game {
+	b0, b1 := dst.bufs[0], dst.bufs[1]
+	*dst = Game{rules: g.rules, opt: g.opt}
+	dst.bufs[0], dst.bufs[1] = b0, b1
+	dst.opt.UndoLimit = 0
+	dst.cur, dst.next = &dst.bufs[0], &dst.bufs[1]
+	g.sync()
+	dst.cur.copyFrom(g.cur)
+	dst.cur.RNG = NewRNG(seed)
+	dst.queue = g.queue[:len(g.queue):len(g.queue)]
+	return dst
+}

@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/vbauerster/mpb/v8"
 	"github.com/vbauerster/mpb/v8/decor"
@@ -86,6 +85,10 @@ type simOptions struct {
 	compare  []string
 	sweep    []string
 	timing   bool
+	// The studies (study.go): the skill ladder, mod sets compared, levers.
+	skill       bool
+	compareMods []string
+	levers      bool
 }
 
 func runSim(args []string, stdout, stderr io.Writer) int {
@@ -111,6 +114,9 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	fs.Var((*repeated)(&o.compare), "compare", "a configuration `file` to play on the same seeds, side by side; repeatable")
 	fs.Var((*repeated)(&o.sweep), "sweep", "`KEY=V1,V2,...`: play each value (repeatable: a grid)")
 	fs.BoolVar(&o.timing, "timing", false, "print each mod's mean time a move (wall-clock)")
+	fs.BoolVar(&o.skill, "skill", false, "play the skill ladder (random, greedy, lookahead 1, lookahead 2, expert) on the same seeds instead of one --policy; combines with --compare, --compare-mods, --sweep and --levers")
+	fs.Var((*repeated)(&o.compareMods), "compare-mods", "a comma-separated `list` of mods (folders or installed ids) to play instead of --mod, beside the base, on the same seeds; repeatable; \"\" plays no mod")
+	fs.BoolVar(&o.levers, "levers", false, "the levers table: each numeric setting one step down and up, each switch flipped, against the base")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), simUsage)
 		fs.PrintDefaults()
@@ -141,6 +147,9 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	}
 	if err := simMain(o, shard, shards, stdout, stderr); err != nil {
 		fmt.Fprintf(stderr, "2048 sim: %s\n", safe(err))
+		if _, usage := err.(usageError); usage {
+			return 2
+		}
 		return 1
 	}
 	return 0
@@ -213,11 +222,12 @@ func simMain(o simOptions, shard, shards int, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	switch {
-	case len(o.sweep) > 0:
-		return sweep(o, play, stdout)
-	case len(o.compare) > 0:
-		return compare(o, base, play, stdout)
+	if o.isStudy() {
+		st, err := planStudy(o, base, mods, sim.PolicyOptions{Depth: o.depth, Samples: o.samples, AI: settings})
+		if err != nil {
+			return err
+		}
+		return runStudy(o, st, shard, shards, stdout, stderr)
 	}
 	r, hooks, err := play(base, "games")
 	if err != nil {
@@ -303,68 +313,6 @@ func simMods(mods []*scripting.Mod) ([]sim.RunMod, error) {
 	return out, nil
 }
 
-type playFunc func(c *config.Config, label string) (*sim.Report, time.Duration, error)
-
-// compare plays the base configuration and each --compare file on the same
-// seeds and prints them side by side.
-func compare(o simOptions, base *config.Config, play playFunc, w io.Writer) error {
-	configs := []*config.Config{base}
-	names := []string{"base"}
-	for _, file := range o.compare {
-		b := o.build
-		b.File = file
-		c, err := config.Build(b)
-		if err != nil {
-			return err
-		}
-		configs = append(configs, c)
-		names = append(names, file)
-	}
-	var reports []*sim.Report
-	for i, c := range configs {
-		r, _, err := play(c, names[i])
-		if err != nil {
-			return err
-		}
-		r.Results = nil // the table needs the summary only
-		reports = append(reports, r)
-	}
-	fmt.Fprintf(w, "%d games each, seed %d, policy %s; the differences are against base, significant when the 95%% intervals do not overlap\n\n", o.games, o.seed, o.policy)
-	fmt.Fprintf(w, "%-24s %9s %9s %12s %12s %11s\n", "configuration", "won", "lost", "median score", "median turns", "significant")
-	for i, r := range reports {
-		sig := ""
-		if i > 0 {
-			sig = significance(reports[0], r)
-		}
-		fmt.Fprintf(w, "%-24s %8.1f%% %8.1f%% %12s %12s %11s\n", trim(names[i], 24), 100*r.WinRate, 100*r.LossRate, strconv.FormatFloat(r.Score.P50, 'f', -1, 64), strconv.FormatFloat(r.Turns.P50, 'f', -1, 64), sig)
-	}
-	return nil
-}
-
-// significance says whether r's win and loss rates differ from base's:
-// their 95% intervals do not overlap.
-func significance(base, r *sim.Report) string {
-	apart := func(a, b [2]float64) bool { return a[1] < b[0] || b[1] < a[0] }
-	var out []string
-	if apart(base.WinCI, r.WinCI) {
-		out = append(out, "won")
-	}
-	if apart(base.LossCI, r.LossCI) {
-		out = append(out, "lost")
-	}
-	if len(out) == 0 {
-		return "no"
-	}
-	return strings.Join(out, ", ")
-}
-
-func trim(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return "…" + s[len(s)-n+1:]
-}
-
 // maxConfigs is the most configurations one sim plays: the base and its
 // --compare files, or the --sweep grid's combinations.
 const maxConfigs = 256
@@ -372,7 +320,7 @@ const maxConfigs = 256
 // checkConfigs refuses a --sweep grid or a --compare list of more than
 // maxConfigs configurations, counted before the grid is built.
 func checkConfigs(o simOptions) error {
-	n := 1 + len(o.compare)
+	n := 1 + len(o.compare) + len(o.compareMods)
 	if len(o.sweep) > 0 {
 		n = 1
 		for _, s := range o.sweep {
@@ -385,45 +333,6 @@ func checkConfigs(o simOptions) error {
 	}
 	if n > maxConfigs {
 		return fmt.Errorf("the --sweep grid or --compare list has more than %d configurations: play it in parts", maxConfigs)
-	}
-	return nil
-}
-
-// sweep plays every combination of the --sweep values (a grid) and prints
-// win rate, loss rate, median score and median turns for each.
-func sweep(o simOptions, play playFunc, w io.Writer) error {
-	grid := [][]string{nil}
-	for _, s := range o.sweep {
-		key, values, ok := strings.Cut(s, "=")
-		if !ok || key == "" || values == "" {
-			return fmt.Errorf("--sweep %q: want KEY=V1,V2,...", s)
-		}
-		var next [][]string
-		for _, g := range grid {
-			for _, v := range strings.Split(values, ",") {
-				next = append(next, append(append([]string(nil), g...), key+"="+strings.TrimSpace(v)))
-			}
-		}
-		grid = next
-	}
-	width := len("settings")
-	for _, sets := range grid {
-		width = max(width, utf8.RuneCountInString(strings.Join(sets, " ")))
-	}
-	fmt.Fprintf(w, "%d games each, seed %d, policy %s\n\n", o.games, o.seed, o.policy)
-	fmt.Fprintf(w, "%-*s %9s %9s %12s %12s\n", width, "settings", "won", "lost", "median score", "median turns")
-	for _, sets := range grid {
-		b := o.build
-		b.Sets = append(append([]string(nil), b.Sets...), sets...)
-		c, err := config.Build(b)
-		if err != nil {
-			return err
-		}
-		r, _, err := play(c, strings.Join(sets, " "))
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(w, "%-*s %8.1f%% %8.1f%% %12s %12s\n", width, strings.Join(sets, " "), 100*r.WinRate, 100*r.LossRate, strconv.FormatFloat(r.Score.P50, 'f', -1, 64), strconv.FormatFloat(r.Turns.P50, 'f', -1, 64))
 	}
 	return nil
 }

@@ -86,3 +86,79 @@ func TestSimCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestSimStudies: the skill ladder, comparisons (of files and of mod
+// sets), sweeps (of settings and of mods' settings) and the levers through
+// the real binary, each with its table, and --json, --csv and --plot
+// honoured; an unknown key is refused, with the nearest key, before any
+// table is printed.
+func TestSimStudies(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "five.toml"), []byte("size = 5\n"), 0o644)
+	freeze, _ := filepath.Abs("../../mods/freeze")
+	cases := []struct {
+		name  string
+		args  []string
+		wants []string
+	}{
+		{"skill", []string{"--skill", "--games", "4", "--set", "size=3"},
+			[]string{"skill", "random", "greedy", "lookahead 1", "lookahead 2", "expert", "won", "unfinished", "median turns"}},
+		{"compare", []string{"--games", "6", "--policy", "random", "--compare", "five.toml"},
+			[]string{"five.toml", "won − classic", "significant", "(", "to"}},
+		{"compare skill", []string{"--games", "3", "--skill", "--set", "size=3", "--compare", "five.toml"},
+			[]string{"five.toml", "lookahead 2", "expert", "won − base"}},
+		{"sweep", []string{"--games", "6", "--policy", "greedy", "--sweep", "size=3,4"},
+			[]string{"size=3", "size=4", "%", "–"}},
+		{"mod sweep", []string{"--games", "4", "--policy", "random", "--mod", freeze, "--sweep", "freeze.interval=2,3"},
+			[]string{"freeze.interval=2", "freeze.interval=3"}},
+		{"compare mods", []string{"--games", "4", "--policy", "random", "--compare-mods", freeze, "--compare-mods", ""},
+			[]string{"mods: " + freeze, "no mods", "won − classic"}},
+		{"levers", []string{"--games", "3", "--policy", "random", "--set", "size=3", "--levers"},
+			[]string{"size=2", "size=4", "four_probability=0.05", "stop_on_win=false", "won − base"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			args := append([]string{"sim"}, c.args...)
+			args = append(args, "--json", c.name+".json", "--csv", c.name+".csv", "--plot", c.name+".svg")
+			out, errOut, code := run2048(t, dir, args...)
+			if code != 0 {
+				t.Fatalf("exit %d\n%s%s", code, out, errOut)
+			}
+			for _, w := range c.wants {
+				if !strings.Contains(out, w) {
+					t.Errorf("the table lacks %q:\n%s", w, out)
+				}
+			}
+			var doc struct {
+				Kind    string
+				Entries []struct{ Config, Skill string }
+			}
+			data, _ := os.ReadFile(filepath.Join(dir, c.name+".json"))
+			if err := json.Unmarshal(data, &doc); err != nil || len(doc.Entries) < 2 {
+				t.Errorf("--json: %v, %d entries\n%s", err, len(doc.Entries), data)
+			}
+			rows, _ := os.ReadFile(filepath.Join(dir, c.name+".csv"))
+			if strings.Count(string(rows), "\n") != len(doc.Entries)+1 || !strings.HasPrefix(string(rows), "config,skill,games,won,won_lo,won_hi,") {
+				t.Errorf("--csv:\n%s", rows)
+			}
+			svg, _ := os.ReadFile(filepath.Join(dir, c.name+".svg"))
+			if !strings.Contains(string(svg), "Won by turn") || !strings.Contains(string(svg), "Hazard") {
+				t.Errorf("--plot: %d bytes without the won and hazard panels", len(svg))
+			}
+		})
+	}
+	for _, bad := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--sweep", "blight.rte=0.1,0.2", "--ruleset", "cellular"}, `did you mean "blight.rate"?`},
+		{[]string{"--sweep", "sizee=3,4"}, `did you mean "size"?`},
+		{[]string{"--mod", freeze, "--sweep", "freeze.intervl=2"}, "intervl"},
+		{[]string{"--sweep", "size=3", "--levers"}, "each make a study of their own"},
+	} {
+		out, errOut, code := run2048(t, dir, append([]string{"sim", "--games", "2", "--policy", "random"}, bad.args...)...)
+		if code == 0 || out != "" || !strings.Contains(errOut, bad.want) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want an error with %q and no table", bad.args, code, out, errOut, bad.want)
+		}
+	}
+}

@@ -16,13 +16,15 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
-// Plot draws the run's score distribution (a histogram) beside its
-// survival curve (the share of games still going at each turn) into a
-// file: .svg or .png by its name (gonum/plot).
+// Plot draws the run into a file, .svg or .png by its name (gonum/plot):
+// its score distribution (a histogram); its survival curve split by how
+// games end (the share still going at each turn, and the shares won and
+// lost by then, so that an easier configuration whose games are won
+// sooner does not look harder); and its hazard, the chance that a game
+// still going ends at each turn: the difficulty curve.
 func (r *Report) Plot(path string) error {
-	ext := strings.ToLower(filepath.Ext(path))
-	if ext != ".svg" && ext != ".png" {
-		return fmt.Errorf("%s: --plot writes .svg or .png", path)
+	if err := plotPath(path); err != nil {
+		return err
 	}
 	if len(r.Results) == 0 {
 		return fmt.Errorf("%s: no game to plot", path)
@@ -31,35 +33,204 @@ func (r *Report) Plot(path string) error {
 	if err != nil {
 		return err
 	}
-	survival, err := r.survivalPlot()
-	if err != nil {
+	c := r.curves()
+	survival := newPlot("Survival: games still going, won, lost", "turn", "share of games")
+	survival.Y.Min, survival.Y.Max = 0, 1
+	if err := addLines(survival, []series{
+		{"still going", c.going, palette[0], false},
+		{"won by then", c.won, palette[1], false},
+		{"lost by then", c.lost, palette[2], true},
+	}); err != nil {
 		return err
 	}
-	const w, h = 10 * vg.Inch, 4 * vg.Inch
+	hazard := newPlot("Hazard: chance a game still going ends", "turn", "per turn")
+	if err := addLines(hazard, []series{{"ends", c.hazard, palette[0], false}}); err != nil {
+		return err
+	}
+	return drawRow(path, []*plot.Plot{scores, survival, hazard})
+}
+
+// Plot draws the study's runs overlaid, one line each, into a file (.svg
+// or .png): the share of games won by each turn, the share lost by each
+// turn, and the hazard (the chance that a game still going ends at each
+// turn, the difficulty curve of Isaksen, Gopstein and Nealen's survival
+// analysis of game variants).
+func (s *Study) Plot(path string) error {
+	if err := plotPath(path); err != nil {
+		return err
+	}
+	won := newPlot("Won by turn", "turn", "share of games")
+	lost := newPlot("Lost by turn", "turn", "share of games")
+	hazard := newPlot("Hazard: chance a game still going ends", "turn", "per turn")
+	won.Y.Min, won.Y.Max, lost.Y.Min, lost.Y.Max = 0, 1, 0, 1
+	var ws, ls, hs []series
+	label := func(e Entry) string {
+		switch {
+		case len(s.configs()) == 1:
+			return e.Skill
+		case len(s.skills()) == 1:
+			return e.Config
+		}
+		return e.Config + " · " + e.Skill
+	}
+	for i, e := range s.Entries {
+		if len(e.Report.Results) == 0 {
+			continue
+		}
+		c := e.Report.curves()
+		col := palette[i%len(palette)]
+		dashed := i >= len(palette)
+		ws = append(ws, series{label(e), c.won, col, dashed})
+		ls = append(ls, series{"", c.lost, col, dashed})
+		hs = append(hs, series{"", c.hazard, col, dashed})
+	}
+	if len(ws) == 0 {
+		return fmt.Errorf("%s: no game to plot", path)
+	}
+	for _, p := range []struct {
+		p  *plot.Plot
+		ss []series
+	}{{won, ws}, {lost, ls}, {hazard, hs}} {
+		if err := addLines(p.p, p.ss); err != nil {
+			return err
+		}
+	}
+	return drawRow(path, []*plot.Plot{won, lost, hazard})
+}
+
+// curves are a run's survival curves, turn by turn from 0, and its hazard.
+type curves struct {
+	going, won, lost plotter.XYs
+	hazard           plotter.XYs // at the middle of each bin of turns
+}
+
+func (r *Report) curves() curves {
+	last := 0
+	for _, g := range r.Results {
+		last = max(last, g.Turns)
+	}
+	wonAt := make([]int, last+1)
+	lostAt := make([]int, last+1)
+	for _, g := range r.Results {
+		switch g.Outcome {
+		case Won:
+			wonAt[g.Turns]++
+		case Lost:
+			lostAt[g.Turns]++
+		}
+	}
+	n := float64(len(r.Results))
+	var c curves
+	going, won, lost := len(r.Results), 0, 0
+	goingAt := make([]int, last+1) // games still going when turn t starts
+	for t := 0; t <= last; t++ {
+		goingAt[t] = going
+		won += wonAt[t]
+		lost += lostAt[t]
+		going -= wonAt[t] + lostAt[t]
+		c.going = append(c.going, plotter.XY{X: float64(t), Y: float64(going) / n})
+		c.won = append(c.won, plotter.XY{X: float64(t), Y: float64(won) / n})
+		c.lost = append(c.lost, plotter.XY{X: float64(t), Y: float64(lost) / n})
+	}
+	// The hazard in bins of turns, so that each bin sees games enough:
+	// the games that ended in the bin over the game-turns played in it.
+	bin := max(1, (last+39)/40)
+	for start := 1; start <= last; start += bin {
+		ended, exposure := 0, 0
+		for t := start; t < start+bin && t <= last; t++ {
+			ended += wonAt[t] + lostAt[t]
+			exposure += goingAt[t]
+		}
+		if exposure == 0 {
+			break
+		}
+		c.hazard = append(c.hazard, plotter.XY{X: float64(start) + float64(bin-1)/2, Y: float64(ended) / float64(exposure)})
+	}
+	return c
+}
+
+// series is one line of a plot; a line without a name has no legend entry.
+type series struct {
+	name   string
+	xys    plotter.XYs
+	color  color.Color
+	dashed bool
+}
+
+// palette is the original game's tile colours, darkest first, then a few
+// more that read apart from them.
+var palette = []color.Color{
+	color.RGBA{R: 0x77, G: 0x6e, B: 0x65, A: 0xff},
+	color.RGBA{R: 0xed, G: 0xc2, B: 0x2e, A: 0xff},
+	color.RGBA{R: 0xf6, G: 0x5e, B: 0x3b, A: 0xff},
+	color.RGBA{R: 0x3c, G: 0x7a, B: 0xb8, A: 0xff},
+	color.RGBA{R: 0x4a, G: 0xa8, B: 0x5c, A: 0xff},
+	color.RGBA{R: 0x8e, G: 0x44, B: 0xad, A: 0xff},
+	color.RGBA{R: 0xf2, G: 0xb1, B: 0x79, A: 0xff},
+}
+
+func newPlot(title, x, y string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = x
+	p.Y.Label.Text = y
+	p.Legend.Top = true
+	return p
+}
+
+func addLines(p *plot.Plot, ss []series) error {
+	for _, s := range ss {
+		if len(s.xys) == 0 {
+			continue
+		}
+		line, err := plotter.NewLine(s.xys)
+		if err != nil {
+			return err
+		}
+		line.Color = s.color
+		line.Width = vg.Points(1.5)
+		if s.dashed {
+			line.Dashes = []vg.Length{vg.Points(4), vg.Points(2)}
+		}
+		p.Add(line)
+		if s.name != "" {
+			p.Legend.Add(s.name, line)
+		}
+	}
+	return nil
+}
+
+func plotPath(path string) error {
+	if ext := strings.ToLower(filepath.Ext(path)); ext != ".svg" && ext != ".png" {
+		return fmt.Errorf("%s: --plot writes .svg or .png", path)
+	}
+	return nil
+}
+
+// drawRow draws plots side by side into path.
+func drawRow(path string, plots []*plot.Plot) error {
+	w, h := vg.Length(len(plots))*5*vg.Inch, 4*vg.Inch
 	var c draw.Canvas
 	var save func() error
-	switch ext {
-	case ".svg":
+	if strings.ToLower(filepath.Ext(path)) == ".svg" {
 		svg := vgsvg.New(w, h)
 		c = draw.New(svg)
 		save = func() error { return writeTo(path, svg) }
-	default:
+	} else {
 		img := vgimg.New(w, h)
 		c = draw.New(img)
 		save = func() error { return writeTo(path, vgimg.PngCanvas{Canvas: img}) }
 	}
-	tiles := draw.Tiles{Rows: 1, Cols: 2, PadX: vg.Centimeter, PadY: vg.Centimeter, PadTop: vg.Centimeter / 2, PadBottom: vg.Centimeter / 2, PadLeft: vg.Centimeter / 2, PadRight: vg.Centimeter / 2}
-	canvases := plot.Align([][]*plot.Plot{{scores, survival}}, tiles, c)
-	scores.Draw(canvases[0][0])
-	survival.Draw(canvases[0][1])
+	tiles := draw.Tiles{Rows: 1, Cols: len(plots), PadX: vg.Centimeter, PadY: vg.Centimeter, PadTop: vg.Centimeter / 2, PadBottom: vg.Centimeter / 2, PadLeft: vg.Centimeter / 2, PadRight: vg.Centimeter / 2}
+	canvases := plot.Align([][]*plot.Plot{plots}, tiles, c)
+	for i, p := range plots {
+		p.Draw(canvases[0][i])
+	}
 	return save()
 }
 
 func (r *Report) scorePlot() (*plot.Plot, error) {
-	p := plot.New()
-	p.Title.Text = fmt.Sprintf("Score (%d games, %s)", r.Games, r.Policy)
-	p.X.Label.Text = "final score"
-	p.Y.Label.Text = "games"
+	p := newPlot(fmt.Sprintf("Score (%d games, %s)", r.Games, r.Policy), "final score", "games")
 	values := make(plotter.Values, len(r.Results))
 	for i, g := range r.Results {
 		values[i] = g.ScoreValue
@@ -69,41 +240,8 @@ func (r *Report) scorePlot() (*plot.Plot, error) {
 	if err != nil {
 		return nil, err
 	}
-	hist.FillColor = color.RGBA{R: 0xed, G: 0xc2, B: 0x2e, A: 0xff}
+	hist.FillColor = palette[1]
 	p.Add(hist)
-	return p, nil
-}
-
-func (r *Report) survivalPlot() (*plot.Plot, error) {
-	p := plot.New()
-	p.Title.Text = "Survival: games still going"
-	p.X.Label.Text = "turn"
-	p.Y.Label.Text = "share of games"
-	p.Y.Min, p.Y.Max = 0, 1
-	last := 0
-	for _, g := range r.Results {
-		last = max(last, g.Turns)
-	}
-	// ended[t]: the games that ended (won or lost) at turn t.
-	ended := make([]int, last+2)
-	for _, g := range r.Results {
-		if g.Outcome != Unfinished {
-			ended[g.Turns]++
-		}
-	}
-	pts := make(plotter.XYs, 0, last+1)
-	going := len(r.Results)
-	for t := 0; t <= last; t++ {
-		going -= ended[t]
-		pts = append(pts, plotter.XY{X: float64(t), Y: float64(going) / float64(len(r.Results))})
-	}
-	line, err := plotter.NewLine(pts)
-	if err != nil {
-		return nil, err
-	}
-	line.Color = color.RGBA{R: 0x77, G: 0x6e, B: 0x65, A: 0xff}
-	line.Width = vg.Points(1.5)
-	p.Add(line)
 	return p, nil
 }
 

@@ -2,7 +2,6 @@ package sim
 
 import (
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/mod2048/mod2048/cellular"
@@ -36,6 +35,9 @@ type PolicyOptions struct {
 	Depth   int         // lookahead: moves deep
 	Samples int         // lookahead: forks a move is sampled on
 	AI      ai.Settings // expert: the expert player's settings
+	// Weights value cellular positions in the searches (nil: the learned
+	// CellularWeights).
+	Weights *Weights
 }
 
 // Policies lists the policies by name.
@@ -64,15 +66,19 @@ func MakePolicy(name string, o PolicyOptions) (PolicyMaker, error) {
 			return nil, fmt.Errorf("lookahead: depth %d (1 to 4) and samples %d (1 to 32)", o.Depth, o.Samples)
 		}
 		return func(seed uint64) (Policy, error) {
-			return &lookahead{depth: o.Depth, samples: o.Samples, rng: engine.NewRNG(seed)}, nil
+			return newLookahead(o.Depth, o.Samples, o.Weights, engine.NewRNG(seed)), nil
 		}, nil
 	case "expert":
-		return func(uint64) (Policy, error) {
+		if err := o.AI.Validate(); err != nil {
+			return nil, fmt.Errorf("expert: %v", err)
+		}
+		return func(seed uint64) (Policy, error) {
 			p, err := ai.New(o.AI)
 			if err != nil {
 				return nil, err
 			}
-			return &expertPolicy{p: p}, nil
+			return &expertPolicy{p: p, rng: engine.NewRNG(seed),
+				search: newSearcher(o.AI.ForkDepth, o.AI.Samples, nil), weights: o.Weights}, nil
 		}, nil
 	}
 	return nil, fmt.Errorf("unknown policy %q (policies: %s)", name, strings.Join(Policies(), ", "))
@@ -118,97 +124,66 @@ func (p *greedyPolicy) Choose(v View) engine.Direction {
 	return best[p.rng.IntN(len(best))]
 }
 
-// lookahead is a depth-limited expectimax through the engine's own rules:
-// each move is played on Samples forks, each reseeded so that their spawns
-// sample what chance may bring, and the search looks depth moves deep. It
-// never re-implements a rule, so it plays classic, cellular and any board.
-// Its evaluation values what wins: for cellular, the stabilize goal's
-// progress (the alive energy against the threshold) beside the score.
+// lookahead is a depth-limited expectimax through the engine's own rules
+// (searcher): each move is played on Samples forks, each reseeded so that
+// their spawns sample what chance may bring, and the search looks depth
+// moves deep. It never re-implements a rule, so it plays classic,
+// cellular and any board. It values a cellular position by the chance of
+// a win learned from played games (Weights, Learn); a classic one by its
+// score and empty cells.
 type lookahead struct {
-	depth, samples int
-	rng            engine.RNG
+	rng    engine.RNG
+	search *searcher
+}
+
+func newLookahead(depth, samples int, w *Weights, rng engine.RNG) *lookahead {
+	p := &lookahead{rng: rng}
+	p.search = newSearcher(depth, samples, nil)
+	p.search.weights = w
+	return p
 }
 
 func (p *lookahead) Choose(v View) engine.Direction {
 	seed := p.rng.Uint64()
-	best, bestV := v.Legal.List()[0], math.Inf(-1)
-	for _, d := range v.Legal.List() {
-		val := p.sample(v.Fork, d, seed, p.depth)
-		if val > bestV {
-			best, bestV = d, val
-		}
-	}
-	return best
+	p.search.bind(v.Rules)
+	d, _ := p.search.choose(v.Fork(seed), v.Legal, seed)
+	return d
 }
 
-func (p *lookahead) sample(fork func(uint64) *engine.Game, d engine.Direction, seed uint64, depth int) float64 {
-	sum := 0.0
-	for i := 0; i < p.samples; i++ {
-		f := fork(seed + uint64(i)*0x9e3779b97f4a7c15)
-		res, err := f.Move(d)
-		if err != nil || !res.Changed {
-			return math.Inf(-1)
-		}
-		sum += p.value(f, seed+uint64(i), depth-1)
-	}
-	return sum / float64(p.samples)
-}
-
-func (p *lookahead) value(g *engine.Game, seed uint64, depth int) float64 {
-	if depth == 0 || g.Status().Over() {
-		return evaluate(g)
-	}
-	best := math.Inf(-1)
-	for _, d := range g.LegalMoves().List() {
-		best = max(best, p.sample(g.Fork, d, seed*31+uint64(d), depth))
-	}
-	if math.IsInf(best, -1) {
-		return evaluate(g)
-	}
-	return best
-}
-
-// evaluate values a position for the lookahead: a win is worth most, a
-// loss least; otherwise the score, the empty cells and, for cellular, the
-// stabilize goal's progress.
+// evaluate values a classic position for the lookahead: a win is worth
+// most, a loss least; otherwise the score and the empty cells.
 func evaluate(g *engine.Game) float64 {
 	st := g.State()
 	switch st.Status {
-	case engine.Won:
+	case engine.Won, engine.WonContinue:
 		return 1e15
 	case engine.Lost:
 		return -1e15
 	}
 	score, _ := st.Score.Uint64()
-	empty := 0
-	for _, c := range st.Board.Cells {
-		if c.IsEmpty() {
-			empty++
-		}
-	}
-	v := float64(score) + 4*float64(empty)
-	if r, ok := g.Rules().(*cellular.Rules); ok {
-		energy, alive := 0, 0
-		for _, c := range st.Board.Cells {
-			if c.Kind == cellular.KindAlive {
-				energy += int(c.Level)
-				alive++
-			}
-		}
-		settings := r.Settings()
-		if t := settings.Threshold(); t > 0 {
-			// Progress to the goal counts most, then a colony that lives.
-			births, deaths := r.Unrest(st)
-			v = 1000*math.Min(float64(energy)/float64(t), 1) + 50*float64(alive) - 40*float64(births+deaths) + float64(score)/100
-		}
-	}
-	return v
+	return float64(score) + 4*float64(st.Board.EmptyCount())
 }
 
-// expertPolicy is the expert player (engine/ai).
-type expertPolicy struct{ p *ai.Player }
+// expertPolicy is the strongest player the lab has, for every ruleset:
+// on classic it is the expert player of engine/ai (its packed 4×4 search,
+// or its search through the engine's rules on other boards); on cellular
+// it is the searcher, ai.Settings' fork_depth moves deep with its samples,
+// valuing positions by the learned chance of a win (CellularWeights).
+type expertPolicy struct {
+	p       *ai.Player
+	rng     engine.RNG
+	search  *searcher
+	weights *Weights
+}
 
 func (p *expertPolicy) Choose(v View) engine.Direction {
+	if _, ok := v.Rules.(*cellular.Rules); ok {
+		seed := p.rng.Uint64()
+		p.search.weights = p.weights
+		p.search.bind(v.Rules)
+		d, _ := p.search.choose(v.Fork(seed), v.Legal, seed)
+		return d
+	}
 	sug, err := p.p.Best(v.Fork(0), v.Legal)
 	if err != nil {
 		return v.Legal.List()[0]

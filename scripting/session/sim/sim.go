@@ -46,6 +46,16 @@ type Options struct {
 	// with mods (Result.PolicyNanos, HookNanos); off, the lab reads no
 	// clock.
 	Timing bool
+	// Observe, when set, is shown every position a game reaches before its
+	// policy chooses, with the game's index (Collect's data). It is called
+	// from the workers at once.
+	Observe func(game int, v View)
+}
+
+// header is what the report of o's run says of it.
+func (o Options) header() Header {
+	return Header{Config: string(o.Setup.Config.TOML()), Policy: o.Policy, Ruleset: o.Setup.Config.Ruleset, Difficulty: o.Setup.Config.Preset, Seed: o.Seed, MaxTurns: o.MaxTurns,
+		RunGames: o.Games, Shard: o.Shard, Shards: o.Shards}
 }
 
 // Outcome is how a game ended.
@@ -230,6 +240,9 @@ func playGame(o Options, i int) (Result, error) {
 		if v.Legal == 0 {
 			r.Outcome = Lost
 			break
+		}
+		if o.Observe != nil {
+			o.Observe(i, v)
 		}
 		var start time.Time
 		if o.Timing {

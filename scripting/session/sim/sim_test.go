@@ -29,10 +29,7 @@ func quickAI() ai.Settings {
 	return s
 }
 
-func header(o Options) Header {
-	return Header{Config: string(o.Setup.Config.TOML()), Policy: o.Policy, Ruleset: o.Setup.Config.Ruleset, Difficulty: o.Setup.Config.Preset, Seed: o.Seed, MaxTurns: o.MaxTurns,
-		RunGames: o.Games, Shard: o.Shard, Shards: o.Shards}
-}
+func header(o Options) Header { return o.header() }
 
 // TestJobsAndShards: the same run gives the same report byte for byte with
 // one worker or three, and shards (1, 2 and 7 of them) merge into exactly

@@ -1,0 +1,348 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/mod2048/mod2048/config"
+	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/session"
+	"github.com/mod2048/mod2048/scripting/session/sim"
+)
+
+// maxStudyResults is the most games' results a study keeps for its JSON
+// and plot (about 150 bytes each).
+const maxStudyResults = 2_000_000
+
+// variant is one configuration of a study: its label, its configuration
+// and its mods.
+type variant struct {
+	label string
+	cfg   *config.Config
+	mods  []*scripting.Mod
+}
+
+// study says what a --skill, --compare, --compare-mods, --sweep or
+// --levers run plays: its variants, built and checked before any game is
+// played, so that an error (an unknown key, with the nearest one
+// suggested) comes before the table's header.
+type study struct {
+	kind     string
+	variants []variant
+	skills   []sim.Skill
+}
+
+// isStudy reports whether o asks for a study rather than a single run.
+func (o simOptions) isStudy() bool {
+	return o.skill || o.levers || len(o.compare) > 0 || len(o.compareMods) > 0 || len(o.sweep) > 0
+}
+
+// planStudy builds the study's variants and skills from the flags.
+func planStudy(o simOptions, base *config.Config, mods []*scripting.Mod, opts sim.PolicyOptions) (*study, error) {
+	st := &study{kind: "skill"}
+	if o.skill {
+		st.skills = sim.Ladder(opts)
+	} else {
+		st.skills = []sim.Skill{{Name: policyLabel(o), Policy: o.policy, Options: opts}}
+	}
+	baseLabel := "base"
+	if base.Preset != "" && o.build.File == "" && len(o.build.Sets) == 0 {
+		baseLabel = base.Preset
+	}
+	switch n := btoi(len(o.compare)+len(o.compareMods) > 0) + btoi(len(o.sweep) > 0) + btoi(o.levers); {
+	case n > 1:
+		return nil, usageError("--compare (or --compare-mods), --sweep and --levers each make a study of their own: give one of them")
+	}
+	switch {
+	case len(o.compare) > 0 || len(o.compareMods) > 0:
+		st.kind = "compare"
+		st.variants = append(st.variants, variant{baseLabel, base, mods})
+		for _, file := range o.compare {
+			b := o.build
+			b.File = file
+			c, err := config.Build(b)
+			if err != nil {
+				return nil, err
+			}
+			st.variants = append(st.variants, variant{file, c, mods})
+		}
+		for _, list := range o.compareMods {
+			ms, err := loadMods(splitList(list), o.modSets, true)
+			if err != nil {
+				return nil, fmt.Errorf("--compare-mods %q: %v", list, err)
+			}
+			label := "mods: " + strings.Join(splitList(list), ", ")
+			if len(splitList(list)) == 0 {
+				label = "no mods"
+			}
+			st.variants = append(st.variants, variant{label, base, ms})
+		}
+	case len(o.sweep) > 0:
+		st.kind = "sweep"
+		points, err := sweepGrid(o.sweep)
+		if err != nil {
+			return nil, err
+		}
+		for _, point := range points {
+			v, err := sweepVariant(o, base, point)
+			if err != nil {
+				return nil, err
+			}
+			st.variants = append(st.variants, v)
+		}
+	case o.levers:
+		st.kind = "levers"
+		vs, err := leverVariants(o, base, mods)
+		if err != nil {
+			return nil, err
+		}
+		st.variants = append([]variant{{baseLabel, base, mods}}, vs...)
+	default:
+		st.variants = []variant{{baseLabel, base, mods}}
+	}
+	return st, nil
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// usageError is an error in the flags' use (exit status 2).
+type usageError string
+
+func (e usageError) Error() string { return string(e) }
+
+// policyLabel names the policy of a run: "lookahead 2" for a lookahead
+// two moves deep.
+func policyLabel(o simOptions) string {
+	if o.policy == "lookahead" {
+		return "lookahead " + strconv.Itoa(o.depth)
+	}
+	return o.policy
+}
+
+// splitList splits a comma-separated list, dropping blanks.
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// loadMods loads mods by reference and applies the --mod-set assignments
+// to them. With lenient, an assignment for a mod not loaded is skipped (a
+// comparison's variants load different mods); without, it is an error.
+func loadMods(refs, sets []string, lenient bool) ([]*scripting.Mod, error) {
+	var mods []*scripting.Mod
+	for _, ref := range refs {
+		m, err := loadModRef(ref)
+		if err != nil {
+			return nil, err
+		}
+		mods = append(mods, m)
+	}
+	if lenient {
+		var mine []string
+		for _, s := range sets {
+			id, _, _ := strings.Cut(s, ".")
+			for _, m := range mods {
+				if m.ID() == id {
+					mine = append(mine, s)
+				}
+			}
+		}
+		sets = mine
+	}
+	if _, err := setMods(mods, sets); err != nil {
+		return nil, err
+	}
+	return mods, nil
+}
+
+// sweepGrid expands the --sweep flags into the grid's points, each a list
+// of KEY=VALUE settings.
+func sweepGrid(sweeps []string) ([][]string, error) {
+	grid := [][]string{nil}
+	for _, s := range sweeps {
+		key, values, ok := strings.Cut(s, "=")
+		if !ok || strings.TrimSpace(key) == "" || strings.TrimSpace(values) == "" {
+			return nil, usageError(fmt.Sprintf("--sweep %q: want KEY=V1,V2,...", s))
+		}
+		var next [][]string
+		for _, g := range grid {
+			for _, v := range strings.Split(values, ",") {
+				next = append(next, append(append([]string(nil), g...), strings.TrimSpace(key)+"="+strings.TrimSpace(v)))
+			}
+		}
+		grid = next
+	}
+	return grid, nil
+}
+
+// sweepVariant builds one point of a sweep: each KEY=VALUE is a setting of
+// the configuration, or, when KEY is MOD.SETTING for a mod of --mod, a
+// setting of that mod (the mods are loaded afresh for each point).
+func sweepVariant(o simOptions, base *config.Config, point []string) (variant, error) {
+	b := o.build
+	modSets := append([]string(nil), o.modSets...)
+	ids := map[string]bool{}
+	mods, err := loadMods(o.mods, nil, false)
+	if err != nil {
+		return variant{}, err
+	}
+	for _, m := range mods {
+		ids[m.ID()] = true
+	}
+	for _, kv := range point {
+		key, _, _ := strings.Cut(kv, "=")
+		id, _, dotted := strings.Cut(key, ".")
+		if _, err := base.Value(key); err != nil && dotted && ids[id] {
+			modSets = append(modSets, kv)
+			continue
+		}
+		b.Sets = append(append([]string(nil), b.Sets...), kv)
+	}
+	c, err := config.Build(b)
+	if err != nil {
+		return variant{}, fmt.Errorf("--sweep: %v", strings.TrimPrefix(err.Error(), "--set: "))
+	}
+	if _, err := setMods(mods, modSets); err != nil {
+		return variant{}, fmt.Errorf("--sweep: %v", err)
+	}
+	return variant{strings.Join(point, " "), c, mods}, nil
+}
+
+// leverVariants are the levers of a configuration: for each numeric
+// setting, one step down and one step up (an integer by 1, a rate by 0.05,
+// any other number by a tenth), and for each switch its other value; steps
+// the configuration refuses (out of range) are left out.
+func leverVariants(o simOptions, base *config.Config, mods []*scripting.Mod) ([]variant, error) {
+	keys, err := config.Keys(base.Ruleset)
+	if err != nil {
+		return nil, err
+	}
+	var out []variant
+	for _, key := range keys {
+		v, err := base.Value(key)
+		if err != nil {
+			return nil, err
+		}
+		var steps []string
+		switch x := v.(type) {
+		case int:
+			if key == "undo_limit" {
+				continue // no bearing on play
+			}
+			steps = []string{strconv.Itoa(x - 1), strconv.Itoa(x + 1)}
+		case float64:
+			d := 0.05
+			if x > 1 {
+				d = math.Max(x/10, 0.05)
+			}
+			steps = []string{formatStep(x - d), formatStep(x + d)}
+		case bool:
+			steps = []string{strconv.FormatBool(!x)}
+		default:
+			continue
+		}
+		for _, s := range steps {
+			b := o.build
+			b.Sets = append(append([]string(nil), b.Sets...), key+"="+s)
+			c, err := config.Build(b)
+			if err != nil {
+				continue // out of the key's range
+			}
+			out = append(out, variant{key + "=" + s, c, mods})
+		}
+	}
+	return out, nil
+}
+
+// formatStep writes a stepped number without float noise (0.30000000000000004).
+func formatStep(x float64) string {
+	return strconv.FormatFloat(math.Round(x*1e6)/1e6, 'f', -1, 64)
+}
+
+// runStudy plays every variant at every skill on the same seeds and writes
+// the study's table, and its JSON, CSV and plot when asked.
+func runStudy(o simOptions, st *study, shard, shards int, stdout, stderr io.Writer) error {
+	s := &sim.Study{Kind: st.kind, Games: o.games, Seed: o.seed, MaxTurns: o.maxTurns}
+	// Every game's result is kept only for what needs it (the plot's
+	// curves, the JSON); the table needs each run's summary.
+	keep := o.plot != "" || o.json != ""
+	if runs := len(st.variants) * len(st.skills); keep && runs*o.games > maxStudyResults {
+		return usageError(fmt.Sprintf("%d runs of %d games are more results than --json or --plot keep (%d): play fewer games, or the study in parts", runs, o.games, maxStudyResults))
+	}
+	for _, v := range st.variants {
+		runMods, err := simMods(v.mods)
+		if err != nil {
+			return err
+		}
+		for _, k := range st.skills {
+			mk, err := sim.MakePolicy(k.Policy, k.Options)
+			if err != nil {
+				return err
+			}
+			opt := sim.Options{Setup: session.Setup{Config: v.cfg, Mods: v.mods}, Policy: k.Name, Make: mk,
+				Games: o.games, Seed: o.seed, MaxTurns: o.maxTurns, Jobs: o.jobs, Shard: shard, Shards: shards}
+			label := v.label + " · " + k.Name
+			bar := progress(stderr, label, o.games, shards)
+			if bar != nil {
+				opt.Progress = bar.update
+			}
+			rs, err := sim.Run(opt)
+			if bar != nil {
+				bar.done()
+			}
+			if err != nil {
+				return err
+			}
+			h := sim.Header{Config: string(v.cfg.TOML()), Policy: k.Name, Ruleset: v.cfg.Ruleset, Difficulty: v.cfg.Preset, Seed: o.seed, MaxTurns: o.maxTurns,
+				RunGames: o.games, Shard: shard, Shards: shards, Mods: runMods}
+			r := sim.NewReport(h, rs)
+			if !keep {
+				r.Results = nil
+			}
+			s.Entries = append(s.Entries, sim.Entry{Config: v.label, Skill: k.Name, Report: r})
+		}
+	}
+	if err := safeText(stdout, s.Text); err != nil {
+		return err
+	}
+	if o.json != "" {
+		data, err := s.JSON()
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(o.json, data, 0o644); err != nil {
+			return err
+		}
+	}
+	if o.csv != "" {
+		f, err := os.Create(o.csv)
+		if err != nil {
+			return err
+		}
+		if err := s.CSV(f); err != nil {
+			f.Close()
+			return err
+		}
+		if err := f.Close(); err != nil {
+			return err
+		}
+	}
+	if o.plot != "" {
+		return s.Plot(o.plot)
+	}
+	return nil
+}

@@ -1,0 +1,186 @@
+// Command learn fits the cellular evaluation of the balance lab's
+// searching policies (lookahead, expert) to what wins, and writes it to
+// scripting/session/sim/weights.go:
+//
+//	go run ./scripting/session/sim/internal/learn
+//
+// It learns in two stages, both from games played on the cellular presets:
+//
+//  1. A start: the greedy policy plays, each position is labelled with its
+//     game's outcome, and logistic regression (sim.Learn) fits the weights
+//     whose σ(w · features) predicts a win from the position.
+//  2. The noisy cross-entropy method (sim.Tune) moves the weights toward
+//     those with which the lookahead, one move deep, wins most games:
+//     each generation plays every candidate on the same seeds (new ones
+//     each generation), and the next is drawn around the best.
+//
+// It prints each stage's figures, and the file it writes names the
+// command, the games and the win rates the weights reached.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/mod2048/mod2048/config"
+	"github.com/mod2048/mod2048/scripting/session"
+	"github.com/mod2048/mod2048/scripting/session/sim"
+)
+
+type setFlags []string
+
+func (s *setFlags) String() string     { return strings.Join(*s, " ") }
+func (s *setFlags) Set(v string) error { *s = append(*s, v); return nil }
+
+type options struct {
+	startGames, games, population, elite, generations int
+	sigma, noise, l2                                  float64
+	seed                                              uint64
+	presets                                           []string
+	sets                                              []string
+	out                                               string
+}
+
+func main() {
+	var o options
+	var presets string
+	var sets setFlags
+	flag.IntVar(&o.startGames, "start-games", 300, "greedy games a preset for the start's fit")
+	flag.IntVar(&o.games, "games", 60, "games a preset for each candidate's fitness")
+	flag.IntVar(&o.population, "population", 16, "candidates a generation")
+	flag.IntVar(&o.elite, "elite", 4, "the best candidates the next generation is drawn around")
+	flag.IntVar(&o.generations, "generations", 12, "generations")
+	flag.Float64Var(&o.sigma, "sigma", 1, "the first generation's spread")
+	flag.Float64Var(&o.noise, "noise", 0.3, "spread added to each generation's, fading to 0")
+	flag.Float64Var(&o.l2, "l2", 1, "the ridge penalty of the start's fit")
+	flag.Uint64Var(&o.seed, "seed", 1001, "the seed of the games and of the draws")
+	flag.StringVar(&presets, "presets", "early,mid,late", "the presets to play, comma-separated")
+	flag.Var(&sets, "set", "a key=value over every preset (repeatable), to learn for a variant")
+	flag.StringVar(&o.out, "out", "scripting/session/sim/weights.go", "the Go file to write")
+	flag.Parse()
+	o.presets, o.sets = strings.Split(presets, ","), sets
+	if err := run(o); err != nil {
+		fmt.Fprintln(os.Stderr, "learn:", err)
+		os.Exit(1)
+	}
+}
+
+func run(o options) error {
+	var cfgs []*config.Config
+	for _, p := range o.presets {
+		c, err := config.Build(config.BuildOptions{Ruleset: "cellular", Difficulty: p, Sets: o.sets})
+		if err != nil {
+			return err
+		}
+		cfgs = append(cfgs, c)
+	}
+	// Stage 1: the start, fitted to greedy games' outcomes.
+	mk, err := sim.MakePolicy("greedy", sim.PolicyOptions{})
+	if err != nil {
+		return err
+	}
+	var samples []sim.Sample
+	for _, c := range cfgs {
+		smp, _, err := sim.Collect(sim.Options{Setup: session.Setup{Config: c}, Policy: "greedy", Make: mk,
+			Games: o.startGames, Seed: o.seed, MaxTurns: 1000})
+		if err != nil {
+			return err
+		}
+		samples = append(samples, smp...)
+	}
+	fit, err := sim.Learn(samples, o.l2)
+	if err != nil {
+		return err
+	}
+	var log []string
+	logf := func(format string, args ...any) {
+		line := fmt.Sprintf(format, args...)
+		fmt.Println(line)
+		log = append(log, line)
+	}
+	logf("start: logistic regression on %d positions of %d greedy games a preset: log loss %.4f, accuracy %.1f%%",
+		fit.Samples, o.startGames, fit.LogLoss, 100*fit.Accuracy)
+	// Stage 2: the weights the lookahead wins most with.
+	wins := func(w sim.Weights, seed uint64, games int) ([]int, error) {
+		mk, err := sim.MakePolicy("lookahead", sim.PolicyOptions{Depth: 1, Samples: sim.DefaultSamples, Weights: &w})
+		if err != nil {
+			return nil, err
+		}
+		var out []int
+		for _, c := range cfgs {
+			rs, err := sim.Run(sim.Options{Setup: session.Setup{Config: c}, Policy: "lookahead", Make: mk,
+				Games: games, Seed: seed, MaxTurns: 1000})
+			if err != nil {
+				return nil, err
+			}
+			n := 0
+			for _, r := range rs {
+				if r.Outcome == sim.Won {
+					n++
+				}
+			}
+			out = append(out, n)
+		}
+		return out, nil
+	}
+	var failed error
+	fitness := func(gen int, w sim.Weights) float64 {
+		ws, err := wins(w, o.seed+100+uint64(gen), o.games)
+		if err != nil {
+			failed = err
+			return 0
+		}
+		total := 0
+		for _, n := range ws {
+			total += n
+		}
+		return float64(total) / float64(o.games*len(cfgs))
+	}
+	w := sim.Tune(fit.W, fitness, sim.TuneOptions{Population: o.population, Elite: o.elite, Generations: o.generations,
+		Sigma: o.sigma, Noise: o.noise, Seed: o.seed,
+		Report: func(gen int, best, mean float64, _ sim.Weights) {
+			logf("generation %d: the lookahead wins %.1f%% with the best candidate, %.1f%% on average", gen, 100*best, 100*mean)
+		}})
+	if failed != nil {
+		return failed
+	}
+	// The result, on seeds no generation played.
+	check := 4 * o.games
+	for _, v := range []struct {
+		name    string
+		weights sim.Weights
+	}{{"start", fit.W}, {"tuned", w}} {
+		name, weights := v.name, v.weights
+		ws, err := wins(weights, o.seed+10_000, check)
+		if err != nil {
+			return err
+		}
+		var parts []string
+		for i, n := range ws {
+			parts = append(parts, fmt.Sprintf("%s %.1f%%", o.presets[i], 100*float64(n)/float64(check)))
+		}
+		logf("%s weights: the lookahead (depth 1) wins %s of %d fresh games a preset", name, strings.Join(parts, ", "), check)
+	}
+	var b strings.Builder
+	b.WriteString("// Code generated by go run ./scripting/session/sim/internal/learn; DO NOT EDIT.\n\n")
+	b.WriteString("package sim\n\n")
+	b.WriteString("// CellularWeights are the learned weights of the cellular evaluation,\n")
+	fmt.Fprintf(&b, "// learned on the presets %s", strings.Join(o.presets, ", "))
+	if len(o.sets) > 0 {
+		fmt.Fprintf(&b, " with %s", strings.Join(o.sets, " "))
+	}
+	fmt.Fprintf(&b, " (seed %d; %d candidates a generation,\n// %d games a preset each):\n", o.seed, o.population, o.games)
+	for _, l := range log {
+		fmt.Fprintf(&b, "//\n//\t%s\n", l)
+	}
+	b.WriteString("var CellularWeights = Weights{\n")
+	for i, v := range w {
+		fmt.Fprintf(&b, "\t%s, // %s\n", strconvG(v), sim.FeatureNames[i])
+	}
+	b.WriteString("}\n")
+	return os.WriteFile(o.out, []byte(b.String()), 0o644)
+}
+
+func strconvG(v float64) string { return fmt.Sprintf("%.6g", v) }

@@ -1,0 +1,61 @@
+package sim
+
+import (
+	"math"
+	"testing"
+)
+
+// TestTune: the cross-entropy search finds the maximum of a noisy
+// quadratic from far away, the same way on every run.
+func TestTune(t *testing.T) {
+	var target Weights
+	for i := range target {
+		target[i] = float64(i%5) - 2
+	}
+	fitness := func(gen int, w Weights) float64 {
+		d := 0.0
+		for i := range w {
+			d += (w[i] - target[i]) * (w[i] - target[i])
+		}
+		return -d + 0.01*math.Sin(float64(gen)*w[0])
+	}
+	o := TuneOptions{Population: 30, Elite: 6, Generations: 40, Sigma: 2, Noise: 0.2, Seed: 7}
+	got := Tune(Weights{}, fitness, o)
+	for i := range got {
+		if math.Abs(got[i]-target[i]) > 0.15 {
+			t.Fatalf("weight %d: %v, want about %v (all %v)", i, got[i], target[i], got)
+		}
+	}
+	if again := Tune(Weights{}, fitness, o); again != got {
+		t.Error("two runs with the same seed differ")
+	}
+}
+
+// TestLearn: logistic regression recovers the weights that made the
+// outcomes.
+func TestLearn(t *testing.T) {
+	var truth Weights
+	truth[fBias], truth[fProgress], truth[fUnrest] = -1, 3, -4
+	rng := newNormal(3)
+	var samples []Sample
+	for i := 0; i < 20000; i++ {
+		var f Features
+		f[fBias] = 1
+		for j := 1; j < NumFeatures; j++ {
+			f[j] = rng.uniform()
+		}
+		samples = append(samples, Sample{F: f, Won: rng.uniform() < truth.prob(&f)})
+	}
+	fit, err := Learn(samples, 0.01)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, i := range []int{fBias, fProgress, fUnrest} {
+		if math.Abs(fit.W[i]-truth[i]) > 0.3 {
+			t.Errorf("weight %s: %.2f, want about %.2f", FeatureNames[i], fit.W[i], truth[i])
+		}
+	}
+	if fit.Accuracy < 0.6 {
+		t.Errorf("accuracy %.2f", fit.Accuracy)
+	}
+}

@@ -1,0 +1,208 @@
+package sim
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"unicode/utf8"
+)
+
+// A Skill is a rung of the skill ladder: a player of one strength.
+type Skill struct {
+	Name    string // as the tables print it: "random", "lookahead 2", ...
+	Policy  string // the policy's name (MakePolicy)
+	Options PolicyOptions
+}
+
+// Ladder returns the skill ladder, weakest first: random play, greedy (a
+// casual player: the best immediate score), the lookahead one and two
+// moves deep, and the expert, the strongest player the lab has. A
+// difficulty figure names its player: a study run with the ladder shows a
+// configuration at every skill. base gives the expert's settings and the
+// searches' weights.
+func Ladder(base PolicyOptions) []Skill {
+	look := func(depth int) PolicyOptions {
+		o := base
+		o.Depth, o.Samples = depth, DefaultSamples
+		return o
+	}
+	return []Skill{
+		{Name: "random", Policy: "random", Options: base},
+		{Name: "greedy", Policy: "greedy", Options: base},
+		{Name: "lookahead 1", Policy: "lookahead", Options: look(1)},
+		{Name: "lookahead 2", Policy: "lookahead", Options: look(2)},
+		{Name: "expert", Policy: "expert", Options: base},
+	}
+}
+
+// Entry is one run of a study: a configuration played by one skill.
+type Entry struct {
+	Config string  `json:"config"` // its label: "base", a file, "blight.rate=0.1", "mods: freeze"
+	Skill  string  `json:"skill"`
+	Report *Report `json:"report"`
+}
+
+// Study is a set of runs on the same seeds: configurations (a comparison,
+// a sweep's grid, a lever's steps) at one or more skills. Its tables, JSON,
+// CSV and plots show every run side by side.
+type Study struct {
+	Kind     string  `json:"kind"` // "skill", "compare", "sweep" or "levers"
+	Games    int     `json:"games"`
+	Seed     uint64  `json:"seed"`
+	MaxTurns int     `json:"max_turns"`
+	Entries  []Entry `json:"entries"`
+}
+
+// configs returns the study's configuration labels in order, once each.
+func (s *Study) configs() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, e := range s.Entries {
+		if !seen[e.Config] {
+			seen[e.Config] = true
+			out = append(out, e.Config)
+		}
+	}
+	return out
+}
+
+// skills returns the study's skills in order, once each.
+func (s *Study) skills() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, e := range s.Entries {
+		if !seen[e.Skill] {
+			seen[e.Skill] = true
+			out = append(out, e.Skill)
+		}
+	}
+	return out
+}
+
+// find returns the entry of a configuration and skill, or nil.
+func (s *Study) find(config, skill string) *Entry {
+	for i := range s.Entries {
+		if s.Entries[i].Config == config && s.Entries[i].Skill == skill {
+			return &s.Entries[i]
+		}
+	}
+	return nil
+}
+
+// Diff is the difference of two win rates, b − a, with its 95% interval
+// (Newcombe's hybrid score interval, from the two Wilson intervals) and
+// whether it is significant: the interval leaves 0 out.
+type Diff struct {
+	D           float64    `json:"d"`
+	CI          [2]float64 `json:"ci95"`
+	Significant bool       `json:"significant"`
+}
+
+// WinDiff is the difference of b's win rate from a's.
+func WinDiff(a, b *Report) Diff {
+	p1, l1, u1 := a.WinRate, a.WinCI[0], a.WinCI[1]
+	p2, l2, u2 := b.WinRate, b.WinCI[0], b.WinCI[1]
+	d := p2 - p1
+	lo := d - math.Sqrt((p2-l2)*(p2-l2)+(u1-p1)*(u1-p1))
+	hi := d + math.Sqrt((u2-p2)*(u2-p2)+(p1-l1)*(p1-l1))
+	return Diff{D: round6(d), CI: [2]float64{round6(lo), round6(hi)}, Significant: lo > 0 || hi < 0}
+}
+
+// Text writes the study as one table, a row for each run: the win, loss
+// and unfinished rates with their 95% intervals and the median turns; in
+// a comparison, each run's difference in win rate from the first
+// configuration at the same skill, with its interval and significance.
+func (s *Study) Text(w io.Writer) error {
+	var b strings.Builder
+	configs, skills := s.configs(), s.skills()
+	cw := len("configuration")
+	for _, c := range configs {
+		cw = max(cw, utf8.RuneCountInString(c))
+	}
+	sw := len("skill")
+	for _, k := range skills {
+		sw = max(sw, utf8.RuneCountInString(k))
+	}
+	fmt.Fprintf(&b, "%d games a run, seed %d, at most %d turns; 95%% intervals\n\n", s.Games, s.Seed, s.MaxTurns)
+	showConfig := len(configs) > 1 || s.Kind != "skill"
+	diff := s.Kind == "compare" || s.Kind == "levers"
+	if showConfig {
+		fmt.Fprintf(&b, "%-*s  ", cw, "configuration")
+	}
+	fmt.Fprintf(&b, "%-*s  %-21s  %-21s  %-21s  %6s", sw, "skill", "won", "lost", "unfinished", "median turns")
+	if diff {
+		fmt.Fprintf(&b, "  %-24s  %s", "won − "+configs[0], "significant")
+	}
+	b.WriteString("\n")
+	cell := func(p float64, ci [2]float64) string {
+		return fmt.Sprintf("%5.1f%% (%4.1f–%5.1f)", 100*p, 100*ci[0], 100*ci[1])
+	}
+	for _, c := range configs {
+		for _, k := range skills {
+			e := s.find(c, k)
+			if e == nil {
+				continue
+			}
+			r := e.Report
+			if showConfig {
+				fmt.Fprintf(&b, "%-*s  ", cw, pad(c, cw))
+			}
+			fmt.Fprintf(&b, "%-*s  %-21s  %-21s  %-21s  %12s", sw, pad(k, sw), cell(r.WinRate, r.WinCI), cell(r.LossRate, r.LossCI), cell(r.UnfinishedRate, r.UnfinishedCI), num(r.Turns.P50))
+			if diff {
+				if base := s.find(configs[0], k); base != nil && c != configs[0] {
+					d := WinDiff(base.Report, r)
+					sig := "no"
+					if d.Significant {
+						sig = "yes"
+					}
+					fmt.Fprintf(&b, "  %-24s  %s", fmt.Sprintf("%+.1f (%+.1f to %+.1f)", 100*d.D, 100*d.CI[0], 100*d.CI[1]), sig)
+				}
+			}
+			b.WriteString("\n")
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// pad pads s with spaces to n runes (fmt pads by bytes).
+func pad(s string, n int) string {
+	if k := utf8.RuneCountInString(s); k < n {
+		return s + strings.Repeat(" ", n-k)
+	}
+	return s
+}
+
+// JSON returns the study as indented JSON: every run's whole report.
+func (s *Study) JSON() ([]byte, error) {
+	data, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(data, '\n'), nil
+}
+
+// CSV writes one row a run: its configuration and skill, the games, the
+// rates with their intervals and the score and turn medians.
+func (s *Study) CSV(w io.Writer) error {
+	var b strings.Builder
+	b.WriteString("config,skill,games,won,won_lo,won_hi,lost,lost_lo,lost_hi,unfinished,unfinished_lo,unfinished_hi,median_turns,median_score\n")
+	for _, e := range s.Entries {
+		r := e.Report
+		fmt.Fprintf(&b, "%s,%s,%d,%g,%g,%g,%g,%g,%g,%g,%g,%g,%g,%g\n", csvField(e.Config), csvField(e.Skill), r.Games,
+			r.WinRate, r.WinCI[0], r.WinCI[1], r.LossRate, r.LossCI[0], r.LossCI[1],
+			r.UnfinishedRate, r.UnfinishedCI[0], r.UnfinishedCI[1], r.Turns.P50, r.Score.P50)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// csvField quotes a field that holds a comma, a quote or a line break.
+func csvField(s string) string {
+	if !strings.ContainsAny(s, ",\"\n\r") {
+		return s
+	}
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+}
