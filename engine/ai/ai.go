@@ -17,7 +17,7 @@ package ai
 import (
 	"errors"
 	"fmt"
-	"math"
+	"sort"
 
 	"github.com/mod2048/mod2048/engine"
 	"github.com/mod2048/mod2048/engine/bitboard"
@@ -59,14 +59,33 @@ var ErrNoMove = errors.New("ai: no legal move")
 // legal is what the player may play (a session's Legal: a direction a mod
 // refuses is left out). g itself is never changed: the search plays forks.
 func (p *Player) Best(g *engine.Game, legal engine.DirSet) (Suggestion, error) {
+	r, err := p.Rank(g, legal)
+	if err != nil {
+		return Suggestion{}, err
+	}
+	return r[0], nil
+}
+
+// Rank values every direction of legal that changes the board and
+// returns them best first (a direction that changes nothing is left out;
+// when none changes anything, the first legal one is returned alone). Ties
+// keep the order of engine.Directions.
+func (p *Player) Rank(g *engine.Game, legal engine.DirSet) ([]Suggestion, error) {
 	if legal == 0 {
-		return Suggestion{}, ErrNoMove
+		return nil, ErrNoMove
 	}
 	p.Nodes = 0
+	var r []Suggestion
 	if b, four, ok := packable(g); ok {
-		return p.bestPacked(b, four, legal), nil
+		r = p.rankPacked(b, four, legal)
+	} else {
+		r = p.rankForked(g, legal)
 	}
-	return p.bestForked(g, legal)
+	if len(r) == 0 {
+		return []Suggestion{{Dir: legal.List()[0]}}, nil
+	}
+	sort.SliceStable(r, func(i, j int) bool { return r[i].Value > r[j].Value })
+	return r, nil
 }
 
 // packable reports whether g is a classic 4×4 game with no marks and tiles
@@ -86,11 +105,11 @@ func packable(g *engine.Game) (board uint64, four float64, ok bool) {
 // search carries each board with its transpose (bitboard.Pair): its moves
 // and its evaluation are then row-table lookups only.
 
-func (p *Player) bestPacked(b uint64, four float64, legal engine.DirSet) Suggestion {
+func (p *Player) rankPacked(b uint64, four float64, legal engine.DirSet) []Suggestion {
 	p.tt.reset()
 	depth := max(p.s.MinDepth, distinct(b)-p.s.DepthOffset)
 	depth = min(depth, p.s.MaxDepth)
-	best := Suggestion{Dir: legal.List()[0], Value: math.Inf(-1)}
+	var out []Suggestion
 	pair := bitboard.NewPair(bitboard.Board(b))
 	for _, d := range engine.Directions {
 		if !legal.Has(d) {
@@ -100,15 +119,9 @@ func (p *Player) bestPacked(b uint64, four float64, legal engine.DirSet) Suggest
 		if np.B == pair.B {
 			continue
 		}
-		v := p.chance(np, four, 1, depth, 1)
-		if v > best.Value {
-			best = Suggestion{Dir: d, Value: v}
-		}
+		out = append(out, Suggestion{Dir: d, Value: p.chance(np, four, 1, depth, 1)})
 	}
-	if math.IsInf(best.Value, -1) {
-		best.Value = 0
-	}
-	return best
+	return out
 }
 
 // maxNode is the player's turn: the best value over the moves.

@@ -6,13 +6,13 @@ import (
 	"github.com/mod2048/mod2048/engine"
 )
 
-// bestForked searches through the engine's own rules: each move is played
+// rankForked searches through the engine's own rules: each move is played
 // on Samples forks of the game, each reseeded, so that their spawns sample
 // what chance may bring, and the search goes ForkDepth moves deep. It
 // works for any ruleset, board size and marks; mods' hooks are not in the
 // forks (a mod's refusals come in through legal at the root).
-func (p *Player) bestForked(g *engine.Game, legal engine.DirSet) (Suggestion, error) {
-	best := Suggestion{Dir: legal.List()[0], Value: math.Inf(-1)}
+func (p *Player) rankForked(g *engine.Game, legal engine.DirSet) []Suggestion {
+	var out []Suggestion
 	// The seeds come from the position, so the same position gives the
 	// same samples and the same move.
 	seed := positionSeed(g.State())
@@ -20,12 +20,11 @@ func (p *Player) bestForked(g *engine.Game, legal engine.DirSet) (Suggestion, er
 		if !legal.Has(d) {
 			continue
 		}
-		v := p.sampled(g, d, seed, p.s.ForkDepth)
-		if v > best.Value {
-			best = Suggestion{Dir: d, Value: v}
+		if v := p.sampled(g, d, seed, p.s.ForkDepth); !math.IsInf(v, -1) {
+			out = append(out, Suggestion{Dir: d, Value: v})
 		}
 	}
-	return best, nil
+	return out
 }
 
 // sampled is the mean value of playing d on forks of g, depth moves deep.

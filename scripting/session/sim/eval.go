@@ -27,6 +27,8 @@ const (
 	fStreak     // the stable streak / 4, capped at 1
 	fCatalysts  // catalysts / cells
 	fTop        // the highest energy / e_cap
+	fTime       // turns played / goal.turns: the share of the turn limit gone (0 with no limit)
+	fHeld       // turns the goal has been held / goal.hold (0 when one turn wins)
 	NumFeatures // how many
 )
 
@@ -34,7 +36,7 @@ const (
 // docs.
 var FeatureNames = [NumFeatures]string{
 	"bias", "progress", "survivors", "unrest", "stable", "ready", "alive", "dormant", "empty",
-	"isolated", "threatened", "fading", "mobility", "streak", "catalysts", "top",
+	"isolated", "threatened", "fading", "mobility", "streak", "catalysts", "top", "time", "held",
 }
 
 // Features are a position's features.
@@ -108,6 +110,12 @@ func cellFeatures(r *cellular.Rules, g *engine.Game, out *Features) {
 	out[fStreak] = math.Min(float64(st.Vars[cellular.VarStreak])/4, 1)
 	out[fCatalysts] = float64(catalysts) / n
 	out[fTop] = float64(top) / float64(max(settings.ECap, 1))
+	if settings.Goal.Turns > 0 {
+		out[fTime] = math.Min(float64(st.Turn)/float64(settings.Goal.Turns), 1)
+	}
+	if settings.Goal.Hold > 1 {
+		out[fHeld] = float64(st.Vars[cellular.VarHeld]) / float64(settings.Goal.Hold)
+	}
 }
 
 // Weights weigh the features into a position's value: the chance of a win,
