@@ -128,6 +128,7 @@ type modRun struct {
 	key      string // the key of its record in the state's Data
 	L        *lua.LState
 	budget   *budget
+	concat   *lua.LFunction // the mod's `..` (concat.go)
 	log      *logBuffer
 	handlers [numEvents][]*lua.LFunction
 	reuse    [numEvents][]reuse    // per handler: what of its payload the host may reuse
@@ -236,6 +237,7 @@ func (h *Host) Disabled(id string) bool {
 func (h *Host) load(mod *Mod) error {
 	m := &modRun{host: h, mod: mod, key: dataKey(mod.ID()), budget: newBudget(), log: &logBuffer{max: h.limits.MaxLog}, modules: map[string]lua.LValue{}}
 	m.L = newSandbox(h.limits, m.budget, m.log)
+	m.concat = m.L.NewFunction((&concatenator{b: m.budget}).concat)
 	h.watchdog.add(m.budget, mod.ID())
 	h.mods = append(h.mods, m)
 	m.installAPI()
@@ -274,7 +276,11 @@ func (m *modRun) compile(rel string) (*lua.LFunction, error) {
 	if err := checkSource(string(src)); err != nil {
 		return nil, &ModError{Report{Mod: m.mod.ID(), Event: "load", File: rel, Message: err.Error()}}
 	}
-	fn, err := m.L.Load(strings.NewReader(string(src)), rel)
+	proto, err := compileMetered(string(src), rel)
+	if err != nil {
+		return nil, m.report("load", err, stop{})
+	}
+	fn, err := bindChunk(m.L, proto, m.concat)
 	if err != nil {
 		return nil, m.report("load", err, stop{})
 	}

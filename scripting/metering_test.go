@@ -1,0 +1,137 @@
+package scripting_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/mod2048/mod2048/engine"
+	"github.com/mod2048/mod2048/scripting"
+)
+
+// What a mod builds is charged to its budgets by size, so that a runaway
+// mod stops at the same point on every machine, natively and in the
+// browser (where no watchdog runs during a call), with a budget's error,
+// never a failsafe's.
+
+// bombRun is what one game of a memory bomb gave: each turn's reports, and
+// the game's state after the moves.
+type bombRun struct {
+	reports [][]scripting.Report
+	state   string
+}
+
+// playBomb plays turns moves of a seeded game with the mod whose main.lua
+// is src, under DefaultLimits with a wall-clock failsafe no test reaches.
+// Every move must succeed: the game goes on whatever the mod does.
+func playBomb(t *testing.T, src string, turns int) bombRun {
+	t.Helper()
+	g := seededGame(t, 7)
+	h, err := scripting.NewHost([]*scripting.Mod{luaMod(t, "bomb", src)}, g.Rules(), g.Options(), testLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	g.SetHooks(h)
+	var run bombRun
+	for i := range turns {
+		res, err := h.Move(g, legal(t, g, i))
+		if err != nil {
+			t.Fatalf("move %d: %v", i+1, err)
+		}
+		if !res.Changed {
+			t.Fatalf("move %d changed nothing", i+1)
+		}
+		run.reports = append(run.reports, h.TakeReports())
+	}
+	run.state = string(marshal(t, g))
+	return run
+}
+
+// wantBudgetStop checks that the first report of a run is the mod's, on
+// the turn given (1 for the first), a budget's stop saying want, not a
+// failsafe's, and that three runs give the same reports and the same game.
+func wantBudgetStop(t *testing.T, src string, turns, turn int, want string) {
+	t.Helper()
+	first := playBomb(t, src, turns)
+	for i, rs := range first.reports {
+		if i+1 < turn && len(rs) > 0 {
+			t.Fatalf("turn %d: reports %v before the stop on turn %d", i+1, rs, turn)
+		}
+	}
+	rs := first.reports[turn-1]
+	if len(rs) == 0 {
+		t.Fatalf("turn %d: no report, want the mod stopped by %q", turn, want)
+	}
+	r := rs[0]
+	if r.Mod != "bomb" || r.Failsafe || r.Message != want {
+		t.Fatalf("turn %d: report %+v, want a budget's stop (not the failsafe's) saying %q", turn, r, want)
+	}
+	for range 2 {
+		again := playBomb(t, src, turns)
+		if fmt.Sprint(again.reports) != fmt.Sprint(first.reports) {
+			t.Fatalf("another run's reports differ:\n%v\nfirst:\n%v", again.reports, first.reports)
+		}
+		if again.state != first.state {
+			t.Fatal("another run's game differs")
+		}
+	}
+}
+
+var callBudget = fmt.Sprintf("exceeded its instruction budget (%d a call)", testLimits.HandlerInstructions)
+
+// TestMeterStringDoubling: the issue's mod, which ended the browser's Go
+// runtime out of memory, stops on its first turn with the instruction
+// budget's error, on every run, and the game goes on.
+func TestMeterStringDoubling(t *testing.T) {
+	wantBudgetStop(t, `game.on("tick", function()
+  local s = 'x' for i = 1, 40 do s = s .. s end
+end)`, 4, 1, callBudget)
+}
+
+// TestMeterMidSizedStrings: a handler that keeps thousands of strings of
+// a few KiB, each made by one concatenation (one instruction of the VM),
+// stops with the instruction budget's error.
+func TestMeterMidSizedStrings(t *testing.T) {
+	wantBudgetStop(t, `local kept = {}
+game.on("tick", function()
+  local s = string.rep("x", 4096)
+  for i = 1, 1e6 do kept[#kept + 1] = s .. i end
+end)`, 4, 1, callBudget)
+}
+
+// TestMeterConcatSemantics: the host's concatenation is Lua's: numbers,
+// chains, __concat on either side, the results of calls and ..., and the
+// error for a value that has none.
+func TestMeterConcatSemantics(t *testing.T) {
+	g := classicGame(t, []string{"2 2 0 0", "0 0 0 0", "0 0 0 0", "0 0 0 0"}, "3,3,2")
+	h := attach(t, g, luaMod(t, "cat", `
+local mt = {__concat = function(a, b)
+  local x = type(a) == "table" and "T" or a
+  local y = type(b) == "table" and "T" or b
+  return "<" .. x .. "|" .. y .. ">"
+end}
+local T = setmetatable({}, mt)
+local function two() return "a", "b" end
+local function va(...) return "v" .. ... end
+game.on("tick", function()
+  game.log("x" .. 1 .. 2.5 .. "y")
+  game.log("p" .. T .. "q" .. "r")
+  game.log(T .. T)
+  game.log("c" .. two())
+  game.log(va("1", "2"))
+  game.log(("z"):rep(3) .. #"abc")
+  local ok, err = pcall(function() return "a" .. {} end)
+  game.log(tostring(ok) .. " " .. err)
+end)`))
+	move(t, h, g, engine.Left)
+	noReports(t, h)
+	wantLog(t, h, "cat",
+		"x12.5y",
+		"p<T|qr>",
+		"<T|T>",
+		"ca",
+		"v1",
+		"zzz3",
+		"false main.lua:17: cannot perform concat operation between string and table",
+	)
+}
