@@ -33,6 +33,7 @@ type Limits struct {
 	MaxItems            int           // values unpack and string.byte may return, elements table.concat may join and table.sort may sort
 	MaxHandlers         int           // handlers one mod may register for one event
 	MaxHeapGrowth       uint64        // Go heap growth during a call before the call is stopped (failsafe)
+	MaxMemory           int64         // estimated bytes of the Lua values a mod holds from one call to the next (memory.go); 0 is no limit
 	MaxLog              int           // bytes of print output kept per mod
 }
 
@@ -52,6 +53,7 @@ var defaultLimits = Limits{
 	MaxItems:            1 << 16,
 	MaxHandlers:         64,
 	MaxHeapGrowth:       512 << 20,
+	MaxMemory:           64 << 20,
 	MaxLog:              64 << 10,
 }
 

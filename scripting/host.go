@@ -112,14 +112,14 @@ type Host struct {
 	watchdog *watchdog
 	reports  []Report
 	// The errors of a spent budget, made once.
-	callReason, turnReason string
-	state                  *engine.State  // the state the running event reads
-	loading                *modRun        // the mod whose main chunk runs, while mods load
-	game                   *engine.Game   // the game last attached or moved
-	recorded               []engine.Fault // the recorded turn's faults, while MoveAsRecorded plays it
-	faults                 []engine.Fault
-	cells                  map[engine.Cell]lua.LValue  // cellValue's boxes
-	scores                 map[engine.Score]lua.LValue // scoreValue's boxes
+	callReason, turnReason, heldReason string
+	state                              *engine.State  // the state the running event reads
+	loading                            *modRun        // the mod whose main chunk runs, while mods load
+	game                               *engine.Game   // the game last attached or moved
+	recorded                           []engine.Fault // the recorded turn's faults, while MoveAsRecorded plays it
+	faults                             []engine.Fault
+	cells                              map[engine.Cell]lua.LValue  // cellValue's boxes
+	scores                             map[engine.Score]lua.LValue // scoreValue's boxes
 }
 
 type modRun struct {
@@ -129,6 +129,7 @@ type modRun struct {
 	L        *lua.LState
 	budget   *budget
 	concat   *lua.LFunction // the mod's `..` (concat.go)
+	held     held           // what the mod holds (memory.go)
 	log      *logBuffer
 	handlers [numEvents][]*lua.LFunction
 	reuse    [numEvents][]reuse    // per handler: what of its payload the host may reuse
@@ -158,7 +159,7 @@ func NewHost(mods []*Mod, rules engine.Rules, opt engine.Options, limits Limits)
 	if err != nil {
 		return nil, err
 	}
-	h := &Host{limits: limits, rules: rules, opt: opt, watchdog: newWatchdog(limits), callReason: callReason(limits), turnReason: turnReason(limits)}
+	h := &Host{limits: limits, rules: rules, opt: opt, watchdog: newWatchdog(limits), callReason: callReason(limits), turnReason: turnReason(limits), heldReason: heldReason(limits)}
 	for _, mod := range ordered {
 		if err := h.load(mod); err != nil {
 			h.Close()
@@ -253,6 +254,9 @@ func (h *Host) load(mod *Mod) error {
 	_, stopped := m.budget.stop(h.limits.LoadInstructions)
 	if err != nil {
 		return m.report("load", err, stopped)
+	}
+	if h.limits.MaxMemory > 0 && m.weigh(h.limits.MaxMemory) {
+		return &ModError{Report{Mod: mod.ID(), Event: "load", Message: h.heldReason}}
 	}
 	for ev, fns := range m.handlers {
 		for _, fn := range fns {
@@ -374,13 +378,25 @@ func (h *Host) call(m *modRun, ev event, fn *lua.LFunction, arg lua.LValue) (lua
 	if n <= 0 {
 		return nil, &ModError{Report{Mod: m.mod.ID(), Event: eventNames[ev], Message: h.turnReason}}
 	}
+	if h.limits.MaxMemory > 0 && m.held.bytes > h.limits.MaxMemory {
+		// The mod held too much after its last call: it runs again only
+		// once it holds less (a restored storage may have let go).
+		if m.weigh(h.limits.MaxMemory) {
+			return nil, &ModError{Report{Mod: m.mod.ID(), Event: eventNames[ev], Message: h.heldReason}}
+		}
+	}
 	m.budget.start(n, over, h.limits.FailsafeTime)
 	m.ran = true
 	err := m.L.CallByParam(lua.P{Fn: fn, NRet: 1, Protect: true}, arg)
 	used, stopped := m.budget.stop(n)
 	m.spent += used
+	m.held.since += used
+	tooMuch := h.limits.MaxMemory > 0 && m.held.due(h.limits.MaxMemory) && m.weigh(h.limits.MaxMemory)
 	if err != nil {
 		return nil, m.report(eventNames[ev], err, stopped)
+	}
+	if tooMuch {
+		return nil, &ModError{Report{Mod: m.mod.ID(), Event: eventNames[ev], Message: h.heldReason}}
 	}
 	ret := m.L.Get(-1)
 	m.L.Pop(1)

@@ -135,3 +135,15 @@ end)`))
 		"false main.lua:17: cannot perform concat operation between string and table",
 	)
 }
+
+var heldBudget = fmt.Sprintf("exceeded its memory budget (%d MiB of Lua values)", testLimits.MaxMemory>>20)
+
+// TestMeterTableGrowth: a handler that keeps 17 MiB more each turn, well
+// within its instruction budget, stops on the turn what it holds passes
+// the memory budget (64 MiB: the fourth), with the memory budget's error.
+func TestMeterTableGrowth(t *testing.T) {
+	wantBudgetStop(t, `local kept = {}
+game.on("tick", function()
+  for i = 1, 17 do table.insert(kept, string.rep("x", 2^20 - 8) .. i) end
+end)`, 6, 4, heldBudget)
+}
