@@ -203,7 +203,12 @@ func (c *concatenator) concat(L *lua.LState) int {
 		size += len(s)
 		c.buf = append(c.buf, s)
 	}
-	c.b.spend(L, size/bytesPerInstruction)
+	if n := size / bytesPerInstruction; n > 0 {
+		if c.b.left -= int64(n); c.b.left < 0 {
+			clear(c.buf) // keep no operand alive after the stop
+			c.b.spend(L, 0)
+		}
+	}
 	s := strings.Join(c.buf, "")
 	clear(c.buf)
 	L.Push(lua.LString(s))
