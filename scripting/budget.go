@@ -18,8 +18,9 @@ import (
 // counts one instruction for each it runs, the builtins that loop count
 // their work too (see the charges in sandbox.go), and what a mod builds is
 // charged by size: every bytesPerInstruction bytes a concatenation (`..`,
-// concat.go) or a builtin makes count one instruction, and each
-// instruction adds at most one slot to a table. So HandlerInstructions and
+// concat.go) or a builtin makes count one instruction, each value a `...`
+// passes on counts one, and so each instruction adds at most one slot to a
+// table. So HandlerInstructions and
 // TurnInstructions also bound the bytes a call and a turn build (64 MiB and
 // 256 MiB by default). MaxMemory bounds what a mod keeps from one call to
 // the next, estimated from its values, never from the process's memory

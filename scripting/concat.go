@@ -8,34 +8,63 @@ import (
 	"github.com/yuin/gopher-lua/parse"
 )
 
-// The VM's concatenation (`..`, its CONCAT instruction) copies its operands
-// into a new string in one instruction: a loop that doubles a string counts
-// forty instructions while it builds a terabyte. So the host compiles no
-// `..` as the VM's: when a mod's file is compiled, each chain a .. b .. c
-// becomes a call of the host's concatenation, which charges the budget for
-// the bytes it makes (one instruction for every bytesPerInstruction) before
-// it makes them. A doubling string then ends in the instruction budget's
+// Two instructions of the VM copy any number of bytes or values in one
+// step. Its concatenation (`..`, CONCAT) copies its operands into a new
+// string: a loop that doubles a string counts forty instructions while it
+// builds a terabyte. Its vararg expression (`...`, VARARG) copies every
+// value passed to the function: a function called with 30000 arguments
+// (one unpack, charged once) builds a table of them at each {...}. So the
+// host compiles neither as the VM's where it can copy more than a few:
+// when a mod's file is compiled, each chain a .. b .. c becomes a call of
+// the host's concatenation, which charges the budget for the bytes it
+// makes (one instruction for every bytesPerInstruction) before it makes
+// them, and each ... that passes all its values on (the last argument of a
+// call, the last field of a table constructor, the last value returned)
+// becomes a call of the host's varargs, which charges one instruction for
+// each value. A doubling string then ends in the instruction budget's
 // error, at the same doubling on every machine, natively and in the
 // browser, long before the process runs short of memory.
 //
-// The host's concatenation reaches the mod's code as a local of each
-// file's chunk whose name no Lua source can spell (concatName): a mod can
-// neither call it by name nor replace it.
+// The host's functions reach the mod's code as locals of each file's chunk
+// whose names no Lua source can spell (concatName, varargsName): a mod can
+// neither call them by name nor replace them.
 
-// concatName is the name of the local that holds the host's concatenation.
-const concatName = "(concat)"
+// The names of the locals that hold the host's concatenation and varargs.
+const (
+	concatName  = "(concat)"
+	varargsName = "(varargs)"
+)
+
+// meters are the host's functions that metered code calls.
+type meters struct {
+	concat, varargs *lua.LFunction
+}
+
+// newMeters makes the functions that charge b for what a mod's `..` and
+// `...` copy.
+func newMeters(L *lua.LState, b *budget) meters {
+	c := &concatenator{b: b}
+	return meters{
+		concat: L.NewFunction(c.concat),
+		varargs: L.NewFunction(func(L *lua.LState) int {
+			n := L.GetTop()
+			b.spend(L, n)
+			return n
+		}),
+	}
+}
 
 // compileMetered parses and compiles a Lua file with its concatenations
-// metered. It returns the prototype of a chunk that takes the host's
-// concatenation as its argument and returns the file's chunk (bindChunk).
+// and varargs metered. It returns the prototype of a chunk that takes the
+// host's meters as its arguments and returns the file's chunk (bindChunk).
 func compileMetered(src, name string) (*lua.FunctionProto, error) {
-	chunk, err := parseChunk(src, name)
+	chunk, err := parse.Parse(strings.NewReader(src), name)
 	if err != nil {
 		return nil, &lua.ApiError{Type: lua.ApiErrorSyntax, Object: lua.LString(err.Error()), Cause: err}
 	}
 	stmts(chunk)
 	wrapped := []ast.Stmt{
-		&ast.LocalAssignStmt{Names: []string{concatName}, Exprs: []ast.Expr{&ast.Comma3Expr{}}},
+		&ast.LocalAssignStmt{Names: []string{concatName, varargsName}, Exprs: []ast.Expr{&ast.Comma3Expr{}}},
 		&ast.ReturnStmt{Exprs: []ast.Expr{&ast.FunctionExpr{ParList: &ast.ParList{HasVargs: true}, Stmts: chunk}}},
 	}
 	proto, err := lua.Compile(wrapped, name)
@@ -45,10 +74,10 @@ func compileMetered(src, name string) (*lua.FunctionProto, error) {
 	return proto, nil
 }
 
-// bindChunk runs a prototype of compileMetered with the host's
-// concatenation and returns the file's chunk.
-func bindChunk(L *lua.LState, proto *lua.FunctionProto, concat *lua.LFunction) (*lua.LFunction, error) {
-	if err := L.CallByParam(lua.P{Fn: L.NewFunctionFromProto(proto), NRet: 1, Protect: true}, concat); err != nil {
+// bindChunk runs a prototype of compileMetered with the host's meters and
+// returns the file's chunk.
+func bindChunk(L *lua.LState, proto *lua.FunctionProto, m meters) (*lua.LFunction, error) {
+	if err := L.CallByParam(lua.P{Fn: L.NewFunctionFromProto(proto), NRet: 1, Protect: true}, m.concat, m.varargs); err != nil {
 		return nil, err
 	}
 	fn := L.Get(-1).(*lua.LFunction)
@@ -57,7 +86,8 @@ func bindChunk(L *lua.LState, proto *lua.FunctionProto, concat *lua.LFunction) (
 }
 
 // The rewrite: every StringConcatOpExpr, at any depth, becomes a call of
-// concatName with the chain's operands, in order.
+// concatName with the chain's operands, in order; every Comma3Expr that
+// gives all its values, the argument of a call of varargsName.
 
 func stmts(list []ast.Stmt) {
 	for _, s := range list {
@@ -108,6 +138,22 @@ func stmt(s ast.Stmt) {
 		expr(s.Func)
 	case *ast.ReturnStmt:
 		exprs(s.Exprs)
+		spread(s.Exprs)
+	}
+}
+
+// spread meters a list's last expression if it is a ... that gives all its
+// values.
+func spread(list []ast.Expr) {
+	if n := len(list); n > 0 {
+		if v, ok := list[n-1].(*ast.Comma3Expr); ok && !v.AdjustRet {
+			call := &ast.FuncCallExpr{Func: &ast.IdentExpr{Value: varargsName}, Args: []ast.Expr{v}}
+			call.SetLine(v.Line())
+			call.SetLastLine(v.LastLine())
+			call.Func.SetLine(v.Line())
+			call.Func.SetLastLine(v.LastLine())
+			list[n-1] = call
+		}
 	}
 }
 
@@ -154,6 +200,11 @@ func expr(e ast.Expr) ast.Expr {
 			}
 			f.Value = expr(f.Value)
 		}
+		if n := len(e.Fields); n > 0 && e.Fields[n-1].Key == nil {
+			last := []ast.Expr{e.Fields[n-1].Value}
+			spread(last)
+			e.Fields[n-1].Value = last[0]
+		}
 	case *ast.FuncCallExpr:
 		if e.Func != nil {
 			e.Func = expr(e.Func)
@@ -162,6 +213,9 @@ func expr(e ast.Expr) ast.Expr {
 			e.Receiver = expr(e.Receiver)
 		}
 		exprs(e.Args)
+		if id, ok := e.Func.(*ast.IdentExpr); !ok || id.Value != varargsName {
+			spread(e.Args)
+		}
 	case *ast.LogicalOpExpr:
 		e.Lhs = expr(e.Lhs)
 		e.Rhs = expr(e.Rhs)
@@ -244,8 +298,4 @@ func (c *concatenator) slow(L *lua.LState, n int) int {
 	}
 	L.Push(rhs)
 	return 1
-}
-
-func parseChunk(src, name string) ([]ast.Stmt, error) {
-	return parse.Parse(strings.NewReader(src), name)
 }

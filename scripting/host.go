@@ -128,8 +128,8 @@ type modRun struct {
 	key      string // the key of its record in the state's Data
 	L        *lua.LState
 	budget   *budget
-	concat   *lua.LFunction // the mod's `..` (concat.go)
-	held     held           // what the mod holds (memory.go)
+	meters   meters // the mod's `..` and `...` (concat.go)
+	held     held   // what the mod holds (memory.go)
 	log      *logBuffer
 	handlers [numEvents][]*lua.LFunction
 	reuse    [numEvents][]reuse    // per handler: what of its payload the host may reuse
@@ -238,7 +238,7 @@ func (h *Host) Disabled(id string) bool {
 func (h *Host) load(mod *Mod) error {
 	m := &modRun{host: h, mod: mod, key: dataKey(mod.ID()), budget: newBudget(), log: &logBuffer{max: h.limits.MaxLog}, modules: map[string]lua.LValue{}}
 	m.L = newSandbox(h.limits, m.budget, m.log)
-	m.concat = m.L.NewFunction((&concatenator{b: m.budget}).concat)
+	m.meters = newMeters(m.L, m.budget)
 	h.watchdog.add(m.budget, mod.ID())
 	h.mods = append(h.mods, m)
 	m.installAPI()
@@ -284,7 +284,7 @@ func (m *modRun) compile(rel string) (*lua.LFunction, error) {
 	if err != nil {
 		return nil, m.report("load", err, stop{})
 	}
-	fn, err := bindChunk(m.L, proto, m.concat)
+	fn, err := bindChunk(m.L, proto, m.meters)
 	if err != nil {
 		return nil, m.report("load", err, stop{})
 	}

@@ -11,8 +11,8 @@ import (
 // from one call to the next: the values reachable from its globals, its
 // handlers, its modules and its string table. The instruction budget
 // bounds what one call or one turn builds (every byte a concatenation or
-// a builtin makes is charged, and each instruction adds at most one slot
-// to a table), but what a mod keeps adds up over turns. The host measures
+// a builtin makes is charged, every value a ... passes on, and each
+// instruction adds at most one slot to a table), but what a mod keeps adds up over turns. The host measures
 // it by walking the values, with sizes estimated from their lengths and
 // counts (heldSize), never from the process's heap: the same values give
 // the same figure on every machine, natively and in the browser.

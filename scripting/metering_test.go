@@ -147,3 +147,37 @@ game.on("tick", function()
   for i = 1, 17 do table.insert(kept, string.rep("x", 2^20 - 8) .. i) end
 end)`, 6, 4, heldBudget)
 }
+
+// TestMeterVarargs: each expansion of ... copies every value passed in one
+// instruction of the VM: a handler that builds tables of its 30000
+// arguments again and again stops with the instruction budget's error.
+func TestMeterVarargs(t *testing.T) {
+	wantBudgetStop(t, `local big = {} for i = 1, 30000 do big[i] = i end
+local function g(...) local keep = {} for i = 1, 1e5 do keep[i] = {...} end end
+game.on("tick", function() g(unpack(big)) end)`, 2, 1, callBudget)
+}
+
+// TestMeterVarargSemantics: the host's varargs are Lua's: every value,
+// nils included, in a call, a table constructor and a return, and one
+// value where ... is adjusted to one.
+func TestMeterVarargSemantics(t *testing.T) {
+	g := classicGame(t, []string{"2 2 0 0", "0 0 0 0", "0 0 0 0", "0 0 0 0"}, "3,3,2")
+	h := attach(t, g, luaMod(t, "va", `
+local function count(...) return select("#", ...) end
+local function pass(...) return ... end
+local function pack(...) return {...} end
+local function first(...) return (...) end
+local function mid(...) return {..., "end"} end
+game.on("tick", function()
+  game.log(count(1, nil, 3, nil))
+  game.log(count(pass(1, nil, 3, nil)))
+  game.log(#pack(1, 2, 3) .. " " .. tostring(pack(1, nil, 3)[3]))
+  game.log(count(first(1, 2, 3)) .. " " .. first(7, 8))
+  game.log(#mid(1, 2, 3) .. " " .. mid(1, 2, 3)[2])
+  local a, b = pass(4, 5, 6)
+  game.log(a + b)
+end)`))
+	move(t, h, g, engine.Left)
+	noReports(t, h)
+	wantLog(t, h, "va", "4", "4", "3 3", "1 7", "2 end", "9")
+}
