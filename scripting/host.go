@@ -251,11 +251,12 @@ func (h *Host) load(mod *Mod) error {
 	}
 	m.budget.start(h.limits.LoadInstructions, loadReason(h.limits), h.limits.FailsafeTime)
 	err = m.L.CallByParam(lua.P{Fn: fn, NRet: 0, Protect: true})
-	_, stopped := m.budget.stop(h.limits.LoadInstructions)
+	used, stopped := m.budget.stop(h.limits.LoadInstructions)
 	if err != nil {
 		return m.report("load", err, stopped)
 	}
-	if h.limits.MaxMemory > 0 && m.weigh(h.limits.MaxMemory) {
+	m.held.since += used
+	if h.limits.MaxMemory > 0 && m.held.due(h.limits.MaxMemory) && m.weigh(h.limits.MaxMemory) {
 		return &ModError{Report{Mod: mod.ID(), Event: "load", Message: h.heldReason}}
 	}
 	for ev, fns := range m.handlers {

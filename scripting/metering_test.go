@@ -2,6 +2,7 @@ package scripting_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/mod2048/mod2048/engine"
@@ -180,4 +181,15 @@ end)`))
 	move(t, h, g, engine.Left)
 	noReports(t, h)
 	wantLog(t, h, "va", "4", "4", "3 3", "1 7", "2 end", "9")
+}
+
+// TestMeterLoad: a mod that keeps more than its memory budget while it
+// loads does not load.
+func TestMeterLoad(t *testing.T) {
+	g := seededGame(t, 1)
+	_, err := scripting.NewHost([]*scripting.Mod{luaMod(t, "hoard", `kept = {}
+for i = 1, 70 do kept[i] = string.rep("x", 2^20 - 8) .. i end`)}, g.Rules(), g.Options(), testLimits)
+	if err == nil || !strings.Contains(err.Error(), "mod hoard: load: "+heldBudget) {
+		t.Fatalf("NewHost: %v, want the memory budget's error", err)
+	}
 }
