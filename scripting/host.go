@@ -396,11 +396,11 @@ func (h *Host) call(m *modRun, ev event, fn *lua.LFunction, arg lua.LValue) (lua
 	if err != nil {
 		return nil, m.report(eventNames[ev], err, stopped)
 	}
+	ret := m.L.Get(-1)
+	m.L.Pop(1)
 	if tooMuch {
 		return nil, &ModError{Report{Mod: m.mod.ID(), Event: eventNames[ev], Message: h.heldReason}}
 	}
-	ret := m.L.Get(-1)
-	m.L.Pop(1)
 	return ret, nil
 }
 
