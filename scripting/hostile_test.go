@@ -57,9 +57,8 @@ var (
 
 // hostileMoveTimeout bounds one Host.Move of an attack: a failing mod costs at
 // most its turn budget per attempt, or the failsafe's time (FailsafeTime)
-// plus the one instruction running when it fires (a concatenation copying a
-// few hundred MiB on a busy machine), so a move that takes many seconds
-// means a builtin outlived both. The bound catches hangs; it is not a speed
+// plus the one instruction running when it fires, so a move that takes
+// many seconds means a builtin outlived both. The bound catches hangs; it is not a speed
 // test, and leaves room for a loaded machine.
 const hostileMoveTimeout = raceSlowdown * 8 * time.Second
 
