@@ -20,18 +20,20 @@ import (
 // charged by size: every bytesPerInstruction bytes a concatenation (`..`,
 // concat.go) or a builtin makes count one instruction, each value a `...`
 // passes on counts one, and so each instruction adds at most one slot to a
-// table. So HandlerInstructions and
-// TurnInstructions also bound the bytes a call and a turn build (64 MiB and
-// 256 MiB by default). MaxMemory bounds what a mod keeps from one call to
-// the next, estimated from its values, never from the process's memory
-// (memory.go).
+// table. So HandlerInstructions and TurnInstructions also bound the bytes a
+// call and a turn build (64 MiB and 256 MiB by default). MaxMemory bounds
+// what a mod keeps from one call to the next, estimated from its values,
+// never from the process's memory (memory.go).
 //
-// FailsafeTime and MaxHeapGrowth are failsafes for work no count sees (the
-// length of a table full of holes): far above what the budgets let a
-// handler do, they stop a call by the wall clock or by the growth of the
-// whole process's heap, which is not deterministic, and say so
-// (Report.Failsafe). Neither runs under WebAssembly, where no watchdog
-// runs while a call does; nothing the budgets allow needs them.
+// FailsafeTime is a failsafe for work no count sees (the length of a table
+// full of holes): far above what the budgets let a handler do, it stops a
+// call by the wall clock, which is not deterministic, and says so
+// (Report.Failsafe). It does not run under WebAssembly, where no watchdog
+// runs while a call does. MaxHeapGrowth, a failsafe on the growth of the
+// whole process's heap during a call, is off (0) by default: nothing the
+// budgets allow needs it, and what it reads counts every goroutine's
+// memory (other games', with `2048 sim --jobs`), so it would let the
+// machine decide a mod's fate. An embedder may set it as a last resort.
 type Limits struct {
 	HandlerInstructions int64         // one handler call
 	TurnInstructions    int64         // all of one mod's handler calls in one turn
@@ -43,7 +45,7 @@ type Limits struct {
 	MaxPattern          int           // bytes of subject (and of pattern) string.gsub, gmatch, find and match may scan
 	MaxItems            int           // values unpack and string.byte may return, elements table.concat may join and table.sort may sort
 	MaxHandlers         int           // handlers one mod may register for one event
-	MaxHeapGrowth       uint64        // growth of the process's Go heap during a call before the call is stopped (failsafe, last resort)
+	MaxHeapGrowth       uint64        // growth of the process's Go heap during a call before the call is stopped (failsafe, last resort); 0, the default, is off
 	MaxMemory           int64         // estimated bytes of the Lua values a mod holds from one call to the next (memory.go); 0 is no limit
 	MaxLog              int           // bytes of print output kept per mod
 }
@@ -63,7 +65,6 @@ var defaultLimits = Limits{
 	MaxPattern:          64 << 10,
 	MaxItems:            1 << 16,
 	MaxHandlers:         64,
-	MaxHeapGrowth:       2 << 30,
 	MaxMemory:           64 << 20,
 	MaxLog:              64 << 10,
 }
