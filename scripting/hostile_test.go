@@ -223,6 +223,7 @@ var hostileAttacks = []hostileAttack{
 	{mod: "unpack_huge", variant: "full", want: "unpack: 1500 values exceed " + hModLimit + " of 1000", line: true, limits: fewItems},
 	{mod: "unpack_huge", variant: "byte", want: "string.byte: 262144 bytes exceed " + hModLimit, line: true},
 	{mod: "unpack_huge", variant: "select", want: hModLimit, line: true},
+	{mod: "unpack_huge", variant: "spread", want: hTimeOut, line: true},
 	{mod: "concat_huge", variant: "range", want: "table.concat: 100000000 elements exceed " + hModLimit, line: true},
 	{mod: "concat_huge", variant: "overflow", want: "table.concat: 9223372036854775808 elements exceed " + hModLimit, line: true},
 	{mod: "concat_huge", variant: "sep", want: hModLimit, line: true},
