@@ -202,3 +202,33 @@ func BenchmarkHandlerLoop(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkHandlerConcat: one tick handler that makes 1000 short strings
+// with `..` chains, called directly through the host: the cost of the
+// host's metered concatenation (concat.go) against the VM's.
+func BenchmarkHandlerConcat(b *testing.B) {
+	m := luaMod(b, "concat", `game.on("tick", function(ev) local s for i = 1, 1000 do s = "tile " .. i .. " of " .. ev.turn end end)`)
+	g := benchGame(b)
+	h, err := scripting.NewHost([]*scripting.Mod{m}, g.Rules(), g.Options(), scripting.DefaultLimits())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer h.Close()
+	g.SetHooks(h)
+	st := g.State()
+	ev := &engine.TickEvent{Turn: 1, State: st}
+	mv := &engine.MoveEvent{Dir: engine.Left, State: st}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if err := h.OnTick(ev); err != nil {
+			b.Fatal(err)
+		}
+		ev.Data = nil
+		if i++; i%64 == 0 {
+			if err := h.BeforeMove(mv); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}

@@ -13,14 +13,27 @@ import (
 // Limits bound what one mod may use. A handler that passes a limit stops
 // with an error naming the limit; the game goes on without its effects.
 //
-// The budgets are counts of Lua instructions, so that a handler passes or
-// fails the same way on every machine and under any load: the VM counts one
-// for each instruction it runs, and the builtins that loop count their work
-// too (see the charges in sandbox.go). FailsafeTime and MaxHeapGrowth are
-// failsafes for work no count sees (a concatenation copying a huge string,
-// the length of a table full of holes): far above what a budget lets a
-// handler do, they stop a call by the wall clock or by the heap, which is
-// not deterministic, and say so (Report.Failsafe).
+// The budgets are counts, so that a handler passes or fails the same way on
+// every machine and under any load, natively and in the browser: the VM
+// counts one instruction for each it runs, the builtins that loop count
+// their work too (see the charges in sandbox.go), and what a mod builds is
+// charged by size: every bytesPerInstruction bytes a concatenation (`..`,
+// concat.go) or a builtin makes count one instruction, each value a `...`
+// passes on counts one, and so each instruction adds at most one slot to a
+// table. So HandlerInstructions and TurnInstructions also bound the bytes a
+// call and a turn build (64 MiB and 256 MiB by default). MaxMemory bounds
+// what a mod keeps from one call to the next, estimated from its values,
+// never from the process's memory (memory.go).
+//
+// FailsafeTime is a failsafe for work no count sees (the length of a table
+// full of holes): far above what the budgets let a handler do, it stops a
+// call by the wall clock, which is not deterministic, and says so
+// (Report.Failsafe). It does not run under WebAssembly, where no watchdog
+// runs while a call does. MaxHeapGrowth, a failsafe on the growth of the
+// whole process's heap during a call, is off (0) by default: nothing the
+// budgets allow needs it, and what it reads counts every goroutine's
+// memory (other games', with `2048 sim --jobs`), so it would let the
+// machine decide a mod's fate. An embedder may set it as a last resort.
 type Limits struct {
 	HandlerInstructions int64         // one handler call
 	TurnInstructions    int64         // all of one mod's handler calls in one turn
@@ -32,7 +45,8 @@ type Limits struct {
 	MaxPattern          int           // bytes of subject (and of pattern) string.gsub, gmatch, find and match may scan
 	MaxItems            int           // values unpack and string.byte may return, elements table.concat may join and table.sort may sort
 	MaxHandlers         int           // handlers one mod may register for one event
-	MaxHeapGrowth       uint64        // Go heap growth during a call before the call is stopped (failsafe)
+	MaxHeapGrowth       uint64        // growth of the process's Go heap during a call before the call is stopped (failsafe, last resort); 0, the default, is off
+	MaxMemory           int64         // estimated bytes of the Lua values a mod holds from one call to the next (memory.go); 0 is no limit
 	MaxLog              int           // bytes of print output kept per mod
 }
 
@@ -51,7 +65,7 @@ var defaultLimits = Limits{
 	MaxPattern:          64 << 10,
 	MaxItems:            1 << 16,
 	MaxHandlers:         64,
-	MaxHeapGrowth:       512 << 20,
+	MaxMemory:           64 << 20,
 	MaxLog:              64 << 10,
 }
 

@@ -112,14 +112,14 @@ type Host struct {
 	watchdog *watchdog
 	reports  []Report
 	// The errors of a spent budget, made once.
-	callReason, turnReason string
-	state                  *engine.State  // the state the running event reads
-	loading                *modRun        // the mod whose main chunk runs, while mods load
-	game                   *engine.Game   // the game last attached or moved
-	recorded               []engine.Fault // the recorded turn's faults, while MoveAsRecorded plays it
-	faults                 []engine.Fault
-	cells                  map[engine.Cell]lua.LValue  // cellValue's boxes
-	scores                 map[engine.Score]lua.LValue // scoreValue's boxes
+	callReason, turnReason, heldReason string
+	state                              *engine.State  // the state the running event reads
+	loading                            *modRun        // the mod whose main chunk runs, while mods load
+	game                               *engine.Game   // the game last attached or moved
+	recorded                           []engine.Fault // the recorded turn's faults, while MoveAsRecorded plays it
+	faults                             []engine.Fault
+	cells                              map[engine.Cell]lua.LValue  // cellValue's boxes
+	scores                             map[engine.Score]lua.LValue // scoreValue's boxes
 }
 
 type modRun struct {
@@ -128,6 +128,8 @@ type modRun struct {
 	key      string // the key of its record in the state's Data
 	L        *lua.LState
 	budget   *budget
+	meters   meters // the mod's `..` and `...` (concat.go)
+	held     held   // what the mod holds (memory.go)
 	log      *logBuffer
 	handlers [numEvents][]*lua.LFunction
 	reuse    [numEvents][]reuse    // per handler: what of its payload the host may reuse
@@ -157,7 +159,7 @@ func NewHost(mods []*Mod, rules engine.Rules, opt engine.Options, limits Limits)
 	if err != nil {
 		return nil, err
 	}
-	h := &Host{limits: limits, rules: rules, opt: opt, watchdog: newWatchdog(limits), callReason: callReason(limits), turnReason: turnReason(limits)}
+	h := &Host{limits: limits, rules: rules, opt: opt, watchdog: newWatchdog(limits), callReason: callReason(limits), turnReason: turnReason(limits), heldReason: heldReason(limits)}
 	for _, mod := range ordered {
 		if err := h.load(mod); err != nil {
 			h.Close()
@@ -236,6 +238,7 @@ func (h *Host) Disabled(id string) bool {
 func (h *Host) load(mod *Mod) error {
 	m := &modRun{host: h, mod: mod, key: dataKey(mod.ID()), budget: newBudget(), log: &logBuffer{max: h.limits.MaxLog}, modules: map[string]lua.LValue{}}
 	m.L = newSandbox(h.limits, m.budget, m.log)
+	m.meters = newMeters(m.L, m.budget)
 	h.watchdog.add(m.budget, mod.ID())
 	h.mods = append(h.mods, m)
 	m.installAPI()
@@ -248,9 +251,13 @@ func (h *Host) load(mod *Mod) error {
 	}
 	m.budget.start(h.limits.LoadInstructions, loadReason(h.limits), h.limits.FailsafeTime)
 	err = m.L.CallByParam(lua.P{Fn: fn, NRet: 0, Protect: true})
-	_, stopped := m.budget.stop(h.limits.LoadInstructions)
+	used, stopped := m.budget.stop(h.limits.LoadInstructions)
 	if err != nil {
 		return m.report("load", err, stopped)
+	}
+	m.held.since += used
+	if h.limits.MaxMemory > 0 && m.held.due(h.limits.MaxMemory) && m.weigh(h.limits.MaxMemory) {
+		return &ModError{Report{Mod: mod.ID(), Event: "load", Message: h.heldReason}}
 	}
 	for ev, fns := range m.handlers {
 		for _, fn := range fns {
@@ -274,7 +281,11 @@ func (m *modRun) compile(rel string) (*lua.LFunction, error) {
 	if err := checkSource(string(src)); err != nil {
 		return nil, &ModError{Report{Mod: m.mod.ID(), Event: "load", File: rel, Message: err.Error()}}
 	}
-	fn, err := m.L.Load(strings.NewReader(string(src)), rel)
+	proto, err := compileMetered(string(src), rel)
+	if err != nil {
+		return nil, m.report("load", err, stop{})
+	}
+	fn, err := bindChunk(m.L, proto, m.meters)
 	if err != nil {
 		return nil, m.report("load", err, stop{})
 	}
@@ -368,16 +379,28 @@ func (h *Host) call(m *modRun, ev event, fn *lua.LFunction, arg lua.LValue) (lua
 	if n <= 0 {
 		return nil, &ModError{Report{Mod: m.mod.ID(), Event: eventNames[ev], Message: h.turnReason}}
 	}
+	if h.limits.MaxMemory > 0 && m.held.bytes > h.limits.MaxMemory {
+		// The mod held too much after its last call: it runs again only
+		// once it holds less (a restored storage may have let go).
+		if m.weigh(h.limits.MaxMemory) {
+			return nil, &ModError{Report{Mod: m.mod.ID(), Event: eventNames[ev], Message: h.heldReason}}
+		}
+	}
 	m.budget.start(n, over, h.limits.FailsafeTime)
 	m.ran = true
 	err := m.L.CallByParam(lua.P{Fn: fn, NRet: 1, Protect: true}, arg)
 	used, stopped := m.budget.stop(n)
 	m.spent += used
+	m.held.since += used
+	tooMuch := h.limits.MaxMemory > 0 && m.held.due(h.limits.MaxMemory) && m.weigh(h.limits.MaxMemory)
 	if err != nil {
 		return nil, m.report(eventNames[ev], err, stopped)
 	}
 	ret := m.L.Get(-1)
 	m.L.Pop(1)
+	if tooMuch {
+		return nil, &ModError{Report{Mod: m.mod.ID(), Event: eventNames[ev], Message: h.heldReason}}
+	}
 	return ret, nil
 }
 

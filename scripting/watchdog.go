@@ -9,8 +9,8 @@ import (
 
 // watchdog is the failsafe of a host's mods: while a call runs it checks
 // every tick that the call has not run longer than Limits.FailsafeTime by
-// the wall clock, nor grown the heap by more than Limits.MaxHeapGrowth, and
-// stops it if it has. While no call runs it sleeps, with no ticker, until a
+// the wall clock, nor grown the heap by more than Limits.MaxHeapGrowth (if
+// set: it is off by default), and stops it if it has. While no call runs it sleeps, with no ticker, until a
 // call starts (budget.start wakes it): a game waiting for a key costs it
 // nothing.
 type watchdog struct {
@@ -162,6 +162,9 @@ func (w *watchdog) run() {
 			base = heap
 		}
 		for _, c := range calls {
+			if limit == 0 { // the memory failsafe is off
+				break
+			}
 			switch growth := heap - min(base, heap); {
 			case growth > limit:
 				c.b.cancelCall(c.calls, stop{stopFailsafe, memoryReason(limit)})

@@ -1,8 +1,9 @@
 -- Hostile mod: doubles a string without end (s = s .. s, and the like).
--- Concatenation is the VM's, not a builtin's: no instruction budget counts
--- the bytes it copies, the failsafe must stop it. Variant "capped" stops
--- doubling at 2 GiB and then loops, so that a host without a memory
--- failsafe is not killed by it.
+-- The host charges the bytes a concatenation makes to the instruction
+-- budget, which must stop it at the same doubling on every machine.
+-- Variant "capped" stops doubling at 2 GiB and then loops, so that a host
+-- that did not charge them is not killed by it (the memory failsafe's
+-- test runs it with budgets too large to matter).
 local s = game.settings
 local attacks = {}
 function attacks.concat() local r = "x" while true do r = r .. r end end -- attack:concat

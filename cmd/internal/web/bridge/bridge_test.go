@@ -15,6 +15,7 @@ import (
 	"github.com/mod2048/mod2048/cmd/internal/web/bridge"
 	"github.com/mod2048/mod2048/config"
 	"github.com/mod2048/mod2048/engine"
+	"github.com/mod2048/mod2048/scripting"
 	"github.com/mod2048/mod2048/scripting/session"
 )
 
@@ -293,6 +294,38 @@ func TestMods(t *testing.T) {
 		if r.Error == nil || r.Error.Kind != bridge.KindMod || !strings.Contains(r.Error.Message, tc.want) {
 			t.Errorf("%s: %+v, want a mod error with %q", name, r.Error, tc.want)
 		}
+	}
+}
+
+// TestRunawayMod: a player's mod whose tick handler doubles a string 40
+// times ended the whole Go runtime in the browser ("fatal error: out of
+// memory"): no failsafe runs during a call under WebAssembly. The bytes a
+// concatenation makes are charged to the instruction budget, so the move
+// returns the mod's report of its budget, natively and under wasm
+// (TestUnderWasm), and the bridge plays on.
+func TestRunawayMod(t *testing.T) {
+	b := bridge.New()
+	runaway := "game.on(\"tick\", function()\n  local s = 'x' for i = 1, 40 do s = s .. s end\nend)\n"
+	src := bridge.ModSource{Name: "mine", Files: map[string]string{"mine/mod.toml": ownManifest, "mine/main.lua": runaway}}
+	v := ok(t, b.NewGame(bridge.Options{Mods: []bridge.ModSource{src}, Seed: "1"}, nil))
+	want := fmt.Sprintf("exceeded its instruction budget (%d a call)", scripting.DefaultLimits().HandlerInstructions)
+	for turn := 1; turn <= 2; turn++ {
+		v = ok(t, b.Move(v.Legal[0]))
+		if len(v.Reports) != 1 || v.Reports[0].Mod != "mine" || v.Reports[0].Message != want || v.Reports[0].File != "main.lua" || v.Reports[0].Line != 2 {
+			t.Fatalf("turn %d: reports %+v, want the mod's instruction budget at main.lua:2", turn, v.Reports)
+		}
+		if !v.Changed || v.Undo != turn {
+			t.Fatalf("turn %d: the move did not go on (changed %v, %d to undo)", turn, v.Changed, v.Undo)
+		}
+	}
+	// The third failure in a row disables the mod; the bridge plays on.
+	v = ok(t, b.Move(v.Legal[0]))
+	if len(v.Reports) != 1 || !v.Reports[0].Disabled || !v.Changed {
+		t.Fatalf("turn 3: reports %+v, changed %v: want the mod disabled and the move played", v.Reports, v.Changed)
+	}
+	v = ok(t, b.Move(v.Legal[0]))
+	if len(v.Reports) != 0 || !v.Changed {
+		t.Fatalf("turn 4: reports %+v, changed %v: want a plain move", v.Reports, v.Changed)
 	}
 }
 

@@ -1,0 +1,141 @@
+package scripting
+
+import (
+	"fmt"
+	"unsafe"
+
+	lua "github.com/yuin/gopher-lua"
+)
+
+// A mod's memory budget (Limits.MaxMemory) bounds what its Lua state holds
+// from one call to the next: the values reachable from its globals, its
+// handlers, its modules and its string table. The instruction budget
+// bounds what one call or one turn builds (every byte a concatenation or
+// a builtin makes is charged, every value a ... passes on, and each
+// instruction adds at most one slot to a table), but what a mod keeps adds up over turns. The host measures
+// it by walking the values, with sizes estimated from their lengths and
+// counts (heldSize), never from the process's heap: the same values give
+// the same figure on every machine, natively and in the browser.
+//
+// A walk costs as much as the values it visits, so the host walks only
+// when the instructions run since the last walk could have built more
+// than the room left under the limit (at bytesPerInstruction bytes an
+// instruction, the rate at which builds are charged), or half of what the
+// mod held then. A call that leaves the mod holding more than the limit
+// fails with the memory budget's error, and so does every later call until
+// the mod holds less: it does not run.
+
+// The estimated sizes of the values a walk visits.
+const (
+	heldString = 16 // a string's header, plus its bytes
+	heldTable  = 96 // an empty table
+	heldSlot   = 32 // an entry of a table: key and value
+	heldFunc   = 64 // a closure, plus heldSlot for each upvalue
+	heldShared = 256
+)
+
+// heldReason is the memory budget's error.
+func heldReason(l Limits) string {
+	return fmt.Sprintf("exceeded its memory budget (%d MiB of Lua values)", l.MaxMemory>>20)
+}
+
+// held is what the host knows of a mod's memory.
+type held struct {
+	bytes int64 // what the last walk measured
+	since int64 // instructions run since the last walk
+}
+
+// due says whether the mod may have passed limit since the last walk.
+func (h *held) due(limit int64) bool {
+	room := max(limit-h.bytes, h.bytes/2)
+	return h.since*bytesPerInstruction >= room || h.bytes > limit
+}
+
+// weigh measures what the mod holds and says whether it passes limit.
+func (m *modRun) weigh(limit int64) bool {
+	m.held = held{bytes: m.measure()}
+	return m.held.bytes > limit
+}
+
+// measure walks the mod's values and returns their estimated size.
+func (m *modRun) measure() int64 {
+	w := walker{seen: map[any]struct{}{}, strings: map[stringKey]struct{}{}}
+	w.push(m.L.G.Global)
+	w.push(m.L.Get(lua.RegistryIndex))
+	w.push(m.L.GetMetaField(lua.LString(""), "__index"))
+	for _, fns := range m.handlers {
+		for _, fn := range fns {
+			w.push(fn)
+		}
+	}
+	for _, v := range m.modules {
+		w.push(v)
+	}
+	return w.run()
+}
+
+// stringKey names a string's bytes, so that one string held in many
+// places counts once.
+type stringKey struct {
+	data *byte
+	n    int
+}
+
+// walker adds up the estimated sizes of the values reachable from what it
+// is given, each counted once.
+type walker struct {
+	stack   []lua.LValue
+	seen    map[any]struct{}
+	strings map[stringKey]struct{}
+	total   int64
+}
+
+func (w *walker) push(v lua.LValue) {
+	switch v := v.(type) {
+	case lua.LString:
+		if len(v) >= heldShared {
+			k := stringKey{unsafe.StringData(string(v)), len(v)}
+			if _, ok := w.strings[k]; ok {
+				return
+			}
+			w.strings[k] = struct{}{}
+		}
+		w.total += heldString + int64(len(v))
+	case *lua.LTable, *lua.LFunction, *lua.LUserData:
+		if _, ok := w.seen[v]; ok {
+			return
+		}
+		w.seen[v] = struct{}{}
+		w.stack = append(w.stack, v)
+	}
+}
+
+func (w *walker) run() int64 {
+	for len(w.stack) > 0 {
+		v := w.stack[len(w.stack)-1]
+		w.stack = w.stack[:len(w.stack)-1]
+		switch v := v.(type) {
+		case *lua.LTable:
+			w.total += heldTable
+			w.push(v.Metatable)
+			v.ForEach(func(k, x lua.LValue) {
+				w.total += heldSlot
+				w.push(k)
+				w.push(x)
+			})
+		case *lua.LFunction:
+			w.total += heldFunc
+			w.push(v.Env)
+			for _, uv := range v.Upvalues {
+				if uv != nil {
+					w.total += heldSlot
+					w.push(uv.Value())
+				}
+			}
+		case *lua.LUserData:
+			w.total += heldTable
+			w.push(v.Metatable)
+		}
+	}
+	return w.total
+}

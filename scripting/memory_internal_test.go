@@ -1,0 +1,65 @@
+package scripting
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/mod2048/mod2048/engine"
+)
+
+// heldBy loads a mod whose main.lua is src and returns what a walk of its
+// values measures, checking that a second walk measures the same.
+func heldBy(t *testing.T, src string) int64 {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "held")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	manifest := "id = \"held\"\nname = \"Held\"\nversion = \"1.0.0\"\napi_version = 1\n"
+	for name, s := range map[string]string{ManifestName: manifest, "main.lua": src} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mod, err := LoadMod(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := NewHost([]*Mod{mod}, engine.NewClassic(), engine.Options{Width: 4, Height: 4, Seed: 1}, defaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	n := h.mods[0].measure()
+	if again := h.mods[0].measure(); again != n {
+		t.Fatalf("two walks of the same values measure %d and %d", n, again)
+	}
+	return n
+}
+
+// TestMeasure: the walk counts what a mod holds wherever it holds it (its
+// globals, a handler's upvalues, the string table a mod can still reach
+// through every string), a long string held in many places once, and ends
+// on cycles.
+func TestMeasure(t *testing.T) {
+	base := heldBy(t, "")
+	for _, tc := range []struct {
+		name     string
+		src      string
+		min, max int64
+	}{
+		{"a global string", `big = string.rep("x", 100000)`, 100000, 100000 + 128},
+		{"one string in many slots", `big = string.rep("x", 100000) t = {} for i = 1, 100 do t[i] = big end`,
+			100000 + 100*heldSlot, 100000 + 100*heldSlot + 2*heldTable + 128},
+		{"a handler's upvalue", `local hidden = {} for i = 1, 1000 do hidden[i] = i end
+game.on("tick", function() return hidden end)`, 1000 * heldSlot, 1000*heldSlot + heldTable + 4*heldFunc},
+		{"the string table", `local s = string s.stash = string.rep("y", 100000) string = nil`, 100000, 100000 + 128},
+		{"a cycle", `a = {} a.self = a b = {a = a} a.b = b`, 2 * heldTable, 2*heldTable + 8*heldSlot},
+	} {
+		got := heldBy(t, tc.src) - base
+		if got < tc.min || got > tc.max {
+			t.Errorf("%s: %d bytes more than an empty mod, want %d to %d", tc.name, got, tc.min, tc.max)
+		}
+	}
+}
