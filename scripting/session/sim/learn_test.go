@@ -3,6 +3,10 @@ package sim
 import (
 	"math"
 	"testing"
+
+	"github.com/mod2048/mod2048/config"
+	"github.com/mod2048/mod2048/engine/ai"
+	"github.com/mod2048/mod2048/scripting/session"
 )
 
 // TestTune: the cross-entropy search finds the maximum of a noisy
@@ -57,5 +61,55 @@ func TestLearn(t *testing.T) {
 	}
 	if fit.Accuracy < 0.6 {
 		t.Errorf("accuracy %.2f", fit.Accuracy)
+	}
+}
+
+// TestExpertAdvise: the adviser ranks every legal move, best first, with
+// a chance of a win on cellular and none on classic, where its first move
+// is the expert player's; the same position gives the same advice.
+func TestExpertAdvise(t *testing.T) {
+	e, err := NewExpert(PolicyOptions{AI: quickAI()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, preset := range []string{"classic", "mid"} {
+		c, err := config.Preset(preset)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := session.New(session.Setup{Config: c}, session.Start{Seed: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 3; i++ {
+			s.Move(s.Legal().List()[0])
+		}
+		v := ViewOf(s)
+		adv, err := e.Advise(v)
+		if err != nil || len(adv) == 0 {
+			t.Fatalf("%s: %v, %v", preset, adv, err)
+		}
+		for i, a := range adv {
+			if !v.Legal.Has(a.Dir) {
+				t.Errorf("%s: %v is not legal", preset, a.Dir)
+			}
+			if preset == "classic" && a.Win != -1 || preset == "mid" && (a.Win < 0 || a.Win > 1) {
+				t.Errorf("%s: %v has win %v", preset, a.Dir, a.Win)
+			}
+			if i > 0 && preset == "mid" && a.Win > adv[i-1].Win {
+				t.Errorf("%s: not best first: %v", preset, adv)
+			}
+		}
+		again, _ := e.Advise(ViewOf(s))
+		if len(again) != len(adv) || again[0] != adv[0] {
+			t.Errorf("%s: %v, then %v", preset, adv, again)
+		}
+		if preset == "classic" {
+			p, _ := ai.New(quickAI())
+			if sug, _ := p.Best(s.Fork(0), s.Legal()); sug.Dir != adv[0].Dir {
+				t.Errorf("classic: advice %v, the expert player %v", adv[0].Dir, sug.Dir)
+			}
+		}
+		s.Close()
 	}
 }

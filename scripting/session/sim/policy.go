@@ -2,11 +2,14 @@ package sim
 
 import (
 	"fmt"
+	"math"
+	"sort"
 	"strings"
 
 	"github.com/mod2048/mod2048/cellular"
 	"github.com/mod2048/mod2048/engine"
 	"github.com/mod2048/mod2048/engine/ai"
+	"github.com/mod2048/mod2048/scripting/session"
 )
 
 // View is what a policy sees of a game: what a player sees. Legal is the
@@ -189,4 +192,79 @@ func (p *expertPolicy) Choose(v View) engine.Direction {
 		return v.Legal.List()[0]
 	}
 	return sug.Dir
+}
+
+// ViewOf is what a player sees of a session's game.
+func ViewOf(s *session.Session) View {
+	return View{State: s.State(), Rules: s.Rules(), Legal: s.Legal(), Fork: s.Fork}
+}
+
+// Advice is one move as the expert ranks it.
+type Advice struct {
+	Dir engine.Direction
+	// Win is the chance of a win the expert sees after the move, from 0
+	// to 1, where its evaluation is one (cellular); -1 where it is not
+	// (classic, whose expert ranks moves by its own units).
+	Win float64
+}
+
+// Expert is the expert policy as a player's adviser: it ranks the legal
+// moves of a position (the terminal's tip, autoplay).
+type Expert struct {
+	p expertPolicy
+}
+
+// NewExpert makes the expert of the options (their AI settings and
+// weights).
+func NewExpert(o PolicyOptions) (*Expert, error) {
+	p, err := ai.New(o.AI)
+	if err != nil {
+		return nil, err
+	}
+	return &Expert{p: expertPolicy{p: p, rng: engine.NewRNG(1), search: newSearcher(o.AI.ForkDepth, o.AI.Samples, nil), weights: o.Weights}}, nil
+}
+
+// Advise ranks the legal moves of v's position, best first. The same
+// position gives the same ranking.
+func (e *Expert) Advise(v View) ([]Advice, error) {
+	if v.Legal == 0 {
+		return nil, ai.ErrNoMove
+	}
+	if _, ok := v.Rules.(*cellular.Rules); ok {
+		s := e.p.search
+		s.weights = e.p.weights
+		s.bind(v.Rules)
+		seed := positionSeed(v.State)
+		root := v.Fork(seed)
+		var out []Advice
+		for _, d := range v.Legal.List() {
+			if w := s.sampled(root, d, seed, 0); !math.IsInf(w, -1) {
+				out = append(out, Advice{Dir: d, Win: w})
+			}
+		}
+		sort.SliceStable(out, func(i, j int) bool { return out[i].Win > out[j].Win })
+		if len(out) == 0 {
+			out = []Advice{{Dir: v.Legal.List()[0], Win: 0}}
+		}
+		return out, nil
+	}
+	r, err := e.p.p.Rank(v.Fork(0), v.Legal)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Advice, len(r))
+	for i, s := range r {
+		out[i] = Advice{Dir: s.Dir, Win: -1}
+	}
+	return out, nil
+}
+
+// positionSeed is a hash of what a position holds, for the samples' seeds
+// of an adviser: the same position, the same advice.
+func positionSeed(st *engine.State) uint64 {
+	h := uint64(0x9e3779b97f4a7c15) ^ uint64(st.Turn)
+	for _, c := range st.Board.Cells {
+		h = mix(h ^ uint64(c.Kind)<<48 ^ uint64(c.Token)<<40 ^ uint64(c.Level)<<16 ^ uint64(c.Counter))
+	}
+	return h
 }
