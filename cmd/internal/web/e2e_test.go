@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
@@ -492,4 +493,10 @@ func TestSettings(t *testing.T) {
 	if strings.Join(mods, " ") != "boom freeze tick_log" || p.Visible("#mod-error") { // boom stays from the game before
 		t.Fatalf("mods %v, error %q", mods, p.Text("#mod-error"))
 	}
+}
+
+// awaitWorker waits until the page's service worker has the site in its
+// cache and controls the page.
+func awaitWorker(p *webtest.Page) {
+	p.Run(chromedp.Poll(`!!navigator.serviceWorker.controller && navigator.serviceWorker.controller.state === "activated"`, nil, chromedp.WithPollingTimeout(15*time.Second)))
 }

@@ -7,6 +7,8 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/andybalholm/brotli"
@@ -97,5 +99,85 @@ func TestWriteBothForms(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Errorf("Files lists %s, which Write did not write", f)
 		}
+	}
+	// The installable, offline site: manifest, icons, and the service
+	// worker with the site's version in it.
+	for _, f := range []string{"manifest.webmanifest", "icon-192.png", "icon-512.png"} {
+		if !slices.Contains(web.Files(), f) {
+			t.Errorf("Files lacks %s", f)
+		}
+	}
+	version, err := web.Version(web.Site())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sw, err := os.ReadFile(filepath.Join(dir, web.ServiceWorker))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(sw), `const VERSION = "`+version+`";`) {
+		t.Errorf("the written %s does not carry the site's version %s", web.ServiceWorker, version)
+	}
+}
+
+// TestServeETag: every file goes with a strong ETag and Cache-Control:
+// no-cache, and a request naming that ETag in If-None-Match is answered
+// 304 with no body; main.wasm's two forms have ETags of their own.
+func TestServeETag(t *testing.T) {
+	h, err := web.Handler(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	get := func(p, accept, inm string) (*http.Response, []byte) {
+		t.Helper()
+		req, _ := http.NewRequest("GET", srv.URL+p, nil)
+		req.Header.Set("Accept-Encoding", accept)
+		if inm != "" {
+			req.Header.Set("If-None-Match", inm)
+		}
+		res, err := (&http.Transport{DisableCompression: true}).RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		body, err := io.ReadAll(res.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res, body
+	}
+	tags := map[string]string{}
+	for _, c := range []struct{ path, accept string }{
+		{"/", "br"}, {"/game.js", "br"}, {"/style.css", ""}, {"/wasm_exec.js", ""}, {"/" + web.ServiceWorker, "br"},
+		{"/manifest.webmanifest", ""}, {"/icon-192.png", ""}, {"/main.wasm", "gzip, br"}, {"/main.wasm", "gzip"},
+	} {
+		res, body := get(c.path, c.accept, "")
+		tag := res.Header.Get("ETag")
+		if res.StatusCode != 200 || len(body) == 0 {
+			t.Fatalf("%s: %s, %d bytes", c.path, res.Status, len(body))
+		}
+		if !strings.HasPrefix(tag, `"`) || !strings.HasSuffix(tag, `"`) || len(tag) < 10 {
+			t.Fatalf("%s: ETag %q, want a strong one", c.path, tag)
+		}
+		if cc := res.Header.Get("Cache-Control"); cc != "no-cache" {
+			t.Errorf("%s: Cache-Control %q, want no-cache", c.path, cc)
+		}
+		if old, ok := tags[c.path]; ok && old == tag {
+			t.Errorf("%s: the same ETag %s for its brotli and raw forms", c.path, tag)
+		}
+		tags[c.path] = tag
+		res, body = get(c.path, c.accept, tag)
+		if res.StatusCode != http.StatusNotModified || len(body) != 0 {
+			t.Fatalf("%s with If-None-Match %s: %s, %d bytes; want 304 and no body", c.path, tag, res.Status, len(body))
+		}
+		res, _ = get(c.path, c.accept, `"other"`)
+		if res.StatusCode != 200 {
+			t.Fatalf("%s with another ETag: %s", c.path, res.Status)
+		}
+	}
+	if res, _ := get("/nothing.js", "", ""); res.StatusCode != 404 {
+		t.Errorf("/nothing.js: %s, want 404", res.Status)
 	}
 }

@@ -49,7 +49,7 @@ func TestWasmIsFresh(t *testing.T) {
 // TestSiteFiles: the site has every file the page loads, main.wasm only
 // compressed, and the compressed file decodes to a WebAssembly module.
 func TestSiteFiles(t *testing.T) {
-	for _, f := range []string{"index.html", "style.css", "game.js", "wasm_exec.js", web.Compressed, wasmstamp.File} {
+	for _, f := range []string{"index.html", "style.css", "game.js", "wasm_exec.js", web.Compressed, wasmstamp.File, web.ServiceWorker, "manifest.webmanifest", "icon-192.png", "icon-512.png"} {
 		data, err := fs.ReadFile(web.Site(), f)
 		if err != nil || len(data) == 0 {
 			t.Errorf("the site lacks %s: run make web", f)
