@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/chromedp/cdproto/input"
@@ -70,11 +71,18 @@ func newMirror(t *testing.T, o bridge.Options, seed uint64) *mirror {
 	}
 	setup := session.Setup{Config: c}
 	for _, m := range o.Mods {
-		sub, err := fs.Sub(modsFS(), m.Builtin)
-		if err != nil {
+		var sub fs.FS
+		name := "mods/" + m.Builtin
+		if m.Files != nil {
+			files := fstest.MapFS{}
+			for p, src := range m.Files {
+				files[p] = &fstest.MapFile{Data: []byte(src)}
+			}
+			sub, name = files, m.Name
+		} else if sub, err = fs.Sub(modsFS(), m.Builtin); err != nil {
 			t.Fatal(err)
 		}
-		mod, err := scripting.LoadModFS(sub, "mods/"+m.Builtin)
+		mod, err := scripting.LoadModFS(sub, name)
 		if err != nil {
 			t.Fatal(err)
 		}
