@@ -386,6 +386,59 @@ func TestModded(t *testing.T) {
 	if !seen {
 		t.Fatal("no mark was ever shown")
 	}
+	modded(t, p, m, "A frozen tile: it neither moves nor merges until it thaws.")
+	var seed string
+	p.Eval(`document.getElementById("seed").value`, &seed)
+	if seed != "11" {
+		t.Errorf("the seed field says %q in a game of seed 11", seed)
+	}
+}
+
+// modded checks what a modded game shows of its hazards: each mark's
+// tooltip (the hazard's description and the turns left, "1 turn left",
+// "3 turns left"), the marks in the board's text for screen readers, and
+// the legend; then the golden DOM and screenshot "modded", with the
+// mouse over the last mark to show its tooltip.
+func modded(t *testing.T, p *webtest.Page, m *mirror, desc string) {
+	t.Helper()
+	p.Idle()
+	var tips []string
+	p.Eval(`[...document.querySelectorAll("#tiles .mark")].map((e) => e.dataset.tip)`, &tips)
+	marks := m.s.State().Marks
+	if len(marks) == 0 || len(tips) != len(marks) {
+		t.Fatalf("tooltips %q for marks %+v", tips, marks)
+	}
+	text := p.Text("#board-text")
+	for i, mk := range marks {
+		want := desc
+		words := ""
+		switch {
+		case mk.Turns == 1:
+			words = "1 turn left"
+		case mk.Turns > 1:
+			words = fmt.Sprintf("%d turns left", mk.Turns)
+		}
+		if words != "" {
+			want += " (" + words + ")"
+		}
+		if tips[i] != want {
+			t.Errorf("mark %d's tooltip %q, want %q", i, tips[i], want)
+		}
+		_, short, _ := strings.Cut(mk.Name, ":")
+		row := fmt.Sprintf("Row %d: ", mk.Pos.Row+1)
+		at := strings.Index(text, row)
+		if at < 0 || !strings.Contains(strings.SplitN(text[at:], ".", 2)[0], "("+short) {
+			t.Errorf("the board's text %q does not name the %s on row %d", text, short, mk.Pos.Row+1)
+		}
+	}
+	if !p.Visible("#legend") || !strings.Contains(p.Text("#legend"), desc) {
+		t.Errorf("the legend %q lacks the hazard's description", p.Text("#legend"))
+	}
+	var box []float64
+	p.Eval(`(() => { const all = document.querySelectorAll("#tiles .mark"); const r = all[all.length - 1].getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()`, &box)
+	p.Run(input.DispatchMouseEvent(input.MouseMoved, box[0], box[1]))
+	p.Run(chromedp.Poll(`document.querySelectorAll("#tiles .mark:hover").length === 1`, nil))
+	golden(t, p, "modded")
 }
 
 // TestModdedCellular plays cellular with the plague mod (mod API version
@@ -490,7 +543,7 @@ func TestSettings(t *testing.T) {
 	p.Run(
 		chromedp.Click("#settings summary", chromedp.ByQuery),
 		chromedp.SetUploadFiles("#mod-zip", []string{zipPath}, chromedp.ByQuery),
-		chromedp.Poll(`document.getElementById("own-mods").textContent.includes("tick_log.zip")`, nil),
+		chromedp.Poll(`document.getElementById("own-mods").textContent.includes("Tick log 1.0.0")`, nil),
 		chromedp.Click("#mod-freeze", chromedp.ByQuery),
 		chromedp.SetValue("#seed", "8", chromedp.ByQuery),
 		chromedp.Click("#start", chromedp.ByQuery),
@@ -500,6 +553,32 @@ func TestSettings(t *testing.T) {
 	p.Eval(`window.mod2048.view().view.mods.map((m) => m.id)`, &mods)
 	if strings.Join(mods, " ") != "boom freeze tick_log" || p.Visible("#mod-error") { // boom stays from the game before
 		t.Fatalf("mods %v, error %q", mods, p.Text("#mod-error"))
+	}
+	// The player's mods are listed by their manifests' names.
+	if got := p.Text("#own-mods"); !strings.Contains(got, "Boom 1.0.0") || !strings.Contains(got, "Tick log 1.0.0 (tick_log.zip)") {
+		t.Errorf("own mods listed as %q, want their manifests' names", got)
+	}
+	var seed string
+	p.Eval(`document.getElementById("seed").value`, &seed)
+	if seed != "8" {
+		t.Errorf("the seed field says %q in a game of seed 8", seed)
+	}
+	// A mod that cannot load is refused when picked, with its error.
+	bad := filepath.Join(t.TempDir(), "bad.zip")
+	buf.Reset()
+	zw = zip.NewWriter(&buf)
+	w, _ := zw.Create("bad/mod.toml")
+	w.Write([]byte("id = \"bad\"\n"))
+	zw.Close()
+	if err := os.WriteFile(bad, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p.Run(
+		chromedp.SetUploadFiles("#mod-zip", []string{bad}, chromedp.ByQuery),
+		chromedp.Poll(`!document.getElementById("mod-error").hidden`, nil),
+	)
+	if got := p.Text("#mod-error"); !strings.Contains(got, "bad.zip") || strings.Contains(p.Text("#own-mods"), "bad.zip") {
+		t.Errorf("a mod that cannot load: error %q, listed %q", got, p.Text("#own-mods"))
 	}
 }
 

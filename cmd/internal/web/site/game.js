@@ -156,6 +156,7 @@
   // buttons and the overlay. popped and spawned are cells to animate.
   function draw(v, popped, spawned) {
     layout(v);
+    drawLegend(v);
     const frag = document.createDocumentFragment();
     const pop = new Set((popped || []).map((p) => p[0] + "," + p[1]));
     const fresh = new Set((spawned || []).map((s) => s.at[0] + "," + s.at[1]));
@@ -187,11 +188,11 @@
       holder.style.setProperty("--c", c);
       ms.forEach((m, j) => {
         const b = document.createElement("span");
-        b.className = "mark" + (m.block ? " block" : "");
+        b.className = "mark" + (m.block ? " block" : "") + (c >= v.width / 2 ? " tip-left" : "");
         b.textContent = m.glyph;
         b.style.left = 3 + j * 22 + "px";
         if (m.color) b.style.background = m.color;
-        b.title = m.name + (m.turns ? " (" + m.turns + " turns left)" : "");
+        b.dataset.tip = markTip(m);
         b.dataset.mark = m.name;
         b.dataset.row = r;
         b.dataset.col = c;
@@ -208,16 +209,89 @@
     $("goal").textContent = v.ruleset === "classic" && v.winValue ? v.winValue + "!" : "a stable colony!";
     showMessage(v);
     describeBoard(v);
+    showSeed(v);
+  }
+
+  // ---- The mods' hazards: each mark's tooltip, the legend, and the
+  // marks in the board's text for screen readers.
+  let hazards = new Map(); // name → the hazard, as the mods defined it
+
+  function turnsLeft(n) {
+    return n === 1 ? "1 turn left" : n + " turns left";
+  }
+
+  // hazardName is a hazard's name without its mod's ("ice" for
+  // "freeze:ice").
+  function hazardName(name) {
+    const i = name.indexOf(":");
+    return i >= 0 ? name.slice(i + 1) : name;
+  }
+
+  // markTip is a mark's tooltip: its hazard's description, and the turns
+  // it has left.
+  function markTip(m) {
+    const hz = hazards.get(m.name);
+    const text = hz && hz.description ? hz.description : hazardName(m.name);
+    return m.turns ? text + " (" + turnsLeft(m.turns) + ")" : text;
+  }
+
+  let legendFor = "";
+  function drawLegend(v) {
+    const list = v.hazards || [];
+    const sig = JSON.stringify(list) + JSON.stringify(v.mods || []);
+    if (sig === legendFor) return;
+    legendFor = sig;
+    hazards = new Map(list.map((h) => [h.name, h]));
+    const names = new Map((v.mods || []).map((m) => [m.id, m.name]));
+    const ul = $("legend-list");
+    ul.textContent = "";
+    for (const h of list) {
+      const li = document.createElement("li");
+      const glyph = document.createElement("span");
+      glyph.className = "legend-glyph" + (h.blocks ? " block" : "");
+      glyph.textContent = h.glyph;
+      if (h.color) glyph.style.background = h.color;
+      glyph.setAttribute("aria-hidden", "true");
+      const name = document.createElement("strong");
+      name.textContent = hazardName(h.name);
+      const text = document.createElement("span");
+      text.className = "legend-text";
+      text.textContent = (h.description ? " " + h.description : "") + " (" + (names.get(h.mod) || h.mod) + (h.blocks ? "; blocks" : "") + ")";
+      li.append(glyph, name, text);
+      li.dataset.hazard = h.name;
+      ul.appendChild(li);
+    }
+    $("legend").hidden = list.length === 0;
   }
 
   function describeBoard(v) {
+    const marksAt = new Map();
+    for (const m of v.marks) {
+      const k = m.at[0] * v.width + m.at[1];
+      const words = hazardName(m.name) + (m.turns ? ", " + turnsLeft(m.turns) : "");
+      marksAt.set(k, marksAt.has(k) ? marksAt.get(k) + "; " + words : words);
+    }
     const rows = [];
     for (let r = 0; r < v.height; r++) {
       const row = [];
-      for (let c = 0; c < v.width; c++) row.push(cellName(v.cells[r * v.width + c]));
+      for (let c = 0; c < v.width; c++) {
+        const i = r * v.width + c;
+        const marks = marksAt.get(i);
+        row.push(cellName(v.cells[i]) + (marks ? " (" + marks + ")" : ""));
+      }
       rows.push("Row " + (r + 1) + ": " + row.join(", ") + ".");
     }
     $("board-text").textContent = rows.join(" ");
+  }
+
+  // showSeed puts the seed in play in the settings' seed field, unless the
+  // player is typing there.
+  let seedShown = "";
+  function showSeed(v) {
+    const field = $("seed");
+    if (v.seed === seedShown || document.activeElement === field) return;
+    seedShown = v.seed;
+    field.value = v.seed;
   }
 
   function showMessage(v) {
@@ -390,12 +464,15 @@
     clearTimeout(noticeTimer);
   }
 
+  // showReports lists the mods' errors beside the board. (A mod's own
+  // notices to the player, the planned game.notify, would be shown from
+  // here too, as toasts: the mod API has no such call yet.)
   function showReports(reports) {
     if (!reports || reports.length === 0) return;
     const list = $("reports");
     for (const r of reports) {
       const li = document.createElement("li");
-      li.textContent = r.text + (r.disabled ? " (the mod is now off)" : "");
+      li.textContent = r.text; // it says when the mod is now disabled
       if (r.disabled) li.className = "disabled";
       list.appendChild(li);
     }
@@ -567,20 +644,44 @@
     listOwnMods();
   }
 
+  // ownModInfo describes a player's mod by its manifest (mod2048's
+  // inspectMod), once for each source: its id, name and version, or why
+  // it cannot load.
+  const inspected = new WeakMap();
+  function ownModInfo(src) {
+    if (!inspected.has(src)) {
+      const r = api.inspectMod(src);
+      inspected.set(src, r.error ? { error: r.error.message } : r.mod);
+    }
+    return inspected.get(src);
+  }
+
   function listOwnMods() {
     const ul = $("own-mods");
     ul.textContent = "";
     ownMods.forEach((m, i) => {
+      const info = ownModInfo(m);
       const li = document.createElement("li");
-      li.textContent = m.name + " ";
+      li.textContent = (info.name ? info.name + " " + info.version + " (" + m.name + ")" : m.name) + " ";
+      li.title = info.description || info.error || "";
       const rm = document.createElement("button");
       rm.type = "button";
       rm.className = "button small";
       rm.textContent = "Remove";
+      rm.setAttribute("aria-label", "Remove " + (info.name || m.name));
       rm.addEventListener("click", () => { ownMods.splice(i, 1); listOwnMods(); });
       li.appendChild(rm);
       ul.appendChild(li);
     });
+  }
+
+  // addOwnMod adds a player's mod that loads, or says why it does not.
+  function addOwnMod(src) {
+    const info = ownModInfo(src);
+    if (info.error) return formError("mod-error", info.error);
+    ownMods.push(src);
+    formError("mod-error", "");
+    listOwnMods();
   }
 
   async function readFolder(files) {
@@ -597,9 +698,7 @@
       name = name || path.split("/")[0];
       out[path] = await f.text();
     }
-    ownMods.push({ name, files: out });
-    formError("mod-error", "");
-    listOwnMods();
+    addOwnMod({ name, files: out });
   }
 
   async function readZip(file) {
@@ -608,9 +707,7 @@
     const bytes = new Uint8Array(await file.arrayBuffer());
     let bin = "";
     for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
-    ownMods.push({ name: file.name, zip: btoa(bin) });
-    formError("mod-error", "");
-    listOwnMods();
+    addOwnMod({ name: file.name, zip: btoa(bin) });
   }
 
   function formError(id, text) {
@@ -626,6 +723,11 @@
     const mods = [...$("mod-list").querySelectorAll("input:checked")].map((b) => ({ builtin: b.value }));
     const all = mods.concat(ownMods);
     if (all.length) o.mods = all;
+    // The mods' settings of the game before (2048 serve --mod-set) stay
+    // for the mods that stay.
+    const ids = new Set(all.map((m) => m.builtin || ownModInfo(m).id));
+    const modSets = ((options && options.modSets) || []).filter((kv) => ids.has(kv.split(".")[0]));
+    if (modSets.length) o.modSets = modSets;
     const seed = $("seed").value.trim();
     o.seed = seed || randomSeed();
     formError("toml-error", "");
