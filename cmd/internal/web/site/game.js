@@ -12,8 +12,10 @@
 
   // Timings for the budgets, in ms since the navigation began (the
   // performance clock's origin): the engine ready, the first playable
-  // frame; and each move's engine call, drawing and save.
-  const timings = { wasmReady: 0, firstFrame: 0, moves: [] };
+  // frame; how long main.wasm took to fetch and compile; and each move's
+  // engine call and drawing (its animation's start and its last frame's
+  // board), and each save.
+  const timings = { instantiate: 0, wasmReady: 0, firstFrame: 0, moves: [], saves: [] };
   window.mod2048Timings = timings;
 
   // ---- Storage: localStorage, else memory (as the original falls back).
@@ -326,6 +328,7 @@
 
   // ---- Animation: the motions of a move, then the board as it is.
   let anim = null; // {timer, finish}
+  let lastTiming = null; // the timing of the move being drawn
 
   function animate(prev, v) {
     const motions = v.motions;
@@ -349,7 +352,9 @@
     }
     tiles.textContent = "";
     tiles.appendChild(frag);
-    void tiles.offsetWidth; // start the transitions from the old cells
+    // The style of the old cells, so the transitions start there: a
+    // style update, not a layout.
+    if (moving.length) void getComputedStyle(moving[0][0]).transform;
     for (const [el, to] of moving) {
       el.style.setProperty("--r", to[0]);
       el.style.setProperty("--c", to[1]);
@@ -358,9 +363,12 @@
       if (anim === null) return;
       clearTimeout(anim.timer);
       anim = null;
+      const t0 = performance.now();
       draw(v, motions.merged.map((m) => m.into), v.spawns);
+      if (timed) timed.draw += performance.now() - t0;
       afterDraw();
     };
+    const timed = lastTiming;
     anim = { finish, timer: setTimeout(finish, SLIDE_MS) };
   }
 
@@ -391,7 +399,7 @@
   }
 
   function afterDraw() {
-    document.body.dataset.busy = anim || queue.length ? "1" : "0";
+    document.body.dataset.busy = anim || queue.length || savePending ? "1" : "0";
   }
 
   const DIR_NAMES = { left: "Left", right: "Right", up: "Up", down: "Down" };
@@ -415,6 +423,10 @@
     }
     const prev = view;
     view = reply.view;
+    // The move's timing, which its animation's last frame adds to.
+    const timed = { engine: 0, draw: 0 };
+    lastTiming = timed;
+    if (action.kind === "move" && view.changed) timings.moves.push(timed);
     if (action.kind === "move") {
       if (!view.changed) {
         announce(view.notice ? view.notice : DIR_NAMES[action.dir] + ": nothing moves.");
@@ -428,9 +440,8 @@
       draw(view, [], []);
     }
     const t2 = performance.now();
-    persist();
-    const t3 = performance.now();
-    if (action.kind === "move") timings.moves.push({ engine: t1 - t0, draw: t2 - t1, save: t3 - t2 });
+    persistSoon();
+    if (action.kind === "move") Object.assign(timed, { engine: t1 - t0, draw: t2 - t1 + timed.draw });
     showReports(view.reports);
     announceAction(action, view);
   }
@@ -481,21 +492,50 @@
   }
 
   // persist keeps the game and the best score after every change; a lost
-  // game is cleared, as the original does, and its setup kept.
+  // game is cleared, as the original does. The setup (the game's options,
+  // which hold a player's own mods whole) is written once a game, as JSON
+  // kept for the saves.
+  let optionsJSON = "null";
+  let keptBest = ""; // the setup key and best score last kept
+  let savePending = 0;
+
   function persist() {
+    if (savePending) {
+      clearTimeout(savePending);
+      savePending = 0;
+    }
     if (!view) return;
-    keepBest(view);
-    writeJSON(KEY_SETUP, options);
+    const t0 = performance.now();
+    if (keptBest !== view.key + " " + view.best) {
+      keepBest(view);
+      keptBest = view.key + " " + view.best;
+    }
     if (view.status === "lost") {
       storage.removeItem(KEY_GAME);
-      return;
+    } else {
+      const r = api.save();
+      if (r.error) notify("The game could not be saved: " + r.error.message);
+      else store(KEY_GAME, '{"v":1,"options":' + optionsJSON + ',"save":' + JSON.stringify(r.save) + "}");
     }
-    const r = api.save();
-    if (r.error) {
-      notify("The game could not be saved: " + r.error.message);
-      return;
+    timings.saves.push(performance.now() - t0);
+    afterDraw();
+  }
+
+  // persistSoon saves the game after the move's drawing, in a task of its
+  // own: the frame comes first, and moves played together are saved once.
+  // A page that goes away saves at once.
+  function persistSoon() {
+    if (!savePending) savePending = setTimeout(persist, 0);
+  }
+  window.addEventListener("pagehide", () => savePending && persist());
+  document.addEventListener("visibilitychange", () => document.visibilityState === "hidden" && savePending && persist());
+
+  function store(key, text) {
+    try {
+      storage.setItem(key, text);
+    } catch (e) {
+      notify("The game could not be saved in this browser: " + e.message);
     }
-    writeJSON(KEY_GAME, { v: 1, options, save: r.save });
   }
 
   // ---- Starting games.
@@ -518,6 +558,8 @@
     if (anim) { clearTimeout(anim.timer); anim = null; }
     queue.length = 0;
     options = withoutSeed(opts);
+    optionsJSON = JSON.stringify(options);
+    store(KEY_SETUP, optionsJSON);
     view = reply.view;
     gridSize = "";
     draw(view, [], []);
@@ -835,12 +877,14 @@
     const go = new Go();
     const ready = new Promise((resolve) => (window.mod2048Ready = resolve));
     let result;
+    const t0 = performance.now();
     try {
       result = await WebAssembly.instantiateStreaming(fetch("main.wasm"), go.importObject);
     } catch (e) {
       const bytes = await (await fetch("main.wasm")).arrayBuffer();
       result = await WebAssembly.instantiate(bytes, go.importObject);
     }
+    timings.instantiate = performance.now() - t0;
     // A module may name its version in a custom section (the tests' do):
     // the page shows it, to check that page and module go together.
     const named = WebAssembly.Module.customSections(result.module, "mod2048.version");
