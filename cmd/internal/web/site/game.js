@@ -398,8 +398,11 @@
     }
   }
 
+  // afterDraw says on the page (body[data-busy]) whether anything is still
+  // to come: input to play, an animation, a save, or the settings'
+  // choices; tests wait for it to be "0".
   function afterDraw() {
-    document.body.dataset.busy = anim || queue.length || savePending ? "1" : "0";
+    document.body.dataset.busy = anim || queue.length || savePending || !catalog ? "1" : "0";
   }
 
   const DIR_NAMES = { left: "Left", right: "Right", up: "Up", down: "Down" };
@@ -909,17 +912,23 @@
     const [loaded, defaults] = await Promise.all([loadWasm(), loadDefaults()]);
     api = loaded;
     timings.wasmReady = performance.now();
-    const c = api.catalog();
-    catalog = c.catalog;
-    fillForm();
     firstGame(defaults);
     document.body.dataset.ready = "1";
     afterDraw();
     requestAnimationFrame(() => {
       timings.firstFrame = performance.now();
-      // The service worker after the first frame: its first download of
-      // the site takes nothing from the start of play.
-      setTimeout(registerWorker, 0);
+      // The settings' choices (the catalog loads every shipped mod) and
+      // the service worker (its first download of the site) come after
+      // the first frame: they take nothing from the start of play.
+      setTimeout(() => {
+        const c = api.catalog();
+        if (c.error) notify("The settings cannot list the choices: " + c.error.message);
+        catalog = c.catalog || { rulesets: [], presets: [], mods: [], limits: { modFiles: 0, modBytes: 0 } };
+        fillForm();
+        syncForm();
+        afterDraw();
+        registerWorker();
+      }, 0);
     });
     game.focus();
   }

@@ -170,9 +170,10 @@ func (s *Server) Stop() {
 
 // Page is a tab with the game.
 type Page struct {
-	t   testing.TB
-	ctx context.Context
-	URL string
+	t      testing.TB
+	ctx    context.Context
+	cancel context.CancelFunc
+	URL    string
 
 	mu   sync.Mutex
 	logs []string
@@ -213,7 +214,7 @@ func (b *Browser) Open(t testing.TB, url string, o PageOptions) *Page {
 	if o.Width == 0 {
 		o.Width, o.Height = 600, 900
 	}
-	p := &Page{t: t, ctx: ctx, URL: url}
+	p := &Page{t: t, ctx: ctx, cancel: cancel, URL: url}
 	chromedp.ListenTarget(ctx, func(ev any) {
 		switch ev := ev.(type) {
 		case *runtime.EventExceptionThrown:
@@ -348,6 +349,12 @@ func (p *Page) Await(expr string, out any) {
 	p.t.Helper()
 	p.run(chromedp.Evaluate(expr, out, func(e *runtime.EvaluateParams) *runtime.EvaluateParams { return e.WithAwaitPromise(true) }))
 }
+
+// Close closes the page's tab (else closed when the test ends).
+func (p *Page) Close() { p.cancel() }
+
+// Ctx is the page's chromedp context, to listen to its events.
+func (p *Page) Ctx() context.Context { return p.ctx }
 
 // Run runs chromedp actions on the page.
 func (p *Page) Run(actions ...chromedp.Action) { p.t.Helper(); p.run(actions...) }
