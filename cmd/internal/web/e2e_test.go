@@ -386,7 +386,23 @@ func TestModded(t *testing.T) {
 	if !seen {
 		t.Fatal("no mark was ever shown")
 	}
-	modded(t, p, m, "A frozen tile: it neither moves nor merges until it thaws.")
+	const ice = "A frozen tile: it neither moves nor merges until it thaws."
+	modded(t, p, m, ice)
+	// Play on to a mark with one turn left: "1 turn left".
+	one := false
+	for i := 0; i < 8 && !one && !m.s.Status().Over(); i++ {
+		d := []engine.Direction{engine.Up, engine.Left, engine.Down, engine.Right}[i%4]
+		p.Press(arrows[d])
+		m.move(d)
+		same(t, p, m, fmt.Sprintf("modded move %d", i+7))
+		for _, mk := range m.s.State().Marks {
+			one = one || mk.Turns == 1
+		}
+		checkMarks(t, p, m, ice)
+	}
+	if !one {
+		t.Error("no mark had one turn left")
+	}
 	var seed string
 	p.Eval(`document.getElementById("seed").value`, &seed)
 	if seed != "11" {
@@ -401,11 +417,25 @@ func TestModded(t *testing.T) {
 // mouse over the last mark to show its tooltip.
 func modded(t *testing.T, p *webtest.Page, m *mirror, desc string) {
 	t.Helper()
+	checkMarks(t, p, m, desc)
+	var box []float64
+	p.Eval(`(() => { const all = document.querySelectorAll("#tiles .mark"); const r = all[all.length - 1].getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()`, &box)
+	p.Run(input.DispatchMouseEvent(input.MouseMoved, box[0], box[1]))
+	p.Run(chromedp.Poll(`document.querySelectorAll("#tiles .mark:hover").length === 1`, nil))
+	golden(t, p, "modded")
+	p.Run(input.DispatchMouseEvent(input.MouseMoved, 1, 1))
+}
+
+// checkMarks checks each mark's tooltip, the marks in the board's text
+// for screen readers, and the legend, for marks all of the hazard
+// described by desc.
+func checkMarks(t *testing.T, p *webtest.Page, m *mirror, desc string) {
+	t.Helper()
 	p.Idle()
 	var tips []string
 	p.Eval(`[...document.querySelectorAll("#tiles .mark")].map((e) => e.dataset.tip)`, &tips)
 	marks := m.s.State().Marks
-	if len(marks) == 0 || len(tips) != len(marks) {
+	if len(tips) != len(marks) {
 		t.Fatalf("tooltips %q for marks %+v", tips, marks)
 	}
 	text := p.Text("#board-text")
@@ -434,11 +464,6 @@ func modded(t *testing.T, p *webtest.Page, m *mirror, desc string) {
 	if !p.Visible("#legend") || !strings.Contains(p.Text("#legend"), desc) {
 		t.Errorf("the legend %q lacks the hazard's description", p.Text("#legend"))
 	}
-	var box []float64
-	p.Eval(`(() => { const all = document.querySelectorAll("#tiles .mark"); const r = all[all.length - 1].getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()`, &box)
-	p.Run(input.DispatchMouseEvent(input.MouseMoved, box[0], box[1]))
-	p.Run(chromedp.Poll(`document.querySelectorAll("#tiles .mark:hover").length === 1`, nil))
-	golden(t, p, "modded")
 }
 
 // TestModdedCellular plays cellular with the plague mod (mod API version
@@ -462,6 +487,7 @@ func TestModdedCellular(t *testing.T) {
 		m.move(d)
 		same(t, p, m, fmt.Sprintf("plague move %d", i+1))
 		sameMarks(t, p, m, "%", "green", fmt.Sprintf("plague move %d", i+1))
+		checkMarks(t, p, m, "Infected: loses 1 energy a turn until it falls dormant; a merge spreads it to the cells around.")
 	}
 }
 
@@ -518,6 +544,17 @@ func TestSettings(t *testing.T) {
 	}
 	if firstLine(p.Text("#score")) == "" || p.Visible("#message") {
 		t.Fatal("the failing mod stopped the game")
+	}
+	// Failing every turn, the mod is turned off, which its last report
+	// says once.
+	for i := 0; i < scripting.FailLimit; i++ {
+		p.Press("ArrowLeft", "ArrowRight")
+		p.Idle()
+	}
+	var disabled []string
+	p.Eval(`[...document.querySelectorAll("#reports li.disabled")].map((li) => li.textContent)`, &disabled)
+	if len(disabled) != 1 || strings.Count(disabled[0], "disabled")+strings.Count(disabled[0], " off") != 1 {
+		t.Errorf("the disabled mod's reports %q: want one, saying it once", disabled)
 	}
 
 	// A player's mod as a zip, picked in the settings, with a shipped mod.
