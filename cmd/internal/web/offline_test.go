@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"io/fs"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/andybalholm/brotli"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"github.com/mod2048/mod2048/cmd/internal/web"
@@ -176,7 +178,8 @@ func TestNewVersion(t *testing.T) {
 	p.Idle()
 
 	srv.Set(hB)
-	p.Run(chromedp.Reload())
+	// A reload that waits for nothing: the page may reload itself.
+	p.Run(chromedp.ActionFunc(func(ctx context.Context) error { return page.Reload().Do(ctx) }))
 	// The page may come from version A's set first; once version B's
 	// worker has its set it takes over and the page reloads.
 	p.WaitFor(fmt.Sprintf(is, "B"), 20*time.Second)
