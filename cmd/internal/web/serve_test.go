@@ -2,11 +2,14 @@ package web_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -14,6 +17,7 @@ import (
 	"github.com/andybalholm/brotli"
 
 	"github.com/mod2048/mod2048/cmd/internal/web"
+	"github.com/mod2048/mod2048/cmd/internal/web/internal/wasmstamp"
 )
 
 // TestServeWasm: main.wasm goes brotli-compressed, as embedded, to a
@@ -179,5 +183,55 @@ func TestServeETag(t *testing.T) {
 	}
 	if res, _ := get("/nothing.js", "", ""); res.StatusCode != 404 {
 		t.Errorf("/nothing.js: %s, want 404", res.Status)
+	}
+}
+
+// TestServiceWorkerFiles: the service worker keeps every file the page
+// loads (the site's files but the compressed wasm, its stamp and the
+// worker itself, and main.wasm as the page asks for it), and the served
+// sw.js carries the site's version.
+func TestServiceWorkerFiles(t *testing.T) {
+	src, err := fs.ReadFile(web.Site(), web.ServiceWorker)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`const FILES = \[([^\]]*)\];`).FindSubmatch(src)
+	if m == nil {
+		t.Fatalf("%s has no FILES list", web.ServiceWorker)
+	}
+	var kept []string
+	if err := json.Unmarshal([]byte("["+string(m[1])+"]"), &kept); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"./", "main.wasm"}
+	fs.WalkDir(web.Site(), ".", func(p string, e fs.DirEntry, err error) error {
+		if err == nil && !e.IsDir() && p != "index.html" && p != web.Compressed && p != wasmstamp.File && p != web.ServiceWorker {
+			want = append(want, p)
+		}
+		return nil
+	})
+	slices.Sort(kept)
+	slices.Sort(want)
+	if !slices.Equal(kept, want) {
+		t.Errorf("%s keeps %q, want the page's files %q", web.ServiceWorker, kept, want)
+	}
+	h, err := web.Handler(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	res, err := http.Get(srv.URL + "/" + web.ServiceWorker)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	version, err := web.Version(web.Site())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(body, []byte(`const VERSION = "`+version+`";`)) || res.Header.Get("Content-Type") != "text/javascript; charset=utf-8" {
+		t.Errorf("the served %s (%s) does not carry the version %s", web.ServiceWorker, res.Header.Get("Content-Type"), version)
 	}
 }
