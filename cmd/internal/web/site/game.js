@@ -205,13 +205,19 @@
     tiles.textContent = "";
     tiles.appendChild(frag);
     $("score").firstChild ? ($("score").firstChild.nodeValue = v.score) : ($("score").textContent = v.score);
-    $("best").textContent = v.best;
+    setText($("best"), v.best);
     $("undo").disabled = v.undo === 0;
     $("redo").disabled = v.redo === 0;
-    $("goal").textContent = v.ruleset === "classic" && v.winValue ? v.winValue + "!" : "a stable colony!";
+    setText($("goal"), v.ruleset === "classic" && v.winValue ? v.winValue + "!" : "a stable colony!");
     showMessage(v);
     describeBoard(v);
     showSeed(v);
+  }
+
+  // setText sets an element's text when it changes (a change costs the
+  // page a layout).
+  function setText(el, text) {
+    if (el.textContent !== text) el.textContent = text;
   }
 
   // ---- The mods' hazards: each mark's tooltip, the legend, and the
@@ -300,8 +306,10 @@
     const box = $("message");
     const won = v.status === "won", lost = v.status === "lost";
     if (!won && !lost) {
-      box.hidden = true;
-      box.className = "game-message";
+      if (!box.hidden) {
+        box.hidden = true;
+        box.className = "game-message";
+      }
       return;
     }
     const wasShown = !box.hidden;
@@ -330,20 +338,27 @@
   let anim = null; // {timer, finish}
   let lastTiming = null; // the timing of the move being drawn
 
+  // cellAt is the transform that puts a tile on cell p (as .tile's).
+  function cellAt(p) {
+    return "translate(calc(" + p[1] + " * (var(--cell) + var(--gap))), calc(" + p[0] + " * (var(--cell) + var(--gap))))";
+  }
+
   function animate(prev, v) {
     const motions = v.motions;
     if (!motions || !prev || reduceMotion.matches || prev.width !== v.width || prev.height !== v.height) {
       draw(v, motions ? motions.merged.map((m) => m.into) : [], v.spawns);
       return;
     }
+    // Each tile is put where it goes, and slides there from where it was
+    // (Web Animations: nothing of the page is laid out to start them).
     const frag = document.createDocumentFragment();
     const moving = [];
     for (const m of motions.moves) {
       const cell = prev.cells[m.from[0] * prev.width + m.from[1]];
       if (!cell || (!cell.kind && !cell.token)) continue;
-      const el = makeTile(cell, m.from[0], m.from[1]);
+      const el = makeTile(cell, m.to[0], m.to[1]);
       frag.appendChild(el);
-      moving.push([el, m.to]);
+      if (m.from[0] !== m.to[0] || m.from[1] !== m.to[1]) moving.push([el, m.from, m.to]);
     }
     // Tokens that do not move (catalysts, blight) stay where they are.
     for (let i = 0; i < prev.cells.length; i++) {
@@ -352,12 +367,8 @@
     }
     tiles.textContent = "";
     tiles.appendChild(frag);
-    // The style of the old cells, so the transitions start there: a
-    // style update, not a layout.
-    if (moving.length) void getComputedStyle(moving[0][0]).transform;
-    for (const [el, to] of moving) {
-      el.style.setProperty("--r", to[0]);
-      el.style.setProperty("--c", to[1]);
+    for (const [el, from, to] of moving) {
+      el.animate([{ transform: cellAt(from) }, { transform: cellAt(to) }], { duration: SLIDE_MS, easing: "ease-in-out" });
     }
     const finish = () => {
       if (anim === null) return;
