@@ -577,7 +577,7 @@
     view = reply.view;
     gridSize = "";
     draw(view, [], []);
-    persist();
+    persistSoon();
     $("reports").textContent = "";
     $("reports-box").hidden = true;
     showReports(view.reports);
