@@ -3,7 +3,7 @@
 // 2048 tile (gold #edc22e, with "2048" in its light text #f9f6f2) filling
 // the square, so that the icon is also maskable (its text inside the
 // middle 60%). It draws with the standard library alone: the digits are
-// a 5×7 pixel font, scaled. Run it from the module's folder (go run
+// a 5×7 pixel font, emboldened and scaled. Run it from the module's folder (go run
 // ./cmd/internal/web/internal/icons) after changing it, and commit the
 // PNGs.
 package main
@@ -30,7 +30,7 @@ var (
 // glyphs are the digits of "2048" in a 5×7 grid.
 var glyphs = map[rune][7]string{
 	'2': {".###.", "#...#", "....#", "...#.", "..#..", ".#...", "#####"},
-	'0': {".###.", "#...#", "#..##", "#.#.#", "##..#", "#...#", ".###."},
+	'0': {".###.", "#...#", "#...#", "#...#", "#...#", "#...#", ".###."},
 	'4': {"...#.", "..##.", ".#.#.", "#..#.", "#####", "...#.", "...#."},
 	'8': {".###.", "#...#", "#...#", ".###.", "#...#", "#...#", ".###."},
 }
@@ -42,23 +42,23 @@ func Draw(size int) *image.NRGBA {
 		img.Pix[i], img.Pix[i+1], img.Pix[i+2], img.Pix[i+3] = gold.R, gold.G, gold.B, gold.A
 	}
 	const text = "2048"
-	// Four glyphs of 5 columns with a column of space between: 23 columns
+	// Each glyph is drawn twice, a column apart (bold, as the original's
+	// digits): 6 columns a glyph and one of space between, 27 columns
 	// over 60% of the width.
-	cols := len(text)*5 + (len(text)-1)*1
+	cols := len(text)*6 + len(text) - 1
 	px := size * 6 / 10 / cols
 	w, h := cols*px, 7*px
 	x0, y0 := (size-w)/2, (size-h)/2
 	for i, r := range text {
-		g := glyphs[r]
-		for y, row := range g {
+		for y, row := range glyphs[r] {
 			for x, c := range row {
 				if c != '#' {
 					continue
 				}
-				gx := x0 + (i*6+x)*px
+				gx := x0 + (i*7+x)*px
 				gy := y0 + y*px
 				for dy := 0; dy < px; dy++ {
-					for dx := 0; dx < px; dx++ {
+					for dx := 0; dx < 2*px; dx++ {
 						img.SetNRGBA(gx+dx, gy+dy, light)
 					}
 				}
