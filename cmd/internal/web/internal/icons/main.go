@@ -3,9 +3,9 @@
 // 2048 tile (gold #edc22e, with "2048" in its light text #f9f6f2) filling
 // the square, so that the icon is also maskable (its text inside the
 // middle 60%). It draws with the standard library alone: the digits are
-// a 5×7 pixel font, emboldened and scaled. Run it from the module's folder (go run
-// ./cmd/internal/web/internal/icons) after changing it, and commit the
-// PNGs.
+// a 5×7 pixel font, emboldened and scaled. Run it from the module's
+// folder (go run ./cmd/internal/web/internal/icons) after changing it,
+// and commit the PNGs.
 package main
 
 import (
