@@ -116,8 +116,8 @@ func Handler(d *Defaults) (http.Handler, error) { return SiteHandler(Site(), d) 
 // Cache-Control: no-cache, so a browser keeps it in its HTTP cache and
 // asks again on each load, answered by 304 Not Modified while the file
 // is the same: a reload downloads nothing, and the browser's cache of
-// compiled WebAssembly (kept beside the HTTP cache's entry of main.wasm)
-// stays valid. main.wasm goes as the site holds it, brotli-compressed, to
+// compiled WebAssembly (kept beside the cached main.wasm, in the HTTP
+// cache or the service worker's) stays valid. main.wasm goes as the site holds it, brotli-compressed, to
 // a browser that accepts brotli (every browser of today does over HTTPS
 // and on localhost), and decoded to any other client, each form with its
 // own ETag. sw.js, the service worker, is sent with the site's version
@@ -138,6 +138,7 @@ func SiteHandler(site fs.FS, d *Defaults) (http.Handler, error) {
 	if !ok {
 		return nil, fmt.Errorf("the site lacks %s: run make web", Compressed)
 	}
+	wasmBr := &file{data: br.data, etag: etagOf(br.data, "br"), ctype: "application/wasm"}
 	var raw struct {
 		sync.Once
 		f   *file
@@ -157,7 +158,7 @@ func SiteHandler(site fs.FS, d *Defaults) (http.Handler, error) {
 		w.Header().Set("Vary", "Accept-Encoding")
 		if accepts(r, "br") {
 			w.Header().Set("Content-Encoding", "br")
-			serveFile(w, r, &file{data: br.data, etag: etagOf(br.data, "br"), ctype: "application/wasm"})
+			serveFile(w, r, wasmBr)
 			return
 		}
 		raw.Do(func() {
