@@ -624,3 +624,18 @@ func TestSettings(t *testing.T) {
 func awaitWorker(p *webtest.Page) {
 	p.Run(chromedp.Poll(`!!navigator.serviceWorker.controller && navigator.serviceWorker.controller.state === "activated"`, nil, chromedp.WithPollingTimeout(15*time.Second)))
 }
+
+// TestSaveOnLeave: a move is saved after its frame, and a page that goes
+// away at once (a reload right after the keys) still keeps every move.
+func TestSaveOnLeave(t *testing.T) {
+	b := browser(t)
+	o := bridge.Options{Ruleset: "classic", Seed: "4"}
+	p := b.Open(t, webtest.Serve(t, &web.Defaults{Options: o}), webtest.PageOptions{})
+	m := newMirror(t, o, 4)
+	for _, d := range []engine.Direction{engine.Left, engine.Up, engine.Right} {
+		m.move(d)
+	}
+	p.Press("ArrowLeft", "ArrowUp", "ArrowRight")
+	p.Reload()
+	same(t, p, m, "after a reload straight after three moves")
+}
