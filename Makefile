@@ -48,7 +48,7 @@ fuzz:
 	$(GO) test ./scripting/session/fixture -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME)
 	$(GO) test ./config -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./scripting/session/replay -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME)
-	$(GO) test ./config -run '^$$' -fuzz FuzzParseAISettings -fuzztime $(FUZZTIME)
+	$(GO) test ./config/aiconfig -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME)
 
 # check: what a commit should leave clean besides the tests.
 check: test

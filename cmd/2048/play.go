@@ -17,6 +17,7 @@ import (
 	"github.com/mod2048/mod2048/cmd/2048/internal/saves"
 	"github.com/mod2048/mod2048/cmd/2048/internal/tui"
 	"github.com/mod2048/mod2048/config"
+	"github.com/mod2048/mod2048/config/aiconfig"
 	"github.com/mod2048/mod2048/config/infile"
 	"github.com/mod2048/mod2048/engine"
 	"github.com/mod2048/mod2048/engine/ai"
@@ -276,7 +277,7 @@ func aiSettings(path string) (ai.Settings, error) {
 	if err != nil {
 		return ai.Settings{}, err
 	}
-	return config.ParseAISettings(data, path)
+	return aiconfig.Parse(data, path)
 }
 
 // setMods applies --mod-set MOD.KEY=VALUE assignments to the loaded mods

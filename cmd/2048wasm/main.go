@@ -10,12 +10,13 @@
 //	mod2048.restart(seed?)                  a new game of the same setup
 //	mod2048.move("left"|"right"|"up"|"down")
 //	mod2048.undo(), redo(), keepPlaying(), save(), view()
+//	mod2048.inspectMod(source)              a player's mod's manifest
 //
 // Each takes plain values and returns a plain object, a bridge.Reply:
-// {view}, {save}, {catalog} or {error: {kind, message, file, line, key}}.
-// An error is a value, never an exception. When the functions are in
-// place the program calls globalThis.mod2048Ready(), if the page defined
-// it, and then waits for calls until the page goes.
+// {view}, {save}, {catalog}, {mod} or {error: {kind, message, file,
+// line, key}}. An error is a value, never an exception. When the
+// functions are in place the program calls globalThis.mod2048Ready(), if
+// the page defined it, and then waits for calls until the page goes.
 //
 // Build it with make web (GOOS=js GOARCH=wasm); the page loads it with
 // Go's wasm_exec.js.

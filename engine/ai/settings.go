@@ -6,7 +6,7 @@ import (
 )
 
 // Settings tune the search and the evaluation. Every one is a TOML key
-// (config.ParseAISettings reads them over the defaults: the engine reads
+// (config/aiconfig reads them over the defaults: the engine reads
 // no files and parses no TOML).
 type Settings struct {
 	// MinDepth and MaxDepth bound the search depth in moves; between them

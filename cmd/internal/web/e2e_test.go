@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
+	"time"
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
@@ -69,11 +71,18 @@ func newMirror(t *testing.T, o bridge.Options, seed uint64) *mirror {
 	}
 	setup := session.Setup{Config: c}
 	for _, m := range o.Mods {
-		sub, err := fs.Sub(modsFS(), m.Builtin)
-		if err != nil {
+		var sub fs.FS
+		name := "mods/" + m.Builtin
+		if m.Files != nil {
+			files := fstest.MapFS{}
+			for p, src := range m.Files {
+				files[p] = &fstest.MapFile{Data: []byte(src)}
+			}
+			sub, name = files, m.Name
+		} else if sub, err = fs.Sub(modsFS(), m.Builtin); err != nil {
 			t.Fatal(err)
 		}
-		mod, err := scripting.LoadModFS(sub, "mods/"+m.Builtin)
+		mod, err := scripting.LoadModFS(sub, name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -377,6 +386,84 @@ func TestModded(t *testing.T) {
 	if !seen {
 		t.Fatal("no mark was ever shown")
 	}
+	const ice = "A frozen tile: it neither moves nor merges until it thaws."
+	modded(t, p, m, ice)
+	// Play on to a mark with one turn left: "1 turn left".
+	one := false
+	for i := 0; i < 8 && !one && !m.s.Status().Over(); i++ {
+		d := []engine.Direction{engine.Up, engine.Left, engine.Down, engine.Right}[i%4]
+		p.Press(arrows[d])
+		m.move(d)
+		same(t, p, m, fmt.Sprintf("modded move %d", i+7))
+		for _, mk := range m.s.State().Marks {
+			one = one || mk.Turns == 1
+		}
+		checkMarks(t, p, m, ice)
+	}
+	if !one {
+		t.Error("no mark had one turn left")
+	}
+	var seed string
+	p.Eval(`document.getElementById("seed").value`, &seed)
+	if seed != "11" {
+		t.Errorf("the seed field says %q in a game of seed 11", seed)
+	}
+}
+
+// modded checks what a modded game shows of its hazards: each mark's
+// tooltip (the hazard's description and the turns left, "1 turn left",
+// "3 turns left"), the marks in the board's text for screen readers, and
+// the legend; then the golden DOM and screenshot "modded", with the
+// mouse over the last mark to show its tooltip.
+func modded(t *testing.T, p *webtest.Page, m *mirror, desc string) {
+	t.Helper()
+	checkMarks(t, p, m, desc)
+	var box []float64
+	p.Eval(`(() => { const all = document.querySelectorAll("#tiles .mark"); const r = all[all.length - 1].getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()`, &box)
+	p.Run(input.DispatchMouseEvent(input.MouseMoved, box[0], box[1]))
+	p.Run(chromedp.Poll(`document.querySelectorAll("#tiles .mark:hover").length === 1`, nil))
+	golden(t, p, "modded")
+	p.Run(input.DispatchMouseEvent(input.MouseMoved, 1, 1))
+}
+
+// checkMarks checks each mark's tooltip, the marks in the board's text
+// for screen readers, and the legend, for marks all of the hazard
+// described by desc.
+func checkMarks(t *testing.T, p *webtest.Page, m *mirror, desc string) {
+	t.Helper()
+	p.Idle()
+	var tips []string
+	p.Eval(`[...document.querySelectorAll("#tiles .mark")].map((e) => e.dataset.tip)`, &tips)
+	marks := m.s.State().Marks
+	if len(tips) != len(marks) {
+		t.Fatalf("tooltips %q for marks %+v", tips, marks)
+	}
+	text := p.Text("#board-text")
+	for i, mk := range marks {
+		want := desc
+		words := ""
+		switch {
+		case mk.Turns == 1:
+			words = "1 turn left"
+		case mk.Turns > 1:
+			words = fmt.Sprintf("%d turns left", mk.Turns)
+		}
+		if words != "" {
+			want += " (" + words + ")"
+		}
+		if tips[i] != want {
+			t.Errorf("mark %d's tooltip %q, want %q", i, tips[i], want)
+		}
+		_, short, _ := strings.Cut(mk.Name, ":")
+		row := fmt.Sprintf("Row %d: ", mk.Pos.Row+1)
+		at := strings.Index(text, row)
+		if at < 0 || !strings.Contains(strings.SplitN(text[at:], ".", 2)[0], "("+short) {
+			t.Errorf("the board's text %q does not name the %s on row %d", text, short, mk.Pos.Row+1)
+		}
+	}
+	if !p.Visible("#legend") || !strings.Contains(p.Text("#legend"), desc) {
+		t.Errorf("the legend %q lacks the hazard's description", p.Text("#legend"))
+	}
 }
 
 // TestModdedCellular plays cellular with the plague mod (mod API version
@@ -400,6 +487,7 @@ func TestModdedCellular(t *testing.T) {
 		m.move(d)
 		same(t, p, m, fmt.Sprintf("plague move %d", i+1))
 		sameMarks(t, p, m, "%", "green", fmt.Sprintf("plague move %d", i+1))
+		checkMarks(t, p, m, "Infected: loses 1 energy a turn until it falls dormant; a merge spreads it to the cells around.")
 	}
 }
 
@@ -457,6 +545,17 @@ func TestSettings(t *testing.T) {
 	if firstLine(p.Text("#score")) == "" || p.Visible("#message") {
 		t.Fatal("the failing mod stopped the game")
 	}
+	// Failing every turn, the mod is turned off, which its last report
+	// says once.
+	for i := 0; i < scripting.FailLimit; i++ {
+		p.Press("ArrowLeft", "ArrowRight")
+		p.Idle()
+	}
+	var disabled []string
+	p.Eval(`[...document.querySelectorAll("#reports li.disabled")].map((li) => li.textContent)`, &disabled)
+	if len(disabled) != 1 || strings.Count(disabled[0], "disabled")+strings.Count(disabled[0], " off") != 1 {
+		t.Errorf("the disabled mod's reports %q: want one, saying it once", disabled)
+	}
 
 	// A player's mod as a zip, picked in the settings, with a shipped mod.
 	zipPath := filepath.Join(t.TempDir(), "tick_log.zip")
@@ -481,7 +580,7 @@ func TestSettings(t *testing.T) {
 	p.Run(
 		chromedp.Click("#settings summary", chromedp.ByQuery),
 		chromedp.SetUploadFiles("#mod-zip", []string{zipPath}, chromedp.ByQuery),
-		chromedp.Poll(`document.getElementById("own-mods").textContent.includes("tick_log.zip")`, nil),
+		chromedp.Poll(`document.getElementById("own-mods").textContent.includes("Tick log 1.0.0")`, nil),
 		chromedp.Click("#mod-freeze", chromedp.ByQuery),
 		chromedp.SetValue("#seed", "8", chromedp.ByQuery),
 		chromedp.Click("#start", chromedp.ByQuery),
@@ -492,4 +591,51 @@ func TestSettings(t *testing.T) {
 	if strings.Join(mods, " ") != "boom freeze tick_log" || p.Visible("#mod-error") { // boom stays from the game before
 		t.Fatalf("mods %v, error %q", mods, p.Text("#mod-error"))
 	}
+	// The player's mods are listed by their manifests' names.
+	if got := p.Text("#own-mods"); !strings.Contains(got, "Boom 1.0.0") || !strings.Contains(got, "Tick log 1.0.0 (tick_log.zip)") {
+		t.Errorf("own mods listed as %q, want their manifests' names", got)
+	}
+	var seed string
+	p.Eval(`document.getElementById("seed").value`, &seed)
+	if seed != "8" {
+		t.Errorf("the seed field says %q in a game of seed 8", seed)
+	}
+	// A mod that cannot load is refused when picked, with its error.
+	bad := filepath.Join(t.TempDir(), "bad.zip")
+	buf.Reset()
+	zw = zip.NewWriter(&buf)
+	w, _ := zw.Create("bad/mod.toml")
+	w.Write([]byte("id = \"bad\"\n"))
+	zw.Close()
+	if err := os.WriteFile(bad, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p.Run(
+		chromedp.SetUploadFiles("#mod-zip", []string{bad}, chromedp.ByQuery),
+		chromedp.Poll(`!document.getElementById("mod-error").hidden`, nil),
+	)
+	if got := p.Text("#mod-error"); !strings.Contains(got, "bad.zip") || strings.Contains(p.Text("#own-mods"), "bad.zip") {
+		t.Errorf("a mod that cannot load: error %q, listed %q", got, p.Text("#own-mods"))
+	}
+}
+
+// awaitWorker waits until the page's service worker has the site in its
+// cache and controls the page.
+func awaitWorker(p *webtest.Page) {
+	p.Run(chromedp.Poll(`!!navigator.serviceWorker.controller && navigator.serviceWorker.controller.state === "activated"`, nil, chromedp.WithPollingTimeout(15*time.Second)))
+}
+
+// TestSaveOnLeave: a move is saved after its frame, and a page that goes
+// away at once (a reload right after the keys) still keeps every move.
+func TestSaveOnLeave(t *testing.T) {
+	b := browser(t)
+	o := bridge.Options{Ruleset: "classic", Seed: "4"}
+	p := b.Open(t, webtest.Serve(t, &web.Defaults{Options: o}), webtest.PageOptions{})
+	m := newMirror(t, o, 4)
+	for _, d := range []engine.Direction{engine.Left, engine.Up, engine.Right} {
+		m.move(d)
+	}
+	p.Press("ArrowLeft", "ArrowUp", "ArrowRight")
+	p.Reload()
+	same(t, p, m, "after a reload straight after three moves")
 }

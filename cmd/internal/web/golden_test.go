@@ -17,6 +17,14 @@ const domSnapshot = `(() => {
 		const cls = [...el.classList].filter((c) => c !== "tile-new" && c !== "tile-merged").join(".");
 		lines.push(cls + " r" + el.style.getPropertyValue("--r") + " c" + el.style.getPropertyValue("--c") + " " + JSON.stringify(el.textContent));
 	}
+	for (const el of document.querySelectorAll("#tiles .mark")) {
+		lines.push("mark " + el.dataset.mark + " r" + el.dataset.row + " c" + el.dataset.col + " " + JSON.stringify(el.dataset.tip));
+	}
+	const legend = document.getElementById("legend");
+	if (!legend.hidden) {
+		for (const li of legend.querySelectorAll("li")) lines.push("legend " + JSON.stringify(li.textContent));
+	}
+	if (document.querySelector("#tiles .mark")) lines.push("text " + JSON.stringify(document.getElementById("board-text").textContent));
 	const msg = document.getElementById("message");
 	lines.push("message " + (msg.hidden ? "hidden" : msg.className + " " + JSON.stringify(document.getElementById("message-text").textContent)));
 	return lines.join("\n") + "\n";

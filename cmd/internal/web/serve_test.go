@@ -2,16 +2,22 @@ package web_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/andybalholm/brotli"
 
 	"github.com/mod2048/mod2048/cmd/internal/web"
+	"github.com/mod2048/mod2048/cmd/internal/web/internal/wasmstamp"
 )
 
 // TestServeWasm: main.wasm goes brotli-compressed, as embedded, to a
@@ -97,5 +103,135 @@ func TestWriteBothForms(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Errorf("Files lists %s, which Write did not write", f)
 		}
+	}
+	// The installable, offline site: manifest, icons, and the service
+	// worker with the site's version in it.
+	for _, f := range []string{"manifest.webmanifest", "icon-192.png", "icon-512.png"} {
+		if !slices.Contains(web.Files(), f) {
+			t.Errorf("Files lacks %s", f)
+		}
+	}
+	version, err := web.Version(web.Site())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sw, err := os.ReadFile(filepath.Join(dir, web.ServiceWorker))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(sw), `const VERSION = "`+version+`";`) {
+		t.Errorf("the written %s does not carry the site's version %s", web.ServiceWorker, version)
+	}
+}
+
+// TestServeETag: every file goes with a strong ETag and Cache-Control:
+// no-cache, and a request naming that ETag in If-None-Match is answered
+// 304 with no body; main.wasm's two forms have ETags of their own.
+func TestServeETag(t *testing.T) {
+	h, err := web.Handler(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	get := func(p, accept, inm string) (*http.Response, []byte) {
+		t.Helper()
+		req, _ := http.NewRequest("GET", srv.URL+p, nil)
+		req.Header.Set("Accept-Encoding", accept)
+		if inm != "" {
+			req.Header.Set("If-None-Match", inm)
+		}
+		res, err := (&http.Transport{DisableCompression: true}).RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		body, err := io.ReadAll(res.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res, body
+	}
+	tags := map[string]string{}
+	for _, c := range []struct{ path, accept string }{
+		{"/", "br"}, {"/game.js", "br"}, {"/style.css", ""}, {"/wasm_exec.js", ""}, {"/" + web.ServiceWorker, "br"},
+		{"/manifest.webmanifest", ""}, {"/icon-192.png", ""}, {"/main.wasm", "gzip, br"}, {"/main.wasm", "gzip"},
+	} {
+		res, body := get(c.path, c.accept, "")
+		tag := res.Header.Get("ETag")
+		if res.StatusCode != 200 || len(body) == 0 {
+			t.Fatalf("%s: %s, %d bytes", c.path, res.Status, len(body))
+		}
+		if !strings.HasPrefix(tag, `"`) || !strings.HasSuffix(tag, `"`) || len(tag) < 10 {
+			t.Fatalf("%s: ETag %q, want a strong one", c.path, tag)
+		}
+		if cc := res.Header.Get("Cache-Control"); cc != "no-cache" {
+			t.Errorf("%s: Cache-Control %q, want no-cache", c.path, cc)
+		}
+		if old, ok := tags[c.path]; ok && old == tag {
+			t.Errorf("%s: the same ETag %s for its brotli and raw forms", c.path, tag)
+		}
+		tags[c.path] = tag
+		res, body = get(c.path, c.accept, tag)
+		if res.StatusCode != http.StatusNotModified || len(body) != 0 {
+			t.Fatalf("%s with If-None-Match %s: %s, %d bytes; want 304 and no body", c.path, tag, res.Status, len(body))
+		}
+		res, _ = get(c.path, c.accept, `"other"`)
+		if res.StatusCode != 200 {
+			t.Fatalf("%s with another ETag: %s", c.path, res.Status)
+		}
+	}
+	if res, _ := get("/nothing.js", "", ""); res.StatusCode != 404 {
+		t.Errorf("/nothing.js: %s, want 404", res.Status)
+	}
+}
+
+// TestServiceWorkerFiles: the service worker keeps every file the page
+// loads (the site's files but the compressed wasm, its stamp and the
+// worker itself, and main.wasm as the page asks for it), and the served
+// sw.js carries the site's version.
+func TestServiceWorkerFiles(t *testing.T) {
+	src, err := fs.ReadFile(web.Site(), web.ServiceWorker)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`const FILES = \[([^\]]*)\];`).FindSubmatch(src)
+	if m == nil {
+		t.Fatalf("%s has no FILES list", web.ServiceWorker)
+	}
+	var kept []string
+	if err := json.Unmarshal([]byte("["+string(m[1])+"]"), &kept); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"./", "main.wasm"}
+	fs.WalkDir(web.Site(), ".", func(p string, e fs.DirEntry, err error) error {
+		if err == nil && !e.IsDir() && p != "index.html" && p != web.Compressed && p != wasmstamp.File && p != web.ServiceWorker {
+			want = append(want, p)
+		}
+		return nil
+	})
+	slices.Sort(kept)
+	slices.Sort(want)
+	if !slices.Equal(kept, want) {
+		t.Errorf("%s keeps %q, want the page's files %q", web.ServiceWorker, kept, want)
+	}
+	h, err := web.Handler(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	res, err := http.Get(srv.URL + "/" + web.ServiceWorker)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	version, err := web.Version(web.Site())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(body, []byte(`const VERSION = "`+version+`";`)) || res.Header.Get("Content-Type") != "text/javascript; charset=utf-8" {
+		t.Errorf("the served %s (%s) does not carry the version %s", web.ServiceWorker, res.Header.Get("Content-Type"), version)
 	}
 }

@@ -3,7 +3,9 @@ package web_test
 import (
 	"bytes"
 	"io/fs"
+	"os"
 	"os/exec"
+	"strings"
 	"testing"
 
 	"github.com/mod2048/mod2048/cmd/internal/web"
@@ -49,7 +51,7 @@ func TestWasmIsFresh(t *testing.T) {
 // TestSiteFiles: the site has every file the page loads, main.wasm only
 // compressed, and the compressed file decodes to a WebAssembly module.
 func TestSiteFiles(t *testing.T) {
-	for _, f := range []string{"index.html", "style.css", "game.js", "wasm_exec.js", web.Compressed, wasmstamp.File} {
+	for _, f := range []string{"index.html", "style.css", "game.js", "wasm_exec.js", web.Compressed, wasmstamp.File, web.ServiceWorker, "manifest.webmanifest", "icon-192.png", "icon-512.png"} {
 		data, err := fs.ReadFile(web.Site(), f)
 		if err != nil || len(data) == 0 {
 			t.Errorf("the site lacks %s: run make web", f)
@@ -85,4 +87,30 @@ func wasmSizes(t *testing.T) (raw, br int) {
 		t.Fatal(err)
 	}
 	return len(wasm), len(data)
+}
+
+// TestWasmLeavesOutTheExpert: the browser's WebAssembly does not carry the
+// expert player (engine/ai and its packed board's tables, 2.3 MB built at
+// every start): the page asks no tip of it.
+func TestWasmLeavesOutTheExpert(t *testing.T) {
+	goBin := wasmstamp.Go()
+	if _, err := exec.LookPath(goBin); err != nil {
+		t.Skip("no go command to list the packages with")
+	}
+	root, err := wasmstamp.Root(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(goBin, "list", "-deps", wasmstamp.Main)
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pkg := range strings.Fields(string(out)) {
+		if strings.HasSuffix(pkg, "/engine/ai") || strings.HasSuffix(pkg, "/engine/bitboard") {
+			t.Errorf("the WebAssembly builds from %s", pkg)
+		}
+	}
 }

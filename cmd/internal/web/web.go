@@ -19,7 +19,9 @@ package web
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"embed"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -44,8 +46,10 @@ import (
 var embedded embed.FS
 
 // Site returns the site's files as embedded: index.html, style.css,
-// game.js, wasm_exec.js, main.wasm.br and main.wasm.stamp. Wasm gives
-// main.wasm itself.
+// game.js, wasm_exec.js, main.wasm.br and main.wasm.stamp, and for
+// offline play and installing to a home screen sw.js (the service
+// worker), manifest.webmanifest and its icons (icon-192.png, icon-512.png,
+// drawn by cmd/internal/web/internal/icons). Wasm gives main.wasm itself.
 func Site() fs.FS {
 	sub, err := fs.Sub(embedded, "site")
 	if err != nil {
@@ -97,19 +101,29 @@ func Wasm() ([]byte, error) {
 			wasmOnce.err = fmt.Errorf("the site lacks %s: run make web", Compressed)
 			return
 		}
-		wasmOnce.data, wasmOnce.err = io.ReadAll(brotli.NewReader(bytes.NewReader(br)))
-		if wasmOnce.err != nil {
-			wasmOnce.err = fmt.Errorf("%s: %v", Compressed, wasmOnce.err)
-		}
+		wasmOnce.data, wasmOnce.err = decode(br)
 	})
 	return wasmOnce.data, wasmOnce.err
 }
 
-// Handler serves the site, with defaults.json when d is not nil.
-// main.wasm goes as embedded, brotli-compressed, to a browser that
-// accepts brotli (every browser of today does over HTTPS and on
-// localhost), and decoded to any other client.
-func Handler(d *Defaults) (http.Handler, error) {
+// Handler serves the embedded site, with defaults.json when d is not nil.
+func Handler(d *Defaults) (http.Handler, error) { return SiteHandler(Site(), d) }
+
+// SiteHandler serves site, a folder of the site's files as Site gives
+// them, with defaults.json when d is not nil. Tests serve altered sites
+// with it (a new version over an old one).
+//
+// Every file goes with a strong ETag (a digest of what is sent) and
+// Cache-Control: no-cache, so a browser keeps it in its HTTP cache and
+// asks again on each load, answered by 304 Not Modified while the file
+// is the same: a reload downloads nothing, and the browser's cache of
+// compiled WebAssembly (kept beside the cached main.wasm, in the HTTP
+// cache or the service worker's) stays valid. main.wasm goes as the site holds it, brotli-compressed, to
+// a browser that accepts brotli (every browser of today does over HTTPS
+// and on localhost), and decoded to any other client, each form with its
+// own ETag. sw.js, the service worker, is sent with the site's version
+// (Version) in it.
+func SiteHandler(site fs.FS, d *Defaults) (http.Handler, error) {
 	var defaults []byte
 	if d != nil {
 		var err error
@@ -117,11 +131,19 @@ func Handler(d *Defaults) (http.Handler, error) {
 			return nil, err
 		}
 	}
-	site := Site()
-	files := http.FileServerFS(site)
-	br, err := fs.ReadFile(site, Compressed)
+	files, err := served(site)
 	if err != nil {
+		return nil, err
+	}
+	br, ok := files[Compressed]
+	if !ok {
 		return nil, fmt.Errorf("the site lacks %s: run make web", Compressed)
+	}
+	wasmBr := &file{data: br.data, etag: etagOf(br.data, "br"), ctype: "application/wasm"}
+	var raw struct {
+		sync.Once
+		f   *file
+		err error
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /"+DefaultsFile, func(w http.ResponseWriter, r *http.Request) {
@@ -134,25 +156,35 @@ func Handler(d *Defaults) (http.Handler, error) {
 		w.Write(defaults)
 	})
 	mux.HandleFunc("GET /main.wasm", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Cache-Control", "no-cache")
-		w.Header().Set("Content-Type", "application/wasm")
 		w.Header().Set("Vary", "Accept-Encoding")
 		if accepts(r, "br") {
 			w.Header().Set("Content-Encoding", "br")
-			http.ServeContent(w, r, "main.wasm", time.Time{}, bytes.NewReader(br))
+			serveFile(w, r, wasmBr)
 			return
 		}
-		wasm, err := Wasm()
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusInternalServerError)
+		raw.Do(func() {
+			var wasm []byte
+			if wasm, raw.err = decode(br.data); raw.err == nil {
+				raw.f = &file{data: wasm, etag: etagOf(wasm, ""), ctype: "application/wasm"}
+			}
+		})
+		if raw.err != nil {
+			http.Error(w, raw.err.Error(), http.StatusInternalServerError)
 			return
 		}
-		http.ServeContent(w, r, "main.wasm", time.Time{}, bytes.NewReader(wasm))
+		serveFile(w, r, raw.f)
 	})
 	mux.HandleFunc("GET /", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Cache-Control", "no-cache")
-		w.Header().Set("X-Content-Type-Options", "nosniff")
-		files.ServeHTTP(w, r)
+		name := strings.TrimPrefix(r.URL.Path, "/")
+		if name == "" {
+			name = "index.html"
+		}
+		f, ok := files[name]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		serveFile(w, r, f)
 	})
 	return mux, nil
 }
@@ -213,6 +245,117 @@ func HostGuard(h http.Handler, host string, port int) http.Handler {
 	})
 }
 
+// file is a file as served: its bytes, strong ETag and content type.
+type file struct {
+	data  []byte
+	etag  string
+	ctype string
+}
+
+// serveFile sends f, or 304 Not Modified to a request whose If-None-Match
+// names f's ETag (http.ServeContent answers it, and ranges).
+func serveFile(w http.ResponseWriter, r *http.Request, f *file) {
+	h := w.Header()
+	h.Set("Cache-Control", "no-cache")
+	h.Set("ETag", f.etag)
+	h.Set("Content-Type", f.ctype)
+	h.Set("X-Content-Type-Options", "nosniff")
+	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(f.data))
+}
+
+// etagOf is a strong ETag of data, with the name of its coding if any.
+func etagOf(data []byte, coding string) string {
+	sum := sha256.Sum256(data)
+	tag := hex.EncodeToString(sum[:12])
+	if coding != "" {
+		tag += "-" + coding
+	}
+	return `"` + tag + `"`
+}
+
+// contentTypes are the types of the site's files by extension.
+var contentTypes = map[string]string{
+	".html":        "text/html; charset=utf-8",
+	".css":         "text/css; charset=utf-8",
+	".js":          "text/javascript; charset=utf-8",
+	".png":         "image/png",
+	".webmanifest": "application/manifest+json",
+	".stamp":       "text/plain; charset=utf-8",
+	".br":          "application/octet-stream",
+}
+
+// served reads the site's files as they are served and written: sw.js
+// with the site's version in it.
+func served(site fs.FS) (map[string]*file, error) {
+	version, err := Version(site)
+	if err != nil {
+		return nil, err
+	}
+	files := map[string]*file{}
+	err = fs.WalkDir(site, ".", func(p string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		data, err := fs.ReadFile(site, p)
+		if err != nil {
+			return err
+		}
+		if p == ServiceWorker {
+			data = bytes.ReplaceAll(data, []byte(versionMark), []byte(version))
+		}
+		ctype, ok := contentTypes[path.Ext(p)]
+		if !ok {
+			ctype = "application/octet-stream"
+		}
+		files[p] = &file{data: data, etag: etagOf(data, ""), ctype: ctype}
+		return nil
+	})
+	return files, err
+}
+
+// ServiceWorker is the service worker's file: it keeps the site (page,
+// style, scripts, main.wasm, manifest and icons) in the browser's cache
+// as one set named by the site's version, so that the game loads and
+// plays with no network after a first visit, and a new version replaces
+// the whole set at once.
+const ServiceWorker = "sw.js"
+
+// versionMark is what the site's version replaces in sw.js.
+const versionMark = "@VERSION@"
+
+// Version returns the site's version: a digest of every file of site
+// (sw.js as written, before its version is put in), so that any change to
+// the page, its scripts or main.wasm gives a new version, and the service
+// worker a new cache.
+func Version(site fs.FS) (string, error) {
+	h := sha256.New()
+	err := fs.WalkDir(site, ".", func(p string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		data, err := fs.ReadFile(site, p)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(h, "%s\x00%d\x00", p, len(data))
+		h.Write(data)
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)[:8]), nil
+}
+
+// decode decodes brotli-compressed data.
+func decode(br []byte) ([]byte, error) {
+	data, err := io.ReadAll(brotli.NewReader(bytes.NewReader(br)))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", Compressed, err)
+	}
+	return data, nil
+}
+
 // accepts reports whether r's Accept-Encoding takes coding (with a
 // quality above 0).
 func accepts(r *http.Request, coding string) bool {
@@ -243,23 +386,18 @@ func Write(dir string, d *Defaults) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	site := Site()
-	err := fs.WalkDir(site, ".", func(p string, e fs.DirEntry, err error) error {
-		if err != nil || e.IsDir() {
-			return err
-		}
-		data, err := fs.ReadFile(site, p)
-		if err != nil {
-			return err
-		}
+	files, err := served(Site())
+	if err != nil {
+		return err
+	}
+	for p, f := range files {
 		dst := filepath.Join(dir, filepath.FromSlash(p))
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			return err
 		}
-		return os.WriteFile(dst, data, 0o644)
-	})
-	if err != nil {
-		return err
+		if err := os.WriteFile(dst, f.data, 0o644); err != nil {
+			return err
+		}
 	}
 	wasm, err := Wasm()
 	if err != nil {

@@ -507,3 +507,24 @@ func TestResumeEmptySaves(t *testing.T) {
 		t.Fatal("a refused save changed the game")
 	}
 }
+
+// TestInspectMod: a player's mod is described by its manifest (its name,
+// not its zip's or folder's), and one that cannot load is a mod error.
+func TestInspectMod(t *testing.T) {
+	r := bridge.InspectMod(bridge.ModSource{Name: "mine.zip", Zip: zipOf(t, map[string]string{"mine/mod.toml": ownManifest, "mine/main.lua": ""})})
+	if r.Error != nil || r.Mod == nil || r.Mod.ID != "mine" || r.Mod.Name == "" || r.Mod.Name == "mine.zip" {
+		t.Fatalf("inspect: %+v %+v", r.Error, r.Mod)
+	}
+	r = bridge.InspectMod(bridge.ModSource{Builtin: "freeze"})
+	if r.Error != nil || r.Mod.Name != "Freeze" || len(r.Mod.Settings) == 0 {
+		t.Fatalf("inspect freeze: %+v %+v", r.Error, r.Mod)
+	}
+	r = bridge.InspectMod(bridge.ModSource{Name: "m", Files: map[string]string{"mod.toml": ownManifest + "x = 1\n"}})
+	if r.Error == nil || r.Error.Kind != bridge.KindMod || !strings.Contains(r.Error.Message, "m/mod.toml:5") {
+		t.Fatalf("a bad manifest: %+v", r.Error)
+	}
+	var out bridge.Reply
+	if err := json.Unmarshal(bridge.New().Dispatch("inspectMod", []byte(`[{"builtin":"ghost"}]`)), &out); err != nil || out.Mod == nil || out.Mod.ID != "ghost" {
+		t.Fatalf("dispatch inspectMod: %v %+v", err, out)
+	}
+}

@@ -31,7 +31,8 @@ type PresetInfo struct {
 	Default bool   `json:"default,omitempty"` // the ruleset's default preset
 }
 
-// ShippedMod is a mod the program ships.
+// ShippedMod is a mod the program ships, or a player's mod as
+// InspectMod describes it.
 type ShippedMod struct {
 	ID          string        `json:"id"`
 	Name        string        `json:"name"`
@@ -86,14 +87,32 @@ func ListCatalog() Reply {
 		if err != nil {
 			return fail(err)
 		}
-		sm := ShippedMod{ID: id, Name: m.Manifest.Name, Version: m.Manifest.Version, Description: m.Manifest.Description, Rulesets: m.Manifest.Rulesets}
-		for name, s := range m.Manifest.Settings {
-			sm.Settings = append(sm.Settings, SettingInfo{Name: name, Type: s.Type, Default: fmt.Sprint(m.Values[name]), Min: s.Min, Max: s.Max, Description: s.Description})
-		}
-		sort.Slice(sm.Settings, func(i, j int) bool { return sm.Settings[i].Name < sm.Settings[j].Name })
-		c.Mods = append(c.Mods, sm)
+		c.Mods = append(c.Mods, describe(m))
 	}
 	return Reply{Catalog: c}
+}
+
+// describe says what a mod's manifest says of it.
+func describe(m *scripting.Mod) ShippedMod {
+	sm := ShippedMod{ID: m.ID(), Name: m.Manifest.Name, Version: m.Manifest.Version, Description: m.Manifest.Description, Rulesets: m.Manifest.Rulesets}
+	for name, s := range m.Manifest.Settings {
+		sm.Settings = append(sm.Settings, SettingInfo{Name: name, Type: s.Type, Default: fmt.Sprint(m.Values[name]), Min: s.Min, Max: s.Max, Description: s.Description})
+	}
+	sort.Slice(sm.Settings, func(i, j int) bool { return sm.Settings[i].Name < sm.Settings[j].Name })
+	return sm
+}
+
+// InspectMod reads a mod as NewGame loads it, without playing it: its
+// manifest's id, name, version, description, rulesets and settings, for
+// the page to list a player's mod by its name when it is picked (and to
+// say at once what is wrong with one that cannot load).
+func InspectMod(src ModSource) Reply {
+	m, err := src.load()
+	if err != nil {
+		return fail(&Error{Kind: KindMod, Message: err.Error()})
+	}
+	sm := describe(m)
+	return Reply{Mod: &sm}
 }
 
 // parseBoard reads a board given as rows of cells in the ruleset's

@@ -15,8 +15,9 @@ import (
 //	restart     [seed?]                     Restart
 //	move        ["left"|"right"|"up"|"down"] Move
 //	undo, redo, keepPlaying, save, view     []
+//	inspectMod  [source]                    InspectMod
 //
-// options is an Options object, bests an object of best scores by setup
+// options is an Options object, source a ModSource, bests an object of best scores by setup
 // key (as text), save a save's text.
 var calls = map[string]func(b *Bridge, args []json.RawMessage) Reply{
 	"catalog": func(b *Bridge, args []json.RawMessage) Reply { return ListCatalog() },
@@ -56,6 +57,13 @@ var calls = map[string]func(b *Bridge, args []json.RawMessage) Reply{
 	"keepPlaying": func(b *Bridge, args []json.RawMessage) Reply { return b.KeepPlaying() },
 	"save":        func(b *Bridge, args []json.RawMessage) Reply { return b.Save() },
 	"view":        func(b *Bridge, args []json.RawMessage) Reply { return b.View() },
+	"inspectMod": func(b *Bridge, args []json.RawMessage) Reply {
+		var src ModSource
+		if err := decode(args, 1, &src); err != nil {
+			return fail(err)
+		}
+		return InspectMod(src)
+	},
 }
 
 // Calls returns the names Dispatch takes, sorted.

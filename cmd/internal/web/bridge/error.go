@@ -50,12 +50,13 @@ func errorOf(err error) *Error {
 }
 
 // Reply is what every call returns: the game's view after it, a save's
-// text, the catalog of choices, or an error.
+// text, the catalog of choices, a mod's description, or an error.
 type Reply struct {
-	Error   *Error   `json:"error,omitempty"`
-	View    *View    `json:"view,omitempty"`
-	Save    string   `json:"save,omitempty"`
-	Catalog *Catalog `json:"catalog,omitempty"`
+	Error   *Error      `json:"error,omitempty"`
+	View    *View       `json:"view,omitempty"`
+	Save    string      `json:"save,omitempty"`
+	Catalog *Catalog    `json:"catalog,omitempty"`
+	Mod     *ShippedMod `json:"mod,omitempty"`
 }
 
 func fail(err error) Reply { return Reply{Error: errorOf(err)} }

@@ -10,9 +10,12 @@
   const reduceMotion = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : { matches: false };
   const SLIDE_MS = 100;
 
-  // Timings for the budgets: page load to first playable frame, and each
-  // move's engine call and drawing.
-  const timings = { start: performance.now(), wasmReady: 0, firstFrame: 0, moves: [] };
+  // Timings for the budgets, in ms since the navigation began (the
+  // performance clock's origin): this script's start, the engine ready,
+  // the first playable frame; how long main.wasm took to fetch and
+  // compile; each move's engine call and drawing (its animation's start
+  // and its last frame's board); and each save.
+  const timings = { script: performance.now(), instantiate: 0, wasmReady: 0, firstFrame: 0, moves: [], saves: [] };
   window.mod2048Timings = timings;
 
   // ---- Storage: localStorage, else memory (as the original falls back).
@@ -155,6 +158,7 @@
   // buttons and the overlay. popped and spawned are cells to animate.
   function draw(v, popped, spawned) {
     layout(v);
+    drawLegend(v);
     const frag = document.createDocumentFragment();
     const pop = new Set((popped || []).map((p) => p[0] + "," + p[1]));
     const fresh = new Set((spawned || []).map((s) => s.at[0] + "," + s.at[1]));
@@ -186,11 +190,11 @@
       holder.style.setProperty("--c", c);
       ms.forEach((m, j) => {
         const b = document.createElement("span");
-        b.className = "mark" + (m.block ? " block" : "");
+        b.className = "mark" + (m.block ? " block" : "") + (c >= v.width / 2 ? " tip-left" : "");
         b.textContent = m.glyph;
         b.style.left = 3 + j * 22 + "px";
         if (m.color) b.style.background = m.color;
-        b.title = m.name + (m.turns ? " (" + m.turns + " turns left)" : "");
+        b.dataset.tip = markTip(m);
         b.dataset.mark = m.name;
         b.dataset.row = r;
         b.dataset.col = c;
@@ -201,30 +205,111 @@
     tiles.textContent = "";
     tiles.appendChild(frag);
     $("score").firstChild ? ($("score").firstChild.nodeValue = v.score) : ($("score").textContent = v.score);
-    $("best").textContent = v.best;
+    setText($("best"), v.best);
     $("undo").disabled = v.undo === 0;
     $("redo").disabled = v.redo === 0;
-    $("goal").textContent = v.ruleset === "classic" && v.winValue ? v.winValue + "!" : "a stable colony!";
+    setText($("goal"), v.ruleset === "classic" && v.winValue ? v.winValue + "!" : "a stable colony!");
     showMessage(v);
     describeBoard(v);
+    showSeed(v);
+  }
+
+  // setText sets an element's text when it changes (a change costs the
+  // page a layout).
+  function setText(el, text) {
+    if (el.textContent !== text) el.textContent = text;
+  }
+
+  // ---- The mods' hazards: each mark's tooltip, the legend, and the
+  // marks in the board's text for screen readers.
+  let hazards = new Map(); // name → the hazard, as the mods defined it
+
+  function turnsLeft(n) {
+    return n === 1 ? "1 turn left" : n + " turns left";
+  }
+
+  // hazardName is a hazard's name without its mod's ("ice" for
+  // "freeze:ice").
+  function hazardName(name) {
+    const i = name.indexOf(":");
+    return i >= 0 ? name.slice(i + 1) : name;
+  }
+
+  // markTip is a mark's tooltip: its hazard's description, and the turns
+  // it has left.
+  function markTip(m) {
+    const hz = hazards.get(m.name);
+    const text = hz && hz.description ? hz.description : hazardName(m.name);
+    return m.turns ? text + " (" + turnsLeft(m.turns) + ")" : text;
+  }
+
+  let legendFor = "";
+  function drawLegend(v) {
+    const list = v.hazards || [];
+    const sig = JSON.stringify(list) + JSON.stringify(v.mods || []);
+    if (sig === legendFor) return;
+    legendFor = sig;
+    hazards = new Map(list.map((h) => [h.name, h]));
+    const names = new Map((v.mods || []).map((m) => [m.id, m.name]));
+    const ul = $("legend-list");
+    ul.textContent = "";
+    for (const h of list) {
+      const li = document.createElement("li");
+      const glyph = document.createElement("span");
+      glyph.className = "legend-glyph" + (h.blocks ? " block" : "");
+      glyph.textContent = h.glyph;
+      if (h.color) glyph.style.background = h.color;
+      glyph.setAttribute("aria-hidden", "true");
+      const name = document.createElement("strong");
+      name.textContent = hazardName(h.name);
+      const text = document.createElement("span");
+      text.className = "legend-text";
+      text.textContent = (h.description ? " " + h.description : "") + " (" + (names.get(h.mod) || h.mod) + (h.blocks ? "; blocks" : "") + ")";
+      li.append(glyph, name, text);
+      li.dataset.hazard = h.name;
+      ul.appendChild(li);
+    }
+    $("legend").hidden = list.length === 0;
   }
 
   function describeBoard(v) {
+    const marksAt = new Map();
+    for (const m of v.marks) {
+      const k = m.at[0] * v.width + m.at[1];
+      const words = hazardName(m.name) + (m.turns ? ", " + turnsLeft(m.turns) : "");
+      marksAt.set(k, marksAt.has(k) ? marksAt.get(k) + "; " + words : words);
+    }
     const rows = [];
     for (let r = 0; r < v.height; r++) {
       const row = [];
-      for (let c = 0; c < v.width; c++) row.push(cellName(v.cells[r * v.width + c]));
+      for (let c = 0; c < v.width; c++) {
+        const i = r * v.width + c;
+        const marks = marksAt.get(i);
+        row.push(cellName(v.cells[i]) + (marks ? " (" + marks + ")" : ""));
+      }
       rows.push("Row " + (r + 1) + ": " + row.join(", ") + ".");
     }
     $("board-text").textContent = rows.join(" ");
+  }
+
+  // showSeed puts the seed in play in the settings' seed field, unless the
+  // player is typing there.
+  let seedShown = "";
+  function showSeed(v) {
+    const field = $("seed");
+    if (v.seed === seedShown || document.activeElement === field) return;
+    seedShown = v.seed;
+    field.value = v.seed;
   }
 
   function showMessage(v) {
     const box = $("message");
     const won = v.status === "won", lost = v.status === "lost";
     if (!won && !lost) {
-      box.hidden = true;
-      box.className = "game-message";
+      if (!box.hidden) {
+        box.hidden = true;
+        box.className = "game-message";
+      }
       return;
     }
     const wasShown = !box.hidden;
@@ -251,6 +336,12 @@
 
   // ---- Animation: the motions of a move, then the board as it is.
   let anim = null; // {timer, finish}
+  let lastTiming = null; // the timing of the move being drawn
+
+  // cellAt is the transform that puts a tile on cell p (as .tile's).
+  function cellAt(p) {
+    return "translate(calc(" + p[1] + " * (var(--cell) + var(--gap))), calc(" + p[0] + " * (var(--cell) + var(--gap))))";
+  }
 
   function animate(prev, v) {
     const motions = v.motions;
@@ -258,14 +349,16 @@
       draw(v, motions ? motions.merged.map((m) => m.into) : [], v.spawns);
       return;
     }
+    // Each tile is put where it goes, and slides there from where it was
+    // (Web Animations: nothing of the page is laid out to start them).
     const frag = document.createDocumentFragment();
     const moving = [];
     for (const m of motions.moves) {
       const cell = prev.cells[m.from[0] * prev.width + m.from[1]];
       if (!cell || (!cell.kind && !cell.token)) continue;
-      const el = makeTile(cell, m.from[0], m.from[1]);
+      const el = makeTile(cell, m.to[0], m.to[1]);
       frag.appendChild(el);
-      moving.push([el, m.to]);
+      if (m.from[0] !== m.to[0] || m.from[1] !== m.to[1]) moving.push([el, m.from, m.to]);
     }
     // Tokens that do not move (catalysts, blight) stay where they are.
     for (let i = 0; i < prev.cells.length; i++) {
@@ -274,18 +367,19 @@
     }
     tiles.textContent = "";
     tiles.appendChild(frag);
-    void tiles.offsetWidth; // start the transitions from the old cells
-    for (const [el, to] of moving) {
-      el.style.setProperty("--r", to[0]);
-      el.style.setProperty("--c", to[1]);
+    for (const [el, from, to] of moving) {
+      el.animate([{ transform: cellAt(from) }, { transform: cellAt(to) }], { duration: SLIDE_MS, easing: "ease-in-out" });
     }
     const finish = () => {
       if (anim === null) return;
       clearTimeout(anim.timer);
       anim = null;
+      const t0 = performance.now();
       draw(v, motions.merged.map((m) => m.into), v.spawns);
+      if (timed) timed.draw += performance.now() - t0;
       afterDraw();
     };
+    const timed = lastTiming;
     anim = { finish, timer: setTimeout(finish, SLIDE_MS) };
   }
 
@@ -315,8 +409,11 @@
     }
   }
 
+  // afterDraw says on the page (body[data-busy]) whether anything is still
+  // to come: input to play, an animation, a save, or the settings'
+  // choices; tests wait for it to be "0".
   function afterDraw() {
-    document.body.dataset.busy = anim || queue.length ? "1" : "0";
+    document.body.dataset.busy = anim || queue.length || savePending || !catalog ? "1" : "0";
   }
 
   const DIR_NAMES = { left: "Left", right: "Right", up: "Up", down: "Down" };
@@ -340,6 +437,10 @@
     }
     const prev = view;
     view = reply.view;
+    // The move's timing, which its animation's last frame adds to.
+    const timed = { engine: 0, draw: 0 };
+    lastTiming = timed;
+    if (action.kind === "move" && view.changed) timings.moves.push(timed);
     if (action.kind === "move") {
       if (!view.changed) {
         announce(view.notice ? view.notice : DIR_NAMES[action.dir] + ": nothing moves.");
@@ -353,9 +454,8 @@
       draw(view, [], []);
     }
     const t2 = performance.now();
-    persist();
-    const t3 = performance.now();
-    if (action.kind === "move") timings.moves.push({ engine: t1 - t0, draw: t2 - t1, save: t3 - t2 });
+    persistSoon();
+    if (action.kind === "move") Object.assign(timed, { engine: t1 - t0, draw: t2 - t1 + timed.draw });
     showReports(view.reports);
     announceAction(action, view);
   }
@@ -389,12 +489,15 @@
     clearTimeout(noticeTimer);
   }
 
+  // showReports lists the mods' errors beside the board. (A mod's own
+  // notices to the player, the planned game.notify, would be shown from
+  // here too, as toasts: the mod API has no such call yet.)
   function showReports(reports) {
     if (!reports || reports.length === 0) return;
     const list = $("reports");
     for (const r of reports) {
       const li = document.createElement("li");
-      li.textContent = r.text + (r.disabled ? " (the mod is now off)" : "");
+      li.textContent = r.text; // it says when the mod is now disabled
       if (r.disabled) li.className = "disabled";
       list.appendChild(li);
     }
@@ -403,21 +506,50 @@
   }
 
   // persist keeps the game and the best score after every change; a lost
-  // game is cleared, as the original does, and its setup kept.
+  // game is cleared, as the original does. The setup (the game's options,
+  // which hold a player's own mods whole) is written once a game, as JSON
+  // kept for the saves.
+  let optionsJSON = "null";
+  let keptBest = ""; // the setup key and best score last kept
+  let savePending = 0;
+
   function persist() {
+    if (savePending) {
+      clearTimeout(savePending);
+      savePending = 0;
+    }
     if (!view) return;
-    keepBest(view);
-    writeJSON(KEY_SETUP, options);
+    const t0 = performance.now();
+    if (keptBest !== view.key + " " + view.best) {
+      keepBest(view);
+      keptBest = view.key + " " + view.best;
+    }
     if (view.status === "lost") {
       storage.removeItem(KEY_GAME);
-      return;
+    } else {
+      const r = api.save();
+      if (r.error) notify("The game could not be saved: " + r.error.message);
+      else store(KEY_GAME, '{"v":1,"options":' + optionsJSON + ',"save":' + JSON.stringify(r.save) + "}");
     }
-    const r = api.save();
-    if (r.error) {
-      notify("The game could not be saved: " + r.error.message);
-      return;
+    timings.saves.push(performance.now() - t0);
+    afterDraw();
+  }
+
+  // persistSoon saves the game after the move's drawing, in a task of its
+  // own: the frame comes first, and moves played together are saved once.
+  // A page that goes away saves at once.
+  function persistSoon() {
+    if (!savePending) savePending = setTimeout(persist, 0);
+  }
+  window.addEventListener("pagehide", () => savePending && persist());
+  document.addEventListener("visibilitychange", () => document.visibilityState === "hidden" && savePending && persist());
+
+  function store(key, text) {
+    try {
+      storage.setItem(key, text);
+    } catch (e) {
+      notify("The game could not be saved in this browser: " + e.message);
     }
-    writeJSON(KEY_GAME, { v: 1, options, save: r.save });
   }
 
   // ---- Starting games.
@@ -440,10 +572,12 @@
     if (anim) { clearTimeout(anim.timer); anim = null; }
     queue.length = 0;
     options = withoutSeed(opts);
+    optionsJSON = JSON.stringify(options);
+    store(KEY_SETUP, optionsJSON);
     view = reply.view;
     gridSize = "";
     draw(view, [], []);
-    persist();
+    persistSoon();
     $("reports").textContent = "";
     $("reports-box").hidden = true;
     showReports(view.reports);
@@ -566,20 +700,44 @@
     listOwnMods();
   }
 
+  // ownModInfo describes a player's mod by its manifest (mod2048's
+  // inspectMod), once for each source: its id, name and version, or why
+  // it cannot load.
+  const inspected = new WeakMap();
+  function ownModInfo(src) {
+    if (!inspected.has(src)) {
+      const r = api.inspectMod(src);
+      inspected.set(src, r.error ? { error: r.error.message } : r.mod);
+    }
+    return inspected.get(src);
+  }
+
   function listOwnMods() {
     const ul = $("own-mods");
     ul.textContent = "";
     ownMods.forEach((m, i) => {
+      const info = ownModInfo(m);
       const li = document.createElement("li");
-      li.textContent = m.name + " ";
+      li.textContent = (info.name ? info.name + " " + info.version + " (" + m.name + ")" : m.name) + " ";
+      li.title = info.description || info.error || "";
       const rm = document.createElement("button");
       rm.type = "button";
       rm.className = "button small";
       rm.textContent = "Remove";
+      rm.setAttribute("aria-label", "Remove " + (info.name || m.name));
       rm.addEventListener("click", () => { ownMods.splice(i, 1); listOwnMods(); });
       li.appendChild(rm);
       ul.appendChild(li);
     });
+  }
+
+  // addOwnMod adds a player's mod that loads, or says why it does not.
+  function addOwnMod(src) {
+    const info = ownModInfo(src);
+    if (info.error) return formError("mod-error", info.error);
+    ownMods.push(src);
+    formError("mod-error", "");
+    listOwnMods();
   }
 
   async function readFolder(files) {
@@ -596,9 +754,7 @@
       name = name || path.split("/")[0];
       out[path] = await f.text();
     }
-    ownMods.push({ name, files: out });
-    formError("mod-error", "");
-    listOwnMods();
+    addOwnMod({ name, files: out });
   }
 
   async function readZip(file) {
@@ -607,9 +763,7 @@
     const bytes = new Uint8Array(await file.arrayBuffer());
     let bin = "";
     for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
-    ownMods.push({ name: file.name, zip: btoa(bin) });
-    formError("mod-error", "");
-    listOwnMods();
+    addOwnMod({ name: file.name, zip: btoa(bin) });
   }
 
   function formError(id, text) {
@@ -625,6 +779,11 @@
     const mods = [...$("mod-list").querySelectorAll("input:checked")].map((b) => ({ builtin: b.value }));
     const all = mods.concat(ownMods);
     if (all.length) o.mods = all;
+    // The mods' settings of the game before (2048 serve --mod-set) stay
+    // for the mods that stay.
+    const ids = new Set(all.map((m) => m.builtin || ownModInfo(m).id));
+    const modSets = ((options && options.modSets) || []).filter((kv) => ids.has(kv.split(".")[0]));
+    if (modSets.length) o.modSets = modSets;
     const seed = $("seed").value.trim();
     o.seed = seed || randomSeed();
     formError("toml-error", "");
@@ -732,12 +891,18 @@
     const go = new Go();
     const ready = new Promise((resolve) => (window.mod2048Ready = resolve));
     let result;
+    const t0 = performance.now();
     try {
       result = await WebAssembly.instantiateStreaming(fetch("main.wasm"), go.importObject);
     } catch (e) {
       const bytes = await (await fetch("main.wasm")).arrayBuffer();
       result = await WebAssembly.instantiate(bytes, go.importObject);
     }
+    timings.instantiate = performance.now() - t0;
+    // A module may name its version in a custom section (the tests' do):
+    // the page shows it, to check that page and module go together.
+    const named = WebAssembly.Module.customSections(result.module, "mod2048.version");
+    if (named.length) document.body.dataset.wasmVersion = new TextDecoder().decode(named[0]);
     go.run(result.instance);
     await ready;
     return window.mod2048;
@@ -757,17 +922,49 @@
     wire();
     const [loaded, defaults] = await Promise.all([loadWasm(), loadDefaults()]);
     api = loaded;
-    timings.wasmReady = performance.now() - timings.start;
-    const c = api.catalog();
-    catalog = c.catalog;
-    fillForm();
+    timings.wasmReady = performance.now();
     firstGame(defaults);
     document.body.dataset.ready = "1";
     afterDraw();
     requestAnimationFrame(() => {
-      timings.firstFrame = performance.now() - timings.start;
+      timings.firstFrame = performance.now();
+      // The settings' choices (the catalog loads every shipped mod) and
+      // the service worker (its first download of the site) come after
+      // the first frame: they take nothing from the start of play.
+      setTimeout(() => {
+        const c = api.catalog();
+        if (c.error) notify("The settings cannot list the choices: " + c.error.message);
+        catalog = c.catalog || { rulesets: [], presets: [], mods: [], limits: { modFiles: 0, modBytes: 0 } };
+        fillForm();
+        syncForm();
+        afterDraw();
+        registerWorker();
+      }, 0);
     });
     game.focus();
+  }
+
+  // ---- Offline: the service worker (sw.js) keeps the site's files as
+  // one versioned set. When a new version takes over a page that an older
+  // worker served, the page reloads once, so that page, scripts and
+  // main.wasm are always of one version. The listener is in place from
+  // the start: the browser may look for a new worker as soon as the page
+  // has come.
+  const workers = navigator.serviceWorker;
+  if (workers && workers.controller) {
+    let reloading = false;
+    workers.addEventListener("controllerchange", () => {
+      if (reloading) return;
+      reloading = true;
+      location.reload();
+    });
+  }
+
+  function registerWorker() {
+    if (!workers || !window.isSecureContext) return;
+    workers.register("sw.js").then((reg) => {
+      if (workers.controller) reg.update().catch(() => {}); // offline: no news
+    }, (e) => console.warn("the game cannot be kept for offline play: " + e.message));
   }
 
   main().catch((e) => {

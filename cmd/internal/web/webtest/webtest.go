@@ -10,11 +10,13 @@ package webtest
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -137,11 +139,41 @@ func Serve(t testing.TB, d *web.Defaults) string {
 	return srv.URL
 }
 
+// Server serves a site on a loopback port, by a handler a test may
+// replace (a new version of the site) or stop (no network).
+type Server struct {
+	URL string
+	srv *httptest.Server
+	h   atomic.Pointer[http.Handler]
+}
+
+// NewServer serves h on a loopback port until t ends.
+func NewServer(t testing.TB, h http.Handler) *Server {
+	t.Helper()
+	s := &Server{}
+	s.h.Store(&h)
+	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { (*s.h.Load()).ServeHTTP(w, r) }))
+	s.URL = s.srv.URL
+	t.Cleanup(s.srv.Close)
+	return s
+}
+
+// Set serves h from now on, at the same address.
+func (s *Server) Set(h http.Handler) { s.h.Store(&h) }
+
+// Stop stops the server: the address refuses connections, as with no
+// network.
+func (s *Server) Stop() {
+	s.srv.CloseClientConnections()
+	s.srv.Close()
+}
+
 // Page is a tab with the game.
 type Page struct {
-	t   testing.TB
-	ctx context.Context
-	URL string
+	t      testing.TB
+	ctx    context.Context
+	cancel context.CancelFunc
+	URL    string
 
 	mu   sync.Mutex
 	logs []string
@@ -182,7 +214,7 @@ func (b *Browser) Open(t testing.TB, url string, o PageOptions) *Page {
 	if o.Width == 0 {
 		o.Width, o.Height = 600, 900
 	}
-	p := &Page{t: t, ctx: ctx, URL: url}
+	p := &Page{t: t, ctx: ctx, cancel: cancel, URL: url}
 	chromedp.ListenTarget(ctx, func(ev any) {
 		switch ev := ev.(type) {
 		case *runtime.EventExceptionThrown:
@@ -229,6 +261,26 @@ func (p *Page) WaitReady() {
 	p.t.Helper()
 	p.run(chromedp.WaitVisible(`body[data-ready="1"]`, chromedp.ByQuery))
 	p.Idle()
+}
+
+// WaitFor waits until the JavaScript expression cond is true on the page,
+// asking again every 50 ms for up to timeout; an evaluation that fails
+// (the page is between two documents) is asked again.
+func (p *Page) WaitFor(cond string, timeout time.Duration) {
+	p.t.Helper()
+	deadline := time.Now().Add(timeout)
+	var last error
+	for time.Now().Before(deadline) {
+		ctx, cancel := context.WithTimeout(p.ctx, 2*time.Second)
+		var ok bool
+		last = chromedp.Run(ctx, chromedp.Evaluate(cond, &ok))
+		cancel()
+		if last == nil && ok {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	p.t.Fatalf("waited %v for %s (last error: %v)\nlogs:\n%s", timeout, cond, last, strings.Join(p.Logs(), "\n"))
 }
 
 // Reload reloads the page and waits for the game.
@@ -297,6 +349,12 @@ func (p *Page) Await(expr string, out any) {
 	p.t.Helper()
 	p.run(chromedp.Evaluate(expr, out, func(e *runtime.EvaluateParams) *runtime.EvaluateParams { return e.WithAwaitPromise(true) }))
 }
+
+// Close closes the page's tab (else closed when the test ends).
+func (p *Page) Close() { p.cancel() }
+
+// Ctx is the page's chromedp context, to listen to its events.
+func (p *Page) Ctx() context.Context { return p.ctx }
 
 // Run runs chromedp actions on the page.
 func (p *Page) Run(actions ...chromedp.Action) { p.t.Helper(); p.run(actions...) }

@@ -1,4 +1,8 @@
-package config
+// Package aiconfig reads the expert player's settings (engine/ai) from
+// TOML, with errors that name the file, line and key, as package config
+// reads a game's. It is a package of its own so that what builds games
+// (the browser's WebAssembly among them) does not carry the expert player.
+package aiconfig
 
 import (
 	"errors"
@@ -9,17 +13,18 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/mod2048/mod2048/config"
 	"github.com/mod2048/mod2048/engine/ai"
 )
 
-// AISettingsKeys lists the expert player's settings file's keys, for
+// Keys lists the expert player's settings file's keys, for
 // messages.
-const AISettingsKeys = "min_depth, max_depth, depth_offset, prob_cutoff, samples, fork_depth, [weights]"
+const Keys = "min_depth, max_depth, depth_offset, prob_cutoff, samples, fork_depth, [weights]"
 
-// ParseAISettings reads the expert player's settings (engine/ai) from TOML
+// Parse reads the expert player's settings (engine/ai) from TOML
 // over ai.Defaults. Errors name the file (name), line and key; every
 // unknown key of the file is reported at once, one a line.
-func ParseAISettings(data []byte, name string) (ai.Settings, error) {
+func Parse(data []byte, name string) (ai.Settings, error) {
 	s := ai.Defaults()
 	md, err := toml.Decode(string(data), &s)
 	if err != nil {
@@ -33,7 +38,7 @@ func ParseAISettings(data []byte, name string) (ai.Settings, error) {
 		return s, fmt.Errorf("%s: %v", name, err)
 	}
 	if undec := md.Undecoded(); len(undec) > 0 {
-		lines := KeyLines(data)
+		lines := config.KeyLines(data)
 		keys := make([]string, len(undec))
 		for i, k := range undec {
 			keys[i] = k.String()
@@ -41,7 +46,7 @@ func ParseAISettings(data []byte, name string) (ai.Settings, error) {
 		sort.SliceStable(keys, func(i, j int) bool { return lines[keys[i]] < lines[keys[j]] })
 		var errs []error
 		for _, k := range keys {
-			errs = append(errs, fmt.Errorf("%s:%d: %s: unknown key (keys: %s)", name, lines[k], k, AISettingsKeys))
+			errs = append(errs, fmt.Errorf("%s:%d: %s: unknown key (keys: %s)", name, lines[k], k, Keys))
 		}
 		return s, errors.Join(errs...)
 	}

@@ -1,15 +1,15 @@
-package config_test
+package aiconfig_test
 
 import (
 	"strings"
 	"testing"
 
-	"github.com/mod2048/mod2048/config"
+	"github.com/mod2048/mod2048/config/aiconfig"
 	"github.com/mod2048/mod2048/engine/ai"
 )
 
-func TestParseAISettings(t *testing.T) {
-	s, err := config.ParseAISettings([]byte("max_depth = 4\n[weights]\nempty = 300\n"), "ai.toml")
+func TestParse(t *testing.T) {
+	s, err := aiconfig.Parse([]byte("max_depth = 4\n[weights]\nempty = 300\n"), "ai.toml")
 	if err != nil || s.MaxDepth != 4 || s.Weights.Empty != 300 || s.Weights.Merges != ai.Defaults().Weights.Merges {
 		t.Fatalf("%+v, %v", s, err)
 	}
@@ -20,25 +20,25 @@ func TestParseAISettings(t *testing.T) {
 		{"min_depth = 0", "min_depth 0"},
 		{"samples = 100", "samples 100"},
 	} {
-		if _, err := config.ParseAISettings([]byte(c.src), "ai.toml"); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := aiconfig.Parse([]byte(c.src), "ai.toml"); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: %v, want %q", c.src, err, c.want)
 		}
 	}
 }
 
-// FuzzParseAISettings: no settings file makes ParseAISettings panic, and
+// FuzzParse: no settings file makes Parse panic, and
 // what it accepts is valid.
-func FuzzParseAISettings(f *testing.F) {
+func FuzzParse(f *testing.F) {
 	f.Add([]byte("max_depth = 4\n[weights]\nempty = 300\n"))
 	f.Add([]byte("min_depth = 1\nmax_depth = 12\nprob_cutoff = 0.5\nsamples = 64\nfork_depth = 4\n"))
 	f.Add([]byte("[weights]\nsum_power = 9\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		s, err := config.ParseAISettings(data, "fuzz.toml")
+		s, err := aiconfig.Parse(data, "fuzz.toml")
 		if err != nil {
 			return
 		}
 		if err := s.Validate(); err != nil {
-			t.Fatalf("ParseAISettings accepted invalid settings: %v", err)
+			t.Fatalf("Parse accepted invalid settings: %v", err)
 		}
 	})
 }
