@@ -34,7 +34,7 @@ func earlySettings() Settings {
 		Colony:   Colony{Bonus: 1, MinSize: 4},
 		Catalyst: Catalyst{Rate: 0.05, Max: 2, Doubling: DoubleAfterMerge},
 		Blight:   Blight{Rate: 0, Charges: 1},
-		Score:    Score{Unstable: 1},
+		Score:    Score{Unstable: 0.75},
 		Goal:     Goal{PerCell: 0.25, Hold: 1},
 	}
 }

@@ -234,7 +234,7 @@ func (r *Rules) spawn(t *engine.Turn) error {
 		}
 	}
 	if (t.State.Turn+1)%r.s.SpawnEvery == 0 {
-		for i := 0; i < r.s.Spawns(t.State.Turn+1); i++ {
+		for i := 0; i < r.s.SpawnCells; i++ {
 			if _, err := t.SpawnWith(r.spawnCell); err != nil {
 				return err
 			}

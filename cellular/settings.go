@@ -50,7 +50,6 @@ type Settings struct {
 	Decay    Decay    `toml:"decay" doc:"Isolation decay (§7), phase 4."`
 	Score    Score    `toml:"score" doc:"Phase 5, scoring (§8)."`
 	Goal     Goal     `toml:"goal" doc:"The stabilize goal (§8)."`
-	Pressure Pressure `toml:"pressure" doc:"Spawn pressure: more cells spawn as the game goes on, so that every game ends."`
 }
 
 // Life tunes the Life tick.
@@ -103,23 +102,6 @@ type Goal struct {
 	PerCell float64 `toml:"stabilize_per_cell" doc:"StabilizeThreshold = ceil(stabilize_per_cell × width × height): the total energy a stable turn needs to win (0: no goal)."`
 	Hold    int     `toml:"hold" doc:"Consecutive turns that must each be stable and reach the threshold to win (1: one full cycle, as seeds/004 §8 says)."`
 	Turns   int     `toml:"turns" doc:"The turn limit: a game that has not reached the goal after this many turns is lost (0: no limit)."`
-}
-
-// Pressure tunes the spawn pressure.
-type Pressure struct {
-	Every int `toml:"every" doc:"Every this many turns, one more cell spawns after each turn that spawns (0: no pressure)."`
-	Max   int `toml:"max" doc:"The most cells the pressure adds to spawn_cells."`
-}
-
-// Spawns returns the cells that spawn after turn (counted from 1): those of
-// spawn_cells, and one more for every pressure.every turns played, up to
-// pressure.max more.
-func (s *Settings) Spawns(turn int) int {
-	n := s.SpawnCells
-	if s.Pressure.Every > 0 {
-		n += min(turn/s.Pressure.Every, s.Pressure.Max)
-	}
-	return n
 }
 
 // Threshold returns StabilizeThreshold, the total alive energy a stable turn
@@ -229,10 +211,6 @@ func (s *Settings) Validate() error {
 		return bad("goal.hold", "%d is outside 1 to 100", s.Goal.Hold)
 	case s.Goal.Turns < 0 || s.Goal.Turns > 1_000_000:
 		return bad("goal.turns", "%d is outside 0 to 1000000 (0: no limit)", s.Goal.Turns)
-	case s.Pressure.Every < 0 || s.Pressure.Every > 1000:
-		return bad("pressure.every", "%d is outside 0 to 1000 (0: no pressure)", s.Pressure.Every)
-	case s.Pressure.Max < 0 || s.Pressure.Max > s.Width*s.Height:
-		return bad("pressure.max", "%d is outside 0 to %d (the board's cells)", s.Pressure.Max, s.Width*s.Height)
 	}
 	return nil
 }

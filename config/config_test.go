@@ -177,7 +177,7 @@ func TestNearestKey(t *testing.T) {
 			t.Errorf("%s: %v, want %q", key, err, want)
 		}
 	}
-	if v, err := c.Value("blight.rate"); err != nil || v != 0.05 {
+	if v, err := c.Value("blight.rate"); err != nil || v != 0.1 {
 		t.Errorf("Value(blight.rate) = %v, %v", v, err)
 	}
 	if _, err := c.Value("blight"); err == nil {

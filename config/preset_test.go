@@ -23,21 +23,21 @@ func cellularPresets() map[string]cellular.Settings {
 		Catalyst: cellular.Catalyst{Rate: 0.05, Max: 2, Doubling: cellular.DoubleAfterMerge},
 		Blight:   cellular.Blight{Rate: 0, Charges: 1, Telegraph: false},
 		Decay:    cellular.Decay{Amount: 0},
-		Score:    cellular.Score{Unstable: 1},
-		Goal:     cellular.Goal{PerCell: 0.25, Hold: 1},
+		Score:    cellular.Score{Unstable: 0.75},
+		Goal:     cellular.Goal{PerCell: 0.33, Hold: 1, Turns: 800},
 	}
 	// Mid and late as retuned with the balance lab (cellular/RULES.md,
 	// "Tuning"): births stay relaxed, a quarter of spawns are alive.
 	mid := early
 	mid.SpawnAlive = 0.25
-	mid.Blight = cellular.Blight{Rate: 0.05, Charges: 1, Telegraph: true}
+	mid.Blight = cellular.Blight{Rate: 0.1, Charges: 1, Telegraph: true}
 	mid.Decay.Amount = 1
-	mid.Goal.PerCell = 0.33
+	mid.Goal = cellular.Goal{PerCell: 0.38, Hold: 1, Turns: 180}
 	late := mid
 	late.ECap = 10
 	late.Blight = cellular.Blight{Rate: 0.10, Charges: 2, Telegraph: true}
 	late.Catalyst.Rate = 0.075
-	late.Goal.PerCell = 0.36
+	late.Goal = cellular.Goal{PerCell: 0.4, Hold: 1, Turns: 100}
 	return map[string]cellular.Settings{"early": early, "mid": mid, "late": late}
 }
 
@@ -135,7 +135,7 @@ func TestRulesets(t *testing.T) {
 		t.Error("Keys(hex) did not fail")
 	}
 	keys, _ := Keys("cellular")
-	if len(keys) < 20 || keys[0] != "width" || keys[len(keys)-1] != "pressure.max" {
+	if len(keys) < 20 || keys[0] != "width" || keys[len(keys)-1] != "goal.turns" {
 		t.Errorf("Keys(cellular) = %q", keys)
 	}
 }

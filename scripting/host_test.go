@@ -833,7 +833,7 @@ func cellularRules(t testing.TB, life bool) *cellular.Rules {
 		Catalyst: cellular.Catalyst{Rate: 0.05, Max: 2, Doubling: cellular.DoubleAfterMerge},
 		Blight:   cellular.Blight{Rate: 0, Charges: 1},
 		Score:    cellular.Score{Unstable: 1},
-		Goal:     cellular.Goal{PerCell: 0.5},
+		Goal:     cellular.Goal{PerCell: 0.5, Hold: 1},
 	})
 	if err != nil {
 		t.Fatal(err)

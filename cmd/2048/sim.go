@@ -23,8 +23,8 @@ import (
 	"github.com/mod2048/mod2048/scripting/session/sim"
 )
 
-const simUsage = `Usage: 2048 sim [the play flags] [--games N] [--seed S] [--policy P] [--max-turns T] [--jobs J] [--json FILE] [--csv FILE] [--shard I/N] [--compare FILE.toml ...] [--sweep KEY=V1,V2,...]
-       2048 sim merge [--partial] [--json FILE] FILE.json ...
+const simUsage = `Usage: 2048 sim [the play flags] [--games N] [--seed S] [--policy P | --skill | --skills LIST] [--max-turns T] [--jobs J] [--json FILE] [--csv FILE] [--plot FILE] [--shard I/N] [--compare FILE.toml ... | --compare-mods LIST ... | --sweep KEY=V1,V2,... | --levers]
+       2048 sim merge [--json FILE] [--partial] FILE.json ...
 
 The balance lab: plays many seeded games of a configuration and its mods,
 as '2048 play' would build them (--ruleset, --difficulty, --config, --set,
@@ -34,33 +34,39 @@ length percentiles, a histogram of the highest tile (classic) or energy
 (cellular) reached, and each mod's errors, refusals and disables.
 
 Game i plays with a seed made from --seed and i, so the same flags give the
-same report byte for byte, whatever --jobs (more workers than the
-machine's cores are not started: each holds a game and its mods). A run
-plays at most 1000000 games, as its report keeps every game's result (about
-0.5 GB for a million), and a --sweep grid or a --compare list has at most
-256 configurations: larger ones are refused before they play. Policies: random; greedy (the
-best immediate score, ties broken by the seed); lookahead (the default: an
-expectimax through the engine's own rules, --depth moves deep with
---samples forks a move; for cellular it values the stabilize goal); expert
-(the expert player, --ai-config FILE for its settings).
+same report byte for byte, whatever --jobs. Policies: random; greedy (the
+best immediate score, ties broken by the seed: a casual player); lookahead
+(the default: an expectimax through the engine's own rules, --depth moves
+deep with --samples forks a move; cellular positions valued by a chance of
+a win learned from played games); expert (the strongest player the lab
+has: engine/ai's on classic, a deeper search on cellular; --ai-config FILE
+for its settings).
+
+A difficulty figure names its player: --skill plays the skill ladder
+(random, greedy, lookahead 1, lookahead 2, expert) on the same seeds and
+prints one table, a row a skill; --skills LIST plays some of its rungs.
 
 --compare FILE.toml ... plays each configuration file too, on the same
-seeds, and prints them side by side with the differences and whether each
-is significant. --sweep KEY=V1,V2 (repeatable: a grid) plays each value and
-prints win rate, loss rate, median score and median turns for each.
+seeds; --compare-mods LIST (repeatable) plays the base with another set of
+mods instead of --mod ("" for none). Each row has its difference in win
+rate from the base, at the same skill, with its 95% interval and whether it
+is significant. --sweep KEY=V1,V2 (repeatable: a grid) plays each value;
+KEY may be MOD.SETTING for a mod of --mod. --levers plays each numeric
+setting one step down and up, and each switch flipped. All of them combine
+with --skill, and honour --json, --csv and --plot; an unknown key is
+refused, with the nearest known one, before any game is played.
 
---plot FILE.svg|FILE.png draws the score distribution and the survival
-curve (the share of games still going at each turn) with gonum/plot.
+--plot FILE.svg|FILE.png draws a run's score distribution, its survival
+curve split into games still going, won and lost, and its hazard (the
+chance that a game still going ends at each turn); a study's plot overlays
+its runs.
 
 --shard I/N plays the I-th (from 0) of N disjoint slices of the games; its
---json is a shard, which keeps everything that decides its games (the
-configuration, policy, seed, turns, the whole run's --games, I of N, and
-each mod's version, files' hash and settings). '2048 sim merge' combines
-the shards' JSON into exactly the whole run's report; it refuses shards of
-different runs, naming the field that differs and the two files, and
-names the shards that are missing unless --partial is given. A progress bar shows on the standard error when it
-is a terminal. --timing adds the policy's and the mods' mean time a move
-(wall-clock: the figures that change from run to run).
+--json is a shard. '2048 sim merge' combines the shards' JSON into exactly
+the whole run's report, and refuses shards of different runs. A progress
+bar shows on the standard error when it is a terminal. --timing adds the
+policy's and the mods' mean time a move (wall-clock: the figures that
+change from run to run).
 
 Exit status: 0 when the run was played; 1 for a configuration, mod or
 file error; 2 for a usage error.
@@ -87,6 +93,7 @@ type simOptions struct {
 	timing   bool
 	// The studies (study.go): the skill ladder, mod sets compared, levers.
 	skill       bool
+	skills      string
 	compareMods []string
 	levers      bool
 }
@@ -115,6 +122,7 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	fs.Var((*repeated)(&o.sweep), "sweep", "`KEY=V1,V2,...`: play each value (repeatable: a grid)")
 	fs.BoolVar(&o.timing, "timing", false, "print each mod's mean time a move (wall-clock)")
 	fs.BoolVar(&o.skill, "skill", false, "play the skill ladder (random, greedy, lookahead 1, lookahead 2, expert) on the same seeds instead of one --policy; combines with --compare, --compare-mods, --sweep and --levers")
+	fs.StringVar(&o.skills, "skills", "", "play these rungs of the skill ladder, a comma-separated `list` (random, greedy, lookahead 1, lookahead 2, expert), as --skill plays them all")
 	fs.Var((*repeated)(&o.compareMods), "compare-mods", "a comma-separated `list` of mods (folders or installed ids) to play instead of --mod, beside the base, on the same seeds; repeatable; \"\" plays no mod")
 	fs.BoolVar(&o.levers, "levers", false, "the levers table: each numeric setting one step down and up, each switch flipped, against the base")
 	fs.Usage = func() {

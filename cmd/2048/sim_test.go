@@ -113,6 +113,8 @@ func TestSimStudies(t *testing.T) {
 			[]string{"freeze.interval=2", "freeze.interval=3"}},
 		{"compare mods", []string{"--games", "4", "--policy", "random", "--compare-mods", freeze, "--compare-mods", ""},
 			[]string{"mods: " + freeze, "no mods", "won − classic"}},
+		{"skills", []string{"--skills", "greedy,expert", "--games", "3", "--set", "size=3"},
+			[]string{"greedy", "expert"}},
 		{"levers", []string{"--games", "3", "--policy", "random", "--set", "size=3", "--levers"},
 			[]string{"size=2", "size=4", "four_probability=0.05", "stop_on_win=false", "won − base"}},
 	}
@@ -155,6 +157,7 @@ func TestSimStudies(t *testing.T) {
 		{[]string{"--sweep", "sizee=3,4"}, `did you mean "size"?`},
 		{[]string{"--mod", freeze, "--sweep", "freeze.intervl=2"}, "intervl"},
 		{[]string{"--sweep", "size=3", "--levers"}, "each make a study of their own"},
+		{[]string{"--skills", "greedy,clever"}, `"clever" is not a rung of the ladder`},
 	} {
 		out, errOut, code := run2048(t, dir, append([]string{"sim", "--games", "2", "--policy", "random"}, bad.args...)...)
 		if code == 0 || out != "" || !strings.Contains(errOut, bad.want) {

@@ -38,15 +38,33 @@ type study struct {
 
 // isStudy reports whether o asks for a study rather than a single run.
 func (o simOptions) isStudy() bool {
-	return o.skill || o.levers || len(o.compare) > 0 || len(o.compareMods) > 0 || len(o.sweep) > 0
+	return o.skill || o.skills != "" || o.levers || len(o.compare) > 0 || len(o.compareMods) > 0 || len(o.sweep) > 0
 }
 
 // planStudy builds the study's variants and skills from the flags.
 func planStudy(o simOptions, base *config.Config, mods []*scripting.Mod, opts sim.PolicyOptions) (*study, error) {
 	st := &study{kind: "skill"}
-	if o.skill {
+	switch {
+	case o.skills != "":
+		ladder := sim.Ladder(opts)
+		for _, name := range splitList(o.skills) {
+			var found bool
+			for _, k := range ladder {
+				if k.Name == name {
+					st.skills, found = append(st.skills, k), true
+				}
+			}
+			if !found {
+				var names []string
+				for _, k := range ladder {
+					names = append(names, k.Name)
+				}
+				return nil, usageError(fmt.Sprintf("--skills: %q is not a rung of the ladder (%s)", name, strings.Join(names, ", ")))
+			}
+		}
+	case o.skill:
 		st.skills = sim.Ladder(opts)
-	} else {
+	default:
 		st.skills = []sim.Skill{{Name: policyLabel(o), Policy: o.policy, Options: opts}}
 	}
 	baseLabel := "base"

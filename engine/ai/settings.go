@@ -44,7 +44,7 @@ func Defaults() Settings {
 	return Settings{
 		MinDepth: 2, MaxDepth: 6, DepthOffset: 2,
 		ProbCutoff: 0.0001,
-		Samples:    4, ForkDepth: 2,
+		Samples:    3, ForkDepth: 3,
 		Weights: Weights{
 			Base: 200000, Empty: 270, Merges: 700,
 			Monotonicity: 47, MonotonicityPower: 4,

@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/mod2048/mod2048/config"
 	"github.com/mod2048/mod2048/engine"
+	"github.com/mod2048/mod2048/engine/ai"
 	"github.com/mod2048/mod2048/scripting"
 	"github.com/mod2048/mod2048/scripting/session"
 )
@@ -104,4 +106,46 @@ func BenchmarkOverhead(b *testing.B) {
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(moves), "ns/move")
 	})
+}
+
+// BenchmarkChoose is one move's choice of each searching policy on the
+// presets' cellular 6 × 6 boards, 20 turns into a game (ns/op is the time
+// a move; the expert's budget is about 20 ms on one core).
+func BenchmarkChoose(b *testing.B) {
+	for _, preset := range []string{"early", "mid", "late"} {
+		c, err := config.Preset(preset)
+		if err != nil {
+			b.Fatal(err)
+		}
+		s, err := session.New(session.Setup{Config: c}, session.Start{Seed: 3})
+		if err != nil {
+			b.Fatal(err)
+		}
+		greedy, _ := MakePolicy("greedy", PolicyOptions{})
+		g, _ := greedy(3)
+		for i := 0; i < 20 && !s.Status().Over(); i++ {
+			s.Move(g.Choose(ViewOf(s)))
+		}
+		if s.Status().Over() {
+			b.Fatalf("%s: the game is over after %d turns", preset, s.State().Turn)
+		}
+		for _, k := range Ladder(PolicyOptions{AI: ai.Defaults()}) {
+			if k.Policy == "random" {
+				continue
+			}
+			mk, err := MakePolicy(k.Policy, k.Options)
+			if err != nil {
+				b.Fatal(err)
+			}
+			p, _ := mk(1)
+			v := ViewOf(s)
+			b.Run(preset+"/"+strings.ReplaceAll(k.Name, " ", ""), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					p.Choose(v)
+				}
+			})
+		}
+		s.Close()
+	}
 }

@@ -4,42 +4,61 @@ import (
 	"testing"
 
 	"github.com/mod2048/mod2048/config"
+	"github.com/mod2048/mod2048/engine/ai"
 	"github.com/mod2048/mod2048/scripting/session"
 )
 
-// TestCellularLadder guards the difficulty ladder of the cellular presets
-// (cellular/RULES.md, "Tuning") with fixed seeds and fewer games than the
-// measured table: the default lookahead wins early more often than mid, and
-// mid more often than late, and random play ends every game (won or lost)
-// within 1000 turns. It checks no time.
+// TestCellularLadder guards the difficulty of the cellular presets at
+// every skill (cellular/RULES.md, "Tuning") with fixed seeds and fewer
+// games than the measured table, and checks no time: on every preset the
+// win rate rises with skill (random ≤ greedy ≤ lookahead 2 ≤ expert: no
+// skill wins significantly less often than the one below it), the
+// expert wins early more often than mid and mid more often than late,
+// and every game ends, won or lost, within 1000 turns.
 func TestCellularLadder(t *testing.T) {
-	run := func(preset, policy string, games int) *Report {
-		t.Helper()
+	if testing.Short() {
+		t.Skip("plays the skill ladder on the three presets")
+	}
+	const games = 30
+	ladder := map[string]Skill{}
+	for _, k := range Ladder(PolicyOptions{AI: ai.Defaults()}) {
+		ladder[k.Name] = k
+	}
+	order := []string{"random", "greedy", "lookahead 2", "expert"}
+	var expert []float64
+	for _, preset := range []string{"early", "mid", "late"} {
 		c, err := config.Preset(preset)
 		if err != nil {
 			t.Fatal(err)
 		}
-		mk, err := MakePolicy(policy, PolicyOptions{Depth: DefaultDepth, Samples: DefaultSamples})
-		if err != nil {
-			t.Fatal(err)
+		var reports []*Report
+		for _, name := range order {
+			k := ladder[name]
+			mk, err := MakePolicy(k.Policy, k.Options)
+			if err != nil {
+				t.Fatal(err)
+			}
+			o := Options{Setup: session.Setup{Config: c}, Policy: name, Make: mk, Games: games, Seed: 11, MaxTurns: 1000}
+			rs, err := Run(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := NewReport(o.header(), rs)
+			t.Logf("%s, %s: won %d of %d (%.0f%%–%.0f%%), median %v turns", preset, name, r.Wins, r.Games, 100*r.WinCI[0], 100*r.WinCI[1], r.Turns.P50)
+			if r.Unfinished > 0 {
+				t.Errorf("%s, %s: %d of %d games unfinished after 1000 turns", preset, name, r.Unfinished, r.Games)
+			}
+			reports = append(reports, r)
 		}
-		o := Options{Setup: session.Setup{Config: c}, Policy: policy, Make: mk, Games: games, Seed: 1, MaxTurns: 1000}
-		rs, err := Run(o)
-		if err != nil {
-			t.Fatal(err)
+		for i := 1; i < len(reports); i++ {
+			if d := WinDiff(reports[i-1], reports[i]); d.Significant && d.D < 0 {
+				t.Errorf("%s: %s wins %.0f%%, significantly less than %s's %.0f%%: the ladder's order is broken",
+					preset, order[i], 100*reports[i].WinRate, order[i-1], 100*reports[i-1].WinRate)
+			}
 		}
-		return NewReport(header(o), rs)
+		expert = append(expert, reports[len(reports)-1].WinRate)
 	}
-	var rates []float64
-	for _, preset := range []string{"early", "mid", "late"} {
-		r := run(preset, DefaultPolicy, 60)
-		rates = append(rates, r.WinRate)
-		t.Logf("%s: lookahead wins %d of %d (median %v turns)", preset, r.Wins, r.Games, r.Turns.P50)
-		if rnd := run(preset, "random", 60); rnd.Unfinished != 0 {
-			t.Errorf("%s: %d of %d random games unfinished after 1000 turns", preset, rnd.Unfinished, rnd.Games)
-		}
-	}
-	if !(rates[0] > rates[1] && rates[1] > rates[2] && rates[2] > 0) {
-		t.Errorf("win rates early %.2f, mid %.2f, late %.2f: the ladder's order is broken", rates[0], rates[1], rates[2])
+	if !(expert[0] > expert[1] && expert[1] > expert[2] && expert[2] > 0) {
+		t.Errorf("the expert wins early %.2f, mid %.2f, late %.2f: the presets' order is broken", expert[0], expert[1], expert[2])
 	}
 }

@@ -101,7 +101,7 @@ func (s *Study) Plot(path string) error {
 // curves are a run's survival curves, turn by turn from 0, and its hazard.
 type curves struct {
 	going, won, lost plotter.XYs
-	hazard           plotter.XYs // at the middle of each bin of turns
+	hazard           plotter.XYs // at the first turn of each bin of turns
 }
 
 func (r *Report) curves() curves {
@@ -133,18 +133,21 @@ func (r *Report) curves() curves {
 		c.lost = append(c.lost, plotter.XY{X: float64(t), Y: float64(lost) / n})
 	}
 	// The hazard in bins of turns, so that each bin sees games enough:
-	// the games that ended in the bin over the game-turns played in it.
+	// the games that ended in the bin over the game-turns played in it,
+	// drawn at the bin's first turn, while at least a twentieth of the
+	// games (and 5) are still going: a tail of a few games is noise.
 	bin := max(1, (last+39)/40)
+	least := max(5, len(r.Results)/20)
 	for start := 1; start <= last; start += bin {
+		if goingAt[start] < least {
+			break
+		}
 		ended, exposure := 0, 0
 		for t := start; t < start+bin && t <= last; t++ {
 			ended += wonAt[t] + lostAt[t]
 			exposure += goingAt[t]
 		}
-		if exposure == 0 {
-			break
-		}
-		c.hazard = append(c.hazard, plotter.XY{X: float64(start) + float64(bin-1)/2, Y: float64(ended) / float64(exposure)})
+		c.hazard = append(c.hazard, plotter.XY{X: float64(start), Y: float64(ended) / float64(exposure)})
 	}
 	return c
 }

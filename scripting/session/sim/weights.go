@@ -2,30 +2,56 @@
 
 package sim
 
-// CellularWeights are the learned weights of the cellular evaluation:
-// 100 games a preset a round (early, mid, late), seed 1001, then the lookahead at depth
-// 1 with 4 samples, ridge 1:
+// CellularWeights are the learned weights of the cellular evaluation,
+// learned on the presets early, mid, late (seed 1001; 16 candidates a generation,
+// 60 games a preset each):
 //
-//	round 0 (greedy): wins early 71.0%, mid 57.0%, late 41.0%; fit on 112619 positions: log loss 0.6791, accuracy 57.1%
+//	start: the weights the lab had (for comparison, logistic regression on 21997 positions of greedy games: log loss 0.4258, accuracy 81.3%)
 //
-//	round 1 (lookahead): wins early 88.0%, mid 6.0%, late 3.0%; fit on 128616 positions: log loss 0.6474, accuracy 60.6%
+//	generation 0: the lookahead wins 43.3% with the best candidate, 32.0% on average
 //
-//	round 2 (lookahead): wins early 90.0%, mid 45.0%, late 32.0%; fit on 146974 positions: log loss 0.6477, accuracy 61.3%
+//	generation 1: the lookahead wins 45.6% with the best candidate, 38.3% on average
+//
+//	generation 2: the lookahead wins 48.3% with the best candidate, 43.4% on average
+//
+//	generation 3: the lookahead wins 47.8% with the best candidate, 43.3% on average
+//
+//	generation 4: the lookahead wins 48.9% with the best candidate, 42.3% on average
+//
+//	generation 5: the lookahead wins 46.1% with the best candidate, 43.0% on average
+//
+//	generation 6: the lookahead wins 45.6% with the best candidate, 42.5% on average
+//
+//	generation 7: the lookahead wins 46.1% with the best candidate, 42.6% on average
+//
+//	generation 8: the lookahead wins 51.1% with the best candidate, 46.5% on average
+//
+//	generation 9: the lookahead wins 51.1% with the best candidate, 46.2% on average
+//
+//	generation 10: the lookahead wins 51.1% with the best candidate, 48.0% on average
+//
+//	generation 11: the lookahead wins 47.8% with the best candidate, 44.8% on average
+//
+//	start weights: the lookahead (depth 1) wins early 92.9%, mid 17.5%, late 2.5% of 240 fresh games a preset
+//
+//	tuned weights: the lookahead (depth 1) wins early 95.8%, mid 37.5%, late 7.1% of 240 fresh games a preset
 var CellularWeights = Weights{
-	-7.4800197521564336,  // bias
-	1.3145059178576226,   // progress
-	0.15269457668854075,  // survivors
-	-1.0195806282668138,  // unrest
-	-0.5063111869012544,  // stable
-	0.11208188451791971,  // ready
-	2.3976512305711126,   // alive
-	3.1981570663979086,   // dormant
-	5.22427037409167,     // empty
-	-0.4095821622488113,  // isolated
-	-0.22534486037142024, // threatened
-	3.686343007376113,    // fading
-	1.6037627790568727,   // mobility
-	-0.41684124210809764, // streak
-	0.2740530367808243,   // catalysts
-	-0.5470880371452573,  // top
+	-2.0378,    // bias
+	0.760176,   // progress
+	-0.0752469, // survivors
+	1.17699,    // unrest
+	0.0888721,  // stable
+	-0.709724,  // ready
+	3.10878,    // alive
+	3.75262,    // dormant
+	-0.737511,  // empty
+	-2.11621,   // isolated
+	-0.120527,  // threatened
+	0.992345,   // fading
+	1.09686,    // mobility
+	-0.0251117, // streak
+	-4.23227,   // catalysts
+	0.639999,   // top
+	-0.624463,  // time
+	-1.0308,    // held
 }

@@ -124,7 +124,15 @@ func (a *App) goal() string {
 		if r.Threshold() == 0 {
 			return "Keep the colony alive: this game has no stabilize goal."
 		}
-		return fmt.Sprintf("Swipe to merge cells; Life runs after every swipe. Win with a stable turn (no birth, no death) whose alive cells hold %d energy or more.", r.Threshold())
+		g := r.Settings().Goal
+		s := fmt.Sprintf("Swipe to merge cells; Life runs after every swipe. Win with a stable turn (no birth, no death) whose alive cells hold %d energy or more", r.Threshold())
+		if g.Hold > 1 {
+			s += fmt.Sprintf(", %d turns in a row", g.Hold)
+		}
+		if g.Turns > 0 {
+			s += fmt.Sprintf(", within %d turns", g.Turns)
+		}
+		return s + "."
 	}
 	return "Play until no move is left."
 }

@@ -92,7 +92,7 @@ func cellularSettings() (cellular.Settings, error) {
 	s.Dormancy.Ticks = 3
 	s.Colony = cellular.Colony{Bonus: 1, MinSize: 4}
 	s.Blight.Charges = 1
-	s.Goal.PerCell = 0.5
+	s.Goal.PerCell, s.Goal.Hold = 0.5, 1
 	return s, s.Validate()
 }
 

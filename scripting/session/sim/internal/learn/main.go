@@ -10,9 +10,11 @@
 //     game's outcome, and logistic regression (sim.Learn) fits the weights
 //     whose σ(w · features) predicts a win from the position.
 //  2. The noisy cross-entropy method (sim.Tune) moves the weights toward
-//     those with which the lookahead, one move deep, wins most games:
-//     each generation plays every candidate on the same seeds (new ones
-//     each generation), and the next is drawn around the best.
+//     those with which the lookahead wins most games, one and two moves
+//     deep (-depths): each generation plays every candidate on the same
+//     seeds (new ones each generation), and the next is drawn around the
+//     best. With -start current it starts from the weights the lab has,
+//     to refine them after the presets change.
 //
 // It prints each stage's figures, and the file it writes names the
 // command, the games and the win rates the weights reached.
@@ -22,6 +24,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/mod2048/mod2048/config"
@@ -40,7 +43,8 @@ type options struct {
 	seed                                              uint64
 	presets                                           []string
 	sets                                              []string
-	out                                               string
+	out, start                                        string
+	depths                                            []int
 }
 
 func main() {
@@ -59,8 +63,18 @@ func main() {
 	flag.StringVar(&presets, "presets", "early,mid,late", "the presets to play, comma-separated")
 	flag.Var(&sets, "set", "a key=value over every preset (repeatable), to learn for a variant")
 	flag.StringVar(&o.out, "out", "scripting/session/sim/weights.go", "the Go file to write")
+	flag.StringVar(&o.start, "start", "regression", "where the search starts: \"regression\" (fitted to greedy games' outcomes) or \"current\" (the weights the lab has now, to refine them after a change of the presets)")
+	depths := flag.String("depths", "1,2", "the lookahead's depths whose wins the fitness adds up, comma-separated")
 	flag.Parse()
 	o.presets, o.sets = strings.Split(presets, ","), sets
+	for _, d := range strings.Split(*depths, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(d))
+		if err != nil || n < 1 || n > 4 {
+			fmt.Fprintf(os.Stderr, "learn: -depths: %q is not a depth from 1 to 4\n", d)
+			os.Exit(2)
+		}
+		o.depths = append(o.depths, n)
+	}
 	if err := run(o); err != nil {
 		fmt.Fprintln(os.Stderr, "learn:", err)
 		os.Exit(1)
@@ -100,11 +114,21 @@ func run(o options) error {
 		fmt.Println(line)
 		log = append(log, line)
 	}
-	logf("start: logistic regression on %d positions of %d greedy games a preset: log loss %.4f, accuracy %.1f%%",
-		fit.Samples, o.startGames, fit.LogLoss, 100*fit.Accuracy)
-	// Stage 2: the weights the lookahead wins most with.
-	wins := func(w sim.Weights, seed uint64, games int) ([]int, error) {
-		mk, err := sim.MakePolicy("lookahead", sim.PolicyOptions{Depth: 1, Samples: sim.DefaultSamples, Weights: &w})
+	switch o.start {
+	case "regression":
+		logf("start: logistic regression on %d positions of %d greedy games a preset: log loss %.4f, accuracy %.1f%%",
+			fit.Samples, o.startGames, fit.LogLoss, 100*fit.Accuracy)
+	case "current":
+		fit.W = sim.CellularWeights
+		logf("start: the weights the lab had (for comparison, logistic regression on %d positions of greedy games: log loss %.4f, accuracy %.1f%%)",
+			fit.Samples, fit.LogLoss, 100*fit.Accuracy)
+	default:
+		return fmt.Errorf("-start %q: want regression or current", o.start)
+	}
+	// Stage 2: the weights the lookahead wins most with, at each depth (an
+	// evaluation tuned for one depth alone can mislead a deeper search).
+	wins := func(w sim.Weights, seed uint64, games, depth int) ([]int, error) {
+		mk, err := sim.MakePolicy("lookahead", sim.PolicyOptions{Depth: depth, Samples: sim.DefaultSamples, Weights: &w})
 		if err != nil {
 			return nil, err
 		}
@@ -127,16 +151,19 @@ func run(o options) error {
 	}
 	var failed error
 	fitness := func(gen int, w sim.Weights) float64 {
-		ws, err := wins(w, o.seed+100+uint64(gen), o.games)
-		if err != nil {
-			failed = err
-			return 0
+		total, played := 0, 0
+		for _, depth := range o.depths {
+			ws, err := wins(w, o.seed+100+uint64(gen), o.games, depth)
+			if err != nil {
+				failed = err
+				return 0
+			}
+			for _, n := range ws {
+				total += n
+			}
+			played += o.games * len(cfgs)
 		}
-		total := 0
-		for _, n := range ws {
-			total += n
-		}
-		return float64(total) / float64(o.games*len(cfgs))
+		return float64(total) / float64(played)
 	}
 	w := sim.Tune(fit.W, fitness, sim.TuneOptions{Population: o.population, Elite: o.elite, Generations: o.generations,
 		Sigma: o.sigma, Noise: o.noise, Seed: o.seed,
@@ -152,16 +179,17 @@ func run(o options) error {
 		name    string
 		weights sim.Weights
 	}{{"start", fit.W}, {"tuned", w}} {
-		name, weights := v.name, v.weights
-		ws, err := wins(weights, o.seed+10_000, check)
-		if err != nil {
-			return err
+		for _, depth := range o.depths {
+			ws, err := wins(v.weights, o.seed+10_000, check, depth)
+			if err != nil {
+				return err
+			}
+			var parts []string
+			for i, n := range ws {
+				parts = append(parts, fmt.Sprintf("%s %.1f%%", o.presets[i], 100*float64(n)/float64(check)))
+			}
+			logf("%s weights: the lookahead (depth %d) wins %s of %d fresh games a preset", v.name, depth, strings.Join(parts, ", "), check)
 		}
-		var parts []string
-		for i, n := range ws {
-			parts = append(parts, fmt.Sprintf("%s %.1f%%", o.presets[i], 100*float64(n)/float64(check)))
-		}
-		logf("%s weights: the lookahead (depth 1) wins %s of %d fresh games a preset", name, strings.Join(parts, ", "), check)
 	}
 	var b strings.Builder
 	b.WriteString("// Code generated by go run ./scripting/session/sim/internal/learn; DO NOT EDIT.\n\n")
