@@ -3,55 +3,51 @@
 package sim
 
 // CellularWeights are the learned weights of the cellular evaluation,
-// learned on the presets early, mid, late (seed 1001; 16 candidates a generation,
-// 60 games a preset each):
+// learned on the presets early, mid, late (seed 1001; 10 candidates a generation,
+// 24 games a preset each):
 //
-//	start: the weights the lab had (for comparison, logistic regression on 21997 positions of greedy games: log loss 0.4258, accuracy 81.3%)
+//	start: the weights the lab had (for comparison, logistic regression on 12779 positions of greedy games: log loss 0.3473, accuracy 84.5%)
 //
-//	generation 0: the lookahead wins 43.3% with the best candidate, 32.0% on average
+//	generation 0: the lookahead wins 54.9% with the best candidate, 40.3% on average
 //
-//	generation 1: the lookahead wins 45.6% with the best candidate, 38.3% on average
+//	generation 1: the lookahead wins 53.5% with the best candidate, 39.9% on average
 //
-//	generation 2: the lookahead wins 48.3% with the best candidate, 43.4% on average
+//	generation 2: the lookahead wins 58.3% with the best candidate, 51.1% on average
 //
-//	generation 3: the lookahead wins 47.8% with the best candidate, 43.3% on average
+//	generation 3: the lookahead wins 58.3% with the best candidate, 51.5% on average
 //
-//	generation 4: the lookahead wins 48.9% with the best candidate, 42.3% on average
+//	generation 4: the lookahead wins 59.0% with the best candidate, 48.9% on average
 //
-//	generation 5: the lookahead wins 46.1% with the best candidate, 43.0% on average
+//	generation 5: the lookahead wins 56.2% with the best candidate, 52.0% on average
 //
-//	generation 6: the lookahead wins 45.6% with the best candidate, 42.5% on average
+//	generation 6: the lookahead wins 54.9% with the best candidate, 51.3% on average
 //
-//	generation 7: the lookahead wins 46.1% with the best candidate, 42.6% on average
+//	generation 7: the lookahead wins 57.6% with the best candidate, 52.2% on average
 //
-//	generation 8: the lookahead wins 51.1% with the best candidate, 46.5% on average
+//	start weights: the lookahead (depth 1) wins early 95.8%, mid 35.4%, late 5.2% of 96 fresh games a preset
 //
-//	generation 9: the lookahead wins 51.1% with the best candidate, 46.2% on average
+//	start weights: the lookahead (depth 2) wins early 71.9%, mid 51.0%, late 17.7% of 96 fresh games a preset
 //
-//	generation 10: the lookahead wins 51.1% with the best candidate, 48.0% on average
+//	tuned weights: the lookahead (depth 1) wins early 94.8%, mid 30.2%, late 6.2% of 96 fresh games a preset
 //
-//	generation 11: the lookahead wins 47.8% with the best candidate, 44.8% on average
-//
-//	start weights: the lookahead (depth 1) wins early 92.9%, mid 17.5%, late 2.5% of 240 fresh games a preset
-//
-//	tuned weights: the lookahead (depth 1) wins early 95.8%, mid 37.5%, late 7.1% of 240 fresh games a preset
+//	tuned weights: the lookahead (depth 2) wins early 97.9%, mid 59.4%, late 27.1% of 96 fresh games a preset
 var CellularWeights = Weights{
-	-2.0378,    // bias
-	0.760176,   // progress
-	-0.0752469, // survivors
-	1.17699,    // unrest
-	0.0888721,  // stable
-	-0.709724,  // ready
-	3.10878,    // alive
-	3.75262,    // dormant
-	-0.737511,  // empty
-	-2.11621,   // isolated
-	-0.120527,  // threatened
-	0.992345,   // fading
-	1.09686,    // mobility
-	-0.0251117, // streak
-	-4.23227,   // catalysts
-	0.639999,   // top
-	-0.624463,  // time
-	-1.0308,    // held
+	-1.38202,  // bias
+	0.611755,  // progress
+	0.130752,  // survivors
+	1.096,     // unrest
+	0.0979528, // stable
+	0.0734058, // ready
+	2.89742,   // alive
+	3.85807,   // dormant
+	-0.552401, // empty
+	-3.73946,  // isolated
+	0.586435,  // threatened
+	0.837326,  // fading
+	1.41721,   // mobility
+	-0.754023, // streak
+	-5.75994,  // catalysts
+	1.62165,   // top
+	-0.490422, // time
+	0.420411,  // held
 }
