@@ -80,7 +80,10 @@ type TickEvent struct {
 	State  *State
 	// Motions are the turn's tile motions and merges, when the game
 	// tracks them (Game.TrackMotions); nil otherwise.
-	Motions   *Motions
+	Motions *Motions
+	// Expired are the marks whose turns ran out this turn (they are off
+	// the board already), for the mods' expire event.
+	Expired   []Mark
 	Edits     []Edit
 	MarkEdits []MarkEdit
 	Data      map[string]string

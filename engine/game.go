@@ -163,6 +163,7 @@ type Game struct {
 	synced   uint64
 
 	turn    Turn
+	expired []Mark // the marks the last move's ageing removed, while hooked
 	moveEv  MoveEvent
 	tickEv  TickEvent
 	mergeEv MergeEvent
@@ -364,7 +365,12 @@ func (g *Game) Move(d Direction) (res Result, err error) {
 	if g.recording {
 		g.next.followMarks(&g.motions)
 	}
-	if g.next.ageMarks() {
+	var expired *[]Mark
+	if g.hooks != nil {
+		g.expired = g.expired[:0]
+		expired = &g.expired
+	}
+	if g.next.ageMarks(expired) {
 		// The rules settled the status with the mark still standing: a
 		// thawed cell may open a move (or close one), so settle again.
 		g.rules.Settle(g.next)
@@ -428,7 +434,7 @@ func (g *Game) Start() error {
 func (g *Game) tick(t *Turn) error {
 	ev := &g.tickEv
 	*ev = TickEvent{Dir: t.Dir, Turn: t.State.Turn, Gained: t.Gained, Merges: t.Merges, Spawns: t.Spawns, State: t.State,
-		Edits: ev.Edits[:0], MarkEdits: ev.MarkEdits[:0], Faults: ev.Faults[:0]}
+		Expired: g.expired, Edits: ev.Edits[:0], MarkEdits: ev.MarkEdits[:0], Faults: ev.Faults[:0]}
 	if g.tracking {
 		ev.Motions = &g.motions
 	}

@@ -23,7 +23,13 @@ type Mark struct {
 	// OnMerge says what a merge does to a follow mark of one of the two
 	// tiles it is made from (MergeKeep when empty).
 	OnMerge MergeRule
+	// Count is a number the mod that set the mark keeps on it, for a
+	// frontend to show (a hazard with a counter): a charge, a level.
+	Count int
 }
+
+// MaxCount bounds a mark's Count.
+const MaxCount = 999_999
 
 // MergeRule is what a merge does to the follow marks of its two tiles.
 type MergeRule string
@@ -68,6 +74,9 @@ func CheckMark(b *Board, m Mark) error {
 	}
 	if m.Turns < 0 || m.Turns > 1_000_000 {
 		return fmt.Errorf("mark %s: %d turns is outside 0 to 1000000", m.Name, m.Turns)
+	}
+	if m.Count < 0 || m.Count > MaxCount {
+		return fmt.Errorf("mark %s: count %d is outside 0 to %d", m.Name, m.Count, MaxCount)
 	}
 	switch m.OnMerge {
 	case "", MergeKeep, MergeDrop, MergeSpread:
@@ -259,9 +268,11 @@ func sortMarks(marks []Mark) {
 }
 
 // ageMarks counts one turn off every timed mark and removes those whose
-// time is up. It reports whether a blocking mark went: the moves of the
-// board may then have changed, and the status must be settled again.
-func (s *State) ageMarks() (unblocked bool) {
+// time is up, appending them to expired (the turn's expired marks, for the
+// hooks' expire event). It reports whether a blocking mark went: the
+// moves of the board may then have changed, and the status must be
+// settled again.
+func (s *State) ageMarks(expired *[]Mark) (unblocked bool) {
 	if len(s.Marks) == 0 {
 		return false
 	}
@@ -271,6 +282,9 @@ func (s *State) ageMarks() (unblocked bool) {
 			m.Turns--
 			if m.Turns == 0 {
 				unblocked = unblocked || m.Block
+				if expired != nil {
+					*expired = append(*expired, m)
+				}
 				continue
 			}
 		}

@@ -78,6 +78,8 @@ type saveMark struct {
 	// have none).
 	Follow  bool   `json:"follow,omitempty"`
 	OnMerge string `json:"on_merge,omitempty"`
+	// Count: a mark's number (saves from before it have none).
+	Count int `json:"count,omitempty"`
 }
 
 type saveSpawn struct {
@@ -210,7 +212,7 @@ func saveMarks(marks []Mark) []saveMark {
 	}
 	out := make([]saveMark, len(marks))
 	for i, m := range marks {
-		out[i] = saveMark{Row: m.Pos.Row, Col: m.Pos.Col, Name: m.Name, Turns: m.Turns, Block: m.Block, Follow: m.Follow, OnMerge: string(m.OnMerge)}
+		out[i] = saveMark{Row: m.Pos.Row, Col: m.Pos.Col, Name: m.Name, Turns: m.Turns, Block: m.Block, Follow: m.Follow, OnMerge: string(m.OnMerge), Count: m.Count}
 	}
 	return out
 }
@@ -478,7 +480,7 @@ func (g *Game) loadState(d *saveState) (State, error) {
 		return s, fmt.Errorf("marks: %d marks, more than %d", len(d.Marks), MaxMarks)
 	}
 	for i, m := range d.Marks {
-		mark := Mark{Pos: Pos{m.Row, m.Col}, Name: m.Name, Turns: m.Turns, Block: m.Block, Follow: m.Follow, OnMerge: MergeRule(m.OnMerge)}
+		mark := Mark{Pos: Pos{m.Row, m.Col}, Name: m.Name, Turns: m.Turns, Block: m.Block, Follow: m.Follow, OnMerge: MergeRule(m.OnMerge), Count: m.Count}
 		if err := CheckMark(&s.Board, mark); err != nil {
 			return s, fmt.Errorf("marks[%d]: %w", i, err)
 		}

@@ -14,7 +14,7 @@ import (
 
 // apiFunctions lists the functions of the game table, for the LuaLS
 // annotation file's test: each must be documented there.
-var apiFunctions = []string{"on", "hazard", "cell", "marks", "turn", "score", "status", "random", "log"}
+var apiFunctions = []string{"on", "hazard", "cell", "marks", "turn", "score", "status", "random", "log", "notify"}
 
 // apiFields lists the other fields of the game table.
 var apiFields = []string{"api_version", "features", "mod_id", "ruleset", "width", "height", "settings"}
@@ -62,6 +62,7 @@ func (m *modRun) installAPI() {
 			return 1
 		},
 		"random": m.luaRandom,
+		"notify": m.luaNotify,
 		"log": func(L *lua.LState) int {
 			parts := make([]string, L.GetTop())
 			for i := range parts {
@@ -73,6 +74,9 @@ func (m *modRun) installAPI() {
 		},
 	}
 	for _, name := range apiFunctions {
+		if name == "notify" && m.mod.Manifest.APIVersion < 2 {
+			continue // not in the API a version-1 mod was written for
+		}
 		game.RawSetString(name, L.NewFunction(fns[name]))
 	}
 	game.RawSetString("width", lua.LNumber(h.opt.Width))
@@ -115,7 +119,7 @@ func (m *modRun) luaOn(L *lua.LState) int {
 		L.RaiseError("game.on: handlers are registered when the mod loads, not later")
 	}
 	ev, ok := eventOf(name)
-	if ev == evStart && m.mod.Manifest.APIVersion < 2 {
+	if ev >= evStart && m.mod.Manifest.APIVersion < 2 {
 		ok = false // not in the API a version-1 mod was written for
 	}
 	if !ok {
@@ -208,13 +212,21 @@ func (m *modRun) luaHazard(L *lua.LState) int {
 	if follow && onMerge == "" {
 		onMerge = engine.MergeKeep
 	}
+	counter := ""
+	if v := spec.RawGetString("counter"); v != lua.LNil {
+		s, ok := v.(lua.LString)
+		if !ok || (s != CounterTurns && s != CounterCount) {
+			L.RaiseError("game.hazard: counter: want \"turns\" or \"count\", got %s", describe(v))
+		}
+		counter = string(s)
+	}
 	full := m.mod.ID() + ":" + name
 	m.budget.spend(L, len(m.host.hazards)) // the look for a duplicate
 	if _, dup := m.host.Hazard(full); dup {
 		L.RaiseError("game.hazard: %s is defined twice", full)
 	}
 	m.host.hazards = append(m.host.hazards, Hazard{Name: full, Mod: m.mod.ID(), Glyph: glyph, Color: color, Blocks: blocks,
-		Follow: follow, OnMerge: onMerge, Description: printable(str("description", false, 200))})
+		Follow: follow, OnMerge: onMerge, Description: printable(str("description", false, 200)), Counter: counter})
 	L.Push(lua.LString(full))
 	return 1
 }
@@ -244,19 +256,38 @@ func (m *modRun) luaCell(L *lua.LState) int {
 	return 1
 }
 
-// game.marks([row, col]): the marks on one cell, or on the whole board, as
-// {row=, col=, name=, turns=, blocks=} tables.
+// game.marks([row, col]) and game.marks{hazard = NAME}: the marks on one
+// cell, on the whole board, or of one of the mod's own hazards (its name,
+// or modid:name), as {row=, col=, name=, turns=, blocks=, count=} tables.
 func (m *modRun) luaMarks(L *lua.LState) int {
 	s := m.state()
 	all := L.GetTop() == 0
 	var p engine.Pos
-	if !all {
+	hazard := ""
+	switch spec, ok := L.Get(1).(*lua.LTable); {
+	case ok:
+		all = true
+		bad := ""
+		spec.ForEach(func(k, _ lua.LValue) {
+			if k != lua.LString("hazard") {
+				bad = describe(k)
+			}
+		})
+		if bad != "" {
+			L.RaiseError("game.marks: unknown key %s (allowed: hazard)", bad)
+		}
+		hz, err := m.ownHazard(spec.RawGetString("hazard"))
+		if err != nil {
+			L.RaiseError("game.marks: hazard: %v", err)
+		}
+		hazard = hz.Name
+	case !all:
 		p = engine.Pos{Row: L.CheckInt(1), Col: L.CheckInt(2)}
 	}
 	m.budget.spend(L, len(s.Marks))
 	out := L.NewTable()
 	for _, mk := range s.Marks {
-		if !all && mk.Pos != p {
+		if !all && mk.Pos != p || hazard != "" && mk.Name != hazard {
 			continue
 		}
 		t := L.NewTable()
@@ -265,10 +296,48 @@ func (m *modRun) luaMarks(L *lua.LState) int {
 		t.RawSetString("name", lua.LString(mk.Name))
 		t.RawSetString("turns", lua.LNumber(mk.Turns))
 		t.RawSetString("blocks", lua.LBool(mk.Block))
+		t.RawSetString("count", lua.LNumber(mk.Count))
 		out.Append(t)
 	}
 	L.Push(out)
 	return 1
+}
+
+// MaxNotice is the longest message game.notify shows, in bytes, and
+// maxNotices the most one mod may show in one move.
+const (
+	MaxNotice  = 200
+	maxNotices = 4
+)
+
+// game.notify(text): a short message to the player (the terminal's status
+// line, a toast in the browser), shown when the move it was sent in is
+// played. A dry run (the legal moves, a search) shows nothing.
+func (m *modRun) luaNotify(L *lua.LState) int {
+	v := L.Get(1)
+	text, ok := v.(lua.LString)
+	if !ok || L.GetTop() != 1 {
+		L.RaiseError("game.notify: want one string, got %s", describe(v))
+	}
+	t := strings.TrimSpace(string(text))
+	m.budget.spend(L, 1+len(t)/bytesPerInstruction)
+	if t == "" || len(t) > MaxNotice {
+		L.RaiseError("game.notify: want a message of 1 to %d bytes, got %d", MaxNotice, len(t))
+	}
+	if m.log.discarding() {
+		return 0
+	}
+	n := 0
+	for _, p := range m.host.pending {
+		if p.Mod == m.mod.ID() {
+			n++
+		}
+	}
+	if n >= maxNotices {
+		L.RaiseError("game.notify: at most %d messages a move", maxNotices)
+	}
+	m.host.pending = append(m.host.pending, Notice{Mod: m.mod.ID(), Text: printable(t)})
+	return 0
 }
 
 // game.random([m [, n]]) and math.random: Lua 5.1's math.random, drawn from

@@ -14,6 +14,7 @@ var payloadKeys = map[string][]string{
 	EventSpawn:      {"row", "col", "cell", "scripted"},
 	EventTick:       {"turn", "dir", "gained", "merges", "spawns", "moves", "merged"},
 	EventStart:      {"turn"},
+	EventExpire:     {"turn", "row", "col", "name", "count"},
 }
 
 // requestKeys lists, for each event, the keys of the request table its
@@ -24,12 +25,13 @@ var requestKeys = map[string][]string{
 	EventSpawn:      {"cancel", "row", "col", "cell"},
 	EventTick:       {"set", "mark", "unmark"},
 	EventStart:      {"set", "mark", "unmark"},
+	EventExpire:     {"set", "mark", "unmark"},
 }
 
 // tickEntries lists the keys of the entries of a tick request's lists.
 var tickEntries = map[string][]string{
 	"set":    {"row", "col", "cell"},
-	"mark":   {"row", "col", "name", "turns"},
+	"mark":   {"row", "col", "name", "turns", "count"},
 	"unmark": {"row", "col", "name"},
 }
 
@@ -39,12 +41,12 @@ var posKeys = []string{"row", "col"}
 // hazardKeys lists the keys of the table game.hazard takes; hazardKeysV1
 // those a version-1 mod may use.
 var (
-	hazardKeys   = []string{"name", "glyph", "color", "blocks", "description", "follow", "on_merge"}
+	hazardKeys   = []string{"name", "glyph", "color", "blocks", "description", "follow", "on_merge", "counter"}
 	hazardKeysV1 = hazardKeys[:5]
 )
 
 // markKeys lists the keys of each table game.marks returns.
-var markKeys = []string{"row", "col", "name", "turns", "blocks"}
+var markKeys = []string{"row", "col", "name", "turns", "blocks", "count"}
 
 // The lists, for embedders and tools (the LuaLS annotations, docs): each
 // call returns a fresh copy, so no caller can change the host's API.

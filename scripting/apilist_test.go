@@ -97,7 +97,7 @@ func probeJoin(list []string) string {
 func TestAPIListPayloads(t *testing.T) {
 	mod := probeMod(t, "probe", probeKeysLua+`
 game.hazard{ name = "x", glyph = "x" }
-for _, name in ipairs({ "before_move", "after_merge", "spawn", "tick", "start" }) do
+for _, name in ipairs({ "before_move", "after_merge", "spawn", "tick", "start", "expire" }) do
   game.on(name, function(ev)
     game.log("payload", name, keys(ev))
     if name == "after_merge" then
@@ -109,7 +109,8 @@ for _, name in ipairs({ "before_move", "after_merge", "spawn", "tick", "start" }
       game.log("mark", keys(m))
     end
     if name == "tick" and ev.turn == 1 then
-      return { mark = { { row = 3, col = 3, name = "x", turns = 5 } } }
+      -- Its turn runs out after the next move: the expire event.
+      return { mark = { { row = 3, col = 3, name = "x", turns = 1 } } }
     end
   end)
 end
@@ -132,6 +133,7 @@ end
 		seen[f[0]] = true
 		switch f[0] {
 		case "payload":
+			seen[f[1]] = true
 			if want := probeJoin(payloadKeys[f[1]]); f[2] != want {
 				t.Errorf("the %s payload has the keys %s; payloadKeys says %s", f[1], f[2], want)
 			}
@@ -149,7 +151,7 @@ end
 			}
 		}
 	}
-	for _, what := range []string{"payload", "pos", "sources", "mark"} {
+	for _, what := range append([]string{"payload", "pos", "sources", "mark"}, eventNames...) {
 		if !seen[what] {
 			t.Errorf("no %s line in the log: %q", what, h.Log("probe"))
 		}
@@ -198,14 +200,24 @@ func TestAPIListRequests(t *testing.T) {
 	}
 	for what, req := range requests {
 		ev, _, _ := strings.Cut(what, ".")
-		mod := probeMod(t, "probe", `game.on("`+ev+`", function(ev) return `+req+` end)`)
+		src := `game.on("` + ev + `", function(ev) return ` + req + ` end)`
+		if ev == EventExpire {
+			// A mark whose one turn runs out in the move.
+			src += `
+game.hazard{ name = "x", glyph = "x" }
+game.on("start", function() return { mark = { { row = 3, col = 3, name = "x", turns = 1 } } } end)`
+		}
+		mod := probeMod(t, "probe", src)
 		g, h := probeGame(t, [4][4]int{{2, 2, 0, 0}}, [][3]int{{1, 1, 2}}, mod)
-		if ev == EventStart {
+		if ev == EventStart || ev == EventExpire {
 			if err := h.Start(g); err != nil {
 				t.Fatal(err)
 			}
-		} else if _, err := h.Move(g, engine.Left); err != nil {
-			t.Fatal(err)
+		}
+		if ev != EventStart {
+			if _, err := h.Move(g, engine.Left); err != nil {
+				t.Fatal(err)
+			}
 		}
 		reports := h.TakeReports()
 		var err error

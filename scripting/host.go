@@ -21,12 +21,13 @@ const (
 	EventAfterMerge = "after_merge"
 	EventSpawn      = "spawn"
 	EventTick       = "tick"
-	EventStart      = "start" // API version 2
+	EventStart      = "start"  // API version 2
+	EventExpire     = "expire" // API version 2: a mark's turns ran out
 )
 
 // eventNames lists the events: a turn's in the order it meets them, then
 // start, which a new game meets once, before its first turn.
-var eventNames = []string{EventBeforeMove, EventAfterMerge, EventSpawn, EventTick, EventStart}
+var eventNames = []string{EventBeforeMove, EventAfterMerge, EventSpawn, EventTick, EventStart, EventExpire}
 
 type event int
 
@@ -36,6 +37,7 @@ const (
 	evSpawn
 	evTick
 	evStart
+	evExpire
 	numEvents
 )
 
@@ -61,7 +63,17 @@ type Hazard struct {
 	Follow      bool
 	OnMerge     engine.MergeRule
 	Description string
+	// Counter says what number its marks show in place of the glyph:
+	// "turns" (the turns left), "count" (the count the mod keeps on each
+	// mark), or "" (none: the glyph).
+	Counter string
 }
+
+// The hazards' counters.
+const (
+	CounterTurns = "turns"
+	CounterCount = "count"
+)
 
 // Report is a mod's error: which mod, in which event, where in its Lua
 // files, and what. The game goes on without the mod's effects on that turn.
@@ -120,6 +132,9 @@ type Host struct {
 	faults                             []engine.Fault
 	cells                              map[engine.Cell]lua.LValue  // cellValue's boxes
 	scores                             map[engine.Score]lua.LValue // scoreValue's boxes
+	// pending are the notices of the move being tried; notices those of
+	// the moves played (notice.go).
+	pending, notices []Notice
 }
 
 type modRun struct {
@@ -485,6 +500,7 @@ func (h *Host) Move(g *engine.Game, d engine.Direction) (engine.Result, error) {
 	}
 	for {
 		h.begin(g)
+		h.pending = h.pending[:0]
 		res, err := g.Move(d)
 		if err != nil {
 			if me := (*ModError)(nil); errors.As(err, &me) {
@@ -493,6 +509,10 @@ func (h *Host) Move(g *engine.Game, d engine.Direction) (engine.Result, error) {
 			}
 		}
 		turn := err == nil && res.Changed
+		if turn {
+			h.keepNotices()
+		}
+		h.pending = h.pending[:0]
 		for i := first; i < len(h.reports); i++ {
 			h.reports[i].Disabled = h.reports[i].Disabled && turn
 		}
@@ -514,11 +534,16 @@ func (h *Host) Start(g *engine.Game) error {
 	h.faults = h.faults[:0]
 	for {
 		h.begin(g)
+		h.pending = h.pending[:0]
 		err := g.Start()
 		if me := (*ModError)(nil); errors.As(err, &me) {
 			h.fail(g.State(), me)
 			continue
 		}
+		if err == nil {
+			h.keepNotices()
+		}
+		h.pending = h.pending[:0]
 		h.faults = h.faults[:0]
 		h.state = nil
 		return err
@@ -814,6 +839,11 @@ func (h *Host) OnStart(e *engine.TickEvent) error { return h.finish(evStart, e) 
 func (h *Host) finish(ev event, e *engine.TickEvent) error {
 	h.state = e.State
 	e.Faults = append(e.Faults, h.turnFaults()...)
+	if ev == evTick && len(e.Expired) > 0 {
+		if err := h.expire(e); err != nil {
+			return err
+		}
+	}
 	name := eventNames[ev]
 	err := h.each(ev, func(m *modRun, fn *lua.LFunction, r reuse) error {
 		var f fields
@@ -965,7 +995,7 @@ func (m *modRun) tickRequests(ev string, req *lua.LTable, e *engine.TickEvent) e
 	for _, key := range []string{"mark", "unmark"} {
 		remove := key == "unmark"
 		if err := list(key, func(i int, item *lua.LTable) error {
-			allowed := []string{"row", "col", "name", "turns"}
+			allowed := []string{"row", "col", "name", "turns", "count"}
 			if remove {
 				allowed = allowed[:3]
 			}
@@ -986,7 +1016,13 @@ func (m *modRun) tickRequests(ev string, req *lua.LTable, e *engine.TickEvent) e
 					return m.invalid(ev, "%s[%d].turns: %v", key, i, err)
 				}
 			}
-			mark := engine.Mark{Pos: p, Name: hz.Name, Turns: turns, Block: hz.Blocks, Follow: hz.Follow, OnMerge: hz.OnMerge}
+			count := 0
+			if v := item.RawGetString("count"); v != lua.LNil {
+				if count, err = wholeIn(v, 0, engine.MaxCount); err != nil {
+					return m.invalid(ev, "%s[%d].count: %v", key, i, err)
+				}
+			}
+			mark := engine.Mark{Pos: p, Name: hz.Name, Turns: turns, Block: hz.Blocks, Follow: hz.Follow, OnMerge: hz.OnMerge, Count: count}
 			e.MarkEdits = append(e.MarkEdits, engine.MarkEdit{Mark: mark, Remove: remove})
 			return nil
 		}); err != nil {

@@ -44,6 +44,14 @@ func (b *logBuffer) println(s string) {
 	}
 }
 
+// discarding reports whether the log drops what is printed: the host is
+// asking a question that must leave no trace.
+func (b *logBuffer) discarding() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.discard
+}
+
 // setDiscard turns discarding on or off.
 func (b *logBuffer) setDiscard(on bool) {
 	b.mu.Lock()

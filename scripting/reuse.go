@@ -155,6 +155,7 @@ var payloadScalars = [numEvents][]string{
 	evAfterMerge: {"row", "col", "result"},
 	evSpawn:      {"row", "col", "cell", "scripted"},
 	evTick:       {"turn", "dir", "gained", "merges", "spawns"},
+	evExpire:     {"turn", "row", "col", "name", "count"},
 }
 
 // dirValue boxes a direction's Lua name.

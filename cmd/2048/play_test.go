@@ -80,7 +80,7 @@ func openScreen(t *testing.T, cfg tui.Config, w, h int) *screen {
 
 var namedKeys = map[string]tcell.Key{
 	"Left": tcell.KeyLeft, "Right": tcell.KeyRight, "Up": tcell.KeyUp, "Down": tcell.KeyDown,
-	"Esc": tcell.KeyEscape, "Enter": tcell.KeyEnter, "Home": tcell.KeyHome, "Ctrl+R": tcell.KeyCtrlR, "Ctrl+C": tcell.KeyCtrlC,
+	"Esc": tcell.KeyEscape, "Enter": tcell.KeyEnter, "Home": tcell.KeyHome, "End": tcell.KeyEnd, "Ctrl+R": tcell.KeyCtrlR, "Ctrl+C": tcell.KeyCtrlC,
 }
 
 // press sends keys, drawing after each, as the game loop does, once the
@@ -570,7 +570,15 @@ func TestPlayModded(t *testing.T) {
 	sc.press("?")
 	sc.golden("modded_help")
 	sc.contains("Freeze 1.0.0 (freeze)")
+	sc.press("End")
 	sc.contains("* freeze:ice: A frozen tile")
+	// L: the mods' logs and the recent messages, whole.
+	sc.press("Esc")
+	sc.press("L")
+	sc.contains("Log")
+	sc.contains("Freeze (freeze): its log")
+	sc.press("Esc")
+	sc.contains("Score")
 }
 
 // writeMod writes a mod folder with the given main.lua.
@@ -618,6 +626,39 @@ end)`)
 	if sc.app.Session().State().Turn != 2 {
 		t.Error("the turn the mod failed in was not played")
 	}
+}
+
+// TestPlayNotices: a mod's game.notify shows on the status line with its
+// name, and the L key shows the messages and an error whole, where the
+// status line cuts them at the screen's edge.
+func TestPlayNotices(t *testing.T) {
+	dir := writeMod(t, "lava", `game.on("tick", function(ev)
+  game.notify("the lava burns a tile at turn " .. ev.turn)
+  if ev.turn == 2 then error("a long error: " .. string.rep("word ", 40) .. "the end") end
+end)`)
+	// The notify call is API version 2.
+	manifest := filepath.Join(dir, "mod.toml")
+	data, _ := os.ReadFile(manifest)
+	os.WriteFile(manifest, []byte(strings.Replace(string(data), "api_version = 1", "api_version = 2", 1)), 0o644)
+	_, cfg := testSession(t, t.TempDir(), "--mod", dir, "--seed", "2")
+	sc := openScreen(t, cfg, 80, 40)
+	for i := 0; sc.app.Session().State().Turn < 1 && i < 4; i++ {
+		sc.press([]string{"Left", "Right", "Up", "Down"}[i])
+	}
+	sc.contains("Lava: the lava burns a tile at turn 1")
+	for i := 0; sc.app.Session().State().Turn < 2 && i < 8; i++ {
+		sc.press([]string{"Left", "Right", "Up", "Down"}[i%4])
+	}
+	if strings.Contains(sc.text(), "the end") {
+		t.Fatal("the status line showed the long error whole: the test shows nothing")
+	}
+	sc.press("L")
+	sc.contains("Messages")
+	sc.contains("turn 1: Lava: the lava burns a tile at turn 1")
+	sc.contains("the end")
+	sc.contains("Lava (lava): its log")
+	sc.press("L")
+	sc.contains("Score")
 }
 
 func TestPlayResize(t *testing.T) {

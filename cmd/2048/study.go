@@ -241,9 +241,10 @@ func sweepVariant(o simOptions, base *config.Config, point []string) (variant, e
 }
 
 // leverVariants are the levers of a configuration: for each numeric
-// setting, one step down and one step up (an integer by 1, a rate by 0.05,
-// any other number by a tenth), and for each switch its other value; steps
-// the configuration refuses (out of range) are left out.
+// setting, one step down and one step up (an integer by a tenth of it, at
+// least 1; a rate by 0.05; any other number by a tenth), and for each
+// switch its other value; steps the configuration refuses (out of range)
+// are left out.
 func leverVariants(o simOptions, base *config.Config, mods []*scripting.Mod) ([]variant, error) {
 	keys, err := config.Keys(base.Ruleset)
 	if err != nil {
@@ -261,7 +262,8 @@ func leverVariants(o simOptions, base *config.Config, mods []*scripting.Mod) ([]
 			if key == "undo_limit" {
 				continue // no bearing on play
 			}
-			steps = []string{strconv.Itoa(x - 1), strconv.Itoa(x + 1)}
+			d := max(1, (x+5)/10)
+			steps = []string{strconv.Itoa(x - d), strconv.Itoa(x + d)}
 		case float64:
 			d := 0.05
 			if x > 1 {

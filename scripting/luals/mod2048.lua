@@ -45,6 +45,7 @@
 ---| "spawn" # before each new cell is placed; may move, change or cancel it
 ---| "tick" # once per finished turn; may set cells, and set or remove marks
 ---| "start" # API version 2: once when a new game begins; may set cells, and set or remove marks
+---| "expire" # API version 2: once for each of this mod's marks whose turns ran out this turn, before tick; may answer as tick
 
 ---The color names a hazard may use.
 ---@alias mod2048.ColorName
@@ -85,6 +86,9 @@
 ---@field motions? boolean # API version 2: the tick payload's moves and merged
 ---@field start? boolean # API version 2: the start event, when a new game begins
 ---@field follow? boolean # API version 2: game.hazard's follow and on_merge, marks that move with their tiles
+---@field counters? boolean # API version 2: game.hazard's counter, a mark's count
+---@field expire? boolean # API version 2: the expire event
+---@field notify? boolean # API version 2: game.notify
 
 ---The table game.hazard takes.
 ---@class mod2048.HazardSpec
@@ -95,6 +99,12 @@
 ---@field description? string # what the hazard does, for the player (at most 200 bytes)
 ---@field follow? boolean # API version 2: true binds each mark to the tile on its cell: it moves with the tile and goes when the tile goes; default false
 ---@field on_merge? mod2048.MergeRule # API version 2, with follow: what a merge does to the marks of its two tiles; default "keep"
+---@field counter? mod2048.Counter # API version 2: the number a marked cell shows in place of the glyph; default none
+
+---The number a hazard's marks show in place of its glyph.
+---@alias mod2048.Counter
+---| "turns" # the turns the mark has left
+---| "count" # the count the mod keeps on the mark (a mark request's count)
 
 ---What a merge does to the follow marks of its two tiles.
 ---@alias mod2048.MergeRule
@@ -109,6 +119,7 @@
 ---@field name string # the hazard's full name, "modid:name"
 ---@field turns integer # turns left before the mark goes; 0: it stays until removed
 ---@field blocks boolean # whether the mark makes its cell a wall
+---@field count integer # the count the mod keeps on the mark (0 unless it set one)
 
 ---The payload of before_move: a move is about to be played.
 ---@class mod2048.BeforeMoveEvent
@@ -177,6 +188,21 @@
 ---@field mark? mod2048.MarkEntry[] # marks to set
 ---@field unmark? mod2048.UnmarkEntry[] # marks to remove
 
+---The payload of expire (API version 2): one of this mod's marks whose turns
+---ran out this turn. The mark is off the board already.
+---@class mod2048.ExpireEvent
+---@field turn integer # the number of the turn just finished, from 1
+---@field row integer # the mark's row, from 0 (where it stood when it went)
+---@field col integer # the mark's column, from 0
+---@field name string # the hazard's full name, "modid:name"
+---@field count integer # the mark's count
+
+---What an expire handler may return: the lists a tick request takes.
+---@class mod2048.ExpireRequest
+---@field set? mod2048.SetEntry[] # cells to put on the board
+---@field mark? mod2048.MarkEntry[] # marks to set
+---@field unmark? mod2048.UnmarkEntry[] # marks to remove
+
 ---What a tick handler may return: lists of edits, applied in this order
 ---(set, then mark, then unmark) after the handler returns.
 ---@class mod2048.TickRequest
@@ -195,7 +221,8 @@
 ---@field row integer # the cell's row, from 0
 ---@field col integer # the cell's column, from 0
 ---@field name string # one of this mod's hazards: "name" or its full "modid:name" (what game.hazard returned)
----@field turns? integer # 0 or absent: until removed; N: the mark goes after N more turns (at most 1000000)
+---@field turns? integer # 0 or absent: until removed; N: the mark goes after N more turns (at most 1000000), and the expire event tells the mod
+---@field count? integer # a number the mod keeps on the mark, 0 to 999999 (a hazard with counter = "count" shows it)
 
 ---One entry of a tick request's unmark list.
 ---@class mod2048.UnmarkEntry
@@ -226,6 +253,7 @@ game = {}
 ---@overload fun(event: "spawn", handler: fun(ev: mod2048.SpawnEvent): mod2048.SpawnRequest?)
 ---@overload fun(event: "tick", handler: fun(ev: mod2048.TickEvent): mod2048.TickRequest?)
 ---@overload fun(event: "start", handler: fun(ev: mod2048.StartEvent): mod2048.StartRequest?)
+---@overload fun(event: "expire", handler: fun(ev: mod2048.ExpireEvent): mod2048.ExpireRequest?)
 function game.on(event, handler) end
 
 ---Defines a hazard, a kind of mark this mod puts on cells with a tick
@@ -243,10 +271,11 @@ function game.hazard(spec) end
 ---@return mod2048.Cell cell # the cell's content
 function game.cell(row, col) end
 
----Returns the marks on the board, or with row and col the marks on that
----cell, as a list of {row=, col=, name=, turns=, blocks=}. Only in event
----handlers.
----@param row? integer # the row, from 0
+---Returns the marks on the board, with row and col the marks on that cell,
+---or with {hazard = NAME} the marks of one of this mod's hazards ("name" or
+---"modid:name"), as a list of {row=, col=, name=, turns=, blocks=,
+---count=}. Only in event handlers.
+---@param row? integer|{hazard: string} # the row, from 0; or {hazard = NAME}
 ---@param col? integer # the column, from 0
 ---@return mod2048.Mark[] marks # the marks, in position and name order
 function game.marks(row, col) end
@@ -285,6 +314,14 @@ function game.random(m, n) end
 ---string, number, boolean or nil is written as its type: "(table)".
 ---@param ... any # the values to write
 function game.log(...) end
+
+---Shows the player a short message (API version 2): on the terminal's
+---status line, as a toast in the browser. It is shown once the move it was
+---sent in is played; a move that fails or is refused, a dry run (the legal
+---moves, the lab's searches) and a replay show nothing. 1 to 200 bytes; at
+---most 4 messages a move.
+---@param text string # the message
+function game.notify(text) end
 
 ---This mod's storage: plain data (numbers, strings, booleans and tables of
 ---them, with number or string keys) saved with the game at the end of every

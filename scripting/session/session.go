@@ -375,6 +375,16 @@ func (s *Session) StatusMessage() string {
 	return "no move left: every move is refused (" + s.refusal + ")"
 }
 
+// TakeNotices returns the mods' messages to the player (game.notify) of
+// the moves played since the last call, oldest first: for the terminal's
+// status line, the browser's toasts.
+func (s *Session) TakeNotices() []scripting.Notice {
+	if s.host == nil {
+		return nil
+	}
+	return s.host.TakeNotices()
+}
+
 // TakeReports returns the mods' errors since the last call.
 func (s *Session) TakeReports() []scripting.Report {
 	r := s.reports

@@ -639,3 +639,45 @@ func TestSaveOnLeave(t *testing.T) {
 	p.Reload()
 	same(t, p, m, "after a reload straight after three moves")
 }
+
+// TestModNotices: a mod's game.notify shows as a toast with the mod's
+// name, and a hazard with a counter shows its number on the tile (the
+// bomb's fuse).
+func TestModNotices(t *testing.T) {
+	b := browser(t)
+	o := bridge.Options{Ruleset: "classic", Mods: []bridge.ModSource{{Builtin: "bomb"}}, ModSets: []string{"bomb.interval=1", "bomb.fuse=2"}, Seed: "5"}
+	p := b.Open(t, webtest.Serve(t, &web.Defaults{Options: o}), webtest.PageOptions{})
+	m := newMirror(t, o, 5)
+	toast, fuse := "", false
+	for i := 0; i < 12 && toast == "" && !m.s.Status().Over(); i++ {
+		d := []engine.Direction{engine.Left, engine.Down, engine.Right, engine.Up}[i%4]
+		if !m.s.Legal().Has(d) {
+			continue
+		}
+		p.Press(arrows[d])
+		p.Idle()
+		m.move(d)
+		same(t, p, m, fmt.Sprintf("bomb move %d", i+1))
+		// Each fuse shows its turns left.
+		var got []string
+		p.Eval(`[...document.querySelectorAll("#tiles .mark")].map((e) => e.dataset.mark + "(" + e.dataset.row + "," + e.dataset.col + ")" + e.textContent)`, &got)
+		var want []string
+		for _, mk := range m.s.State().Marks {
+			want = append(want, fmt.Sprintf("%s(%d,%d)%d", mk.Name, mk.Pos.Row, mk.Pos.Col, mk.Turns))
+		}
+		if strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Fatalf("bomb move %d: the page's marks %q, the engine's %q", i+1, got, want)
+		}
+		fuse = fuse || len(got) > 0
+		p.Eval(`Array.from(document.querySelectorAll("#toasts .toast")).map((e) => e.textContent).join("|")`, &toast)
+	}
+	if !fuse {
+		t.Error("no fuse was shown")
+	}
+	if !strings.HasPrefix(toast, "Bomb: A bomb went off at row ") {
+		t.Fatalf("no toast of the bomb's notice; the toasts: %q", toast)
+	}
+	// The reference screenshot shows the toast over the board and the
+	// fuses' counts (the DOM snapshot leaves the passing toast out).
+	golden(t, p, "notice")
+}

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mod2048/mod2048/config"
 	"github.com/mod2048/mod2048/engine"
@@ -216,14 +217,16 @@ func TestDivergence(t *testing.T) {
 // goes as recorded even where the failsafe would not fire.
 func TestFailsafeHonoured(t *testing.T) {
 	c, _ := config.Build(config.BuildOptions{})
-	// On turn 3 the mod doubles a string until a failsafe stops it.
+	// On turn 3 the mod loops until a failsafe stops it: with budgets no
+	// loop can spend (what a mod builds is metered too), the wall clock's.
 	hog := writeMod(t, "hog", `
 game.on("tick", function(e)
   storage.n = (storage.n or 0) + 1
-  if e.turn == 3 then local s = "xxxxxxxx" while true do s = s .. s end end
+  if e.turn == 3 then local n = 0 while true do n = n + 1 end end
 end)`)
 	limits := scripting.DefaultLimits()
-	limits.MaxHeapGrowth = 16 << 20
+	limits.HandlerInstructions, limits.TurnInstructions = 1<<62, 1<<62
+	limits.FailsafeTime = 200 * time.Millisecond
 	setup := session.Setup{Config: c, Mods: []*scripting.Mod{load(t, hog)}, Limits: limits}
 	s, err := session.New(setup, session.Start{Seed: 3})
 	if err != nil {

@@ -154,7 +154,7 @@ func (a *App) draw() {
 	a.drawBoard((sw-bw)/2, y+2, g)
 	a.drawStatus(y+2+bh, sw, bw)
 	a.centered(y+3+bh, sw, a.keyLine(sw)...)
-	if a.overlay == overlayHelp {
+	if a.overlay == overlayHelp || a.overlay == overlayLog {
 		a.drawHelp(sw, sh)
 	}
 }
@@ -273,6 +273,8 @@ func (a *App) hint(sw int) []seg {
 	switch {
 	case a.overlay == overlayHelp:
 		long, short = "Esc or ? close the help · q quit", "Esc close · q quit"
+	case a.overlay == overlayLog:
+		long, short = "↑↓ scroll · Esc or L close the log · q quit", "Esc close · q quit"
 	case a.overlay == overlayConfirm:
 		long, short = "y start a new game · any other key keeps this one", "y new game · n keep"
 	case a.overlay == overlayQuit:
@@ -418,7 +420,7 @@ func (a *App) cellText(c engine.Cell, g geom) (string, tcell.Style) {
 func (a *App) badge(x, y int, g geom, slot int, m engine.Mark) {
 	glyph, color := "!", ""
 	if hz, ok := a.s.Hazard(m.Name); ok {
-		glyph, color = hz.Glyph, hz.Color
+		glyph, color = hz.Shown(m), hz.Color
 	}
 	style := a.th.hazard(color)
 	gw := uniseg.StringWidth(glyph)

@@ -75,7 +75,7 @@ func (a *App) helpLines(width int) [][]seg {
 	for _, m := range a.s.Mods() {
 		title := fmt.Sprintf("%s %s (%s)", m.Manifest.Name, m.Manifest.Version, m.ID())
 		if a.s.Disabled(m.ID()) {
-			title += ": disabled after repeated errors"
+			title += ": disabled after repeated errors (L tells how to bring it back)"
 		}
 		text(2, title, t.heading)
 		if d := m.Manifest.Description; d != "" {
@@ -137,15 +137,25 @@ func (a *App) goal() string {
 	return "Play until no move is left."
 }
 
-// drawHelp draws the help box over the middle of the screen. When its
-// lines do not fit, it shows a window of them that the arrow keys scroll.
+// drawHelp draws the help box, or the log view's, over the middle of the
+// screen. When its lines do not fit, it shows a window of them that the
+// arrow keys scroll.
 func (a *App) drawHelp(sw, sh int) {
-	t := a.th
 	inner := min(helpWidth, sw-4)
 	if inner < 8 || sh < 3 {
 		return
 	}
-	lines := a.helpLines(inner)
+	title, closer := " Help ", "?"
+	lines := a.helpLines
+	if a.overlay == overlayLog {
+		title, closer, lines = " Log ", "L", a.logLines
+	}
+	a.drawBox(sw, sh, inner, title, closer, lines(inner))
+}
+
+// drawBox draws a box of lines with a title, scrolled from helpTop.
+func (a *App) drawBox(sw, sh, inner int, title, closer string, lines [][]seg) {
+	t := a.th
 	natural := 0
 	for _, l := range lines {
 		natural = max(natural, segsWidth(l))
@@ -166,10 +176,10 @@ func (a *App) drawHelp(sw, sh int) {
 	a.scr.SetContent(x+boxW-1, y, '┐', nil, t.overlay)
 	a.scr.SetContent(x, y+boxH-1, '└', nil, t.overlay)
 	a.scr.SetContent(x+boxW-1, y+boxH-1, '┘', nil, t.overlay)
-	a.put(x+2, y, x+boxW-2, " Help ", t.heading)
+	a.put(x+2, y, x+boxW-2, title, t.heading)
 	rows := boxH - 2
 	a.helpTop = max(min(a.helpTop, len(lines)-rows), 0)
-	footer := " Esc or ? closes "
+	footer := " Esc or " + closer + " closes "
 	if len(lines) > rows {
 		footer = fmt.Sprintf(" ↑↓ %d–%d of %d · Esc closes ", a.helpTop+1, a.helpTop+rows, len(lines))
 	}

@@ -16,6 +16,7 @@ var keyHelp = [][2]string{
 	{"f", "write the game so far as a fixture (.cases)"},
 	{"t", "tip: the move the expert player suggests"},
 	{"p", "autoplay on or off (+ - speed; any key stops)"},
+	{"L", "the mods' logs and the recent messages, whole"},
 	{"?", "this help (↑↓ scroll it)"},
 	{"Esc", "close this help or a question"},
 	{"q  Ctrl+C", "quit (the game is saved after every move)"},
@@ -26,7 +27,8 @@ var moveKeys = map[rune]engine.Direction{
 	'a': engine.Left, 'd': engine.Right, 'w': engine.Up, 's': engine.Down,
 	'A': engine.Left, 'D': engine.Right, 'W': engine.Up, 'S': engine.Down,
 	'h': engine.Left, 'l': engine.Right, 'k': engine.Up, 'j': engine.Down,
-	'H': engine.Left, 'L': engine.Right, 'K': engine.Up, 'J': engine.Down,
+	'H': engine.Left, 'K': engine.Up, 'J': engine.Down, // L is the log
+
 }
 
 // key handles one key. A key clears the status message (a new one may
@@ -71,9 +73,9 @@ func (a *App) key(ev *tcell.EventKey) {
 		return // the player cannot see the board: only quitting works
 	}
 	switch a.overlay {
-	case overlayHelp:
+	case overlayHelp, overlayLog:
 		switch {
-		case k == tcell.KeyEscape || k == tcell.KeyEnter || r == '?':
+		case k == tcell.KeyEscape || k == tcell.KeyEnter || r == '?' && a.overlay == overlayHelp || r == 'L' && a.overlay == overlayLog:
 			a.overlay = overlayNone
 		case k == tcell.KeyUp || r == 'k' || r == 'w':
 			a.helpTop--
@@ -142,6 +144,8 @@ func (a *App) key(ev *tcell.EventKey) {
 			}
 		case '?':
 			a.overlay, a.helpTop = overlayHelp, 0
+		case 'L':
+			a.overlay, a.helpTop = overlayLog, 1<<20 // the newest at the bottom
 		}
 	}
 }

@@ -80,6 +80,7 @@ const (
 	overlayHelp
 	overlayConfirm
 	overlayQuit // quit with the game not saved?
+	overlayLog  // the mods' logs and the recent messages (L)
 )
 
 // App is a running terminal game.
@@ -90,9 +91,12 @@ type App struct {
 	th  *theme
 
 	overlay overlay
-	helpTop int // the first line of the help the box shows
+	helpTop int // the first line of the help (or log) the box shows
 	msg     string
 	msgErr  bool
+	// history keeps the status line's messages, whole, for the log view
+	// (the L key).
+	history []string
 	best    engine.Score
 	quit    bool
 	// unsaved is the error of the last autosave while it fails: the game
@@ -248,13 +252,14 @@ func (a *App) HandleEvent(ev tcell.Event) bool {
 	return !a.quit
 }
 
-func (a *App) setInfo(msg string)  { a.msg, a.msgErr = msg, false }
-func (a *App) setError(msg string) { a.msg, a.msgErr = msg, true }
+func (a *App) setInfo(msg string)  { a.msg, a.msgErr = msg, false; a.remember(msg, false) }
+func (a *App) setError(msg string) { a.msg, a.msgErr = msg, true; a.remember(msg, true) }
 
 // addInfo adds msg to the status line, after what is there.
 func (a *App) addInfo(msg string) {
 	if a.msg != "" {
 		a.msg += "; " + msg
+		a.remember(msg, false)
 		return
 	}
 	a.setInfo(msg)
@@ -262,10 +267,11 @@ func (a *App) addInfo(msg string) {
 
 // addError adds msg to the status line's error, after what is there.
 func (a *App) addError(msg string) {
+	a.remember(msg, true)
 	if a.msg != "" {
 		msg = a.msg + "; " + msg
 	}
-	a.setError(msg)
+	a.msg, a.msgErr = msg, true
 }
 
 // move plays one move and reports what went wrong, if anything.
@@ -291,6 +297,7 @@ func (a *App) move(d engine.Direction) {
 	for _, r := range a.s.TakeReports() {
 		a.addError(r.Error())
 	}
+	a.notices()
 	switch now := a.s.Status(); {
 	case was == engine.Playing && now == engine.WonContinue && a.msg == "":
 		a.setInfo("You win! Play goes on.")
@@ -355,6 +362,11 @@ func (a *App) reload() {
 		return
 	}
 	a.setInfo("mods reloaded")
+	for _, m := range a.s.Mods() {
+		if a.s.Disabled(m.ID()) {
+			a.addInfo(m.Manifest.Name + " stays off in this game: u undoes to before its errors, r starts a new game with it")
+		}
+	}
 }
 
 // fixture writes the game so far as a fixture (the f key).

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -526,5 +527,41 @@ func TestInspectMod(t *testing.T) {
 	var out bridge.Reply
 	if err := json.Unmarshal(bridge.New().Dispatch("inspectMod", []byte(`[{"builtin":"ghost"}]`)), &out); err != nil || out.Mod == nil || out.Mod.ID != "ghost" {
 		t.Fatalf("dispatch inspectMod: %v %+v", err, out)
+	}
+}
+
+// TestNoticesAndCounters: a mod's game.notify reaches the view once, with
+// the mod's name, and a hazard with a counter shows its number as the
+// mark's glyph (the bomb's fuse).
+func TestNoticesAndCounters(t *testing.T) {
+	b := bridge.New()
+	defer b.Close()
+	v := ok(t, b.NewGame(bridge.Options{Mods: []bridge.ModSource{{Builtin: "bomb"}}, ModSets: []string{"bomb.interval=1", "bomb.fuse=2"}, Seed: "5"}, nil))
+	if len(v.Hazards) != 1 || v.Hazards[0].Counter != "turns" {
+		t.Fatalf("hazards %+v", v.Hazards)
+	}
+	fuse, notices := false, 0
+	for i := 0; i < 12 && v.Status == "playing"; i++ {
+		v = ok(t, b.Move(v.Legal[i%len(v.Legal)]))
+		for _, m := range v.Marks {
+			if m.Name == "bomb:fuse" {
+				fuse = true
+				if m.Glyph != strconv.Itoa(m.Turns) || m.Turns < 1 || m.Turns > 2 {
+					t.Errorf("a fuse with %d turns left shows %q", m.Turns, m.Glyph)
+				}
+			}
+		}
+		for _, n := range v.Notices {
+			notices++
+			if n.Mod != "bomb" || n.Name != "Bomb" || !strings.HasPrefix(n.Text, "A bomb went off at row ") {
+				t.Errorf("notice %+v", n)
+			}
+		}
+	}
+	if !fuse || notices == 0 {
+		t.Fatalf("no fuse shown (%v) or no notice (%d) in 12 moves", fuse, notices)
+	}
+	if again := ok(t, b.View()); len(again.Notices) != 0 {
+		t.Errorf("the notices came twice: %+v", again.Notices)
 	}
 }

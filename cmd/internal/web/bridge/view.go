@@ -54,6 +54,9 @@ type View struct {
 	Reports []Report `json:"reports,omitempty"`
 	// Notice is a refused move's reason.
 	Notice string `json:"notice,omitempty"`
+	// Notices are the mods' messages to the player (game.notify) since
+	// the last call, for the page's toasts.
+	Notices []Notice `json:"notices,omitempty"`
 	// Hazards are the kinds of marks the mods defined; Mods the loaded
 	// mods.
 	Hazards []Hazard  `json:"hazards,omitempty"`
@@ -79,14 +82,24 @@ type Pos [2]int
 
 func posOf(p engine.Pos) Pos { return Pos{p.Row, p.Col} }
 
-// Mark is a mod's hazard on a cell, with how the page draws it.
+// Mark is a mod's hazard on a cell, with how the page draws it: Glyph is
+// the hazard's glyph, or its counter's number (the turns left, or the
+// mark's count).
 type Mark struct {
 	At    Pos    `json:"at"`
 	Name  string `json:"name"`
 	Turns int    `json:"turns,omitempty"`
+	Count int    `json:"count,omitempty"`
 	Block bool   `json:"block,omitempty"`
 	Glyph string `json:"glyph"`
 	Color string `json:"color,omitempty"`
+}
+
+// Notice is a mod's message to the player, with the mod's name.
+type Notice struct {
+	Mod  string `json:"mod"`
+	Name string `json:"name"`
+	Text string `json:"text"`
 }
 
 // Motions are the motions of a move (engine.Motions).
@@ -132,6 +145,9 @@ type Hazard struct {
 	Color       string `json:"color,omitempty"`
 	Blocks      bool   `json:"blocks,omitempty"`
 	Description string `json:"description,omitempty"`
+	// Counter is "turns" or "count" for a hazard whose marks show a
+	// number, else "".
+	Counter string `json:"counter,omitempty"`
 }
 
 // ModInfo is a loaded mod.
@@ -189,9 +205,9 @@ func (b *Bridge) view(res *engine.Result) View {
 		v.WinValue = strconv.FormatInt(b.setup.Config.Classic.WinValue, 10)
 	}
 	for _, m := range s.State().Marks {
-		mk := Mark{At: posOf(m.Pos), Name: m.Name, Turns: m.Turns, Block: m.Block, Glyph: "!"}
+		mk := Mark{At: posOf(m.Pos), Name: m.Name, Turns: m.Turns, Count: m.Count, Block: m.Block, Glyph: "!"}
 		if hz, ok := s.Hazard(m.Name); ok {
-			mk.Glyph, mk.Color = hz.Glyph, hz.Color
+			mk.Glyph, mk.Color = hz.Shown(m), hz.Color
 		}
 		v.Marks = append(v.Marks, mk)
 	}
@@ -218,8 +234,17 @@ func (b *Bridge) view(res *engine.Result) View {
 	for _, r := range s.TakeReports() {
 		v.Reports = append(v.Reports, reportOf(r))
 	}
+	for _, n := range s.TakeNotices() {
+		name := n.Mod
+		for _, m := range s.Mods() {
+			if m.ID() == n.Mod {
+				name = m.Manifest.Name
+			}
+		}
+		v.Notices = append(v.Notices, Notice{Mod: n.Mod, Name: name, Text: n.Text})
+	}
 	for _, hz := range s.Hazards() {
-		v.Hazards = append(v.Hazards, Hazard{Name: hz.Name, Mod: hz.Mod, Glyph: hz.Glyph, Color: hz.Color, Blocks: hz.Blocks, Description: hz.Description})
+		v.Hazards = append(v.Hazards, Hazard{Name: hz.Name, Mod: hz.Mod, Glyph: hz.Glyph, Color: hz.Color, Blocks: hz.Blocks, Description: hz.Description, Counter: hz.Counter})
 	}
 	for _, m := range s.Mods() {
 		v.Mods = append(v.Mods, ModInfo{ID: m.ID(), Name: m.Manifest.Name, Version: m.Manifest.Version, Disabled: s.Disabled(m.ID())})

@@ -457,6 +457,7 @@
     persistSoon();
     if (action.kind === "move") Object.assign(timed, { engine: t1 - t0, draw: t2 - t1 + timed.draw });
     showReports(view.reports);
+    toast(view.notices);
     announceAction(action, view);
   }
 
@@ -489,9 +490,24 @@
     clearTimeout(noticeTimer);
   }
 
-  // showReports lists the mods' errors beside the board. (A mod's own
-  // notices to the player, the planned game.notify, would be shown from
-  // here too, as toasts: the mod API has no such call yet.)
+  // toast shows the mods' messages (game.notify) over the board, each
+  // with its mod's name, one under the other, for a few seconds; the live
+  // region reads them out.
+  function toast(notices) {
+    if (!notices || notices.length === 0) return;
+    const box = $("toasts");
+    notices.forEach((n, i) => {
+      const el = document.createElement("div");
+      el.className = "toast";
+      el.style.top = 4 + i * 36 + "px";
+      el.textContent = n.name + ": " + n.text;
+      box.appendChild(el);
+      setTimeout(() => el.classList.add("gone"), 2600);
+      setTimeout(() => el.remove(), 3100);
+    });
+  }
+
+  // showReports lists the mods' errors beside the board.
   function showReports(reports) {
     if (!reports || reports.length === 0) return;
     const list = $("reports");
