@@ -7,7 +7,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 // binary is the real 2048 program, built once for the end-to-end tests.
@@ -126,4 +128,68 @@ func TestNoFixtures(t *testing.T) {
 	if code != 1 || !strings.Contains(errOut, "the .cases files in sub hold no case") {
 		t.Errorf("2048 test with a file of no case: exit %d\n%s%s", code, out, errOut)
 	}
+}
+
+// TestTestWatch: 2048 test --watch runs the fixtures again when a mod they
+// load changes, and stops when told.
+func TestTestWatch(t *testing.T) {
+	dir := t.TempDir()
+	mod := writeMod(t, "tidy", `game.on("tick", function() end)`)
+	cases := filepath.Join(dir, "tidy.cases")
+	os.WriteFile(cases, []byte(`Case: T1 A move
+Mods: `+mod+`
+Given:
+2 0 0 0
+0 0 0 0
+0 0 0 0
+0 0 0 0
+Move: Right
+SpawnScript: [{0,0,2}]
+Expect:
+2 0 0 2
+0 0 0 0
+0 0 0 0
+0 0 0 0
+`), 0o644)
+	if dirs := testWatchDirs([]string{cases}); len(dirs) != 2 {
+		t.Fatalf("watched %v, want the fixture's folder and the mod's", dirs)
+	}
+	var out syncBuffer
+	stop := make(chan struct{})
+	done := make(chan error)
+	go func() { done <- watchTests([]string{cases}, &out, false, stop) }()
+	// A change to the mod breaks the case: the run after it says so.
+	for i := 0; i < 100 && !strings.Contains(out.String(), "watching"); i++ {
+		time.Sleep(20 * time.Millisecond)
+	}
+	os.WriteFile(filepath.Join(mod, "main.lua"), []byte(`game.on("tick", function() error("broken") end)`), 0o644)
+	for i := 0; i < 250 && !strings.Contains(out.String(), "0 passed, 1 failed"); i++ {
+		time.Sleep(20 * time.Millisecond)
+	}
+	close(stop)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	if !strings.Contains(got, "running the fixtures again") || !strings.Contains(got, "broken") || !strings.Contains(got, "0 passed, 1 failed") {
+		t.Fatalf("the watch's output:\n%s", got)
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for a writer and a reader at once.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
