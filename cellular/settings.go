@@ -160,57 +160,87 @@ type SettingError struct {
 
 func (e *SettingError) Error() string { return e.Key + ": " + e.Msg }
 
-// Validate checks every setting and reports the first one out of range.
+// Validate checks every setting and reports the first one out of range (a
+// *SettingError); Problems lists them all.
 func (s *Settings) Validate() error {
-	bad := func(key, format string, args ...any) error {
-		return &SettingError{Key: key, Msg: fmt.Sprintf(format, args...)}
-	}
-	prob := func(p float64) bool { return !math.IsNaN(p) && p >= 0 && p <= 1 }
-	switch {
-	case s.Width < 1 || s.Width > 32:
-		return bad("width", "%d is outside 1 to 32", s.Width)
-	case s.Height < 1 || s.Height > 32:
-		return bad("height", "%d is outside 1 to 32", s.Height)
-	case s.Width*s.Height < 2:
-		return bad("height", "a %d×%d board has fewer than 2 cells", s.Width, s.Height)
-	case s.ECap < 2 || s.ECap > 255:
-		return bad("e_cap", "%d is outside 2 to 255", s.ECap)
-	case s.InitialCells < 0 || s.InitialCells > s.Width*s.Height:
-		return bad("initial_cells", "%d is outside 0 to %d (the board's cells)", s.InitialCells, s.Width*s.Height)
-	case s.SpawnCells < 0 || s.SpawnCells > 4:
-		return bad("spawn_cells", "%d is outside 0 to 4", s.SpawnCells)
-	case !prob(s.SpawnAlive):
-		return bad("spawn_alive", "%v is outside 0 to 1", s.SpawnAlive)
-	case s.SpawnEvery < 1 || s.SpawnEvery > 1000:
-		return bad("spawn_every", "%d is outside 1 to 1000", s.SpawnEvery)
-	case s.UndoLimit < -1:
-		return bad("undo_limit", "%d is below -1 (-1 keeps every turn)", s.UndoLimit)
-	case s.Dormancy.Ticks < 0 || s.Dormancy.Ticks > 1000:
-		return bad("dormancy.ticks", "%d is outside 0 to 1000", s.Dormancy.Ticks)
-	case s.Colony.Bonus < 0 || s.Colony.Bonus > s.ECap:
-		return bad("colony.bonus", "%d is outside 0 to e_cap (%d)", s.Colony.Bonus, s.ECap)
-	case s.Colony.MinSize < 1 || s.Colony.MinSize > s.Width*s.Height:
-		return bad("colony.min_size", "%d is outside 1 to %d (the board's cells)", s.Colony.MinSize, s.Width*s.Height)
-	case !prob(s.Catalyst.Rate):
-		return bad("catalyst.rate", "%v is outside 0 to 1", s.Catalyst.Rate)
-	case s.Catalyst.Max < 0 || s.Catalyst.Max > s.Width*s.Height:
-		return bad("catalyst.max", "%d is outside 0 to %d (the board's cells)", s.Catalyst.Max, s.Width*s.Height)
-	case s.Catalyst.Doubling != DoubleAfterMerge && s.Catalyst.Doubling != DoubleOnContact:
-		return bad("catalyst.doubling", "%q is neither %q nor %q", s.Catalyst.Doubling, DoubleAfterMerge, DoubleOnContact)
-	case !prob(s.Blight.Rate):
-		return bad("blight.rate", "%v is outside 0 to 1", s.Blight.Rate)
-	case s.Blight.Charges < 1 || s.Blight.Charges > 100:
-		return bad("blight.charges", "%d is outside 1 to 100", s.Blight.Charges)
-	case s.Decay.Amount < 0 || s.Decay.Amount > s.ECap:
-		return bad("decay.amount", "%d is outside 0 to e_cap (%d)", s.Decay.Amount, s.ECap)
-	case math.IsNaN(s.Score.Unstable) || s.Score.Unstable < 0 || s.Score.Unstable > 3 || s.Score.Unstable*4 != math.Trunc(s.Score.Unstable*4):
-		return bad("score.unstable_multiplier", "%v is not a quarter from 0 to 3 (0, 0.25, 0.5, … 3)", s.Score.Unstable)
-	case math.IsNaN(s.Goal.PerCell) || s.Goal.PerCell < 0 || s.Goal.PerCell > float64(s.ECap):
-		return bad("goal.stabilize_per_cell", "%v is outside 0 to e_cap (%d)", s.Goal.PerCell, s.ECap)
-	case s.Goal.Hold < 1 || s.Goal.Hold > 100:
-		return bad("goal.hold", "%d is outside 1 to 100", s.Goal.Hold)
-	case s.Goal.Turns < 0 || s.Goal.Turns > 1_000_000:
-		return bad("goal.turns", "%d is outside 0 to 1000000 (0: no limit)", s.Goal.Turns)
+	if p := s.Problems(); len(p) > 0 {
+		return p[0]
 	}
 	return nil
+}
+
+// Problems returns every setting out of range, in the keys' order.
+func (s *Settings) Problems() []*SettingError {
+	var out []*SettingError
+	bad := func(key, format string, args ...any) {
+		out = append(out, &SettingError{Key: key, Msg: fmt.Sprintf(format, args...)})
+	}
+	prob := func(p float64) bool { return !math.IsNaN(p) && p >= 0 && p <= 1 }
+	if s.Width < 1 || s.Width > 32 {
+		bad("width", "%d is outside 1 to 32", s.Width)
+	}
+	if s.Height < 1 || s.Height > 32 {
+		bad("height", "%d is outside 1 to 32", s.Height)
+	}
+	if s.Width >= 1 && s.Height >= 1 && s.Width*s.Height < 2 {
+		bad("height", "a %d×%d board has fewer than 2 cells", s.Width, s.Height)
+	}
+	if s.ECap < 2 || s.ECap > 255 {
+		bad("e_cap", "%d is outside 2 to 255", s.ECap)
+	}
+	if s.InitialCells < 0 || s.InitialCells > s.Width*s.Height {
+		bad("initial_cells", "%d is outside 0 to %d (the board's cells)", s.InitialCells, s.Width*s.Height)
+	}
+	if s.SpawnCells < 0 || s.SpawnCells > 4 {
+		bad("spawn_cells", "%d is outside 0 to 4", s.SpawnCells)
+	}
+	if !prob(s.SpawnAlive) {
+		bad("spawn_alive", "%v is outside 0 to 1", s.SpawnAlive)
+	}
+	if s.SpawnEvery < 1 || s.SpawnEvery > 1000 {
+		bad("spawn_every", "%d is outside 1 to 1000", s.SpawnEvery)
+	}
+	if s.UndoLimit < -1 {
+		bad("undo_limit", "%d is below -1 (-1 keeps every turn)", s.UndoLimit)
+	}
+	if s.Dormancy.Ticks < 0 || s.Dormancy.Ticks > 1000 {
+		bad("dormancy.ticks", "%d is outside 0 to 1000", s.Dormancy.Ticks)
+	}
+	if s.Colony.Bonus < 0 || s.Colony.Bonus > s.ECap {
+		bad("colony.bonus", "%d is outside 0 to e_cap (%d)", s.Colony.Bonus, s.ECap)
+	}
+	if s.Colony.MinSize < 1 || s.Colony.MinSize > s.Width*s.Height {
+		bad("colony.min_size", "%d is outside 1 to %d (the board's cells)", s.Colony.MinSize, s.Width*s.Height)
+	}
+	if !prob(s.Catalyst.Rate) {
+		bad("catalyst.rate", "%v is outside 0 to 1", s.Catalyst.Rate)
+	}
+	if s.Catalyst.Max < 0 || s.Catalyst.Max > s.Width*s.Height {
+		bad("catalyst.max", "%d is outside 0 to %d (the board's cells)", s.Catalyst.Max, s.Width*s.Height)
+	}
+	if s.Catalyst.Doubling != DoubleAfterMerge && s.Catalyst.Doubling != DoubleOnContact {
+		bad("catalyst.doubling", "%q is neither %q nor %q", s.Catalyst.Doubling, DoubleAfterMerge, DoubleOnContact)
+	}
+	if !prob(s.Blight.Rate) {
+		bad("blight.rate", "%v is outside 0 to 1", s.Blight.Rate)
+	}
+	if s.Blight.Charges < 1 || s.Blight.Charges > 100 {
+		bad("blight.charges", "%d is outside 1 to 100", s.Blight.Charges)
+	}
+	if s.Decay.Amount < 0 || s.Decay.Amount > s.ECap {
+		bad("decay.amount", "%d is outside 0 to e_cap (%d)", s.Decay.Amount, s.ECap)
+	}
+	if math.IsNaN(s.Score.Unstable) || s.Score.Unstable < 0 || s.Score.Unstable > 3 || s.Score.Unstable*4 != math.Trunc(s.Score.Unstable*4) {
+		bad("score.unstable_multiplier", "%v is not a quarter from 0 to 3 (0, 0.25, 0.5, … 3)", s.Score.Unstable)
+	}
+	if math.IsNaN(s.Goal.PerCell) || s.Goal.PerCell < 0 || s.Goal.PerCell > float64(s.ECap) {
+		bad("goal.stabilize_per_cell", "%v is outside 0 to e_cap (%d)", s.Goal.PerCell, s.ECap)
+	}
+	if s.Goal.Hold < 1 || s.Goal.Hold > 100 {
+		bad("goal.hold", "%d is outside 1 to 100", s.Goal.Hold)
+	}
+	if s.Goal.Turns < 0 || s.Goal.Turns > 1_000_000 {
+		bad("goal.turns", "%d is outside 0 to 1000000 (0: no limit)", s.Goal.Turns)
+	}
+	return out
 }

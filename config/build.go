@@ -43,15 +43,19 @@ func Build(o BuildOptions) (*Config, error) {
 		}
 	}
 	c, err := layer(l)
-	if err != nil {
+	if c == nil {
 		return nil, err
 	}
+	errs := []error{err}
 	for _, kv := range o.Sets {
 		if err := c.Set(kv, Origin{File: "--set"}); err != nil {
-			return nil, err
+			errs = append(errs, err)
 		}
 	}
 	if err := c.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	if err := join(errs...); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -107,10 +111,12 @@ func layer(l layers) (*Config, error) {
 		return nil, &Error{Origin: at, Key: key, Err: fmt.Errorf("%q is a preset of the %s ruleset, not of %s (--ruleset)", name, c.Ruleset, l.ruleset)}
 	}
 	if f != nil {
-		if err := c.apply(f); err != nil {
-			return nil, err
-		}
 		c.layers = append(c.layers, "file "+f.name)
+		if err := c.apply(f); err != nil {
+			// The keys that were set are set: Build goes on to check the
+			// values, so that every mistake of the file is said at once.
+			return c, err
+		}
 	}
 	return c, nil
 }

@@ -127,44 +127,44 @@ var ErrUnknownKey = errors.New("unknown key")
 // line, a user file's, or a flag. It is the zero Origin for a key never set.
 func (c *Config) Origin(key string) Origin { return c.origin[key] }
 
-// Validate checks every setting and reports the first bad one, located
-// where it was set.
+// Validate checks every setting and reports every bad one (errors.Join),
+// each located where it was set.
 func (c *Config) Validate() error {
 	switch c.Ruleset {
 	case engine.ClassicName:
 		return c.validateClassic()
 	case cellular.Name:
-		err := c.Cellular.Validate()
-		var se *cellular.SettingError
-		if errors.As(err, &se) {
-			return &Error{Origin: c.origin[se.Key], Key: se.Key, Err: errors.New(se.Msg)}
+		var errs []error
+		for _, se := range c.Cellular.Problems() {
+			errs = append(errs, &Error{Origin: c.origin[se.Key], Key: se.Key, Err: errors.New(se.Msg)})
 		}
-		if err != nil {
-			return &Error{Origin: c.origin["ruleset"], Err: err}
-		}
-		return nil
+		return join(errs...)
 	}
 	return &Error{Origin: c.origin["ruleset"], Key: "ruleset", Err: unknownRuleset(c.Ruleset)}
 }
 
 func (c *Config) validateClassic() error {
 	k := &c.Classic
-	bad := func(key, format string, args ...any) error {
-		return &Error{Origin: c.origin[key], Key: key, Err: fmt.Errorf(format, args...)}
+	var errs []error
+	bad := func(key, format string, args ...any) {
+		errs = append(errs, &Error{Origin: c.origin[key], Key: key, Err: fmt.Errorf(format, args...)})
 	}
-	switch {
-	case k.Size < 2 || k.Size > 16:
-		return bad("size", "%d is outside 2 to 16", k.Size)
-	case k.WinValue < 8 || k.WinValue > 1<<62:
-		return bad("win_value", "%d is outside 8 to 2^62", k.WinValue)
-	case k.InitialSpawns < 0 || k.InitialSpawns > k.Size*k.Size:
-		return bad("initial_spawns", "%d is outside 0 to %d (the board's cells)", k.InitialSpawns, k.Size*k.Size)
-	case math.IsNaN(k.FourProbability) || k.FourProbability < 0 || k.FourProbability > 1:
-		return bad("four_probability", "%v is outside 0 to 1", k.FourProbability)
-	case k.UndoLimit < -1:
-		return bad("undo_limit", "%d is below -1 (-1 keeps every move)", k.UndoLimit)
+	if k.Size < 2 || k.Size > 16 {
+		bad("size", "%d is outside 2 to 16", k.Size)
 	}
-	return nil
+	if k.WinValue < 8 || k.WinValue > 1<<62 {
+		bad("win_value", "%d is outside 8 to 2^62", k.WinValue)
+	}
+	if k.InitialSpawns < 0 || k.InitialSpawns > k.Size*k.Size {
+		bad("initial_spawns", "%d is outside 0 to %d (the board's cells)", k.InitialSpawns, k.Size*k.Size)
+	}
+	if math.IsNaN(k.FourProbability) || k.FourProbability < 0 || k.FourProbability > 1 {
+		bad("four_probability", "%v is outside 0 to 1", k.FourProbability)
+	}
+	if k.UndoLimit < -1 {
+		bad("undo_limit", "%d is below -1 (-1 keeps every move)", k.UndoLimit)
+	}
+	return join(errs...)
 }
 
 // Game returns the engine's rules and options for the configuration, which
@@ -192,4 +192,23 @@ func (c *Config) Game(seed uint64, scripted bool) (engine.Rules, engine.Options,
 	}
 	opt := engine.Options{Width: k.Size, Height: k.Size, Seed: seed, UndoLimit: k.UndoLimit, ScriptedOnly: scripted}
 	return rules, opt, nil
+}
+
+// join returns errs as one error: nil for none, the error itself for one
+// (a *Error, as a caller matches it), and errors.Join of them for more
+// (each one found by errors.As, the first first).
+func join(errs ...error) error {
+	var kept []error
+	for _, e := range errs {
+		if e != nil {
+			kept = append(kept, e)
+		}
+	}
+	switch len(kept) {
+	case 0:
+		return nil
+	case 1:
+		return kept[0]
+	}
+	return errors.Join(kept...)
 }

@@ -238,3 +238,32 @@ func TestSamples(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryErrorOfAFile: a file with three mistakes (an unknown key, a
+// value of the wrong type, a value out of range) reports all three at
+// once, each with its line and key.
+func TestEveryErrorOfAFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "bad.toml")
+	os.WriteFile(path, []byte("ruleset = \"cellular\"\ne_capp = 9\nspawn_cells = \"many\"\n[blight]\nrate = 1.5\n"), 0o644)
+	_, err := Build(BuildOptions{File: path})
+	if err == nil {
+		t.Fatal("no error")
+	}
+	for _, want := range []string{
+		path + `:2: e_capp: unknown key (did you mean "e_cap"?)`,
+		path + ":3: spawn_cells: ",
+		path + ":5: blight.rate: 1.5 is outside 0 to 1",
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("the error lacks %q:\n%v", want, err)
+		}
+	}
+	if n := strings.Count(err.Error(), "\n") + 1; n != 3 {
+		t.Errorf("%d lines, want 3:\n%v", n, err)
+	}
+	var e *Error
+	if !errors.As(err, &e) || e.Key != "e_capp" {
+		t.Errorf("errors.As finds %+v, want the first error", e)
+	}
+}

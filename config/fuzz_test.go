@@ -35,14 +35,14 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src []byte, base uint8) {
 		c, err := Parse(src, "fuzz.toml", fuzzBases[int(base)%len(fuzzBases)])
 		if err != nil {
-			if _, ok := err.(*Error); !ok {
-				t.Fatalf("Parse's error is a %T, not an *Error: %v", err, err)
+			if !allErrors(err) {
+				t.Fatalf("Parse's error is a %T, not an *Error or a join of them: %v", err, err)
 			}
 			return
 		}
 		if err := c.Validate(); err != nil {
-			if _, ok := err.(*Error); !ok {
-				t.Fatalf("Validate's error is a %T, not an *Error: %v", err, err)
+			if !allErrors(err) {
+				t.Fatalf("Validate's error is a %T, not an *Error or a join of them: %v", err, err)
 			}
 			return
 		}
@@ -64,4 +64,22 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("Game of a valid configuration: %v", err)
 		}
 	})
+}
+
+// allErrors reports whether err is an *Error, or a join of them (every
+// error of a file at once).
+func allErrors(err error) bool {
+	if _, ok := err.(*Error); ok {
+		return true
+	}
+	j, ok := err.(interface{ Unwrap() []error })
+	if !ok {
+		return false
+	}
+	for _, e := range j.Unwrap() {
+		if !allErrors(e) {
+			return false
+		}
+	}
+	return len(j.Unwrap()) > 1
 }

@@ -238,6 +238,9 @@ func (c *Config) apply(f *fileLayer) error {
 			return &Error{Origin: f.origin("preset"), Key: "preset", Err: fmt.Errorf("want a string, got %s", typeName(v))}
 		}
 	}
+	// Every key's error, each once, so that a file with three mistakes
+	// says all three at once.
+	var errs []error
 	for _, k := range f.keys {
 		name := strings.Join(k, ".")
 		if len(k) == 1 && (k[0] == "ruleset" || k[0] == "preset") {
@@ -249,15 +252,15 @@ func (c *Config) apply(f *fileLayer) error {
 			// The table's keys follow, each with its line: check only
 			// that the table is one.
 			if err := c.checkTable(k, origin); err != nil {
-				return err
+				errs = append(errs, err)
 			}
 			continue
 		}
 		if err := c.setKey(k, v, origin); err != nil {
-			return err
+			errs = append(errs, err)
 		}
 	}
-	return nil
+	return join(errs...)
 }
 
 func lookup(m map[string]any, key []string) any {

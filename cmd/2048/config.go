@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/mod2048/mod2048/cmd/2048/internal/termtext"
 	"io"
 	"strings"
 
@@ -56,15 +57,51 @@ func layerFlags(fs *flag.FlagSet, o *config.BuildOptions) {
 }
 
 // parseFlags parses args with fs and reports whether to go on; if not, code
-// is the exit status.
+// is the exit status. Flags may come before or after the arguments, as
+// people type them (`2048 test mods/bomb -v`); `--` ends the flags, and
+// what follows it is arguments even when it starts with '-'.
 func parseFlags(fs *flag.FlagSet, args []string) (ok bool, code int) {
-	if err := fs.Parse(args); err != nil {
+	if err := fs.Parse(interleave(fs, args)); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return false, 0
 		}
 		return false, 2
 	}
 	return true, 0
+}
+
+// interleave puts the flags of args (with the values of those that take
+// one) before the arguments, and "--" between them, for flag.FlagSet,
+// which stops at the first argument. A flag fs does not know stays a flag,
+// for Parse to refuse.
+func interleave(fs *flag.FlagSet, args []string) []string {
+	var flags, pos []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			pos = append(pos, args[i+1:]...)
+			break
+		}
+		if len(a) < 2 || a[0] != '-' {
+			pos = append(pos, a)
+			continue
+		}
+		flags = append(flags, a)
+		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		f := fs.Lookup(name)
+		if f == nil || hasValue {
+			continue
+		}
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+			continue
+		}
+		if i+1 == len(args) {
+			return flags // its value is missing: Parse says so
+		}
+		flags = append(flags, args[i+1])
+		i++
+	}
+	return append(append(flags, "--"), pos...)
 }
 
 func runConfigShow(args []string, stdout, stderr io.Writer) int {
@@ -104,7 +141,7 @@ func runConfigCheck(args []string, stdout, stderr io.Writer) int {
 	var o config.BuildOptions
 	layerFlags(fs, &o)
 	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), "Usage: 2048 config check [--ruleset R] [--difficulty D] FILE ...\n\nChecks configuration files: each over its preset, strictly, then validated.\n\n")
+		fmt.Fprint(fs.Output(), "Usage: 2048 config check [--ruleset R] [--difficulty D] FILE ...\n\nChecks configuration files: each over its preset, strictly, then validated.\nEvery error of a file is reported, one a line, with its line and key.\n\n")
 		fs.PrintDefaults()
 	}
 	if ok, code := parseFlags(fs, args); !ok {
@@ -120,7 +157,8 @@ func runConfigCheck(args []string, stdout, stderr io.Writer) int {
 		o.File = path
 		c, err := config.Build(o)
 		if err != nil {
-			fmt.Fprintln(stderr, safe(err))
+			// Every error of the file, one a line.
+			fmt.Fprintln(stderr, termtext.Lines(err.Error()))
 			code = 1
 			continue
 		}

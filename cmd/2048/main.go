@@ -15,7 +15,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -93,33 +92,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "2048 %s\n", version)
 		return 0
 	case "help", "-h", "-help", "--help":
-		if len(args) > 1 && args[1] == "test" {
-			return runTest([]string{"-h"}, stdout, stdout)
-		}
-		if len(args) > 1 && args[1] == "play" {
-			return runPlay([]string{"-h"}, stdout, stdout)
-		}
-		if len(args) > 1 && args[1] == "config" {
-			return runConfig([]string{"help"}, stdout, stdout)
-		}
-		if len(args) > 1 && args[1] == "mod" {
-			return runMod([]string{"help"}, stdout, stdout)
-		}
-		if len(args) > 1 && args[1] == "replay" {
-			return runReplay([]string{"-h"}, stdout, stdout)
-		}
-		if len(args) > 1 && args[1] == "sim" {
-			return runSim([]string{"-h"}, stdout, stdout)
-		}
-		if len(args) > 1 && args[1] == "serve" {
-			return runServe([]string{"-h"}, stdout, stdout)
-		}
-		if len(args) > 1 {
-			fmt.Fprintf(stderr, "2048 help: unknown topic %q (topics: play, test, config, mod, replay, sim, serve)\n\n%s", args[1], usage)
-			return 2
-		}
-		fmt.Fprint(stdout, usage)
-		return 0
+		return runHelp(args[1:], stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "2048: unknown command %q\n\n%s", args[0], usage)
 	return 2
@@ -145,11 +118,8 @@ on every save of a fixture or of a mod they load, until Ctrl+C.
 `)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if ok, code := parseFlags(fs, args); !ok {
+		return code
 	}
 	paths := fs.Args()
 	if len(paths) == 0 {
@@ -195,10 +165,45 @@ func runSubcommand(group, usage string, subs map[string]command, args []string, 
 	}
 	switch args[0] {
 	case "help", "-h", "-help", "--help":
+		if len(args) > 1 {
+			// help Y: subcommand Y's own help.
+			if run, ok := subs[args[1]]; ok {
+				return run([]string{"-h"}, stdout, stdout)
+			}
+			fmt.Fprintf(stderr, "2048 help %s: unknown subcommand %q\n\n%s", group, args[1], usage)
+			return 2
+		}
 		fmt.Fprint(stdout, usage)
 		return 0
 	}
 	fmt.Fprintf(stderr, "2048 %s: unknown subcommand %q\n\n%s", group, args[0], usage)
+	return 2
+}
+
+// runHelp is `2048 help [COMMAND [SUBCOMMAND]]`: the usage, a command's
+// help, or a subcommand's own (help mod check, help sim merge).
+func runHelp(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	topic, rest := args[0], args[1:]
+	plain := map[string]command{"test": runTest, "play": runPlay, "replay": runReplay, "serve": runServe}
+	switch {
+	case topic == "config" || topic == "mod":
+		group := map[string]command{"config": runConfig, "mod": runMod}[topic]
+		return group(append([]string{"help"}, rest...), stdout, stderr)
+	case topic == "sim" && len(rest) == 1 && rest[0] == "merge":
+		return runSim([]string{"merge", "-h"}, stdout, stdout)
+	case topic == "sim" && len(rest) == 0:
+		return runSim([]string{"-h"}, stdout, stdout)
+	case plain[topic] != nil && len(rest) == 0:
+		return plain[topic]([]string{"-h"}, stdout, stdout)
+	case plain[topic] != nil || topic == "sim":
+		fmt.Fprintf(stderr, "2048 help: %s has no subcommand %q\n", topic, rest[0])
+		return 2
+	}
+	fmt.Fprintf(stderr, "2048 help: unknown topic %q (topics: play, test, config, mod, replay, sim, serve)\n\n%s", topic, usage)
 	return 2
 }
 

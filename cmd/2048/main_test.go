@@ -193,3 +193,100 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// TestFlagsAnywhere: every subcommand takes its flags before or after its
+// arguments, "--" ends the flags, a flag's value may start with '-', and
+// an unknown flag is still refused wherever it stands.
+func TestFlagsAnywhere(t *testing.T) {
+	dir := t.TempDir()
+	bomb, _ := filepath.Abs("../../mods/bomb")
+	os.WriteFile(filepath.Join(dir, "bad.toml"), []byte("ruleset = \"cellular\"\ne_capp = 9\nspawn_cells = \"many\"\n[blight]\nrate = 1.5\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "-dash.cases"), []byte("Case: D1 A move\nConfig: size=2\nGiven:\n2 0\n0 0\nMove: Right\nSpawnScript: [{0,0,2}]\nExpect:\n2 2\n0 0\n"), 0o644)
+	for _, s := range []string{"0/2", "1/2"} {
+		if _, errOut, code := run2048(t, dir, "sim", "--games", "4", "--policy", "random", "--shard", s, "--json", "s"+s[:1]+".json"); code != 0 {
+			t.Fatal(errOut)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		code int
+		out  string // in stdout or stderr
+	}{
+		{[]string{"test", bomb, "-v"}, 0, "ok   "},
+		{[]string{"test", "-v", bomb}, 0, "ok   "},
+		{[]string{"test", "--", "-dash.cases"}, 0, "1 passed, 0 failed"},
+		{[]string{"test", bomb, "--bogus"}, 2, "flag provided but not defined: -bogus"},
+		{[]string{"sim", "merge", "s0.json", "s1.json", "--json", "m.json"}, 0, "4 games"},
+		{[]string{"sim", "--games", "2", "--policy", "random", "--set", "size=3", "--seed", "-"}, 2, "invalid value \"-\" for flag -seed"},
+		{[]string{"config", "check", "bad.toml", "--ruleset", "cellular"}, 1, "bad.toml:5: blight.rate"},
+		{[]string{"config", "show", "--set", "e_cap=9", "--ruleset", "cellular"}, 0, "e_cap = 9"},
+		{[]string{"mod", "list", bomb, "--bogus"}, 2, "flag provided but not defined"},
+		{[]string{"mod", "check", bomb, "--moves", "5"}, 0, "load: ok"},
+		{[]string{"config", "show", "--set"}, 2, "flag needs an argument"},
+	} {
+		out, errOut, code := run2048(t, dir, c.args...)
+		if code != c.code || !strings.Contains(out+errOut, c.out) {
+			t.Errorf("2048 %q: exit %d, want %d and %q\n%s%s", c.args, code, c.code, c.out, out, errOut)
+		}
+	}
+}
+
+// TestConfigCheckEveryError: config check says every error of a file at
+// once, one a line, each with its line and key.
+func TestConfigCheckEveryError(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "bad.toml"), []byte("ruleset = \"cellular\"\ne_capp = 9\nspawn_cells = \"many\"\n[blight]\nrate = 1.5\n"), 0o644)
+	out, errOut, code := run2048(t, dir, "config", "check", "bad.toml")
+	if code != 1 || out != "" {
+		t.Fatalf("exit %d, stdout %q", code, out)
+	}
+	lines := strings.Split(strings.TrimSpace(errOut), "\n")
+	want := []string{`bad.toml:2: e_capp: unknown key (did you mean "e_cap"?)`, "bad.toml:3: spawn_cells: ", "bad.toml:5: blight.rate: 1.5 is outside 0 to 1"}
+	if len(lines) != len(want) {
+		t.Fatalf("%d lines, want %d:\n%s", len(lines), len(want), errOut)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[i], w) {
+			t.Errorf("line %d: %q, want it to start %q", i+1, lines[i], w)
+		}
+	}
+}
+
+// TestHelpSubcommands: 2048 help X Y shows subcommand Y's own help.
+func TestHelpSubcommands(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"help", "mod", "check"}, "Usage: 2048 mod check"},
+		{[]string{"help", "mod", "list"}, "Usage: 2048 mod list"},
+		{[]string{"help", "mod", "install"}, "Usage: 2048 mod install"},
+		{[]string{"help", "mod", "new"}, "Usage: 2048 mod new"},
+		{[]string{"help", "config", "show"}, "Usage: 2048 config show"},
+		{[]string{"help", "config", "check"}, "Usage: 2048 config check"},
+		{[]string{"help", "sim", "merge"}, "Usage: 2048 sim merge"},
+	} {
+		out, errOut, code := run2048(t, t.TempDir(), c.args...)
+		if code != 0 || !strings.HasPrefix(out, c.want) {
+			t.Errorf("2048 %q: exit %d\n%s%s", c.args, code, out, errOut)
+		}
+	}
+	if _, errOut, code := run2048(t, t.TempDir(), "help", "mod", "bogus"); code != 2 || !strings.Contains(errOut, `unknown subcommand "bogus"`) {
+		t.Errorf("help mod bogus: exit %d, %s", code, errOut)
+	}
+}
+
+// TestModListFolderOfMods: mod list DIR lists every mod under DIR when DIR
+// is a folder of mods.
+func TestModListFolderOfMods(t *testing.T) {
+	mods, _ := filepath.Abs("../../mods")
+	out, errOut, code := run2048(t, t.TempDir(), "mod", "list", mods)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, id := range []string{"bomb", "freeze", "ghost", "moss", "one_way", "overdrive", "plague"} {
+		if !strings.Contains(out, "\n"+id+" ") && !strings.HasPrefix(out, id+" ") {
+			t.Errorf("the list lacks %s:\n%s", id, out)
+		}
+	}
+}

@@ -134,21 +134,14 @@ func runMod(args []string, stdout, stderr io.Writer) int {
 	return runSubcommand("mod", modUsage, map[string]command{"new": runModNew, "list": runModList, "install": runModInstall, "check": runModCheck}, args, stdout, stderr)
 }
 
-// parseInterleaved parses args with fs, allowing flags after the
-// positional arguments too ("new NAME --dir DIR"), and returns the
-// positional arguments.
+// parseInterleaved parses args with fs, flags before or after the
+// positional arguments (as parseFlags), and returns the positional
+// arguments.
 func parseInterleaved(flags *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := flags.Parse(args); err != nil {
-			return nil, err
-		}
-		if flags.NArg() == 0 {
-			return pos, nil
-		}
-		pos = append(pos, flags.Arg(0))
-		args = flags.Args()[1:]
+	if err := flags.Parse(interleave(flags, args)); err != nil {
+		return nil, err
 	}
+	return flags.Args(), nil
 }
 
 func runModNew(args []string, stdout, stderr io.Writer) int {

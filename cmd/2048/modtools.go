@@ -62,10 +62,42 @@ func loadModRef(ref string) (*scripting.Mod, error) {
 
 const modListUsage = `Usage: 2048 mod list [DIR|ID ...]
 
-Lists the mods named (folders, or ids of installed mods), or with no
-argument every installed mod: id, version, rulesets, settings with their
-defaults and bounds, dependencies and conflicts.
+Lists the mods named (folders, or ids of installed mods; a folder that
+holds mods, such as mods/, lists each of them), or with no argument every
+installed mod: id, version, rulesets, settings with their defaults and
+bounds, dependencies and conflicts.
 `
+
+// modsIn returns ref itself, or, when ref is a folder that is no mod (it
+// has no mod.toml) and holds mods, the folders of the mods in it, in name
+// order (hidden folders left out, as an install's staging folders).
+func modsIn(ref string) []string {
+	info, err := os.Stat(ref)
+	if err != nil || !info.IsDir() {
+		return []string{ref}
+	}
+	if _, err := os.Stat(filepath.Join(ref, scripting.ManifestName)); err == nil {
+		return []string{ref}
+	}
+	entries, err := os.ReadDir(ref)
+	if err != nil {
+		return []string{ref}
+	}
+	var out []string
+	for _, e := range entries {
+		dir := filepath.Join(ref, e.Name())
+		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(dir, scripting.ManifestName)); err == nil {
+			out = append(out, dir)
+		}
+	}
+	if len(out) == 0 {
+		return []string{ref} // loading it says it is not a mod
+	}
+	return out
+}
 
 func runModList(args []string, stdout, stderr io.Writer) int {
 	flags := flag.NewFlagSet("mod list", flag.ContinueOnError)
@@ -98,6 +130,12 @@ func runModList(args []string, stdout, stderr io.Writer) int {
 			return 0
 		}
 	}
+	// A folder that is no mod but holds mods is the list of them.
+	var expanded []string
+	for _, ref := range refs {
+		expanded = append(expanded, modsIn(ref)...)
+	}
+	refs = expanded
 	code := 0
 	for i, ref := range refs {
 		m, err := loadModRef(ref)

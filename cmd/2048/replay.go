@@ -43,12 +43,16 @@ replay itself; anything but a regular file (a folder, a pipe, a link) is
 refused. The fixture is written to a temporary file in the same folder,
 then renamed over FILE.cases.
 
-A replay loads its mods from the folders it was recorded from; --mod DIR
-loads the mod of that id from DIR instead. A mod whose files differ from
-the recording's is said so plainly: the replay may then go otherwise.
+A replay carries the files of its mods (manifest and Lua), as they were
+loaded, and of each reload under --watch: it plays back with no mod
+folder. --mod DIR loads the mod of that id from DIR instead, to try a
+fixed version against the replay; a mod whose files differ from the
+recording's is said so plainly, as the replay may then go otherwise. When
+a replay diverges, --check says what differs (the board side by side, the
+score, the marks, the mods' storage or the faults).
 
 A replay is the form of a bug report: record the game that went wrong
-and send the file with the mod.
+and send the one file.
 
 Exit status: 0 when all is well (and with --check, when the replay
 reproduces); 1 when it does not reproduce, or for a file, mod or
@@ -111,8 +115,8 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 	}
 	switch {
 	case *check:
-		if err := f.Check(setup); err != nil {
-			fmt.Fprintf(stderr, "2048 replay: %s does not reproduce: %s\n", safe(path), safe(err))
+		if err := f.CheckWith(setup, dirs); err != nil {
+			fmt.Fprintf(stderr, "2048 replay: %s does not reproduce: %s\n", safe(path), termtext.Lines(err.Error()))
 			return 1
 		}
 		fmt.Fprintf(stdout, "%s reproduces: %d actions, recorded by 2048 %s\n", safe(path), len(f.Actions), safe(f.Program))

@@ -227,7 +227,8 @@ func TestWatchReload(t *testing.T) {
 		}
 	}
 	write(`game.on("tick", function() storage.n = (storage.n or 0) + 1 end)`)
-	_, cfg := testSession(t, filepath.Join(dir, "state"), "--seed", "2", "--mod", mod, "--watch")
+	rec := filepath.Join(dir, "watch.replay")
+	_, cfg := testSession(t, filepath.Join(dir, "state"), "--seed", "2", "--mod", mod, "--watch", "--record", rec)
 	if cfg.Watch == nil || cfg.Reload == nil {
 		t.Fatal("--watch gave the game nothing to watch")
 	}
@@ -263,6 +264,21 @@ game.on("before_move", function(e) if e.dir == "up" then return {refuse = "up is
 	sc.contains("mods not reloaded, the last good version runs: ")
 	sc.press("Up")
 	sc.contains("up is closed")
+	sc.press("Right")
+
+	// The replay holds the reload with the edited code: it reproduces with
+	// the mod's folder gone.
+	if err := os.RemoveAll(mod); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := run2048(t, dir, "replay", "--check", rec)
+	if code != 0 || !strings.Contains(out, "reproduces") {
+		t.Fatalf("replay --check without the mod's folder: exit %d\n%s%s", code, out, errOut)
+	}
+	data, _ := os.ReadFile(rec)
+	if !strings.Contains(string(data), `"a":"reload"`) || !strings.Contains(string(data), "up is closed") {
+		t.Errorf("the replay lacks the reload with its code:\n%s", data)
+	}
 }
 
 // TestAutoplayInTmux: --autoplay plays moves by itself in the real binary,

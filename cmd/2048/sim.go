@@ -350,6 +350,18 @@ func runSimMerge(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	out := fs.String("json", "", "write the merged report as JSON to `file` too")
 	partial := fs.Bool("partial", false, "merge the shards given even when some of the run's are missing")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), `Usage: 2048 sim merge [--json FILE] [--partial] FILE.json ...
+
+Combines the JSON reports of a run's shards ('2048 sim --shard I/N --json
+FILE') into exactly the whole run's report, and prints it. Shards of
+different runs (another configuration, policy, seed, games, mods or mod
+files) are refused, naming the field and the two files; missing shards are
+named, and refused unless --partial is given.
+
+`)
+		fs.PrintDefaults()
+	}
 	if ok, code := parseFlags(fs, args); !ok {
 		return code
 	}

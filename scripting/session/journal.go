@@ -5,11 +5,13 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"slices"
 	"strings"
 
 	"github.com/mod2048/mod2048/engine"
+	"github.com/mod2048/mod2048/scripting"
 )
 
 // ActionKind says what a player did.
@@ -22,7 +24,70 @@ const (
 	ActionRedo        ActionKind = "redo" // Redo
 	ActionKeepPlaying ActionKind = "keep" // KeepPlaying
 	ActionNew         ActionKind = "new"  // NewGame, with its seed
+	// ActionReload is Reload (a mod edited under --watch), with the mods'
+	// files as they were loaded.
+	ActionReload ActionKind = "reload"
 )
+
+// ModFiles is a mod as a recording keeps it: the mod, and its own files
+// (scripting.Mod.Sources) as they were when it was loaded, so that a
+// replay carries the code that ran.
+type ModFiles struct {
+	Mod   *scripting.Mod
+	Files map[string]string
+}
+
+// snapshot gathers the files of mods.
+func snapshot(mods []*scripting.Mod) ([]ModFiles, error) {
+	out := make([]ModFiles, 0, len(mods))
+	for _, m := range mods {
+		files, err := m.Sources()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ModFiles{Mod: m, Files: files})
+	}
+	return out, nil
+}
+
+// Summary is what a recording keeps of the state after an action, beside
+// its Digest, so that a replay that diverges can say what differs and
+// show it: the board's rows and the score as the rules write them, and
+// digests of the marks, the mods' storage and the faults.
+type Summary struct {
+	Board                  []string
+	Score                  string
+	Marks, Storage, Faults string
+}
+
+// Summarize is the Summary of a state.
+func Summarize(r engine.Rules, st *engine.State) Summary {
+	b := st.Board
+	part := func(write func(w io.Writer)) string {
+		h := sha256.New()
+		write(h)
+		return hex.EncodeToString(h.Sum(nil)[:4])
+	}
+	return Summary{
+		Board: engine.FormatRows(r, &b),
+		Score: engine.FormatScore(r, st.Score),
+		Marks: part(func(w io.Writer) {
+			for _, m := range st.Marks {
+				fmt.Fprintf(w, "mark %+v\n", m)
+			}
+		}),
+		Storage: part(func(w io.Writer) {
+			for _, k := range slices.Sorted(maps.Keys(st.Data)) {
+				fmt.Fprintf(w, "data %q=%q\n", k, st.Data[k])
+			}
+		}),
+		Faults: part(func(w io.Writer) {
+			for _, f := range st.Faults {
+				fmt.Fprintf(w, "fault %d %q %q %v %q\n", f.Turn, f.Hook, f.Event, f.Kind, f.Message)
+			}
+		}),
+	}
+}
 
 // Action is one thing a player did to a session's game, as a recording
 // keeps it: what a replay plays again.
@@ -34,10 +99,14 @@ type Action struct {
 	// failures the turn's state recorded. A replay honours the failsafe
 	// stops among them (scripting.Host.MoveAsRecorded).
 	Faults []engine.Fault
+	// Mods are the mods an ActionReload loaded, with their files.
+	Mods []ModFiles
 	// Turn and Digest say where the action left the game: its turn, and
-	// Digest of its state. Recording fills them in; Play ignores them.
-	Turn   int
-	Digest string
+	// Digest of its state; Summary what a diverging replay shows of it.
+	// Recording fills them in; Play ignores them.
+	Turn    int
+	Digest  string
+	Summary Summary
 }
 
 // journal is what a recording session keeps: the game it started from and
@@ -46,6 +115,7 @@ type journal struct {
 	start   []byte // the game's save when recording began
 	seed    uint64 // and its seed
 	origin  *engine.Board
+	mods    []ModFiles // the mods when recording began
 	actions []Action
 }
 
@@ -57,7 +127,11 @@ func (s *Session) Record() error {
 	if err != nil {
 		return err
 	}
-	s.journal = &journal{start: start, seed: s.g.Options().Seed}
+	mods, err := snapshot(s.setup.Mods)
+	if err != nil {
+		return err
+	}
+	s.journal = &journal{start: start, seed: s.g.Options().Seed, mods: mods}
 	if u, r := s.g.HistoryLen(); s.origin != nil && s.g.State().Turn == 0 && u == 0 && r == 0 {
 		o := s.origin.Clone()
 		s.journal.origin = &o
@@ -72,7 +146,9 @@ type Recording struct {
 	// Origin is the board that game was made with, before the mods' start
 	// handlers, when recording began as the game did (Origin); nil
 	// otherwise.
-	Origin  *engine.Board
+	Origin *engine.Board
+	// Mods are the mods when recording began, with their files.
+	Mods    []ModFiles
 	Actions []Action
 }
 
@@ -83,13 +159,13 @@ func (s *Session) Recording() (r Recording, ok bool) {
 	if s.journal == nil {
 		return r, false
 	}
-	return Recording{Start: s.journal.start, Seed: s.journal.seed, Origin: s.journal.origin, Actions: s.journal.actions}, true
+	return Recording{Start: s.journal.start, Seed: s.journal.seed, Origin: s.journal.origin, Mods: s.journal.mods, Actions: s.journal.actions}, true
 }
 
 func (s *Session) note(a Action) {
 	if s.journal != nil {
 		st := s.g.State()
-		a.Turn, a.Digest = st.Turn, Digest(s.g.Rules(), st)
+		a.Turn, a.Digest, a.Summary = st.Turn, Digest(s.g.Rules(), st), Summarize(s.g.Rules(), st)
 		s.journal.actions = append(s.journal.actions, a)
 	}
 }
@@ -168,6 +244,12 @@ func (s *Session) Play(a Action) error {
 		return nil
 	case ActionNew:
 		return s.NewGame(a.Seed)
+	case ActionReload:
+		mods := make([]*scripting.Mod, len(a.Mods))
+		for i, m := range a.Mods {
+			mods[i] = m.Mod
+		}
+		return s.Reload(mods)
 	}
 	return fmt.Errorf("unknown action %q", a.Kind)
 }

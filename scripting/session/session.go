@@ -465,6 +465,13 @@ func (s *Session) Reload(mods []*scripting.Mod) error {
 	if len(mods) == 0 {
 		return errors.New("session: no mods to reload")
 	}
+	var files []ModFiles
+	if s.journal != nil {
+		var err error
+		if files, err = snapshot(mods); err != nil {
+			return &ModsError{err}
+		}
+	}
 	host, err := scripting.NewHost(mods, s.g.Rules(), s.g.Options(), s.setup.limits())
 	if err != nil {
 		return &ModsError{err}
@@ -477,6 +484,7 @@ func (s *Session) Reload(mods []*scripting.Mod) error {
 		old.Close()
 	}
 	s.settle()
+	s.note(Action{Kind: ActionReload, Mods: files})
 	return nil
 }
 

@@ -63,6 +63,8 @@ type File struct {
 	// read as before.
 	Origin  []string `json:"origin,omitempty"`
 	Actions []Step   `json:"actions"`
+	// dirs are the mod folders Check plays the reloads with (CheckWith).
+	dirs map[string]string
 }
 
 // Mod is a mod a replay was recorded with.
@@ -75,16 +77,36 @@ type Mod struct {
 	Path string `json:"path"`
 	// Settings are the mod's settings, as TOML values.
 	Settings map[string]string `json:"settings,omitempty"`
+	// Files are the mod's own files (its manifest and Lua files) as they
+	// were loaded, by path: a replay with them plays back without the
+	// mod's folder. Replays written before them have none.
+	Files map[string]string `json:"files,omitempty"`
 }
 
 // Step is one recorded action.
 type Step struct {
-	Action string  `json:"a"`              // move, undo, redo, keep or new
+	Action string  `json:"a"`              // move, undo, redo, keep, new or reload
 	Dir    string  `json:"dir,omitempty"`  // a move's direction
 	Seed   *uint64 `json:"seed,omitempty"` // a new game's seed
 	Faults []Fault `json:"faults,omitempty"`
-	Turn   int     `json:"turn"`   // the turn after the action
-	Digest string  `json:"digest"` // session.Digest of the state after it
+	// Mods are the mods a reload (under --watch) loaded, with their files.
+	Mods   []Mod  `json:"mods,omitempty"`
+	Turn   int    `json:"turn"`   // the turn after the action
+	Digest string `json:"digest"` // session.Digest of the state after it
+	// State is what the replay shows of the state after the action when
+	// it diverges (session.Summary); replays written before it have none.
+	State *State `json:"state,omitempty"`
+}
+
+// State is a step's session.Summary: the board's rows joined by " / ",
+// the score, and short digests of the marks, the mods' storage and the
+// faults.
+type State struct {
+	Board   string `json:"board"`
+	Score   string `json:"score"`
+	Marks   string `json:"marks"`
+	Storage string `json:"storage"`
+	Faults  string `json:"faults"`
 }
 
 // Fault is a mod's failure on a move's turn (engine.Fault).
@@ -113,24 +135,44 @@ func New(s *session.Session, meta Meta) (*File, error) {
 		Ruleset: c.Ruleset, Difficulty: c.Preset, Config: string(c.TOML()),
 		Seed: rec.Seed, Mods: []Mod{}, Start: rec.Start, Actions: []Step{},
 	}
-	for _, m := range s.Mods() {
-		hash, err := Hash(m)
+	for _, m := range rec.Mods {
+		rm, err := modOf(m)
 		if err != nil {
 			return nil, err
 		}
-		f.Mods = append(f.Mods, Mod{ID: m.ID(), Version: m.Manifest.Version, Hash: hash, Path: m.Dir, Settings: settings(m)})
+		f.Mods = append(f.Mods, rm)
 	}
 	if rec.Origin != nil {
 		f.Origin = engine.FormatRows(s.Rules(), rec.Origin)
 	}
 	for _, a := range rec.Actions {
-		f.Actions = append(f.Actions, step(a))
+		st, err := step(a)
+		if err != nil {
+			return nil, err
+		}
+		f.Actions = append(f.Actions, st)
 	}
 	return f, nil
 }
 
-func step(a session.Action) Step {
-	st := Step{Action: string(a.Kind), Turn: a.Turn, Digest: a.Digest}
+// modOf is a mod as a replay keeps it: with the files it was loaded with.
+func modOf(m session.ModFiles) (Mod, error) {
+	// The hash of the files as they were loaded: the folder may have
+	// changed since.
+	hash := hashFiles(m.Files)
+	if m.Files == nil {
+		var err error
+		if hash, err = Hash(m.Mod); err != nil {
+			return Mod{}, err
+		}
+	}
+	return Mod{ID: m.Mod.ID(), Version: m.Mod.Manifest.Version, Hash: hash, Path: m.Mod.Dir, Settings: settings(m.Mod), Files: m.Files}, nil
+}
+
+func step(a session.Action) (Step, error) {
+	sum := a.Summary
+	st := Step{Action: string(a.Kind), Turn: a.Turn, Digest: a.Digest,
+		State: &State{Board: strings.Join(sum.Board, " / "), Score: sum.Score, Marks: sum.Marks, Storage: sum.Storage, Faults: sum.Faults}}
 	switch a.Kind {
 	case session.ActionMove:
 		st.Dir = strings.ToLower(a.Dir.String())
@@ -141,7 +183,14 @@ func step(a session.Action) Step {
 	for _, f := range a.Faults {
 		st.Faults = append(st.Faults, Fault{Turn: f.Turn, Mod: f.Hook, Event: f.Event, Kind: f.Kind.String(), Message: f.Message})
 	}
-	return st
+	for _, m := range a.Mods {
+		rm, err := modOf(m)
+		if err != nil {
+			return st, err
+		}
+		st.Mods = append(st.Mods, rm)
+	}
+	return st, nil
 }
 
 // settings writes a mod's settings as TOML values.
@@ -165,8 +214,16 @@ func settings(m *scripting.Mod) map[string]string {
 // behaviour: its manifest (mod.toml) and every Lua file below its folder,
 // by path in sorted order, path and content. Two mods with the same hash
 // behave the same. Other files (fixtures, READMEs, screenshots) change no
-// game and are left out, whatever their size.
+// game and are left out, whatever their size. A mod loaded from a
+// replay's files (no folder) is hashed from them.
 func Hash(m *scripting.Mod) (string, error) {
+	if m.FromFiles() {
+		files, serr := m.Sources()
+		if serr != nil {
+			return "", serr
+		}
+		return hashFiles(files), nil
+	}
 	h := sha256.New()
 	root := m.Dir
 	var paths []string
@@ -211,6 +268,17 @@ func Hash(m *scripting.Mod) (string, error) {
 		h.Write(data)
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// hashFiles hashes files (by slash-separated path) as Hash hashes a
+// folder's.
+func hashFiles(files map[string]string) string {
+	h := sha256.New()
+	for _, p := range slices.Sorted(maps.Keys(files)) {
+		fmt.Fprintf(h, "%s\x00%d\x00", p, len(files[p]))
+		h.Write([]byte(files[p]))
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // Marshal writes f as indented JSON, one action a line.
@@ -453,8 +521,12 @@ func (st Step) action() (session.Action, error) {
 		}
 		a.Seed = *st.Seed
 	case session.ActionUndo, session.ActionRedo, session.ActionKeepPlaying:
+	case session.ActionReload:
+		if len(st.Mods) == 0 {
+			return a, errors.New("a reload without its mods")
+		}
 	default:
-		return a, fmt.Errorf("unknown action %q (want move, undo, redo, keep or new)", st.Action)
+		return a, fmt.Errorf("unknown action %q (want move, undo, redo, keep, new or reload)", st.Action)
 	}
 	for _, f := range st.Faults {
 		kind, err := faultKind(f.Kind)
@@ -490,35 +562,58 @@ func (f *File) Setup(dirs map[string]string) (setup session.Setup, warnings []st
 	}
 	setup.Config = c
 	for _, rec := range f.Mods {
-		dir := rec.Path
-		if d, ok := dirs[rec.ID]; ok {
-			dir = d
-		}
-		m, err := scripting.LoadMod(dir)
-		if err != nil {
-			return setup, nil, fmt.Errorf("the replay's mod %s (recorded from %s): %w", rec.ID, rec.Path, err)
-		}
-		if m.ID() != rec.ID {
-			return setup, nil, fmt.Errorf("%s holds mod %s, the replay's is %s", dir, m.ID(), rec.ID)
-		}
-		for _, k := range slices.Sorted(maps.Keys(rec.Settings)) {
-			if err := m.Set(k, rec.Settings[k]); err != nil {
-				return setup, nil, err
-			}
-		}
-		hash, err := Hash(m)
+		m, warns, err := loadRecorded(rec, dirs)
 		if err != nil {
 			return setup, nil, err
 		}
-		if m.Manifest.Version != rec.Version {
-			warnings = append(warnings, fmt.Sprintf("mod %s is version %s here; the replay was recorded with version %s", rec.ID, m.Manifest.Version, rec.Version))
-		}
-		if hash != rec.Hash {
-			warnings = append(warnings, fmt.Sprintf("mod %s (%s): its files differ from the ones the replay was recorded with, so the replay may not play back the same", rec.ID, dir))
-		}
+		warnings = append(warnings, warns...)
 		setup.Mods = append(setup.Mods, m)
 	}
 	return setup, warnings, nil
+}
+
+// loadRecorded loads a replay's mod: from dirs[id] when given (a fixed
+// version tried against the replay), else from the files the replay
+// carries, else (a replay written before it carried them) from the folder
+// it was recorded from; then its recorded settings. Warnings say when the
+// mod's files or version differ from the recording's.
+func loadRecorded(rec Mod, dirs map[string]string) (*scripting.Mod, []string, error) {
+	var m *scripting.Mod
+	var err error
+	where := rec.Path
+	switch d, ok := dirs[rec.ID]; {
+	case ok:
+		where = d
+		m, err = scripting.LoadMod(d)
+	case len(rec.Files) > 0:
+		where = "the replay's copy of " + rec.Path
+		m, err = scripting.LoadModSources(rec.Files, rec.Path)
+	default:
+		m, err = scripting.LoadMod(rec.Path)
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("the replay's mod %s (recorded from %s): %w", rec.ID, rec.Path, err)
+	}
+	if m.ID() != rec.ID {
+		return nil, nil, fmt.Errorf("%s holds mod %s, the replay's is %s", where, m.ID(), rec.ID)
+	}
+	for _, k := range slices.Sorted(maps.Keys(rec.Settings)) {
+		if err := m.Set(k, rec.Settings[k]); err != nil {
+			return nil, nil, err
+		}
+	}
+	hash, err := Hash(m)
+	if err != nil {
+		return nil, nil, err
+	}
+	var warnings []string
+	if m.Manifest.Version != rec.Version {
+		warnings = append(warnings, fmt.Sprintf("mod %s is version %s here; the replay was recorded with version %s", rec.ID, m.Manifest.Version, rec.Version))
+	}
+	if hash != rec.Hash {
+		warnings = append(warnings, fmt.Sprintf("mod %s (%s): its files differ from the ones the replay was recorded with, so the replay may not play back the same", rec.ID, where))
+	}
+	return m, warnings, nil
 }
 
 // Resume resumes the game the replay starts from, under setup.
@@ -549,6 +644,17 @@ func (f *File) Apply(s *session.Session, i int) error {
 	if err != nil {
 		return &Divergence{Action: i + 1, Turn: st.Turn, What: err.Error()}
 	}
+	if a.Kind == session.ActionReload {
+		// The mods the recording reloaded, from the files it carries (or,
+		// for a mod given with dirs... the same fixed version again).
+		for _, rm := range st.Mods {
+			m, _, err := loadRecorded(rm, f.dirs)
+			if err != nil {
+				return &Divergence{Action: i + 1, Turn: st.Turn, What: "reload: " + err.Error()}
+			}
+			a.Mods = append(a.Mods, session.ModFiles{Mod: m})
+		}
+	}
 	if err := s.Play(a); err != nil {
 		return &Divergence{Action: i + 1, Turn: st.Turn, What: err.Error()}
 	}
@@ -557,9 +663,73 @@ func (f *File) Apply(s *session.Session, i int) error {
 	case state.Turn != st.Turn:
 		return &Divergence{Action: i + 1, Turn: st.Turn, What: fmt.Sprintf("%s leaves the game at turn %d", describe(st), state.Turn)}
 	case session.Digest(s.Rules(), state) != st.Digest:
-		return &Divergence{Action: i + 1, Turn: st.Turn, What: fmt.Sprintf("after %s the game differs from the recording (board, score, marks, mod storage or faults)", describe(st))}
+		return &Divergence{Action: i + 1, Turn: st.Turn, What: fmt.Sprintf("after %s the game differs from the recording: %s", describe(st), differences(st.State, session.Summarize(s.Rules(), state), state))}
 	}
 	return nil
+}
+
+// differences says what of the state differs from a step's recorded
+// State, and shows it: the boards side by side, the scores, and for the
+// marks, the mods' storage and the faults (kept as digests) what they are
+// now. A replay without States says only that something differs.
+func differences(rec *State, now session.Summary, st *engine.State) string {
+	if rec == nil {
+		return "the board, score, marks, mod storage or faults differ (a replay written before the states were kept cannot say which)"
+	}
+	var parts []string
+	if b := strings.Join(now.Board, " / "); b != rec.Board {
+		parts = append(parts, "the board differs:\n"+sideBySide(strings.Split(rec.Board, " / "), now.Board))
+	}
+	if now.Score != rec.Score {
+		parts = append(parts, fmt.Sprintf("the score is %s, the recording's %s", now.Score, rec.Score))
+	}
+	if now.Marks != rec.Marks {
+		parts = append(parts, "the marks differ; now: "+engine.FormatMarks(st.Marks))
+	}
+	if now.Storage != rec.Storage {
+		var kv []string
+		for _, k := range slices.Sorted(maps.Keys(st.Data)) {
+			kv = append(kv, k+" = "+st.Data[k])
+		}
+		parts = append(parts, "the mods' storage differs; now: "+strings.Join(kv, "; "))
+	}
+	if now.Faults != rec.Faults {
+		var fs []string
+		for _, f := range st.Faults {
+			fs = append(fs, fmt.Sprintf("turn %d %s %s: %s", f.Turn, f.Hook, f.Event, f.Message))
+		}
+		parts = append(parts, "the faults differ; now: "+strings.Join(fs, "; "))
+	}
+	if len(parts) == 0 {
+		return "the counters, the random stream or the spawn queue's cursor differ"
+	}
+	return strings.Join(parts, "; ")
+}
+
+// sideBySide lays out two boards as "recorded | now" columns, marking the
+// rows that differ.
+func sideBySide(rec, now []string) string {
+	width := len("recorded")
+	for _, r := range rec {
+		width = max(width, len(r))
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "    %-*s | %s", width, "recorded", "now")
+	for i := 0; i < max(len(rec), len(now)); i++ {
+		r, n := "", ""
+		if i < len(rec) {
+			r = rec[i]
+		}
+		if i < len(now) {
+			n = now[i]
+		}
+		mark := ""
+		if r != n {
+			mark = "   <- differs"
+		}
+		fmt.Fprintf(&b, "\n    %-*s | %s%s", width, r, n, mark)
+	}
+	return b.String()
 }
 
 func describe(st Step) string {
@@ -571,7 +741,15 @@ func describe(st Step) string {
 
 // Check plays the whole replay under setup and reports the first action
 // that does not play back as recorded (a *Divergence), or nil.
-func (f *File) Check(setup session.Setup) error {
+//
+// Reloads play with the mods the recording loaded; CheckWith plays them
+// with the folders of dirs instead.
+func (f *File) Check(setup session.Setup) error { return f.CheckWith(setup, nil) }
+
+// CheckWith is Check, the mods of dirs (id to folder) standing for the
+// recording's at its reloads too, as they stand for them in Setup.
+func (f *File) CheckWith(setup session.Setup, dirs map[string]string) error {
+	f.dirs = dirs
 	s, err := f.Resume(setup)
 	if err != nil {
 		return err

@@ -192,14 +192,19 @@ func TestDivergence(t *testing.T) {
 		}
 	}
 
-	// The mod's files changed: said plainly, and the check fails where the
-	// game first goes otherwise.
+	// The mod's files changed, and the folder is given to try against the
+	// replay (which carries the files it was recorded with): said plainly,
+	// and the check fails where the game first goes otherwise, saying what
+	// differs.
 	main := filepath.Join(dir, "main.lua")
 	src, _ := os.ReadFile(main)
 	if err := os.WriteFile(main, []byte(strings.Replace(string(src), "result = result * 2", "result = result * 4", 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	setup3, warnings, err := f.Setup(nil)
+	if setup, warnings, err := f.Setup(nil); err != nil || len(warnings) != 0 || f.Check(setup) != nil {
+		t.Fatalf("the replay's own copy of the mod: %v %q", err, warnings)
+	}
+	setup3, warnings, err := f.Setup(map[string]string{"overdrive": dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,6 +214,78 @@ func TestDivergence(t *testing.T) {
 	var d *replay.Divergence
 	if err := f.Check(setup3); !errors.As(err, &d) {
 		t.Fatalf("a changed mod: %v", err)
+	}
+	if !strings.Contains(d.What, "the board differs:") || !strings.Contains(d.What, "recorded") || !strings.Contains(d.What, "<- differs") || !strings.Contains(d.What, "the score is") {
+		t.Errorf("the divergence does not show what differs: %s", d.What)
+	}
+}
+
+// TestReplayCarriesItsMods: a replay holds its mods' files, and a reload
+// in the middle of the game (a mod edited under --watch) is an action with
+// the new files: the replay checks with the mod's folder gone.
+func TestReplayCarriesItsMods(t *testing.T) {
+	c, _ := config.Build(config.BuildOptions{})
+	dir := writeMod(t, "counter", `game.on("tick", function(e) storage.n = (storage.n or 0) + 1 end)`)
+	s, err := session.New(session.Setup{Config: c, Mods: []*scripting.Mod{load(t, dir)}}, session.Start{Seed: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.Record(); err != nil {
+		t.Fatal(err)
+	}
+	moves := func(ds ...engine.Direction) {
+		for _, d := range ds {
+			if s.Legal().Has(d) {
+				if _, err := s.Move(d); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	moves(engine.Left, engine.Up, engine.Right)
+	// The edit: the tick now doubles the count, and a tile goes.
+	os.WriteFile(filepath.Join(dir, "main.lua"), []byte(`game.on("tick", function(e)
+  storage.n = (storage.n or 0) * 2 + 1
+  if game.cell(0, 0) ~= 0 then return { set = { { row = 0, col = 0, cell = 0 } } } end
+end)`), 0o644)
+	if err := s.Reload([]*scripting.Mod{load(t, dir)}); err != nil {
+		t.Fatal(err)
+	}
+	moves(engine.Down, engine.Left, engine.Up, engine.Right)
+	f, err := replay.New(s, replay.Meta{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reloads := 0
+	for _, a := range f.Actions {
+		if a.Action == "reload" {
+			reloads++
+			if len(a.Mods) != 1 || !strings.Contains(a.Mods[0].Files["main.lua"], "* 2 + 1") {
+				t.Fatalf("the reload's mods: %+v", a.Mods)
+			}
+		}
+	}
+	if reloads != 1 || !strings.Contains(f.Mods[0].Files["main.lua"], "storage.n = (storage.n or 0) + 1") {
+		t.Fatalf("%d reloads; the first mods %+v", reloads, f.Mods)
+	}
+	path := filepath.Join(t.TempDir(), "game.replay")
+	if err := f.WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	back, err := replay.Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	setup, warnings, err := back.Setup(nil)
+	if err != nil || len(warnings) != 0 {
+		t.Fatalf("setup without the mod's folder: %v %q", err, warnings)
+	}
+	if err := back.Check(setup); err != nil {
+		t.Fatalf("the replay does not check without the mod's folder: %v", err)
 	}
 }
 
@@ -259,8 +336,7 @@ end)`)
 	// The mod as it is now would not be stopped: it only counts. Honouring
 	// the record, turn 3 goes without it all the same.
 	calm := writeMod(t, "hog", `game.on("tick", function(e) storage.n = (storage.n or 0) + 1 end)`)
-	f.Mods[0].Path = calm
-	setup2, warnings, err := f.Setup(nil)
+	setup2, warnings, err := f.Setup(map[string]string{"hog": calm})
 	if err != nil || len(warnings) != 1 {
 		t.Fatalf("setup: %v %q", err, warnings)
 	}

@@ -11,7 +11,6 @@ import (
 	"path"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/mod2048/mod2048/config/infile"
 	"github.com/mod2048/mod2048/mods"
@@ -159,31 +158,8 @@ func unzip(zr *zip.Reader, name string) (fs.FS, error) {
 	return memFS(out)
 }
 
-// memFS returns files (by slash-separated path) as a file system in
-// memory: a zip of them, stored uncompressed, whose reader is an fs.FS
-// with the folders the paths imply.
-func memFS(files map[string][]byte) (fs.FS, error) {
-	var buf bytes.Buffer
-	w := zip.NewWriter(&buf)
-	names := make([]string, 0, len(files))
-	for p := range files {
-		names = append(names, p)
-	}
-	sort.Strings(names)
-	for _, p := range names {
-		f, err := w.CreateHeader(&zip.FileHeader{Name: p, Method: zip.Store, Modified: time.Unix(0, 0)})
-		if err != nil {
-			return nil, err
-		}
-		if _, err := f.Write(files[p]); err != nil {
-			return nil, err
-		}
-	}
-	if err := w.Close(); err != nil {
-		return nil, err
-	}
-	return zip.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
-}
+// memFS is scripting.MemFS.
+func memFS(files map[string][]byte) (fs.FS, error) { return scripting.MemFS(files) }
 
 // modRoot finds the mod's folder in fsys: "." when the manifest is at the
 // top, else the one folder at the top that holds it (a picked folder, or
