@@ -23,6 +23,7 @@ import (
 	"github.com/mod2048/mod2048/engine/ai"
 	"github.com/mod2048/mod2048/scripting"
 	"github.com/mod2048/mod2048/scripting/session"
+	"github.com/mod2048/mod2048/scripting/session/sim"
 )
 
 const playUsage = `Usage: 2048 play [--ruleset R] [--difficulty D] [--config FILE] [--set KEY=VALUE ...] [--mod DIR ...] [--seed N]
@@ -248,23 +249,47 @@ func newPlayer(o playOptions) (*player, error) {
 
 // newAdvisor makes the expert player that gives the t key's tips and plays
 // autoplay, with the settings of the TOML file at path ("" for the
-// defaults).
+// defaults): the lab's expert (sim.Expert), the strongest player for every
+// ruleset. The tip says why a move leads in a player's terms: on cellular
+// the chance of a win the expert sees after each move, on classic its
+// ranking of the moves; never a search's own units.
 func newAdvisor(path string) (tui.Advisor, error) {
 	settings, err := aiSettings(path)
 	if err != nil {
 		return nil, err
 	}
-	player, err := ai.New(settings)
+	expert, err := sim.NewExpert(sim.PolicyOptions{AI: settings})
 	if err != nil {
 		return nil, err
 	}
 	return func(s *session.Session) (engine.Direction, string, error) {
-		sug, err := player.Best(s.Fork(0), s.Legal())
+		adv, err := expert.Advise(sim.ViewOf(s))
 		if err != nil {
 			return 0, "", err
 		}
-		return sug.Dir, fmt.Sprintf("expected value %.0f", sug.Value), nil
+		return adv[0].Dir, adviceText(adv), nil
 	}, nil
+}
+
+// adviceText says why the first of a ranking leads: "62% to win from here
+// (Up 55%, Left 40%)" where the expert sees a chance of a win, else "then
+// Up, Left" (the other moves, best first), or "the only move".
+func adviceText(adv []sim.Advice) string {
+	if len(adv) == 1 {
+		return "the only move"
+	}
+	var rest []string
+	for _, a := range adv[1:] {
+		if a.Win >= 0 {
+			rest = append(rest, fmt.Sprintf("%v %.0f%%", a.Dir, 100*a.Win))
+		} else {
+			rest = append(rest, a.Dir.String())
+		}
+	}
+	if adv[0].Win >= 0 {
+		return fmt.Sprintf("%.0f%% to win from here (%s)", 100*adv[0].Win, strings.Join(rest, ", "))
+	}
+	return "then " + strings.Join(rest, ", ")
 }
 
 // aiSettings reads the expert player's settings from the TOML file at path

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -402,10 +403,10 @@ func TestPlayRefusedEverywhere(t *testing.T) {
 		t.Fatal(err)
 	}
 	sc := openScreen(t, tui.Config{Ruleset: "classic", Difficulty: "classic", Session: s, Colors: tui.ColorRGB}, 140, 24)
-	sc.contains("Game over: no move left: every move is refused (One Way: Down is closed on this board).")
+	sc.contains("Game over: no move left: every move is refused by One Way (Down is closed on this board).")
 	sc.contains("r new game · u undo")
 	sc.press("Down")
-	sc.contains("no move left: every move is refused (One Way: Down is closed on this board): u to undo, r for a new game")
+	sc.contains("no move left: every move is refused by One Way (Down is closed on this board): u to undo, r for a new game")
 	if st := sc.app.Session().Status(); st != engine.Lost || s.State().Turn != 0 {
 		t.Errorf("status %v at turn %d", st, s.State().Turn)
 	}
@@ -1306,4 +1307,25 @@ func TestPlayAnimation(t *testing.T) {
 		t.Error("a slide with --no-anim")
 	}
 	sameBoard(t, "--no-anim", boardOf(n.text()), cellsOf(n.app.Session()))
+}
+
+// TestTipInPlayersWords: the t key's tip names the move and why it leads
+// in a player's terms: the chance of a win on cellular, the ranking of the
+// moves on classic; never a search's own value.
+func TestTipInPlayersWords(t *testing.T) {
+	_, cfg := testSession(t, t.TempDir(), "--ruleset", "cellular", "--difficulty", "mid", "--seed", "3")
+	sc := openScreen(t, cfg, 100, 30)
+	sc.press("t")
+	if !regexp.MustCompile(`tip: (Left|Right|Up|Down): \d+% to win from here \((Left|Right|Up|Down) \d+%`).MatchString(sc.text()) {
+		t.Errorf("the cellular tip:\n%s", sc.text())
+	}
+	_, cfg = testSession(t, t.TempDir(), "--seed", "3")
+	sc = openScreen(t, cfg, 100, 30)
+	sc.press("t")
+	if !regexp.MustCompile(`tip: (Left|Right|Up|Down): then (Left|Right|Up|Down)`).MatchString(sc.text()) {
+		t.Errorf("the classic tip:\n%s", sc.text())
+	}
+	if strings.Contains(sc.text(), "expected value") {
+		t.Error("the tip shows the search's value")
+	}
 }

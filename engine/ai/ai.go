@@ -16,7 +16,6 @@ package ai
 
 import (
 	"errors"
-	"fmt"
 	"sort"
 
 	"github.com/mod2048/mod2048/engine"
@@ -178,9 +177,4 @@ func distinct(b uint64) int {
 		n++
 	}
 	return n
-}
-
-// Describe writes a suggestion for a hint: the direction and its value.
-func (s Suggestion) Describe() string {
-	return fmt.Sprintf("%v (expected value %.0f)", s.Dir, s.Value)
 }

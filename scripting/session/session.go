@@ -13,6 +13,17 @@
 // direction a mod refuses is not legal, and a game whose every move is
 // refused is lost.
 //
+// StatusMessage says why a game is over, in the player's words ("the
+// colony died out", "every move is refused by One Way"); TakeNotices gives
+// the mods' messages to the player (game.notify).
+//
+// The package's Example (example_test.go, run by go test) is a whole
+// program that plays a modded game through a Session. To print a board,
+// engine.FormatRows writes its rows in the ruleset's notation (as fixtures
+// and the terminal write them), engine.ParseRows reads them back,
+// engine.FormatScore writes a score as the rules do (cellular keeps quarter
+// points) and engine.FormatMarks writes the marks.
+//
 // A Session is not safe for concurrent use. Close ends its mods' Lua
 // states.
 package session
@@ -20,6 +31,7 @@ package session
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/mod2048/mod2048/config"
 	"github.com/mod2048/mod2048/engine"
@@ -366,13 +378,23 @@ func (s *Session) Status() engine.Status {
 	return s.g.Status()
 }
 
-// StatusMessage says why the game is lost when the mods refuse every move
-// the rules allow ("" otherwise): the refusing mod's reason.
+// StatusMessage says why the game is won or lost, in a player's words
+// ("" while it goes on): the mods refuse every move the rules allow (the
+// refusing mod's reason), or what the rules say (engine.Explainer): no
+// move left, the colony died out, the turn limit ran out, the goal
+// reached.
 func (s *Session) StatusMessage() string {
-	if !s.stuckNow() {
-		return ""
+	if s.stuckNow() {
+		name, reason, ok := strings.Cut(s.refusal, ": ")
+		if !ok {
+			return "no move left: every move is refused (" + s.refusal + ")"
+		}
+		return "no move left: every move is refused by " + name + " (" + reason + ")"
 	}
-	return "no move left: every move is refused (" + s.refusal + ")"
+	if e, ok := s.g.Rules().(engine.Explainer); ok {
+		return e.Explain(s.g.State())
+	}
+	return ""
 }
 
 // TakeNotices returns the mods' messages to the player (game.notify) of

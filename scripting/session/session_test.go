@@ -96,7 +96,7 @@ func TestOneWayStuckIsLost(t *testing.T) {
 	if l := s.Legal(); l != 0 {
 		t.Fatalf("Legal = %v, want none", l)
 	}
-	if msg := s.StatusMessage(); !strings.Contains(msg, "One Way: Down is closed") {
+	if msg := s.StatusMessage(); !strings.Contains(msg, "every move is refused by One Way (Down is closed on this board)") {
 		t.Fatalf("StatusMessage = %q, want the mod's reason", msg)
 	}
 	before := boardText(s)
@@ -236,5 +236,63 @@ func TestNoConfig(t *testing.T) {
 	}
 	if _, err := session.Resume(session.Setup{}, nil); err == nil {
 		t.Fatal("Resume with no configuration: no error")
+	}
+}
+
+// TestStatusMessageSaysWhy: every won or lost game says why, in the
+// player's words; a game still going says nothing.
+func TestStatusMessageSaysWhy(t *testing.T) {
+	build := func(ruleset string, sets ...string) *config.Config {
+		c, err := config.Build(config.BuildOptions{Ruleset: ruleset, Sets: sets})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	for _, c := range []struct {
+		name  string
+		cfg   *config.Config
+		rows  []string
+		move  engine.Direction
+		spawn string // the queue's one spawn, at the last row's first cell
+		want  string
+	}{
+		{"classic lost", build("classic", "size=2"), []string{"4 2", "8 0"}, engine.Right, "2", "no move left"},
+		{"classic won", build("classic", "size=2", "win_value=8"), []string{"4 4", "0 0"}, engine.Left, "2", "you made a 8 tile"},
+		{"extinct", build("cellular", "width=3", "height=1", "initial_cells=0", "spawn_cells=0", "colony.min_size=1", "catalyst.max=0"), []string{"a1 . ."}, engine.Right, "", "the colony died out"},
+		{"turn limit", build("cellular", "width=2", "height=2", "initial_cells=0", "spawn_cells=0", "goal.turns=1", "goal.stabilize_per_cell=3", "idle_swipe_ticks=true", "colony.min_size=1"), []string{"a1 a1", "a1 a1"}, engine.Right, "", "the turn limit ran out: 1 turns"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rules, _, err := c.cfg.Game(1, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := engine.ParseRows(rules, c.rows, len(strings.Fields(c.rows[0])), len(c.rows))
+			if err != nil {
+				t.Fatal(err)
+			}
+			st := session.Start{Board: &b, Scripted: true}
+			if c.spawn != "" {
+				cell, err := rules.ParseCell(c.spawn)
+				if err != nil {
+					t.Fatal(err)
+				}
+				st.Spawns = []engine.SpawnEntry{{Pos: engine.Pos{Row: len(c.rows) - 1, Col: 0}, Cell: cell}}
+			}
+			s, err := session.New(session.Setup{Config: c.cfg}, st)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			if m := s.StatusMessage(); m != "" {
+				t.Fatalf("a game going on says %q", m)
+			}
+			if _, err := s.Move(c.move); err != nil {
+				t.Fatal(err)
+			}
+			if m := s.StatusMessage(); !s.Status().Over() && s.Status() != engine.WonContinue || !strings.Contains(m, c.want) {
+				t.Errorf("status %v, message %q, want %q", s.Status(), m, c.want)
+			}
+		})
 	}
 }

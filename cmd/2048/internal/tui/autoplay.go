@@ -40,7 +40,7 @@ func (a *App) tip() {
 		a.setError("no hint: " + err.Error())
 		return
 	}
-	a.setInfo(fmt.Sprintf("tip: %v (%s)", d, why))
+	a.setInfo(fmt.Sprintf("tip: %v: %s", d, why))
 }
 
 // toggleAuto starts or stops autoplay (the p key).
@@ -99,7 +99,7 @@ func (a *App) onAutoTick(ev *autoTick) {
 		a.stopAuto("autoplay stopped on the win: c or Enter keeps playing, p goes on after")
 		return
 	case st == engine.Lost:
-		a.stopAuto("autoplay stopped: no move left")
+		a.stopAuto("autoplay stopped: " + a.s.StatusMessage())
 		return
 	}
 	a.scheduleAuto()

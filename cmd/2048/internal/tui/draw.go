@@ -193,7 +193,11 @@ func (a *App) drawTooSmall(sw, sh, cols, rows int) {
 // header returns the two header lines: what is played, then the numbers.
 func (a *App) header() [][]seg {
 	t := a.th
-	first := []seg{{"2048", t.title}, {" · ", t.text}, {a.cfg.Ruleset, t.value}, {" · difficulty ", t.text}, {a.cfg.Difficulty, t.value}}
+	first := []seg{{"2048", t.title}, {" · ", t.text}, {a.cfg.Ruleset, t.value}}
+	if a.cfg.Difficulty != "" && a.cfg.Difficulty != a.cfg.Ruleset {
+		// "classic · difficulty classic" says nothing twice.
+		first = append(first, seg{" · difficulty ", t.text}, seg{a.cfg.Difficulty, t.value})
+	}
 	if names := a.modNames(); names != "" {
 		first = append(first, seg{" · mods ", t.text}, seg{names, t.value})
 	}
@@ -349,18 +353,11 @@ func (a *App) wonText() string {
 
 func (a *App) lostText() string {
 	if m := a.s.StatusMessage(); m != "" {
-		// The mods refuse every move left.
+		// Why: no move left, the colony died out, the turn limit, or the
+		// mods refuse every move left.
 		return "Game over: " + m + "."
 	}
-	if _, ok := a.s.Rules().(*cellular.Rules); ok {
-		for _, c := range a.s.State().Board.Cells {
-			if c.Kind == cellular.KindAlive {
-				return "Game over: no swipe left."
-			}
-		}
-		return "Game over: the colony is extinct."
-	}
-	return "Game over: no move left."
+	return "Game over."
 }
 
 // drawBoard draws the board with its top-left corner at x0, y0.

@@ -301,9 +301,6 @@ func (a *App) move(d engine.Direction) {
 	switch now := a.s.Status(); {
 	case was == engine.Playing && now == engine.WonContinue && a.msg == "":
 		a.setInfo("You win! Play goes on.")
-	case now == engine.Lost && a.s.StatusMessage() != "":
-		// The mods refuse every move left: say which one, as a refusal.
-		a.addInfo(a.s.StatusMessage())
 	}
 	if res.Changed {
 		a.animate(before)
@@ -316,7 +313,7 @@ func (a *App) lostMessage() string {
 	if m := a.s.StatusMessage(); m != "" {
 		return m + ": u to undo, r for a new game"
 	}
-	return "no move left: u to undo, r for a new game"
+	return "the game is over: u to undo, r for a new game"
 }
 
 // changed autosaves after any change of the game, keeps the best score
