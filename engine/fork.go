@@ -1,19 +1,22 @@
 package engine
 
+// Forker is what hooks may implement to go with the forks of their game
+// (Fork, ForkInto): ForkHooks returns the hooks a fork plays with, which
+// must leave the game itself untouched (a dry run). Hooks that do not
+// implement it are left out of forks.
+type Forker interface {
+	ForkHooks() Hooks
+}
+
 // Fork returns a new game at g's current state, for search: the same
 // rules, options, board, score, status, marks, counters, storage and spawn
-// queue, with no history and no hooks. Playing the fork never touches g.
-// seed reseeds the fork's random source, so that a search can sample what
-// the spawns may bring; the same seed gives the same fork.
+// queue, with no history. Its hooks are g's ForkHooks when g's hooks are a
+// Forker (a mod host's dry run, so that a search sees the mods), and none
+// otherwise. Playing the fork never touches g. seed reseeds the fork's
+// random source, so that a search can sample what the spawns may bring;
+// the same seed gives the same fork.
 func (g *Game) Fork(seed uint64) *Game {
-	f := &Game{rules: g.rules, opt: g.opt}
-	f.opt.UndoLimit = 0
-	f.cur, f.next = &f.bufs[0], &f.bufs[1]
-	g.sync()
-	f.cur.copyFrom(g.cur)
-	f.cur.RNG = NewRNG(seed)
-	f.queue = g.queue[:len(g.queue):len(g.queue)] // an append copies: the game's queue stays its own
-	return f
+	return g.ForkInto(new(Game), seed)
 }
 
 // ForkInto is Fork made into dst, a game that a search keeps and plays
@@ -29,6 +32,10 @@ func (g *Game) ForkInto(dst *Game, seed uint64) *Game {
 	g.sync()
 	dst.cur.copyFrom(g.cur)
 	dst.cur.RNG = NewRNG(seed)
-	dst.queue = g.queue[:len(g.queue):len(g.queue)]
+	dst.queue = g.queue[:len(g.queue):len(g.queue)] // an append copies: the game's queue stays its own
+	if fk, ok := g.hooks.(Forker); ok {
+		dst.hooks = fk.ForkHooks()
+		dst.tracking = g.tracking
+	}
 	return dst
 }

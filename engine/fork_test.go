@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"slices"
 	"testing"
 )
@@ -98,5 +99,64 @@ func BenchmarkForkInto(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		g.ForkInto(&into, 1)
+	}
+}
+
+// refuser refuses moves toward dir; as a Forker it gives forks a refuser
+// of its own, that counts the calls of the forks apart.
+type refuser struct {
+	dir    Direction
+	forker bool
+	calls  *int
+}
+
+func (r refuser) BeforeMove(e *MoveEvent) error {
+	*r.calls++
+	if e.Dir == r.dir {
+		return &Refusal{Reason: "not " + r.dir.String()}
+	}
+	return nil
+}
+func (refuser) AfterMerge(*MergeEvent) error { return nil }
+func (refuser) OnSpawn(*SpawnEvent) error    { return nil }
+func (refuser) OnTick(*TickEvent) error      { return nil }
+
+type forkingRefuser struct{ refuser }
+
+func (r forkingRefuser) ForkHooks() Hooks {
+	return refuser{dir: r.dir, calls: new(int)}
+}
+
+// TestForkHooks: a fork plays with the hooks a Forker gives it (and so
+// refuses what they refuse), and with none when the game's hooks are not
+// a Forker; ForkInto does the same, and Hooked says which.
+func TestForkHooks(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		hooks Hooks
+		want  bool // the fork refuses Left
+	}{
+		{"no hooks", nil, false},
+		{"not a forker", refuser{dir: Left, calls: new(int)}, false},
+		{"a forker", forkingRefuser{refuser{dir: Left, calls: new(int)}}, true},
+	} {
+		g, err := NewFromBoard(NewClassic(), Options{Width: 4, Height: 4, Seed: 1}, tBoard(t, ". . . 2", ". . . .", ". . . .", ". . . ."))
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.SetHooks(tc.hooks)
+		for _, f := range []*Game{g.Fork(5), g.ForkInto(new(Game), 5)} {
+			if f.Hooked() != tc.want {
+				t.Errorf("%s: Hooked() = %v", tc.name, f.Hooked())
+			}
+			_, err := f.Move(Left)
+			var ref *Refusal
+			if refused := errors.As(err, &ref); refused != tc.want {
+				t.Errorf("%s: the fork's Left: %v", tc.name, err)
+			}
+		}
+		if r, ok := tc.hooks.(forkingRefuser); ok && *r.calls != 0 {
+			t.Errorf("%s: the forks called the game's own hooks %d times", tc.name, *r.calls)
+		}
 	}
 }

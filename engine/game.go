@@ -250,6 +250,10 @@ func (g *Game) SetHooks(h Hooks) {
 	g.hooks, g.packedOK = h, false
 }
 
+// Hooked reports whether the game has hooks: a search that plays the rules
+// by itself (a packed board) would not see them.
+func (g *Game) Hooked() bool { return g.hooks != nil }
+
 // State returns the current state. It is the game's own: read it, do not
 // change it, and do not keep it across calls that change the game.
 func (g *Game) State() *State {

@@ -34,16 +34,17 @@ func (h *Host) Refused(g *engine.Game, d engine.Direction) *engine.Refusal {
 	}
 	h.begin(g)
 	for _, m := range h.mods {
-		m.log.setDiscard(true)
+		m.muted = false
 	}
+	h.quiet(true)
 	reports := len(h.reports)
 	err := h.BeforeMove(&engine.MoveEvent{Dir: d, State: g.State()})
 	for _, m := range h.mods {
 		// The next move decodes storage and the random stream from the
 		// state again, so nothing the dry run did survives.
 		m.ran = true
-		m.log.setDiscard(false)
 	}
+	h.quiet(false)
 	h.reports = h.reports[:reports]
 	h.state = nil
 	var ref *engine.Refusal

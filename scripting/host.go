@@ -621,8 +621,10 @@ func (h *Host) fail(s *engine.State, me *ModError) {
 // same (canonical) order however the game got there, so pairs() cannot
 // make a replay differ. A table no handler could reach (mentionsStorage)
 // is not decoded again while the record stays the same.
-func (h *Host) begin(g *engine.Game) {
-	s := g.State()
+func (h *Host) begin(g *engine.Game) { h.beginAt(g.State()) }
+
+// beginAt is begin from state s: a game's, or a fork's (ForkHooks).
+func (h *Host) beginAt(s *engine.State) {
 	h.state = s
 	for _, m := range h.mods {
 		m.disabled = s.HookDisabled(m.mod.ID())

@@ -3,15 +3,18 @@
 // It has no I/O, no clock and no randomness of its own: the same position
 // and settings give the same move.
 //
-// Classic 4×4 games with no marks play through a bitboard: the board packed
+// Classic 4×4 games with no marks and no hooks (mods) play through a bitboard: the board packed
 // in 64 bits, four bits a cell, with row tables for the moves and for the
 // evaluation, as nneonneo/2048-ai does. The search has chance nodes for
 // every empty cell × {2, 4} at the configured odds, a transposition table,
 // a depth that grows with the number of distinct tiles, and prunes chance
 // branches less likely than a cut-off. Every other game (other sizes,
-// cellular, tiles past 32768, marks on the board) is searched through the
-// engine's own rules on forks of the game (engine.Game.Fork), sampling the
-// spawns from reseeded random sources: slower, and as exact as the rules.
+// cellular, tiles past 32768, marks on the board, a game with mods) is
+// searched through the engine's own rules on forks of the game
+// (engine.Game.Fork), sampling the spawns from reseeded random sources:
+// slower, and as exact as the rules; a fork plays the mods' hooks as a dry
+// run where the game's hooks give one (engine.Forker), so the search sees
+// the mods as the player does.
 package ai
 
 import (
@@ -87,12 +90,13 @@ func (p *Player) Rank(g *engine.Game, legal engine.DirSet) ([]Suggestion, error)
 	return r, nil
 }
 
-// packable reports whether g is a classic 4×4 game with no marks and tiles
-// no larger than 32768, and returns its packed board and the odds of a 4.
+// packable reports whether g is a classic 4×4 game with no marks, no hooks
+// (the packed search would not see them) and tiles no larger than 32768,
+// and returns its packed board and the odds of a 4.
 func packable(g *engine.Game) (board uint64, four float64, ok bool) {
 	c, isClassic := g.Rules().(*engine.Classic)
 	st := g.State()
-	if !isClassic || len(st.Marks) > 0 {
+	if !isClassic || len(st.Marks) > 0 || g.Hooked() {
 		return 0, 0, false
 	}
 	p, ok := bitboard.Pack(&st.Board)

@@ -9,8 +9,9 @@ import (
 // rankForked searches through the engine's own rules: each move is played
 // on Samples forks of the game, each reseeded, so that their spawns sample
 // what chance may bring, and the search goes ForkDepth moves deep. It
-// works for any ruleset, board size and marks; mods' hooks are not in the
-// forks (a mod's refusals come in through legal at the root).
+// works for any ruleset, board size and marks, and sees the mods where the
+// game's hooks give its forks a dry run (engine.Forker); a mod's refusal
+// at the root comes in through legal.
 func (p *Player) rankForked(g *engine.Game, legal engine.DirSet) []Suggestion {
 	var out []Suggestion
 	// The seeds come from the position, so the same position gives the

@@ -511,7 +511,9 @@ func (s *Session) Reload(mods []*scripting.Mod) error {
 }
 
 // Fork returns a copy of the game at its current state for search (an AI,
-// a lookahead policy): no history, no mods' hooks, its random source
-// reseeded with seed (engine.Game.Fork). Playing it never touches the
-// session's game.
+// a lookahead policy): no history, its random source reseeded with seed
+// (engine.Game.Fork), and the mods' hooks as a dry run
+// (scripting.Host.ForkHooks), so that a search sees what the mods do as
+// the player does. Playing it never touches the session's game; play it
+// before the session's next move, not beside it.
 func (s *Session) Fork(seed uint64) *engine.Game { return s.g.Fork(seed) }

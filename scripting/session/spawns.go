@@ -45,6 +45,16 @@ func (w *spawnSpy) OnTick(e *engine.TickEvent) error {
 	return w.inner.OnTick(e)
 }
 
+// ForkHooks gives the forks of the game the mods' dry run
+// (scripting.Host.ForkHooks); a fork keeps no spawns, and without mods it
+// has no hooks.
+func (w *spawnSpy) ForkHooks() engine.Hooks {
+	if fk, ok := w.inner.(engine.Forker); ok {
+		return fk.ForkHooks()
+	}
+	return nil
+}
+
 // WatchSpawns makes the session keep the spawns of each move, for
 // LastSpawns (a fixture written from play scripts them). It costs a little
 // on every move; frontends that do not write fixtures leave it off.

@@ -14,7 +14,7 @@ import (
 	"github.com/mod2048/mod2048/scripting/session"
 )
 
-func repoMod(b *testing.B, name string) *scripting.Mod {
+func repoMod(b testing.TB, name string) *scripting.Mod {
 	_, file, _, _ := runtime.Caller(0)
 	m, err := scripting.LoadMod(filepath.Join(filepath.Dir(file), "..", "..", "..", "mods", name))
 	if err != nil {

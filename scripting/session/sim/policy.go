@@ -154,7 +154,12 @@ func (p *lookahead) Choose(v View) engine.Direction {
 }
 
 // evaluate values a classic position for the lookahead: a win is worth
-// most, a loss least; otherwise the score and the empty cells.
+// most, a loss least; otherwise what its tiles are worth, and its empty
+// cells. A tile of value v takes v·(log2 v − 1) points to make from 2s, so
+// without mods the tiles are worth the score (give or take the 4s that
+// spawned), and a mod that takes a tile away, or doubles one, costs or
+// gives what the tile did: the score, which only ever grows, would not
+// see it.
 func evaluate(g *engine.Game) float64 {
 	st := g.State()
 	switch st.Status {
@@ -163,8 +168,16 @@ func evaluate(g *engine.Game) float64 {
 	case engine.Lost:
 		return -1e15
 	}
-	score, _ := st.Score.Uint64()
-	return float64(score) + 4*float64(st.Board.EmptyCount())
+	worth, empty := 0.0, 0
+	for _, c := range st.Board.Cells {
+		switch {
+		case c.Kind == engine.KindEmpty:
+			empty++
+		case c.Level > 1:
+			worth += math.Ldexp(float64(c.Level-1), int(c.Level))
+		}
+	}
+	return worth + 4*float64(empty)
 }
 
 // expertPolicy is the strongest player the lab has, for every ruleset:
