@@ -285,12 +285,22 @@ func (m *modRun) luaMarks(L *lua.LState) int {
 		p = engine.Pos{Row: L.CheckInt(1), Col: L.CheckInt(2)}
 	}
 	m.budget.spend(L, len(s.Marks))
-	out := L.NewTable()
+	want := func(mk engine.Mark) bool {
+		return (all || mk.Pos == p) && (hazard == "" || mk.Name == hazard)
+	}
+	n := 0
 	for _, mk := range s.Marks {
-		if !all && mk.Pos != p || hazard != "" && mk.Name != hazard {
+		if want(mk) {
+			n++
+		}
+	}
+	// Sized tables: gopher-lua's NewTable reserves 32 slots and a map of 32.
+	out := L.CreateTable(n, 0)
+	for _, mk := range s.Marks {
+		if !want(mk) {
 			continue
 		}
-		t := L.NewTable()
+		t := L.CreateTable(0, 6)
 		t.RawSetString("row", lua.LNumber(mk.Pos.Row))
 		t.RawSetString("col", lua.LNumber(mk.Pos.Col))
 		t.RawSetString("name", lua.LString(mk.Name))

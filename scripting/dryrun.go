@@ -32,18 +32,15 @@ func (h *Host) Refused(g *engine.Game, d engine.Direction) *engine.Refusal {
 	if !h.HasRefusers(g) {
 		return nil
 	}
-	h.begin(g)
+	h.beginAt(g.State(), true)
 	for _, m := range h.mods {
 		m.muted = false
 	}
 	h.quiet(true)
 	reports := len(h.reports)
+	// The handlers play copies of storage (beginAt's dry), and the next
+	// move starts from the state's own.
 	err := h.BeforeMove(&engine.MoveEvent{Dir: d, State: g.State()})
-	for _, m := range h.mods {
-		// The next move decodes storage and the random stream from the
-		// state again, so nothing the dry run did survives.
-		m.ran = true
-	}
 	h.quiet(false)
 	h.reports = h.reports[:reports]
 	h.state = nil

@@ -14,7 +14,7 @@ import (
 // answer as a tick handler does (set, mark, unmark).
 func (h *Host) expire(e *engine.TickEvent) error {
 	name := eventNames[evExpire]
-	return h.each(evExpire, func(m *modRun, fn *lua.LFunction, r reuse) error {
+	return h.each(evExpire, func(m *modRun, i int, fn *lua.LFunction, r reuse) error {
 		prefix := m.mod.ID() + ":"
 		for _, mk := range e.Expired {
 			if !strings.HasPrefix(mk.Name, prefix) {

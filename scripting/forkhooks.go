@@ -29,7 +29,7 @@ func (f forkHooks) ForkHooks() engine.Hooks { return f }
 
 func (f forkHooks) BeforeMove(e *engine.MoveEvent) error {
 	h := f.h
-	h.beginAt(e.State)
+	h.beginAt(e.State, true)
 	for _, m := range h.mods {
 		m.muted = false
 	}

@@ -148,6 +148,7 @@ type modRun struct {
 	log      *logBuffer
 	handlers [numEvents][]*lua.LFunction
 	reuse    [numEvents][]reuse    // per handler: what of its payload the host may reuse
+	motions  []bool                // per tick handler: whether it may read the moves and merged
 	payloads [numEvents]payloadBox // the payloads reused, made on first use
 	lists    [2]*lua.LTable        // after_merge's from and sources, reused
 	points   [2]payloadBox         // after_merge's from[1] and from[2], reused
@@ -155,14 +156,18 @@ type modRun struct {
 	disabled bool                  // the state's record disables the mod (set by begin)
 	muted    bool                  // off for the rest of this move, after an error in it
 	spent    int64                 // instructions run in this turn
-	ran      bool                  // a handler ran since storage was last saved or loaded
-	rngUsed  bool                  // the random stream was drawn from since then
-	decoded  bool                  // storage is the table decoded from loaded, untouched
-	loaded   string                // the Data record storage and rng came from
-	initial  string                // the record of storage and rng as loading left them
-	rng      engine.RNG
-	rngFrom  engine.RNG            // the random stream as loaded held it
-	modules  map[string]lua.LValue // results of require
+	// Storage (storage.go): the live table and the random stream are
+	// loaded's, unless a handler ran since.
+	ran     bool       // a handler ran since storage was last saved or loaded
+	rngUsed bool       // the random stream was drawn from since then
+	guard   bool       // the live table must stay as it is: a handler gets a copy
+	loaded  string     // the record storage and rng came from, or were saved as
+	initial string     // the record of storage and rng as loading left them
+	rng     engine.RNG // the random stream
+	rngFrom engine.RNG // the random stream as loaded held it
+	kept    keptTables // storage tables a dry run must not change
+	enc     encoder
+	modules map[string]lua.LValue // results of require
 }
 
 // NewHost loads mods (in dependency, priority and id order) for a game of
@@ -276,13 +281,18 @@ func (h *Host) load(mod *Mod) error {
 	}
 	for ev, fns := range m.handlers {
 		for _, fn := range fns {
-			m.reuse[ev] = append(m.reuse[ev], payloadReuse(fn.Proto, payloadScalars[ev]))
+			r := payloadReuse(fn.Proto, payloadScalars[ev])
+			m.reuse[ev] = append(m.reuse[ev], r)
+			if ev == int(evTick) {
+				m.motions = append(m.motions, r == reuseNone || payloadReads(fn.Proto, "moves") || payloadReads(fn.Proto, "merged"))
+			}
 		}
 	}
 	// What the main chunk left in storage is where every game starts.
 	if m.initial, err = m.save(); err != nil {
 		return &ModError{Report{Mod: mod.ID(), Event: "load", Message: "storage: " + err.Error()}}
 	}
+	m.loaded, m.ran, m.rngUsed, m.rngFrom = m.initial, false, false, m.rng
 	return nil
 }
 
@@ -293,18 +303,20 @@ func (m *modRun) compile(rel string) (*lua.LFunction, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mod %s: %s: %v", m.mod.ID(), rel, err)
 	}
-	if err := checkSource(string(src)); err != nil {
-		return nil, &ModError{Report{Mod: m.mod.ID(), Event: "load", File: rel, Message: err.Error()}}
+	c, ok := cachedCompile(string(src), rel)
+	if !ok {
+		if err := checkSource(string(src)); err != nil {
+			return nil, &ModError{Report{Mod: m.mod.ID(), Event: "load", File: rel, Message: err.Error()}}
+		}
+		if c, err = compileCached(string(src), rel); err != nil {
+			return nil, m.report("load", err, stop{})
+		}
 	}
-	proto, err := compileMetered(string(src), rel)
+	fn, err := bindChunk(m.L, c.proto, m.meters)
 	if err != nil {
 		return nil, m.report("load", err, stop{})
 	}
-	fn, err := bindChunk(m.L, proto, m.meters)
-	if err != nil {
-		return nil, m.report("load", err, stop{})
-	}
-	m.touches = m.touches || mentionsStorage(fn.Proto)
+	m.touches = m.touches || c.touches
 	return fn, nil
 }
 
@@ -401,6 +413,7 @@ func (h *Host) call(m *modRun, ev event, fn *lua.LFunction, arg lua.LValue) (lua
 			return nil, &ModError{Report{Mod: m.mod.ID(), Event: eventNames[ev], Message: h.heldReason}}
 		}
 	}
+	m.beforeCall()
 	m.budget.start(n, over, h.limits.FailsafeTime)
 	m.ran = true
 	err := m.L.CallByParam(lua.P{Fn: fn, NRet: 1, Protect: true}, arg)
@@ -420,14 +433,15 @@ func (h *Host) call(m *modRun, ev event, fn *lua.LFunction, arg lua.LValue) (lua
 }
 
 // each calls fn for every active mod with handlers for ev, in load order,
-// with what the handler lets the host reuse of its payload.
-func (h *Host) each(ev event, fn func(m *modRun, handler *lua.LFunction, r reuse) error) error {
+// with the handler's index among the mod's for ev and what it lets the
+// host reuse of its payload.
+func (h *Host) each(ev event, fn func(m *modRun, i int, handler *lua.LFunction, r reuse) error) error {
 	for _, m := range h.mods {
 		if m.disabled || m.muted {
 			continue
 		}
 		for i, handler := range m.handlers[ev] {
-			if err := fn(m, handler, m.reuse[ev][i]); err != nil {
+			if err := fn(m, i, handler, m.reuse[ev][i]); err != nil {
 				return err
 			}
 		}
@@ -616,26 +630,17 @@ func (h *Host) fail(s *engine.State, me *ModError) {
 // begin readies the mods for a move of g: which are disabled, and each
 // mod's storage and random stream, come from the game's current state (so
 // undo, redo, a loaded save and a failed attempt all start from what the
-// state holds). Storage is always the table decoded from the state's
-// record, never one a handler built up in place: its keys iterate in the
-// same (canonical) order however the game got there, so pairs() cannot
-// make a replay differ. A table no handler could reach (mentionsStorage)
-// is not decoded again while the record stays the same.
-func (h *Host) begin(g *engine.Game) { h.beginAt(g.State()) }
+// state holds; storage.go keeps the live tables where they are the
+// state's).
+func (h *Host) begin(g *engine.Game) { h.beginAt(g.State(), false) }
 
-// beginAt is begin from state s: a game's, or a fork's (ForkHooks).
-func (h *Host) beginAt(s *engine.State) {
+// beginAt is begin from state s: a game's, or a fork's or a dry run's
+// (dry: what the handlers change is thrown away).
+func (h *Host) beginAt(s *engine.State, dry bool) {
 	h.state = s
 	for _, m := range h.mods {
 		m.disabled = s.HookDisabled(m.mod.ID())
-		rec := s.Data[m.key]
-		if rec == m.loaded && m.decoded && !(m.ran && m.touches) {
-			// Storage is the table decoded from rec, which no handler
-			// could reach: only the random stream goes back.
-			m.rng, m.ran, m.rngUsed = m.rngFrom, false, false
-			continue
-		}
-		m.restore(rec)
+		m.ready(s.Data[m.key], dry)
 	}
 }
 
@@ -648,7 +653,7 @@ func (h *Host) BeforeMove(e *engine.MoveEvent) error {
 	for _, m := range h.mods {
 		m.spent = 0
 	}
-	return h.each(evBeforeMove, func(m *modRun, fn *lua.LFunction, r reuse) error {
+	return h.each(evBeforeMove, func(m *modRun, i int, fn *lua.LFunction, r reuse) error {
 		f := m.payload(evBeforeMove, r, 2)
 		f.set(0, "dir", dirValue(e.Dir))
 		f.set(1, "turn", number(e.State.Turn+1))
@@ -674,7 +679,7 @@ func (h *Host) BeforeMove(e *engine.MoveEvent) error {
 // AfterMerge shows each merge to the mods, which may change its result.
 func (h *Host) AfterMerge(e *engine.MergeEvent) error {
 	h.state = e.State
-	return h.each(evAfterMerge, func(m *modRun, fn *lua.LFunction, r reuse) error {
+	return h.each(evAfterMerge, func(m *modRun, i int, fn *lua.LFunction, r reuse) error {
 		L := m.L
 		f := m.payload(evAfterMerge, r, 5)
 		f.set(0, "row", number(e.Pos.Row))
@@ -726,7 +731,7 @@ func (h *Host) AfterMerge(e *engine.MergeEvent) error {
 // OnSpawn shows each spawn to the mods, which may move, change or cancel it.
 func (h *Host) OnSpawn(e *engine.SpawnEvent) error {
 	h.state = e.State
-	return h.each(evSpawn, func(m *modRun, fn *lua.LFunction, r reuse) error {
+	return h.each(evSpawn, func(m *modRun, i int, fn *lua.LFunction, r reuse) error {
 		if e.Cancel {
 			return nil
 		}
@@ -847,7 +852,7 @@ func (h *Host) finish(ev event, e *engine.TickEvent) error {
 		}
 	}
 	name := eventNames[ev]
-	err := h.each(ev, func(m *modRun, fn *lua.LFunction, r reuse) error {
+	err := h.each(ev, func(m *modRun, i int, fn *lua.LFunction, r reuse) error {
 		var f fields
 		switch {
 		case ev == evStart:
@@ -864,7 +869,9 @@ func (h *Host) finish(ev event, e *engine.TickEvent) error {
 			f.set(2, "gained", h.scoreValue(e.Gained))
 			f.set(3, "merges", number(e.Merges))
 			f.set(4, "spawns", number(e.Spawns))
-			if m.mod.Manifest.APIVersion >= 2 {
+			if m.mod.Manifest.APIVersion >= 2 && m.motions[i] {
+				// A handler that cannot read them gets neither
+				// (payloadReads): they cost most of a turn.
 				moves, merged := motionTables(m.L, e.Motions)
 				f.set(5, "moves", moves)
 				f.set(6, "merged", merged)
@@ -894,7 +901,7 @@ func (h *Host) finish(ev event, e *engine.TickEvent) error {
 		if m.disabled || m.muted || !m.ran {
 			continue
 		}
-		if m.loaded != "" && m.decoded && !m.touches && !m.rngUsed {
+		if !m.touches && !m.rngUsed {
 			// Neither storage nor the random stream can have changed.
 			m.ran = false
 			continue
@@ -919,11 +926,9 @@ func (h *Host) finish(ev event, e *engine.TickEvent) error {
 			}
 			e.Data[key] = rec
 		}
-		// The live storage table goes on only until the next move, which
-		// decodes it from the record (see begin), unless no handler could
-		// reach it.
+		// The live table is rec's now (save tidied it): the next move
+		// plays it, unless the state changes underneath.
 		m.loaded, m.ran, m.rngUsed, m.rngFrom = rec, false, false, m.rng
-		m.decoded = m.decoded && !m.touches
 	}
 	return nil
 }

@@ -67,6 +67,9 @@ type Mod struct {
 	// files holds the folder's files for a mod not read from disk
 	// (LoadModFS); nil reads them from Dir.
 	files fs.FS
+	// read keeps the files of Dir once read: every host of the mod runs
+	// the code it first read, and a replay records that code.
+	read *readFiles
 }
 
 // ID returns the mod's id.
@@ -203,7 +206,11 @@ func loadMod(dir string, fsys fs.FS) (*Mod, error) {
 	if err := statIn(fsys, dir, m.Entry); err != nil {
 		return nil, bad("entry", "%s: no such file in the mod's folder", m.Entry)
 	}
-	return &Mod{Dir: dir, Manifest: m, Values: values, files: fsys}, nil
+	mod := &Mod{Dir: dir, Manifest: m, Values: values, files: fsys}
+	if fsys == nil {
+		mod.read = &readFiles{}
+	}
+	return mod, nil
 }
 
 // checkSetting checks a setting's declaration and returns its default.

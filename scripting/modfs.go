@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"sync"
 
 	"github.com/mod2048/mod2048/config/infile"
 )
@@ -31,15 +32,63 @@ func LoadModFS(fsys fs.FS, name string) (*Mod, error) {
 // at most limit bytes: from its files (LoadModFS), or from disk, where a
 // file that lies (or links) outside the folder is refused. The error does
 // not name the file.
+//
+// A file of Dir is read once and kept (up to maxKeptSource bytes a mod):
+// every game of a lab run, and every host of a session, runs the code the
+// first one read, even while the folder is edited; a reload (LoadMod
+// again) reads it anew.
 func (m *Mod) readFile(rel string, limit int64) ([]byte, error) {
 	if m.files != nil {
 		return readFS(m.files, rel, limit)
+	}
+	if b, ok := m.read.get(rel); ok && int64(len(b)) <= limit {
+		return b, nil
 	}
 	p, err := insideDir(m.Dir, rel)
 	if err != nil {
 		return nil, err
 	}
-	return readModFile(p, limit)
+	b, err := readModFile(p, limit)
+	if err == nil {
+		m.read.put(rel, b)
+	}
+	return b, err
+}
+
+// readFiles are the files of a mod's folder read so far.
+type readFiles struct {
+	mu    sync.Mutex
+	files map[string][]byte
+	bytes int
+}
+
+// maxKeptSource bounds what readFiles keeps of one mod.
+const maxKeptSource = 16 << 20
+
+func (r *readFiles) get(rel string) ([]byte, bool) {
+	if r == nil {
+		return nil, false
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	b, ok := r.files[rel]
+	return b, ok
+}
+
+func (r *readFiles) put(rel string, b []byte) {
+	if r == nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, ok := r.files[rel]; ok || r.bytes+len(b) > maxKeptSource {
+		return
+	}
+	if r.files == nil {
+		r.files = map[string][]byte{}
+	}
+	r.files[rel] = b
+	r.bytes += len(b)
 }
 
 // readIn reads the file rel of a mod's folder: from fsys, or from the

@@ -24,8 +24,9 @@ const (
 
 // patterns holds what the pattern functions of one sandbox share.
 type patterns struct {
-	l Limits
-	b *budget
+	l     Limits
+	b     *budget
+	spare *matcher // find and match reuse one matcher (see take)
 }
 
 type patternCapture struct{ init, len int }
@@ -43,14 +44,35 @@ type matcher struct {
 }
 
 func (p *patterns) matcher(L *lua.LState, src, pat string, what string) *matcher {
+	p.check(L, src, pat, what)
+	return &matcher{L: L, b: p.b, src: src, pat: pat}
+}
+
+// check refuses a subject or pattern over the mod's limit.
+func (p *patterns) check(L *lua.LState, src, pat string, what string) {
 	if len(src) > p.l.MaxPattern {
 		L.RaiseError("string.%s: a subject of %d bytes exceeds the mod limit of %d", what, len(src), p.l.MaxPattern)
 	}
 	if len(pat) > p.l.MaxPattern {
 		L.RaiseError("string.%s: a pattern of %d bytes exceeds the mod limit of %d", what, len(pat), p.l.MaxPattern)
 	}
-	return &matcher{L: L, b: p.b, src: src, pat: pat}
 }
+
+// take is matcher for find and match, which call no Lua while they match:
+// it hands out the spare matcher, and put gives it back. A matching that
+// raises an error never gives it back, and the next take makes a new one.
+func (p *patterns) take(L *lua.LState, src, pat string, what string) *matcher {
+	ms := p.spare
+	if ms == nil {
+		return p.matcher(L, src, pat, what)
+	}
+	p.check(L, src, pat, what)
+	p.spare = nil
+	ms.L, ms.src, ms.pat, ms.level, ms.depth, ms.steps = L, src, pat, 0, 0, 0
+	return ms
+}
+
+func (p *patterns) put(ms *matcher) { p.spare = ms }
 
 // step charges a step of the matching to the mod's budget (one
 // instruction) and stops the matching when the call is out of budget; every
@@ -421,7 +443,8 @@ func patternInit(L *lua.LState, n int, src string) int {
 // string.find(s, pattern [, init [, plain]])
 func (p *patterns) find(L *lua.LState) int {
 	src, pat := L.CheckString(1), L.CheckString(2)
-	ms := p.matcher(L, src, pat, "find")
+	ms := p.take(L, src, pat, "find")
+	defer p.put(ms)
 	init := patternInit(L, 3, src)
 	if lua.LVAsBool(L.Get(4)) || !strings.ContainsAny(pat, patternSpecials) {
 		p.b.spend(L, 1+(len(src)-init)/bytesPerInstruction)
@@ -439,7 +462,10 @@ func (p *patterns) find(L *lua.LState) int {
 // string.match(s, pattern [, init])
 func (p *patterns) match(L *lua.LState) int {
 	src, pat := L.CheckString(1), L.CheckString(2)
-	return p.matcher(L, src, pat, "match").find(patternInit(L, 3, src), false)
+	ms := p.take(L, src, pat, "match")
+	n := ms.find(patternInit(L, 3, src), false)
+	p.put(ms)
+	return n
 }
 
 func (ms *matcher) find(s1 int, find bool) int {

@@ -98,6 +98,26 @@ func payloadReuse(p *lua.FunctionProto, scalars []string) reuse {
 	return out
 }
 
+// payloadReads reports whether a handler may read the field name of its
+// payload: it reads a field of the payload's register by that constant
+// name, or by a key that is not a constant. For a handler whose payload
+// cannot escape (payloadReuse), no is a proof: the field is out of its
+// reach, and the host need not make it (a tick's moves and merged).
+func payloadReads(p *lua.FunctionProto, name string) bool {
+	for _, inst := range p.Code {
+		op := int(inst >> 26)
+		b := int(inst & 0x1ff)
+		c := int(inst>>9) & 0x1ff
+		switch op {
+		case lua.OP_GETTABLE, lua.OP_GETTABLEKS, lua.OP_SELF:
+			if b == 0 && (c&0x100 == 0 || constantIn(p, c, []string{name})) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // constantIn reports whether RK(x) is a constant string of names.
 func constantIn(p *lua.FunctionProto, x int, names []string) bool {
 	if x&0x100 == 0 {

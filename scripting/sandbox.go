@@ -17,29 +17,15 @@ func newSandbox(l Limits, b *budget, log *logBuffer) *lua.LState {
 	L := lua.NewState(lua.Options{
 		SkipOpenLibs:        true,
 		CallStackSize:       l.CallStack,
-		RegistrySize:        1024,
+		RegistrySize:        256,
 		RegistryMaxSize:     l.Registry,
-		RegistryGrowStep:    1024,
+		RegistryGrowStep:    256,
 		MinimizeStackMemory: true,
 	})
-	for _, lib := range []struct {
-		name string
-		open lua.LGFunction
-	}{{lua.BaseLibName, lua.OpenBase}, {lua.TabLibName, lua.OpenTable}, {lua.StringLibName, lua.OpenString}, {lua.MathLibName, lua.OpenMath}} {
-		L.Push(L.NewFunction(lib.open))
-		L.Push(lua.LString(lib.name))
-		L.Call(1, 0)
-	}
+	openStdlibs(L)
 	g := L.G.Global
-	for _, name := range []string{"dofile", "loadfile", "load", "loadstring", "require", "module", "collectgarbage", "getfenv", "setfenv", "newproxy", "_printregs", "print"} {
-		g.RawSetString(name, lua.LNil)
-	}
 	str := L.GetGlobal("string").(*lua.LTable)
-	str.RawSetString("dump", lua.LNil)
 	tbl := L.GetGlobal("table").(*lua.LTable)
-	math := L.GetGlobal("math").(*lua.LTable)
-	math.RawSetString("random", lua.LNil)
-	math.RawSetString("randomseed", lua.LNil)
 
 	capString := func(n int, what string) {
 		if n > l.MaxString {

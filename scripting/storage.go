@@ -1,13 +1,16 @@
 package scripting
 
 import (
+	"cmp"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
-	"sort"
+	"reflect"
+	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	lua "github.com/yuin/gopher-lua"
@@ -25,148 +28,425 @@ type record struct {
 	RNG     string          `json:"rng"`
 }
 
-// save encodes the mod's storage and random stream for the game state.
+// A mod's storage lives in its Lua state from turn to turn: the table the
+// handlers change is the one the next turn starts from, as long as the
+// game plays on. The game state keeps each turn's record (save), for undo,
+// redo, saves and replays; only when the state changes underneath (undo,
+// redo, a loaded save, a failed turn, a dry run or a fork) is the table
+// made again from a record (ready).
+//
+// Every save leaves the live table laid out exactly as the table decoded
+// from its record would be (tidy): keys in the canonical order, no slots
+// of removed keys, no nils after an array's end, no metatables, no table
+// twice. So pairs, next, # and the table library behave alike whether the
+// game played on or got to its state by undo, redo or a loaded save, and a
+// replay cannot differ.
+
+// save encodes the mod's storage and random stream for the game state,
+// and tidies the live storage table (see above).
 func (m *modRun) save() (string, error) {
 	// Raw access: a mod's metamethods on _G must not run outside a budget.
 	st, ok := m.L.G.Global.RawGetString("storage").(*lua.LTable)
 	if !ok {
 		return "", errors.New("the global storage must stay a table")
 	}
-	enc, err := encodeTable(st, 0, new(int))
+	e := &m.enc
+	e.reset(m.L)
+	e.buf = append(e.buf, `{"storage":`...)
+	mark := len(e.buf)
+	tidy, err := e.table(st, 0)
 	if err != nil {
 		return "", err
 	}
-	if len(enc) > MaxStorage {
-		return "", fmt.Errorf("%d bytes, more than %d", len(enc), MaxStorage)
+	if n := len(e.buf) - mark; n > MaxStorage {
+		return "", fmt.Errorf("%d bytes, more than %d", n, MaxStorage)
 	}
-	r := record{RNG: strconv.FormatUint(m.rng.State, 16)}
-	if string(enc) != "[]" {
-		r.Storage = enc
+	if tidy != nil {
+		m.L.G.Global.RawSetString("storage", tidy)
 	}
-	out, err := json.Marshal(r)
-	return string(out), err
+	if string(e.buf[mark:]) == "[]" {
+		e.buf = append(e.buf[:0], '{')
+	} else {
+		e.buf = append(e.buf, ',')
+	}
+	e.buf = append(e.buf, `"rng":"`...)
+	e.buf = strconv.AppendUint(e.buf, m.rng.State, 16)
+	e.buf = append(e.buf, `"}`...)
+	return string(e.buf), nil
 }
 
-// restore sets the mod's storage and random stream from a record; "" (a
-// game the mod has kept nothing in yet) means what they were when the mod
-// had loaded.
-func (m *modRun) restore(rec string) {
-	m.loaded, m.ran, m.decoded = rec, false, true
+// ready readies the mod's storage and random stream for a move from a
+// state whose record is rec ("" for one the mod has kept nothing in: what
+// loading left). dry is for a move whose effects are thrown away (a dry
+// run, a fork's move): the table it starts from is kept unchanged, for the
+// game's next move or the search's next fork, and the handlers get a copy.
+func (m *modRun) ready(rec string, dry bool) {
 	if rec == "" {
 		rec = m.initial
 	}
-	m.rng = engine.DeriveRNG(m.host.opt.Seed, "mod:"+m.mod.ID())
-	st := m.L.NewTable()
-	if rec != "" {
-		var r record
-		if json.Unmarshal([]byte(rec), &r) == nil {
-			if n, err := strconv.ParseUint(r.RNG, 16, 64); err == nil {
-				m.rng = engine.RNG{State: n}
-			}
-			if len(r.Storage) > 0 {
-				if t, err := decodeTable(m.L, r.Storage, 0); err == nil {
-					st = t
-				}
-			}
+	if rec == m.loaded && !m.ran {
+		// The live table and stream are rec's, untouched.
+		if !dry && m.guard {
+			m.kept.take(rec)
 		}
+		m.guard = dry && m.touches
+		return
+	}
+	m.guard = false
+	if !m.touches {
+		// The mod cannot reach its storage: only the stream goes back.
+		if rec == m.loaded {
+			m.rng = m.rngFrom
+		} else {
+			m.rng = m.recordRNG(rec)
+		}
+		m.loaded, m.ran, m.rngUsed, m.rngFrom = rec, false, false, m.rng
+		return
+	}
+	var st *lua.LTable
+	if k := m.kept.find(rec); k != nil {
+		st, m.rng = k.t, k.rng
+		if !dry {
+			m.kept.take(rec)
+		}
+		m.guard = dry
+	} else {
+		st, m.rng = m.decode(rec)
+		m.guard = dry
 	}
 	m.L.G.Global.RawSetString("storage", st)
-	m.rngFrom, m.rngUsed = m.rng, false
+	m.loaded, m.ran, m.rngUsed, m.rngFrom = rec, false, false, m.rng
 }
 
-// encodeTable writes a table of plain data as a JSON list of [key, value]
-// pairs: integer keys in order, then string keys sorted, so the same data
-// always gives the same bytes.
-func encodeTable(t *lua.LTable, depth int, size *int) ([]byte, error) {
+// beforeCall is called before a handler runs: a table that must stay as
+// it is (ready's dry) is kept, and the handler gets a copy.
+func (m *modRun) beforeCall() {
+	if !m.guard {
+		return
+	}
+	m.guard = false
+	st, ok := m.L.G.Global.RawGetString("storage").(*lua.LTable)
+	if !ok {
+		return
+	}
+	if k := m.kept.find(m.loaded); k == nil || k.t != st {
+		m.kept.add(m.loaded, st, m.rngFrom)
+	}
+	m.L.G.Global.RawSetString("storage", copyTable(m.L, st))
+}
+
+// recordRNG reads the random stream of a record; a record that cannot be
+// read (a save edited by hand) gives the stream's start.
+func (m *modRun) recordRNG(rec string) engine.RNG {
+	const head = `{"rng":"`
+	if len(rec) > len(head)+2 && rec[:len(head)] == head && rec[len(rec)-2:] == `"}` {
+		if n, err := strconv.ParseUint(rec[len(head):len(rec)-2], 16, 64); err == nil {
+			return engine.RNG{State: n}
+		}
+	}
+	_, rng := m.decode(rec)
+	return rng
+}
+
+// decode makes the storage table and random stream of a record; one that
+// cannot be read gives an empty table and the stream's start.
+func (m *modRun) decode(rec string) (*lua.LTable, engine.RNG) {
+	rng := engine.DeriveRNG(m.host.opt.Seed, "mod:"+m.mod.ID())
+	var r record
+	if json.Unmarshal([]byte(rec), &r) != nil {
+		return m.L.NewTable(), rng
+	}
+	if n, err := strconv.ParseUint(r.RNG, 16, 64); err == nil {
+		rng = engine.RNG{State: n}
+	}
+	if len(r.Storage) > 0 {
+		if t, err := decodeTable(m.L, r.Storage, 0); err == nil {
+			return t, rng
+		}
+	}
+	return m.L.NewTable(), rng
+}
+
+// keptTables are the storage tables of recent records that no handler may
+// change (ready's dry), most recently used last: a search's forks start
+// from them again and again, and the game's next move takes its own back.
+type keptTables struct {
+	list  []keptTable
+	bytes int
+}
+
+type keptTable struct {
+	rec string
+	t   *lua.LTable
+	rng engine.RNG
+}
+
+// How much the kept tables hold at most: entries, and their records'
+// bytes.
+const (
+	maxKept      = 16
+	maxKeptBytes = 1 << 20
+)
+
+func (k *keptTables) find(rec string) *keptTable {
+	for i := len(k.list) - 1; i >= 0; i-- {
+		if k.list[i].rec == rec {
+			if i != len(k.list)-1 {
+				e := k.list[i]
+				copy(k.list[i:], k.list[i+1:])
+				k.list[len(k.list)-1] = e
+			}
+			return &k.list[len(k.list)-1]
+		}
+	}
+	return nil
+}
+
+func (k *keptTables) add(rec string, t *lua.LTable, rng engine.RNG) {
+	if len(rec) > maxKeptBytes {
+		return
+	}
+	k.take(rec)
+	for len(k.list) > 0 && (len(k.list) >= maxKept || k.bytes+len(rec) > maxKeptBytes) {
+		k.bytes -= len(k.list[0].rec)
+		k.list[0] = keptTable{}
+		k.list = k.list[1:]
+	}
+	k.list = append(k.list, keptTable{rec: rec, t: t, rng: rng})
+	k.bytes += len(rec)
+}
+
+// take drops rec's table from the kept ones: the game's move plays it.
+func (k *keptTables) take(rec string) {
+	for i := range k.list {
+		if k.list[i].rec == rec {
+			k.bytes -= len(rec)
+			k.list = append(k.list[:i], k.list[i+1:]...)
+			return
+		}
+	}
+}
+
+// copyTable copies a tidy storage table (save), keys in its order, so the
+// copy is laid out as the table is.
+func copyTable(L *lua.LState, t *lua.LTable) *lua.LTable {
+	out := L.CreateTable(t.MaxN(), 0)
+	for k, v := t.Next(lua.LNil); k != lua.LNil; k, v = t.Next(k) {
+		if sub, ok := v.(*lua.LTable); ok {
+			v = copyTable(L, sub)
+		}
+		out.RawSet(k, v)
+	}
+	return out
+}
+
+// encoder writes storage tables (save), reusing its buffers.
+type encoder struct {
+	L     *lua.LState
+	buf   []byte
+	size  int
+	seen  map[*lua.LTable]struct{}
+	pairs [][]pair // a list per depth
+}
+
+type pair struct {
+	k     lua.LValue
+	num   float64
+	str   string
+	isNum bool
+	class int8 // the order of iteration: 0 array keys, 1 other numbers, 2 strings
+	v     lua.LValue
+}
+
+func (e *encoder) reset(L *lua.LState) {
+	e.L, e.buf, e.size = L, e.buf[:0], 0
+	if e.seen == nil {
+		e.seen = map[*lua.LTable]struct{}{}
+	}
+	clear(e.seen)
+}
+
+// table writes a table of plain data as a JSON list of [key, value] pairs:
+// numbers in order, then strings sorted, so the same data always gives the
+// same bytes. It returns the table tidied (save) when t is not tidy, nil
+// when t is.
+func (e *encoder) table(t *lua.LTable, depth int) (*lua.LTable, error) {
 	if depth > 16 {
 		return nil, errors.New("tables nested more than 16 deep (or a table holds itself)")
 	}
-	type pair struct {
-		num   float64
-		str   string
-		isNum bool
-		v     lua.LValue
+	for len(e.pairs) <= depth {
+		e.pairs = append(e.pairs, nil)
 	}
-	var pairs []pair
-	var bad error
-	t.ForEach(func(k, v lua.LValue) {
-		if bad != nil {
-			return
+	pairs := e.pairs[depth][:0]
+	inOrder, hashed, numbers := true, 0, false
+	for k, v := t.Next(lua.LNil); k != lua.LNil; k, v = t.Next(k) {
+		e.size++
+		if e.size > 100_000 {
+			return nil, errors.New("more than 100000 entries")
 		}
-		*size++
-		if *size > 100_000 {
-			bad = errors.New("more than 100000 entries")
-			return
-		}
+		p := pair{k: k, v: v}
 		switch k := k.(type) {
 		case lua.LNumber:
 			f := float64(k)
 			if math.IsNaN(f) || math.IsInf(f, 0) {
-				bad = fmt.Errorf("key %v is not a finite number", f)
-				return
+				return nil, fmt.Errorf("key %v is not a finite number", f)
 			}
-			pairs = append(pairs, pair{num: f, isNum: true, v: v})
+			p.num, p.isNum, p.class = f, true, 1
+			if f >= 1 && f < float64(lua.MaxArrayIndex) && f == math.Trunc(f) {
+				p.class = 0
+			} else {
+				numbers = true
+			}
 		case lua.LString:
-			pairs = append(pairs, pair{str: string(k), v: v})
+			p.str, p.class = string(k), 2
 		default:
-			bad = fmt.Errorf("a key is %s; keys are numbers or strings", describe(k))
+			return nil, fmt.Errorf("a key is %s; keys are numbers or strings", describe(k))
 		}
-	})
-	if bad != nil {
-		return nil, bad
+		if p.class > 0 {
+			hashed++
+		}
+		if n := len(pairs); n > 0 && inOrder {
+			inOrder = iterates(pairs[n-1], p)
+		}
+		pairs = append(pairs, p)
 	}
-	sort.Slice(pairs, func(i, j int) bool {
-		a, b := pairs[i], pairs[j]
-		if a.isNum != b.isNum {
-			return a.isNum
-		}
-		if a.isNum {
-			return a.num < b.num
-		}
-		return a.str < b.str
-	})
-	out := []byte{'['}
-	for i, p := range pairs {
+	e.pairs[depth] = pairs
+	_, twice := e.seen[t]
+	e.seen[t] = struct{}{}
+	tidy := inOrder && !twice && t.Metatable == lua.LNil && laidOut(t, hashed)
+	if !inOrder || numbers {
+		// The encoding's order: every number before the strings.
+		slices.SortFunc(pairs, func(a, b pair) int {
+			if a.isNum != b.isNum {
+				if a.isNum {
+					return -1
+				}
+				return 1
+			}
+			if a.isNum {
+				return cmp.Compare(a.num, b.num)
+			}
+			return strings.Compare(a.str, b.str)
+		})
+	}
+	e.buf = append(e.buf, '[')
+	for i := range pairs {
+		p := &e.pairs[depth][i]
 		if i > 0 {
-			out = append(out, ',')
+			e.buf = append(e.buf, ',')
 		}
-		out = append(out, '[')
+		e.buf = append(e.buf, '[')
 		if p.isNum {
-			out = strconv.AppendFloat(out, p.num, 'g', -1, 64)
+			e.buf = strconv.AppendFloat(e.buf, p.num, 'g', -1, 64)
 		} else {
-			out = append(out, encodeString(p.str)...)
+			e.buf = appendString(e.buf, p.str)
 		}
-		out = append(out, ',')
-		v, err := encodeValue(p.v, depth, size)
+		e.buf = append(e.buf, ',')
+		sub, err := e.value(p.v, depth)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, v...)
-		out = append(out, ']')
+		if sub != nil {
+			p.v = sub
+			if tidy {
+				t.RawSet(p.k, sub) // a key that is there: the layout stays
+			}
+		}
+		e.buf = append(e.buf, ']')
 	}
-	return append(out, ']'), nil
+	e.buf = append(e.buf, ']')
+	if tidy {
+		return nil, nil
+	}
+	// Made again, as decoding the record would: keys in the encoding's
+	// order.
+	pairs = e.pairs[depth]
+	out := e.L.CreateTable(t.MaxN(), hashed)
+	for _, p := range pairs {
+		out.RawSet(p.k, p.v)
+	}
+	return out, nil
 }
 
-func encodeValue(v lua.LValue, depth int, size *int) ([]byte, error) {
+// iterates reports whether b comes after a in a tidy table's iteration:
+// array keys in order, then other numbers in order, then strings sorted.
+func iterates(a, b pair) bool {
+	if a.class != b.class {
+		return a.class < b.class
+	}
+	if a.isNum {
+		return a.num < b.num
+	}
+	return a.str < b.str
+}
+
+// value writes one value; a table it returns replaces an untidy one.
+func (e *encoder) value(v lua.LValue, depth int) (*lua.LTable, error) {
 	switch v := v.(type) {
 	case lua.LBool:
-		return strconv.AppendBool(nil, bool(v)), nil
+		e.buf = strconv.AppendBool(e.buf, bool(v))
 	case lua.LNumber:
 		f := float64(v)
 		if math.IsNaN(f) || math.IsInf(f, 0) {
 			return nil, fmt.Errorf("%v is not a finite number", f)
 		}
-		return strconv.AppendFloat(nil, f, 'g', -1, 64), nil
+		e.buf = strconv.AppendFloat(e.buf, f, 'g', -1, 64)
 	case lua.LString:
-		return encodeString(string(v)), nil
+		e.buf = appendString(e.buf, string(v))
 	case *lua.LTable:
-		t, err := encodeTable(v, depth+1, size)
+		e.buf = append(e.buf, `{"table":`...)
+		sub, err := e.table(v, depth+1)
 		if err != nil {
 			return nil, err
 		}
-		return append(append([]byte(`{"table":`), t...), '}'), nil
+		e.buf = append(e.buf, '}')
+		return sub, nil
+	default:
+		return nil, fmt.Errorf("storage keeps plain data (numbers, strings, booleans, tables), not %s", describe(v))
 	}
-	return nil, fmt.Errorf("storage keeps plain data (numbers, strings, booleans, tables), not %s", describe(v))
+	return nil, nil
+}
+
+// lTable are the indexes of the fields of gopher-lua's tables that tell
+// their layout apart (laidOut); not found, every table is made again.
+var lTable = func() (f struct {
+	keys, array []int
+	ok          bool
+}) {
+	t := reflect.TypeFor[lua.LTable]()
+	k, ok1 := t.FieldByName("keys")
+	a, ok2 := t.FieldByName("array")
+	if ok1 && ok2 && k.Type.Kind() == reflect.Slice && a.Type.Kind() == reflect.Slice {
+		f.keys, f.array, f.ok = k.Index, a.Index, true
+	}
+	return f
+}()
+
+// laidOut reports whether t, whose entries iterate in order and hashed of
+// which are not array keys, is laid out as a table made by setting its
+// entries in order: no slot kept for a key that was removed (gopher-lua
+// keeps one, and a key set again takes it back), no nil after the array's
+// last element (table.remove would take the nil).
+func laidOut(t *lua.LTable, hashed int) bool {
+	if !lTable.ok {
+		return false
+	}
+	v := reflect.ValueOf(t).Elem()
+	return v.FieldByIndex(lTable.keys).Len() == hashed && v.FieldByIndex(lTable.array).Len() == t.MaxN()
+}
+
+// appendString writes a Lua string as encoding/json would (HTML characters
+// escaped) when it is valid UTF-8, else as {"b64": ...} of its bytes (Lua
+// strings are bytes).
+func appendString(buf []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			return append(buf, encodeString(s)...)
+		}
+	}
+	buf = append(buf, '"')
+	buf = append(buf, s...)
+	return append(buf, '"')
 }
 
 // encodeString writes a Lua string exactly: as a JSON string when it is

@@ -47,16 +47,10 @@ function grid.next_to(r, c, name)
   return false
 end
 
--- all returns the marks called name on the whole board, in reading order
+-- all returns the marks of the mod's hazard called name, in reading order
 -- (top row first, each row from the left).
 function grid.all(name)
-  local out = {}
-  for _, m in ipairs(game.marks()) do
-    if m.name == name then
-      out[#out + 1] = m
-    end
-  end
-  return out
+  return game.marks { hazard = name }
 end
 
 return grid

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mod2048/mod2048/config"
 	"github.com/mod2048/mod2048/engine"
@@ -25,7 +26,8 @@ func repoMod(b testing.TB, name string) *scripting.Mod {
 
 // BenchmarkGames reports games a second (games/s) for each policy on
 // classic 4×4 and cellular mid, with no mod and with each shipped mod of
-// the ruleset, one worker.
+// the ruleset, one worker. The time a move with each mod costs is
+// BenchmarkModMove's figure, with its before-and-after.
 func BenchmarkGames(b *testing.B) {
 	type setup struct {
 		name, ruleset, preset string
@@ -147,5 +149,46 @@ func BenchmarkChoose(b *testing.B) {
 			})
 		}
 		s.Close()
+	}
+}
+
+// BenchmarkModMove is the lab's --timing figure for each shipped mod: the
+// wall-clock time of a move with the mod (Session.Move), random policy,
+// one worker, whole games; µs/move is the figure, ns/op one game. Issue 21
+// measured, before its work (µs/move): freeze 29.7, ghost 78.5, bomb 83.3,
+// plague 81.2, moss 89.5; after it (2-core machine, README): freeze 6–8,
+// ghost 9–11, bomb 10–12, plague 17–23, moss 30–38.
+func BenchmarkModMove(b *testing.B) {
+	for _, st := range []struct{ mod, ruleset, preset string }{
+		{"freeze", "classic", "classic"},
+		{"bomb", "classic", "classic"},
+		{"ghost", "classic", "classic"},
+		{"overdrive", "classic", "classic"},
+		{"one_way", "classic", "classic"},
+		{"plague", "cellular", "mid"},
+		{"moss", "cellular", "mid"},
+	} {
+		b.Run(st.mod, func(b *testing.B) {
+			c, err := config.Build(config.BuildOptions{Ruleset: st.ruleset, Difficulty: st.preset})
+			if err != nil {
+				b.Fatal(err)
+			}
+			mods := []*scripting.Mod{repoMod(b, st.mod)}
+			mk, _ := MakePolicy("random", PolicyOptions{})
+			var moves int
+			var hooks time.Duration
+			games := 0
+			b.ReportAllocs()
+			for b.Loop() {
+				rs, err := Run(Options{Setup: session.Setup{Config: c, Mods: mods}, Make: mk, Games: 1, Seed: uint64(games), MaxTurns: 1000, Jobs: 1, Timing: true})
+				if err != nil {
+					b.Fatal(err)
+				}
+				moves += rs[0].Turns
+				hooks += rs[0].HookNanos
+				games++
+			}
+			b.ReportMetric(float64(hooks.Nanoseconds())/1000/float64(moves), "µs/move")
+		})
 	}
 }

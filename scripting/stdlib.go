@@ -1,0 +1,144 @@
+package scripting
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	lua "github.com/yuin/gopher-lua"
+)
+
+// The standard libraries of a sandbox are built from a template that the
+// process reads once from gopher-lua's own: for every library, its fields
+// sorted by name. gopher-lua's Open functions fill a library from a Go map,
+// in Go's random map order, and pairs visits a table's keys in the order
+// they were set: with them, `for k in pairs(math)` would visit the
+// functions in a different order in every process, and a mod that relied
+// on it would not replay. Built from the template, the order is the same
+// everywhere, and a new state does no map iteration and no rehashing.
+
+// stdlib is one library: "_G" (the base library, in the globals table),
+// "math", "string" or "table".
+type stdlib struct {
+	name   string
+	fields []stdField
+}
+
+// stdField is one field of a library: a Go function (with Go functions as
+// its upvalues), the library table itself (string.__index, _G._G), another
+// library (the globals' math), or a plain value.
+type stdField struct {
+	name  string
+	fn    lua.LGFunction
+	ups   []lua.LGFunction
+	self  bool
+	lib   string
+	value lua.LValue
+}
+
+// removed are the fields no sandbox has: they reach files, the collector,
+// environments, bytecode or an unseeded random source (print is the
+// sandbox's own, added after).
+var removed = map[string]bool{
+	"_G.dofile": true, "_G.loadfile": true, "_G.load": true, "_G.loadstring": true,
+	"_G.require": true, "_G.module": true, "_G.collectgarbage": true,
+	"_G.getfenv": true, "_G.setfenv": true, "_G.newproxy": true, "_G._printregs": true,
+	"_G.print": true, "string.dump": true, "math.random": true, "math.randomseed": true,
+}
+
+// stdlibs reads the template from a state with gopher-lua's libraries.
+var stdlibs = sync.OnceValue(func() []stdlib {
+	L := lua.NewState(lua.Options{SkipOpenLibs: true})
+	defer L.Close()
+	for _, open := range []lua.LGFunction{lua.OpenBase, lua.OpenTable, lua.OpenString, lua.OpenMath} {
+		L.Push(L.NewFunction(open))
+		L.Call(0, 0)
+	}
+	tables := map[*lua.LTable]string{L.G.Global: "_G"}
+	names := []string{"_G", lua.TabLibName, lua.StringLibName, lua.MathLibName}
+	for _, name := range names[1:] {
+		tables[L.GetGlobal(name).(*lua.LTable)] = name
+	}
+	libs := make([]stdlib, 0, len(names))
+	for _, name := range names {
+		var t *lua.LTable
+		if name == "_G" {
+			t = L.G.Global
+		} else {
+			t = L.GetGlobal(name).(*lua.LTable)
+		}
+		lib := stdlib{name: name}
+		t.ForEach(func(k, v lua.LValue) {
+			key := string(k.(lua.LString))
+			if removed[name+"."+key] {
+				return
+			}
+			f := stdField{name: key}
+			switch v := v.(type) {
+			case *lua.LFunction:
+				if !v.IsG {
+					panic("stdlib: " + name + "." + key + " is a Lua function")
+				}
+				f.fn = v.GFunction
+				for _, up := range v.Upvalues {
+					u, ok := up.Value().(*lua.LFunction)
+					if !ok || !u.IsG || len(u.Upvalues) > 0 {
+						panic("stdlib: an upvalue of " + name + "." + key + " is not a Go function")
+					}
+					f.ups = append(f.ups, u.GFunction)
+				}
+			case *lua.LTable:
+				other, ok := tables[v]
+				if !ok {
+					panic("stdlib: " + name + "." + key + " is a table of no library")
+				}
+				f.self, f.lib = other == name, other
+			case lua.LNumber, lua.LString, lua.LBool:
+				f.value = v
+			default:
+				panic(fmt.Sprintf("stdlib: %s.%s is a %s", name, key, v.Type()))
+			}
+			lib.fields = append(lib.fields, f)
+		})
+		slices.SortFunc(lib.fields, func(a, b stdField) int { return strings.Compare(a.name, b.name) })
+		libs = append(libs, lib)
+	}
+	return libs
+})
+
+// openStdlibs gives L the libraries of the template: the base library in
+// its globals, the others as tables, and the string library as the strings'
+// metatable, as gopher-lua's OpenString does.
+func openStdlibs(L *lua.LState) {
+	libs := stdlibs()
+	tables := make(map[string]*lua.LTable, len(libs))
+	for _, lib := range libs {
+		if lib.name == "_G" {
+			tables[lib.name] = L.G.Global
+		} else {
+			tables[lib.name] = L.CreateTable(0, len(lib.fields))
+		}
+	}
+	var ups []lua.LValue
+	for _, lib := range libs {
+		t := tables[lib.name]
+		for _, f := range lib.fields {
+			var v lua.LValue
+			switch {
+			case f.fn != nil:
+				ups = ups[:0]
+				for _, up := range f.ups {
+					ups = append(ups, L.NewFunction(up))
+				}
+				v = L.NewClosure(f.fn, ups...)
+			case f.lib != "":
+				v = tables[f.lib]
+			default:
+				v = f.value
+			}
+			t.RawSetString(f.name, v)
+		}
+	}
+	L.SetMetatable(lua.LString(""), tables[lua.StringLibName])
+}
