@@ -1,0 +1,113 @@
+package scripting
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	lua "github.com/yuin/gopher-lua"
+
+	"github.com/mod2048/mod2048/engine"
+)
+
+// NewHost loads mods (in dependency, priority and id order) for a game of
+// the given rules and options (its board size and seed), running each mod's
+// entry file. A mod that fails to load is an error naming it, its file and
+// line.
+func NewHost(mods []*Mod, rules engine.Rules, opt engine.Options, limits Limits) (*Host, error) {
+	ordered, err := Order(mods, rules.Name())
+	if err != nil {
+		return nil, err
+	}
+	h := &Host{limits: limits, rules: rules, opt: opt, watchdog: newWatchdog(limits), callReason: callReason(limits), turnReason: turnReason(limits), heldReason: heldReason(limits)}
+	for _, mod := range ordered {
+		if err := h.load(mod); err != nil {
+			h.Close()
+			return nil, err
+		}
+	}
+	return h, nil
+}
+
+func (h *Host) load(mod *Mod) error {
+	m := &modRun{host: h, mod: mod, key: dataKey(mod.ID()), budget: newBudget(), log: &logBuffer{max: h.limits.MaxLog}, modules: map[string]lua.LValue{}}
+	m.L = newSandbox(h.limits, m.budget, m.log)
+	m.meters = newMeters(m.L, m.budget)
+	h.watchdog.add(m.budget, mod.ID())
+	h.mods = append(h.mods, m)
+	m.installAPI()
+	m.rng = engine.DeriveRNG(h.opt.Seed, "mod:"+mod.ID())
+	h.loading = m
+	defer func() { h.loading = nil }()
+	fn, err := m.compile(mod.Manifest.Entry)
+	if err != nil {
+		return err
+	}
+	m.budget.start(h.limits.LoadInstructions, loadReason(h.limits), h.limits.FailsafeTime)
+	err = m.L.CallByParam(lua.P{Fn: fn, NRet: 0, Protect: true})
+	used, stopped := m.budget.stop(h.limits.LoadInstructions)
+	if err != nil {
+		return m.report("load", err, stopped)
+	}
+	m.held.since += used
+	if h.limits.MaxMemory > 0 && m.held.due(h.limits.MaxMemory) && m.weigh(h.limits.MaxMemory) {
+		return &ModError{Report{Mod: mod.ID(), Event: "load", Message: h.heldReason}}
+	}
+	for ev, fns := range m.handlers {
+		for _, fn := range fns {
+			r := payloadReuse(fn.Proto, payloadScalars[ev])
+			m.reuse[ev] = append(m.reuse[ev], r)
+			if ev == int(evTick) {
+				m.motions = append(m.motions, r == reuseNone || payloadReads(fn.Proto, "moves") || payloadReads(fn.Proto, "merged"))
+			}
+		}
+	}
+	// What the main chunk left in storage is where every game starts.
+	if m.initial, err = m.save(); err != nil {
+		return &ModError{Report{Mod: mod.ID(), Event: "load", Message: "storage: " + err.Error()}}
+	}
+	m.loaded, m.ran, m.rngUsed, m.rngFrom = m.initial, false, false, m.rng
+	return nil
+}
+
+// compile reads and compiles one Lua file of the mod's folder; a file that
+// lies (or links) outside the folder is refused.
+func (m *modRun) compile(rel string) (*lua.LFunction, error) {
+	src, err := m.mod.readFile(rel, MaxSource)
+	if err != nil {
+		return nil, fmt.Errorf("mod %s: %s: %v", m.mod.ID(), rel, err)
+	}
+	c, ok := cachedCompile(string(src), rel)
+	if !ok {
+		if err := checkSource(string(src)); err != nil {
+			return nil, &ModError{Report{Mod: m.mod.ID(), Event: "load", File: rel, Message: err.Error()}}
+		}
+		if c, err = compileCached(string(src), rel); err != nil {
+			return nil, m.report("load", err, stop{})
+		}
+	}
+	fn, err := bindChunk(m.L, c.proto, m.meters)
+	if err != nil {
+		return nil, m.report("load", err, stop{})
+	}
+	m.touches = m.touches || c.touches
+	return fn, nil
+}
+
+// insideDir returns the path of rel inside dir, following links, or an
+// error when it does not exist or resolves outside dir.
+func insideDir(dir, rel string) (string, error) {
+	root, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return "", errors.New("the mod's folder cannot be read")
+	}
+	path, err := filepath.EvalSymlinks(filepath.Join(root, filepath.FromSlash(rel)))
+	if err != nil {
+		return "", errors.New("no such file in the mod's folder")
+	}
+	if r, err := filepath.Rel(root, path); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return "", errors.New("it lies outside the mod's folder")
+	}
+	return path, nil
+}

@@ -1,0 +1,177 @@
+package scripting
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	lua "github.com/yuin/gopher-lua"
+
+	"github.com/mod2048/mod2048/engine"
+)
+
+// Report is a mod's error: which mod, in which event, where in its Lua
+// files, and what. The game goes on without the mod's effects on that turn.
+type Report struct {
+	Mod       string
+	Event     string
+	File      string
+	Line      int
+	Message   string
+	Traceback string
+	Disabled  bool // the mod failed too often and is now off
+	// Failsafe says the host's failsafe stopped the call (Limits.FailsafeTime
+	// or MaxHeapGrowth): unlike every other failure, it depends on the
+	// machine and its load, so a replay must take the record's word for it.
+	Failsafe bool
+}
+
+func (r Report) Error() string {
+	where := r.Mod
+	if r.File != "" {
+		where = fmt.Sprintf("%s (%s:%d)", r.Mod, r.File, r.Line)
+	}
+	msg := fmt.Sprintf("mod %s: %s: %s", where, r.Event, r.Message)
+	if r.Disabled {
+		msg += " (the mod is now disabled)"
+	}
+	return msg
+}
+
+// ModError is the error a mod's failure gives the engine, which undoes the
+// step; Host.Move then plays the move again without the mod.
+type ModError struct{ Report }
+
+func (e *ModError) Error() string { return e.Report.Error() }
+
+// FailLimit is how many turns in a row a mod may fail before it is disabled.
+// The count, and the disable, are the game state's record (engine.Fault).
+const FailLimit = 3
+
+// TakeReports returns the errors mods have had since the last call.
+func (h *Host) TakeReports() []Report {
+	r := h.reports
+	h.reports = nil
+	return r
+}
+
+// Log returns the lines a mod printed (print and game.log), the last
+// Limits.MaxLog bytes.
+func (h *Host) Log(id string) []string {
+	for _, m := range h.mods {
+		if m.mod.ID() == id {
+			return m.log.Lines()
+		}
+	}
+	return nil
+}
+
+var (
+	luaWhere  = regexp.MustCompile(`^([A-Za-z0-9_./-]+\.lua):([0-9]+):\s*`)
+	luaSyntax = regexp.MustCompile(`^([A-Za-z0-9_./-]+\.lua) line:([0-9]+)\(column:[0-9]+\)\s*`)
+)
+
+// report turns a Lua error into a *ModError naming the mod, the event, the
+// file and line, with the traceback.
+func (m *modRun) report(ev string, err error, stopped stop) *ModError {
+	r := Report{Mod: m.mod.ID(), Event: ev}
+	var api *lua.ApiError
+	if errors.As(err, &api) {
+		r.Message = safeString(api.Object)
+		r.Traceback = api.StackTrace
+		if api.Type == lua.ApiErrorSyntax && api.Cause != nil {
+			r.Message = api.Cause.Error()
+		}
+	} else {
+		r.Message = err.Error()
+	}
+	if loc := luaWhere.FindStringSubmatch(r.Message); loc != nil {
+		r.File = loc[1]
+		fmt.Sscan(loc[2], &r.Line)
+		r.Message = r.Message[len(loc[0]):]
+	} else if loc := luaWhere.FindStringSubmatch(firstTraceLine(r.Traceback)); loc != nil {
+		r.File = loc[1]
+		fmt.Sscan(loc[2], &r.Line)
+	}
+	if r.File == "" {
+		if loc := luaSyntax.FindStringSubmatch(r.Message); loc != nil {
+			r.File = loc[1]
+			fmt.Sscan(loc[2], &r.Line)
+			r.Message = r.Message[len(loc[0]):]
+		}
+	}
+	if stopped.kind != notStopped {
+		r.Message = stopped.reason
+		r.Failsafe = stopped.kind == stopFailsafe
+	}
+	if strings.Contains(r.Message, "callstack overflow") {
+		r.Message = "stack overflow (recursion too deep)"
+	}
+	if len(r.Message) > 512 {
+		r.Message = r.Message[:512] + "…"
+	}
+	r.Message = printable(scrub(r.Message))
+	r.Traceback = scrub(r.Traceback)
+	return &ModError{r}
+}
+
+func firstTraceLine(tb string) string {
+	for _, line := range strings.Split(tb, "\n") {
+		line = strings.TrimSpace(line)
+		if luaWhere.MatchString(line) {
+			return line
+		}
+	}
+	return ""
+}
+
+// turnFaults returns the faults of the turn being played, in the recorded
+// order when a recording is honoured (MoveAsRecorded): those the recording
+// has first, as it has them, then any other.
+func (h *Host) turnFaults() []engine.Fault {
+	if len(h.recorded) == 0 || len(h.faults) < 2 {
+		return h.faults
+	}
+	at := func(f engine.Fault) int {
+		for i, r := range h.recorded {
+			if r.Hook == f.Hook && r.Event == f.Event && r.Kind == f.Kind {
+				return i
+			}
+		}
+		return len(h.recorded)
+	}
+	slices.SortStableFunc(h.faults, func(a, b engine.Fault) int { return at(a) - at(b) })
+	return h.faults
+}
+
+// failsafeFault is the message a failsafe stop keeps in the game's state.
+const failsafeFault = "stopped by a failsafe (the wall clock or the memory watchdog)"
+
+// fail mutes the mod of a failure for the rest of the move and readies its
+// record for the turn, s being the state the move starts from: the
+// failure, and a disable when it makes FailLimit turns in a row.
+func (h *Host) fail(s *engine.State, me *ModError) {
+	for _, m := range h.mods {
+		if m.mod.ID() != me.Mod || m.muted {
+			continue
+		}
+		m.muted = true
+		kind, msg := engine.FaultError, me.Message
+		if me.Failsafe {
+			// Which failsafe fired, and where the call was when it did,
+			// depend on the machine: the record keeps only that one did,
+			// so the same game gives the same state everywhere. The report
+			// says which.
+			kind, msg = engine.FaultFailsafe, failsafeFault
+		}
+		h.faults = append(h.faults, engine.Fault{Hook: me.Mod, Event: me.Event, Kind: kind, Message: msg})
+		if inARow := s.HookFailedInARow(me.Mod); inARow+1 >= FailLimit {
+			me.Disabled = true
+			h.faults = append(h.faults, engine.Fault{Hook: me.Mod, Event: me.Event, Kind: engine.FaultDisabled,
+				Message: fmt.Sprintf("failed %d turns in a row", FailLimit)})
+		}
+	}
+	h.reports = append(h.reports, me.Report)
+}
