@@ -1,8 +1,11 @@
 -- grid.lua: how the Moss mod reads the board. `require("grid")` returns this
--- table; the functions read the current state through the game API, so they
--- work only inside an event handler.
+-- table. The board's size is read once, when the mod loads; the other
+-- functions read the current state through the game API, so they work only
+-- inside an event handler.
 
 local grid = {}
+
+local W, H = game.width, game.height
 
 -- DIRS are the orthogonal neighbours of a cell, as {row step, col step}, in
 -- the order moss tries them: up, right, down, left.
@@ -10,25 +13,24 @@ grid.DIRS = { { -1, 0 }, { 0, 1 }, { 1, 0 }, { 0, -1 } }
 
 -- on_board reports whether (r, c) is a cell of the board.
 function grid.on_board(r, c)
-  return r >= 0 and r < game.height and c >= 0 and c < game.width
+  return r >= 0 and r < H and c >= 0 and c < W
 end
 
--- key numbers a cell, for sets of cells.
+-- key numbers a cell, for sets of cells: row * width + col.
 function grid.key(r, c)
-  return r * game.width + c
+  return r * W + c
 end
 
--- free reports whether moss can take the cell (r, c): on the board, empty
--- (no occupant and no token: "." in the cellular notation) and carrying no
--- mark, neither moss nor another mod's.
-function grid.free(r, c)
-  return grid.on_board(r, c) and game.cell(r, c) == "." and #game.marks(r, c) == 0
-end
-
--- has reports whether the cell (r, c) carries the mark called name.
+-- has reports whether (r, c) is a cell of the board that carries the mark
+-- called name. game.marks(r, c) of a cell without marks is an empty list,
+-- which costs little.
 function grid.has(r, c, name)
-  for _, m in ipairs(game.marks(r, c)) do
-    if m.name == name then
+  if r < 0 or r >= H or c < 0 or c >= W then
+    return false
+  end
+  local marks = game.marks(r, c)
+  for i = 1, #marks do
+    if marks[i].name == name then
       return true
     end
   end
@@ -38,19 +40,8 @@ end
 -- next_to reports whether one of the orthogonal neighbours of (r, c)
 -- carries the mark called name.
 function grid.next_to(r, c, name)
-  for _, d in ipairs(grid.DIRS) do
-    local nr, nc = r + d[1], c + d[2]
-    if grid.on_board(nr, nc) and grid.has(nr, nc, name) then
-      return true
-    end
-  end
-  return false
-end
-
--- all returns the marks of the mod's hazard called name, in reading order
--- (top row first, each row from the left).
-function grid.all(name)
-  return game.marks { hazard = name }
+  return grid.has(r - 1, c, name) or grid.has(r, c + 1, name)
+    or grid.has(r + 1, c, name) or grid.has(r, c - 1, name)
 end
 
 return grid

@@ -28,29 +28,38 @@ local MOSS = game.hazard {
 
 game.on("tick", function(ev)
   local cap = game.settings.cap
-  local patches = grid.all(MOSS)
+  local w, h = game.width, game.height
+  -- One look at the marks: this mod's patches, and every marked cell (moss
+  -- or another mod's), by grid.key. Asking each cell would build a table
+  -- for every cell.
+  local patches, marked = {}, {}
+  for _, m in ipairs(game.marks()) do
+    marked[m.row * w + m.col] = true
+    if m.name == MOSS then
+      patches[#patches + 1] = m
+    end
+  end
   local count = #patches
   local taken = {} -- cells taken this turn, by grid.key
   local marks = {} -- the mark requests of this turn
 
   local function take(r, c)
-    taken[grid.key(r, c)] = true
+    taken[r * w + c] = true
     marks[#marks + 1] = { row = r, col = c, name = "moss" }
     count = count + 1
   end
 
-  local function open(r, c)
-    return grid.free(r, c) and not taken[grid.key(r, c)]
-  end
-
-  -- Spread: the patches that stood before this turn, in reading order.
+  -- Spread: the patches that stood before this turn, in reading order,
+  -- each to the first of its neighbours that is on the board, empty ("."
+  -- in the cellular notation), unmarked and not taken this turn.
   for _, p in ipairs(patches) do
     if count >= cap then
       break
     end
     for _, d in ipairs(grid.DIRS) do
       local r, c = p.row + d[1], p.col + d[2]
-      if open(r, c) then
+      local k = r * w + c
+      if grid.on_board(r, c) and not marked[k] and not taken[k] and game.cell(r, c) == "." then
         take(r, c)
         break
       end
@@ -58,23 +67,26 @@ game.on("tick", function(ev)
   end
 
   -- Take root: every `interval` turns, on a random free cell. With no free
-  -- cell (or at the cap) moss waits and tries again next turn.
+  -- cell (or at the cap) moss waits and tries again next turn. The
+  -- candidates are cell numbers, not a table each.
   storage.since = (storage.since or 0) + 1
   if storage.since >= game.settings.interval and count < cap then
     local cells = {}
-    for r = 0, game.height - 1 do
-      for c = 0, game.width - 1 do
-        if open(r, c) then
-          cells[#cells + 1] = { r, c }
+    for r = 0, h - 1 do
+      for c = 0, w - 1 do
+        local k = r * w + c
+        if not marked[k] and not taken[k] and game.cell(r, c) == "." then
+          cells[#cells + 1] = k
         end
       end
     end
     if #cells > 0 then
-      local cell = cells[game.random(#cells)]
-      take(cell[1], cell[2])
+      local k = cells[game.random(#cells)]
+      local r, c = math.floor(k / w), k % w
+      take(r, c)
       storage.since = 0
       storage.rooted = (storage.rooted or 0) + 1
-      game.log(string.format("turn %d: moss takes root at (%d, %d)", ev.turn, cell[1], cell[2]))
+      game.log(string.format("turn %d: moss takes root at (%d, %d)", ev.turn, r, c))
     end
   end
 
