@@ -301,12 +301,12 @@ func (m *modRun) luaMarks(L *lua.LState) int {
 			continue
 		}
 		t := L.CreateTable(0, 6)
-		t.RawSetString("row", lua.LNumber(mk.Pos.Row))
-		t.RawSetString("col", lua.LNumber(mk.Pos.Col))
-		t.RawSetString("name", lua.LString(mk.Name))
-		t.RawSetString("turns", lua.LNumber(mk.Turns))
+		t.RawSetString("row", number(mk.Pos.Row))
+		t.RawSetString("col", number(mk.Pos.Col))
+		t.RawSetString("name", m.host.nameValue(mk.Name))
+		t.RawSetString("turns", number(mk.Turns))
 		t.RawSetString("blocks", lua.LBool(mk.Block))
-		t.RawSetString("count", lua.LNumber(mk.Count))
+		t.RawSetString("count", number(mk.Count))
 		out.Append(t)
 	}
 	L.Push(out)

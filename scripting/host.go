@@ -60,6 +60,7 @@ type Host struct {
 	faults                             []engine.Fault
 	cells                              map[engine.Cell]lua.LValue  // cellValue's boxes
 	scores                             map[engine.Score]lua.LValue // scoreValue's boxes
+	names                              map[string]lua.LValue       // nameValue's boxes
 	// pending are the notices of the move being tried; notices those of
 	// the moves played (notice.go).
 	pending, notices []Notice

@@ -204,6 +204,21 @@ func (h *Host) cellValue(c engine.Cell) lua.LValue {
 	return v
 }
 
+// nameValue is a mark's name for Lua, boxed once per name.
+func (h *Host) nameValue(name string) lua.LValue {
+	if v, ok := h.names[name]; ok {
+		return v
+	}
+	v := lua.LValue(lua.LString(name))
+	if len(h.names) < maxBoxed {
+		if h.names == nil {
+			h.names = map[string]lua.LValue{}
+		}
+		h.names[name] = v
+	}
+	return v
+}
+
 // scoreValue writes a score for Lua, boxed once per score.
 func (h *Host) scoreValue(sc engine.Score) lua.LValue {
 	if v, ok := h.scores[sc]; ok {
