@@ -14,7 +14,7 @@ import (
 
 // apiFunctions lists the functions of the game table, for the LuaLS
 // annotation file's test: each must be documented there.
-var apiFunctions = []string{"on", "hazard", "cell", "marks", "turn", "score", "status", "random", "log", "notify"}
+var apiFunctions = []string{"on", "hazard", "cell", "marks", "cells", "turn", "score", "status", "random", "log", "notify"}
 
 // apiFields lists the other fields of the game table.
 var apiFields = []string{"api_version", "features", "mod_id", "ruleset", "width", "height", "settings"}
@@ -49,6 +49,7 @@ func (m *modRun) installAPI() {
 		"hazard": m.luaHazard,
 		"cell":   m.luaCell,
 		"marks":  m.luaMarks,
+		"cells":  m.luaCells,
 		"turn": func(L *lua.LState) int {
 			L.Push(lua.LNumber(m.state().Turn))
 			return 1
@@ -74,7 +75,7 @@ func (m *modRun) installAPI() {
 		},
 	}
 	for _, name := range apiFunctions {
-		if name == "notify" && m.mod.Manifest.APIVersion < 2 {
+		if (name == "notify" || name == "cells") && m.mod.Manifest.APIVersion < 2 {
 			continue // not in the API a version-1 mod was written for
 		}
 		game.RawSetString(name, L.NewFunction(fns[name]))

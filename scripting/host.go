@@ -61,30 +61,33 @@ type Host struct {
 	cells                              map[engine.Cell]lua.LValue  // cellValue's boxes
 	scores                             map[engine.Score]lua.LValue // scoreValue's boxes
 	names                              map[string]lua.LValue       // nameValue's boxes
+	texts                              map[engine.Cell]string      // cellString's texts
 	// pending are the notices of the move being tried; notices those of
 	// the moves played (notice.go).
 	pending, notices []Notice
 }
 
 type modRun struct {
-	host     *Host
-	mod      *Mod
-	key      string // the key of its record in the state's Data
-	L        *lua.LState
-	budget   *budget
-	meters   meters // the mod's `..` and `...` (concat.go)
-	held     held   // what the mod holds (memory.go)
-	log      *logBuffer
-	handlers [numEvents][]*lua.LFunction
-	reuse    [numEvents][]reuse    // per handler: what of its payload the host may reuse
-	motions  []bool                // per tick handler: whether it may read the moves and merged
-	payloads [numEvents]payloadBox // the payloads reused, made on first use
-	lists    [2]*lua.LTable        // after_merge's from and sources, reused
-	points   [2]payloadBox         // after_merge's from[1] and from[2], reused
-	touches  bool                  // the mod's code can reach storage (mentionsStorage)
-	disabled bool                  // the state's record disables the mod (set by begin)
-	muted    bool                  // off for the rest of this move, after an error in it
-	spent    int64                 // instructions run in this turn
+	host      *Host
+	mod       *Mod
+	key       string // the key of its record in the state's Data
+	L         *lua.LState
+	budget    *budget
+	pat       *patterns // game.cells' matcher
+	cellFlags []uint8   // game.cells' scratch
+	meters    meters    // the mod's `..` and `...` (concat.go)
+	held      held      // what the mod holds (memory.go)
+	log       *logBuffer
+	handlers  [numEvents][]*lua.LFunction
+	reuse     [numEvents][]reuse    // per handler: what of its payload the host may reuse
+	motions   []bool                // per tick handler: whether it may read the moves and merged
+	payloads  [numEvents]payloadBox // the payloads reused, made on first use
+	lists     [2]*lua.LTable        // after_merge's from and sources, reused
+	points    [2]payloadBox         // after_merge's from[1] and from[2], reused
+	touches   bool                  // the mod's code can reach storage (mentionsStorage)
+	disabled  bool                  // the state's record disables the mod (set by begin)
+	muted     bool                  // off for the rest of this move, after an error in it
+	spent     int64                 // instructions run in this turn
 	// Storage (storage.go): the live table and the random stream are
 	// loaded's, unless a handler ran since.
 	ran     bool       // a handler ran since storage was last saved or loaded

@@ -33,6 +33,7 @@ func NewHost(mods []*Mod, rules engine.Rules, opt engine.Options, limits Limits)
 func (h *Host) load(mod *Mod) error {
 	m := &modRun{host: h, mod: mod, key: dataKey(mod.ID()), budget: newBudget(), log: &logBuffer{max: h.limits.MaxLog}, modules: map[string]lua.LValue{}}
 	m.L = newSandbox(h.limits, m.budget, m.log)
+	m.pat = &patterns{l: h.limits, b: m.budget}
 	m.meters = newMeters(m.L, m.budget)
 	h.watchdog.add(m.budget, mod.ID())
 	h.mods = append(h.mods, m)

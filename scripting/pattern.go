@@ -74,6 +74,26 @@ func (p *patterns) take(L *lua.LState, src, pat string, what string) *matcher {
 
 func (p *patterns) put(ms *matcher) { p.spare = ms }
 
+// contains reports whether pat matches somewhere in src, as string.find
+// finds it (game.cells), charging the steps as find does.
+func (p *patterns) contains(L *lua.LState, src, pat string) bool {
+	ms := p.take(L, src, pat, "cells")
+	defer p.put(ms)
+	start, anchor := 0, len(pat) > 0 && pat[0] == '^'
+	if anchor {
+		start = 1
+	}
+	for s1 := 0; ; s1++ {
+		ms.level = 0
+		if ms.match(s1, start) != -1 {
+			return true
+		}
+		if anchor || s1 >= len(src) {
+			return false
+		}
+	}
+}
+
 // step charges a step of the matching to the mod's budget (one
 // instruction) and stops the matching when the call is out of budget; every
 // matchCheckPeriod steps it also looks whether the failsafe stopped the call.

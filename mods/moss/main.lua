@@ -28,23 +28,19 @@ local MOSS = game.hazard {
 
 game.on("tick", function(ev)
   local cap = game.settings.cap
-  local w, h = game.width, game.height
-  -- One look at the marks: this mod's patches, and every marked cell (moss
-  -- or another mod's), by grid.key. Asking each cell would build a table
-  -- for every cell.
-  local patches, marked = {}, {}
-  for _, m in ipairs(game.marks()) do
-    marked[m.row * w + m.col] = true
-    if m.name == MOSS then
-      patches[#patches + 1] = m
-    end
+  -- The board through game.cells: this mod's patches, and every marked
+  -- cell (moss or another mod's), as cell numbers (grid.key).
+  local patches = game.cells { hazard = MOSS }
+  local marked = {}
+  for _, k in ipairs(game.cells { marked = true }) do
+    marked[k] = true
   end
   local count = #patches
   local taken = {} -- cells taken this turn, by grid.key
   local marks = {} -- the mark requests of this turn
 
   local function take(r, c)
-    taken[r * w + c] = true
+    taken[grid.key(r, c)] = true
     marks[#marks + 1] = { row = r, col = c, name = "moss" }
     count = count + 1
   end
@@ -56,9 +52,10 @@ game.on("tick", function(ev)
     if count >= cap then
       break
     end
+    local pr, pc = grid.cell(p)
     for _, d in ipairs(grid.DIRS) do
-      local r, c = p.row + d[1], p.col + d[2]
-      local k = r * w + c
+      local r, c = pr + d[1], pc + d[2]
+      local k = grid.key(r, c)
       if grid.on_board(r, c) and not marked[k] and not taken[k] and game.cell(r, c) == "." then
         take(r, c)
         break
@@ -66,23 +63,19 @@ game.on("tick", function(ev)
     end
   end
 
-  -- Take root: every `interval` turns, on a random free cell. With no free
-  -- cell (or at the cap) moss waits and tries again next turn. The
-  -- candidates are cell numbers, not a table each.
+  -- Take root: every `interval` turns, on a random free cell: empty,
+  -- unmarked (game.cells) and not taken this turn. With no free cell (or
+  -- at the cap) moss waits and tries again next turn.
   storage.since = (storage.since or 0) + 1
   if storage.since >= game.settings.interval and count < cap then
     local cells = {}
-    for r = 0, h - 1 do
-      for c = 0, w - 1 do
-        local k = r * w + c
-        if not marked[k] and not taken[k] and game.cell(r, c) == "." then
-          cells[#cells + 1] = k
-        end
+    for _, k in ipairs(game.cells { cell = "^%.$", marked = false }) do
+      if not taken[k] then
+        cells[#cells + 1] = k
       end
     end
     if #cells > 0 then
-      local k = cells[game.random(#cells)]
-      local r, c = math.floor(k / w), k % w
+      local r, c = grid.cell(cells[game.random(#cells)])
       take(r, c)
       storage.since = 0
       storage.rooted = (storage.rooted or 0) + 1

@@ -16,26 +16,13 @@ local plague = game.hazard{
 }
 
 -- infect returns a mark request for a random alive cell that is not
--- infected yet, or nil when there is none.
--- The candidates are kept as cell numbers (row * width + col): a table per
--- cell would cost far more than the choice.
+-- infected yet, or nil when there is none. game.cells gives the candidates
+-- as cell numbers (row * width + col), in reading order.
 local function infect()
-  local w = game.width
-  local infected = {}
-  for _, m in ipairs(game.marks { hazard = plague }) do
-    infected[m.row * w + m.col] = true
-  end
-  local cells = {}
-  for r = 0, game.height - 1 do
-    for c = 0, w - 1 do
-      if not infected[r * w + c] and string.sub(game.cell(r, c), 1, 1) == "a" then
-        cells[#cells + 1] = r * w + c
-      end
-    end
-  end
+  local cells = game.cells { cell = "^a", without = plague }
   if #cells == 0 then return nil end
   local i = cells[game.random(#cells)]
-  return { row = math.floor(i / w), col = i % w, name = "plague" }
+  return { row = math.floor(i / game.width), col = i % game.width, name = "plague" }
 end
 
 ---@param ev mod2048.StartEvent
@@ -47,18 +34,20 @@ end)
 ---@param ev mod2048.TickEvent
 game.on("tick", function(ev)
   local set, mark, unmark = {}, {}, {}
-  for _, m in ipairs(game.marks { hazard = plague }) do
+  local w = game.width
+  for _, i in ipairs(game.cells { hazard = plague }) do
+    local r, c = math.floor(i / w), i % w
     -- "a3", "a1/2" (turns without a merge), "a2+C" (on a catalyst)...
-    local e, catalyst = string.match(game.cell(m.row, m.col), "^a(%d+)/?%d*(.*)$")
+    local e, catalyst = string.match(game.cell(r, c), "^a(%d+)/?%d*(.*)$")
     e = tonumber(e)
     if e and e > 1 then
-      set[#set + 1] = { row = m.row, col = m.col, cell = "a" .. (e - 1) .. catalyst }
+      set[#set + 1] = { row = r, col = c, cell = "a" .. (e - 1) .. catalyst }
     elseif e then
-      set[#set + 1] = { row = m.row, col = m.col, cell = "d1" .. catalyst }
-      unmark[#unmark + 1] = { row = m.row, col = m.col, name = "plague" }
+      set[#set + 1] = { row = r, col = c, cell = "d1" .. catalyst }
+      unmark[#unmark + 1] = { row = r, col = c, name = "plague" }
     else
       -- a dormant cell: the infection ends with it
-      unmark[#unmark + 1] = { row = m.row, col = m.col, name = "plague" }
+      unmark[#unmark + 1] = { row = r, col = c, name = "plague" }
     end
   end
   if ev.turn % game.settings.interval == 0 then

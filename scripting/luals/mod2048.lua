@@ -89,6 +89,7 @@
 ---@field counters? boolean # API version 2: game.hazard's counter, a mark's count
 ---@field expire? boolean # API version 2: the expire event
 ---@field notify? boolean # API version 2: game.notify
+---@field cells? boolean # API version 2: game.cells, the board's cells that pass filters
 
 ---The table game.hazard takes.
 ---@class mod2048.HazardSpec
@@ -279,6 +280,22 @@ function game.cell(row, col) end
 ---@param col? integer # the column, from 0
 ---@return mod2048.Mark[] marks # the marks, in position and name order
 function game.marks(row, col) end
+
+---The filters game.cells takes (API version 2); a cell must pass every one
+---given.
+---@class mod2048.CellsFilter
+---@field cell? string # a Lua pattern the cell's text matches, as string.find finds it ("^%.$": empty cellular cell; "^a": alive)
+---@field marked? boolean # true: the cell carries a mark, any mod's; false: none
+---@field hazard? string # the cell carries a mark of this mod's hazard ("name" or "modid:name")
+---@field without? string # the cell carries no mark of this mod's hazard
+
+---Returns the cells of the board that pass every filter given, as cell
+---numbers (row * game.width + col, from 0) in reading order: one call for
+---what a scan of game.cell and game.marks asks of every cell. API version 2.
+---Only in event handlers.
+---@param filter mod2048.CellsFilter # cell, marked, hazard, without
+---@return integer[] cells # the cells' numbers, in reading order
+function game.cells(filter) end
 
 ---Returns the number of turns finished. In before_move, after_merge and
 ---spawn the turn being played is game.turn() + 1; in tick, game.turn() is
