@@ -226,8 +226,13 @@ func (m *modRun) luaHazard(L *lua.LState) int {
 	if _, dup := m.host.Hazard(full); dup {
 		L.RaiseError("game.hazard: %s is defined twice", full)
 	}
-	m.host.hazards = append(m.host.hazards, Hazard{Name: full, Mod: m.mod.ID(), Glyph: glyph, Color: color, Blocks: blocks,
-		Follow: follow, OnMerge: onMerge, Description: printable(str("description", false, 200)), Counter: counter})
+	hz := Hazard{Name: full, Mod: m.mod.ID(), Glyph: glyph, Color: color, Blocks: blocks,
+		Follow: follow, OnMerge: onMerge, Description: printable(str("description", false, 200)), Counter: counter}
+	m.host.hazards = append(m.host.hazards, hz)
+	if m.own == nil {
+		m.own = map[string]Hazard{}
+	}
+	m.own[name], m.own[full] = hz, hz
 	L.Push(lua.LString(full))
 	return 1
 }

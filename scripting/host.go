@@ -73,10 +73,11 @@ type modRun struct {
 	key       string // the key of its record in the state's Data
 	L         *lua.LState
 	budget    *budget
-	pat       *patterns // game.cells' matcher
-	cellFlags []uint8   // game.cells' scratch
-	meters    meters    // the mod's `..` and `...` (concat.go)
-	held      held      // what the mod holds (memory.go)
+	own       map[string]Hazard // the mod's hazards, by short and full name (ownHazard)
+	pat       *patterns         // game.cells' matcher
+	cellFlags []uint8           // game.cells' scratch
+	meters    meters            // the mod's `..` and `...` (concat.go)
+	held      held              // what the mod holds (memory.go)
 	log       *logBuffer
 	handlers  [numEvents][]*lua.LFunction
 	reuse     [numEvents][]reuse    // per handler: what of its payload the host may reuse

@@ -115,6 +115,9 @@ func (m *modRun) ownHazard(v lua.LValue) (Hazard, error) {
 	if !ok {
 		return Hazard{}, fmt.Errorf("want a hazard's name, got %s", describe(v))
 	}
+	if hz, ok := m.own[string(s)]; ok {
+		return hz, nil
+	}
 	name := string(s)
 	if !strings.Contains(name, ":") {
 		name = m.mod.ID() + ":" + name
