@@ -2,6 +2,7 @@ package scripting
 
 import (
 	"errors"
+	"slices"
 
 	lua "github.com/yuin/gopher-lua"
 
@@ -385,11 +386,13 @@ func (h *Host) OnSpawn(e *engine.SpawnEvent) error {
 	})
 }
 
-// WantsMotions reports whether a mod reads tile motions (API version 2, a
-// tick handler): the game must then track them (engine.Game.TrackMotions).
+// WantsMotions reports whether a mod may read tile motions (API version 2,
+// a tick handler whose code may read its payload's moves or merged): the
+// game must then track them (engine.Game.TrackMotions). A handler that
+// cannot read them costs the game no tracking.
 func (h *Host) WantsMotions() bool {
 	for _, m := range h.mods {
-		if m.mod.Manifest.APIVersion >= 2 && len(m.handlers[evTick]) > 0 {
+		if m.mod.Manifest.APIVersion >= 2 && slices.Contains(m.motions, true) {
 			return true
 		}
 	}

@@ -63,3 +63,26 @@ func writeModVersion(t *testing.T, id, version, src string) *scripting.Mod {
 	os.WriteFile(filepath.Join(dir, "main.lua"), []byte(src), 0o644)
 	return loadMod(t, dir)
 }
+
+// TestWantsMotions: the game tracks motions only for a version-2 mod whose
+// tick handler may read them: one that names moves or merged, or lets its
+// payload escape where the host cannot see what it reads.
+func TestWantsMotions(t *testing.T) {
+	for _, c := range []struct {
+		version, src string
+		want         bool
+	}{
+		{"2", `game.on("tick", function(e) game.log(#e.moves) end)`, true},
+		{"2", `game.on("tick", function(e) game.log(#e.merged) end)`, true},
+		{"2", `game.on("tick", function(e) local f = e; game.log(f.turn) end)`, true},
+		{"2", `game.on("tick", function(e) game.log(e.turn, e.dir) end)`, false},
+		{"2", `game.on("spawn", function(e) end)`, false},
+		{"1", `game.on("tick", function(e) game.log(e.moves) end)`, false},
+	} {
+		g := seededGame(t, 1)
+		h := attach(t, g, writeModVersion(t, "m", c.version, c.src))
+		if got := h.WantsMotions(); got != c.want {
+			t.Errorf("api_version %s, %s: WantsMotions %v, want %v", c.version, c.src, got, c.want)
+		}
+	}
+}
