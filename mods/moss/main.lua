@@ -17,7 +17,7 @@
 
 local grid = require("grid")
 
--- MOSS is the hazard's full name, "moss:moss", as game.marks() reports it.
+-- MOSS is the hazard's full name, "moss:moss".
 local MOSS = game.hazard {
   name = "moss",
   glyph = "%",
@@ -26,21 +26,31 @@ local MOSS = game.hazard {
   description = "Moss: nothing moves into it or through it, nothing spawns on it, and it spreads every turn.",
 }
 
+local STEPS = grid.STEPS
+local W, H = game.width, game.height
+
+-- The filters of game.cells, made once: a table with string keys costs
+-- about a microsecond to make, so a handler that runs every turn does not
+-- make them again each time.
+local PATCHES = { hazard = MOSS }
+local MARKED = { marked = true }
+local FREE = { cell = "^%.$", marked = false }
+
 game.on("tick", function(ev)
   local cap = game.settings.cap
   -- The board through game.cells: this mod's patches, and every marked
   -- cell (moss or another mod's), as cell numbers (grid.key).
-  local patches = game.cells { hazard = MOSS }
-  local marked = {}
-  for _, k in ipairs(game.cells { marked = true }) do
-    marked[k] = true
+  local patches = game.cells(PATCHES)
+  local blocked = {} -- cells moss cannot take: marked, or taken this turn
+  local list = game.cells(MARKED)
+  for i = 1, #list do
+    blocked[list[i]] = true
   end
   local count = #patches
-  local taken = {} -- cells taken this turn, by grid.key
   local marks = {} -- the mark requests of this turn
 
   local function take(r, c)
-    taken[grid.key(r, c)] = true
+    blocked[r * W + c] = true
     marks[#marks + 1] = { row = r, col = c, name = "moss" }
     count = count + 1
   end
@@ -48,15 +58,14 @@ game.on("tick", function(ev)
   -- Spread: the patches that stood before this turn, in reading order,
   -- each to the first of its neighbours that is on the board, empty ("."
   -- in the cellular notation), unmarked and not taken this turn.
-  for _, p in ipairs(patches) do
+  for i = 1, #patches do
     if count >= cap then
       break
     end
-    local pr, pc = grid.cell(p)
-    for _, d in ipairs(grid.DIRS) do
-      local r, c = pr + d[1], pc + d[2]
-      local k = grid.key(r, c)
-      if grid.on_board(r, c) and not marked[k] and not taken[k] and game.cell(r, c) == "." then
+    local pr, pc = grid.cell(patches[i])
+    for j = 1, 4 do
+      local r, c = pr + STEPS[j][1], pc + STEPS[j][2]
+      if r >= 0 and r < H and c >= 0 and c < W and not blocked[r * W + c] and game.cell(r, c) == "." then
         take(r, c)
         break
       end
@@ -69,9 +78,10 @@ game.on("tick", function(ev)
   storage.since = (storage.since or 0) + 1
   if storage.since >= game.settings.interval and count < cap then
     local cells = {}
-    for _, k in ipairs(game.cells { cell = "^%.$", marked = false }) do
-      if not taken[k] then
-        cells[#cells + 1] = k
+    local free = game.cells(FREE)
+    for i = 1, #free do
+      if not blocked[free[i]] then
+        cells[#cells + 1] = free[i]
       end
     end
     if #cells > 0 then
@@ -89,7 +99,7 @@ game.on("tick", function(ev)
 end)
 
 game.on("spawn", function(ev)
-  if game.settings.choke and grid.next_to(ev.row, ev.col, MOSS) then
+  if game.settings.choke and grid.next_to(ev.row * W + ev.col, PATCHES) then
     storage.choked = (storage.choked or 0) + 1
     return { cancel = true }
   end

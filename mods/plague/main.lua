@@ -15,11 +15,17 @@ local plague = game.hazard{
   description = "Infected: loses 1 energy a turn until it falls dormant; a merge spreads it to the cells around.",
 }
 
+-- The filters of game.cells, made once: a table with string keys costs
+-- about a microsecond to make, so a handler that runs every turn does not
+-- make them again each time.
+local INFECTED = { hazard = plague }
+local HEALTHY = { cell = "^a", without = plague }
+
 -- infect returns a mark request for a random alive cell that is not
 -- infected yet, or nil when there is none. game.cells gives the candidates
 -- as cell numbers (row * width + col), in reading order.
 local function infect()
-  local cells = game.cells { cell = "^a", without = plague }
+  local cells = game.cells(HEALTHY)
   if #cells == 0 then return nil end
   local i = cells[game.random(#cells)]
   return { row = math.floor(i / game.width), col = i % game.width, name = "plague" }
@@ -35,7 +41,7 @@ end)
 game.on("tick", function(ev)
   local set, mark, unmark = {}, {}, {}
   local w = game.width
-  for _, i in ipairs(game.cells { hazard = plague }) do
+  for _, i in ipairs(game.cells(INFECTED)) do
     local r, c = math.floor(i / w), i % w
     -- "a3", "a1/2" (turns without a merge), "a2+C" (on a catalyst)...
     local e, catalyst = string.match(game.cell(r, c), "^a(%d+)/?%d*(.*)$")
@@ -55,5 +61,7 @@ game.on("tick", function(ev)
     if m then mark[#mark + 1] = m end
   end
   storage.infected = (storage.infected or 0) + #mark
-  return { set = set, mark = mark, unmark = unmark }
+  if #set + #mark + #unmark > 0 then
+    return { set = set, mark = mark, unmark = unmark }
+  end
 end)
