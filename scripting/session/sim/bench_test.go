@@ -157,7 +157,7 @@ func BenchmarkChoose(b *testing.B) {
 // one worker, whole games; µs/move is the figure, ns/op one game. Issue 21
 // measured, before its work (µs/move): freeze 29.7, ghost 78.5, bomb 83.3,
 // plague 81.2, moss 89.5; after it (2-core machine, README): freeze 5–8,
-// ghost 8–12, bomb 10–13, plague 17–27, moss 23–45.
+// ghost 8–12, bomb 10–13, plague 17–27, moss 26–32.
 func BenchmarkModMove(b *testing.B) {
 	for _, st := range []struct{ mod, ruleset, preset string }{
 		{"freeze", "classic", "classic"},
