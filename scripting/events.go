@@ -97,15 +97,22 @@ func (h *Host) each(ev event, fn func(m *modRun, i int, handler *lua.LFunction, 
 	return nil
 }
 
-// payload returns the table of an event's payload for a handler: the
-// mod's reused one where the handler cannot keep it (see payloadReuse),
-// else a fresh one. Either way the caller sets every field.
-func (m *modRun) payload(ev event, r reuse, n int) fields {
+// payload returns the table of an event's payload for the i-th handler of
+// ev: the mod's reused one where the handler cannot keep it (see
+// payloadReuse), else a fresh one. The caller sets every field; on the
+// reused table only those the handler's code can read are set (reads), so
+// a field no handler reads costs nothing, not even its value (wants).
+func (m *modRun) payload(ev event, i int, r reuse, n int) fields {
 	if r == reuseNone {
-		return fields{t: m.L.CreateTable(0, n)}
+		return fields{t: m.L.CreateTable(0, n), want: allFields}
 	}
-	return m.payloads[ev].fields(m.L, n)
+	f := m.payloads[ev].fields(m.L, n)
+	f.want = m.reads[ev][i]
+	return f
 }
+
+// allFields is a read mask of every field of a payload.
+const allFields = 1<<maxFields - 1
 
 // payloadBox is a reused payload table and the values its fields hold.
 type payloadBox struct {
@@ -128,9 +135,17 @@ func (b *payloadBox) fields(L *lua.LState, n int) fields {
 type fields struct {
 	t    *lua.LTable
 	last *[maxFields]lua.LValue
+	want uint8 // the fields to set, a bit each
 }
 
+// wants reports whether field i is set: a value that costs to make is
+// made only then.
+func (f fields) wants(i int) bool { return f.want&(1<<i) != 0 }
+
 func (f fields) set(i int, key string, v lua.LValue) {
+	if !f.wants(i) {
+		return
+	}
 	if f.last != nil {
 		if f.last[i] == v {
 			return
@@ -253,7 +268,7 @@ func (h *Host) BeforeMove(e *engine.MoveEvent) error {
 		m.spent = 0
 	}
 	return h.each(evBeforeMove, func(m *modRun, i int, fn *lua.LFunction, r reuse) error {
-		f := m.payload(evBeforeMove, r, 2)
+		f := m.payload(evBeforeMove, i, r, 2)
 		f.set(0, "dir", dirValue(e.Dir))
 		f.set(1, "turn", number(e.State.Turn+1))
 		ret, err := h.call(m, evBeforeMove, fn, f.t)
@@ -280,22 +295,25 @@ func (h *Host) AfterMerge(e *engine.MergeEvent) error {
 	h.state = e.State
 	return h.each(evAfterMerge, func(m *modRun, i int, fn *lua.LFunction, r reuse) error {
 		L := m.L
-		f := m.payload(evAfterMerge, r, 5)
+		f := m.payload(evAfterMerge, i, r, 5)
 		f.set(0, "row", number(e.Pos.Row))
 		f.set(1, "col", number(e.Pos.Col))
 		from, sources := m.lists[0], m.lists[1]
-		if r != reuseNested || from == nil {
+		if !f.wants(2) && !f.wants(3) {
+			// Neither list can be read: make neither.
+		} else if r != reuseNested || from == nil {
 			from, sources = L.CreateTable(2, 0), L.CreateTable(2, 0)
 			if r == reuseNested {
 				m.lists = [2]*lua.LTable{from, sources}
 			}
 		}
-		for i := 0; i < 2; i++ {
+		for i := 0; i < 2 && (f.wants(2) || f.wants(3)); i++ {
 			var p fields
 			if r == reuseNested {
 				p = m.points[i].fields(L, 2)
+				p.want = allFields
 			} else {
-				p = fields{t: L.CreateTable(0, 2)}
+				p = fields{t: L.CreateTable(0, 2), want: allFields}
 			}
 			p.set(0, "row", number(e.From[i].Row))
 			p.set(1, "col", number(e.From[i].Col))
@@ -334,7 +352,7 @@ func (h *Host) OnSpawn(e *engine.SpawnEvent) error {
 		if e.Cancel {
 			return nil
 		}
-		f := m.payload(evSpawn, r, 4)
+		f := m.payload(evSpawn, i, r, 4)
 		f.set(0, "row", number(e.Pos.Row))
 		f.set(1, "col", number(e.Pos.Col))
 		f.set(2, "cell", h.cellValue(e.Cell))
@@ -457,20 +475,22 @@ func (h *Host) finish(ev event, e *engine.TickEvent) error {
 		var f fields
 		switch {
 		case ev == evStart:
-			f = m.payload(ev, r, 1)
+			f = m.payload(ev, i, r, 1)
 			f.set(0, "turn", number(0))
 		case m.mod.Manifest.APIVersion >= 2:
-			f = m.payload(ev, r, 7)
+			f = m.payload(ev, i, r, 7)
 		default:
-			f = m.payload(ev, r, 5)
+			f = m.payload(ev, i, r, 5)
 		}
 		if ev == evTick {
 			f.set(0, "turn", number(e.Turn))
 			f.set(1, "dir", dirValue(e.Dir))
-			f.set(2, "gained", h.scoreValue(e.Gained))
+			if f.wants(2) {
+				f.set(2, "gained", h.scoreValue(e.Gained))
+			}
 			f.set(3, "merges", number(e.Merges))
 			f.set(4, "spawns", number(e.Spawns))
-			if m.mod.Manifest.APIVersion >= 2 && m.motions[i] {
+			if m.mod.Manifest.APIVersion >= 2 && (f.wants(5) || f.wants(6)) {
 				// A handler that cannot read them gets neither
 				// (payloadReads): they cost most of a turn.
 				moves, merged := motionTables(m.L, e.Motions)

@@ -20,7 +20,7 @@ func (h *Host) expire(e *engine.TickEvent) error {
 			if !strings.HasPrefix(mk.Name, prefix) {
 				continue
 			}
-			f := m.payload(evExpire, r, 5)
+			f := m.payload(evExpire, i, r, 5)
 			f.set(0, "turn", number(e.Turn))
 			f.set(1, "row", number(mk.Pos.Row))
 			f.set(2, "col", number(mk.Pos.Col))

@@ -81,6 +81,7 @@ type modRun struct {
 	log       *logBuffer
 	handlers  [numEvents][]*lua.LFunction
 	reuse     [numEvents][]reuse    // per handler: what of its payload the host may reuse
+	reads     [numEvents][]uint8    // per handler: the payload's fields it may read, a bit each (payloadKeys' order)
 	motions   []bool                // per tick handler: whether it may read the moves and merged
 	payloads  [numEvents]payloadBox // the payloads reused, made on first use
 	lists     [2]*lua.LTable        // after_merge's from and sources, reused

@@ -59,8 +59,20 @@ func (h *Host) load(mod *Mod) error {
 		for _, fn := range fns {
 			r := payloadReuse(fn.Proto, payloadScalars[ev])
 			m.reuse[ev] = append(m.reuse[ev], r)
+			reads := uint8(allFields)
+			if r != reuseNone {
+				// The payload cannot escape: only the fields the code
+				// names can be read, and the host sets only those.
+				reads = 0
+				for j, key := range payloadKeys[eventNames[ev]] {
+					if payloadReads(fn.Proto, key) {
+						reads |= 1 << j
+					}
+				}
+			}
+			m.reads[ev] = append(m.reads[ev], reads)
 			if ev == int(evTick) {
-				m.motions = append(m.motions, r == reuseNone || payloadReads(fn.Proto, "moves") || payloadReads(fn.Proto, "merged"))
+				m.motions = append(m.motions, reads&(1<<5|1<<6) != 0)
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package scripting_test
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -116,5 +117,34 @@ func TestRandomWithoutStorage(t *testing.T) {
 	}
 	if g.State().Data["mod:dice"] == "" {
 		t.Fatal("the random stream is not in the state")
+	}
+}
+
+// TestPayloadFieldsRead: on a reused payload the host sets only the fields
+// a handler's code can read. A handler that reads some fields, beside
+// another of the same mod that reads others, sees exactly what a handler
+// whose payload escapes (and so gets every field, fresh) sees, turn after
+// turn.
+func TestPayloadFieldsRead(t *testing.T) {
+	masked := writeModVersion(t, "masked", "2", `
+game.on("tick", function(e) game.log("a", e.gained, e.merges) end)
+game.on("tick", function(e) game.log("b", e.turn, e.spawns, e.dir) end)
+game.on("spawn", function(e) game.log("s", e.cell) end)
+game.on("before_move", function(e) game.log("m", e.turn) end)`)
+	fresh := writeModVersion(t, "fresh", "2", `
+local function show(e, ...) local out = {} for i, k in ipairs({...}) do out[i] = tostring(e[k]) end return table.concat(out, "\t") end
+game.on("tick", function(e) game.log("a\t" .. show(e, "gained", "merges")) end)
+game.on("tick", function(e) game.log("b\t" .. show(e, "turn", "spawns", "dir")) end)
+game.on("spawn", function(e) game.log("s\t" .. show(e, "cell")) end)
+game.on("before_move", function(e) game.log("m\t" .. show(e, "turn")) end)`)
+	g := seededGame(t, 7)
+	h := attach(t, g, masked, fresh)
+	for i := 0; i < 40; i++ {
+		h.Move(g, legal(t, g, i))
+	}
+	noReports(t, h)
+	a, b := h.Log("masked"), h.Log("fresh")
+	if len(a) < 100 || !slices.Equal(a, b) {
+		t.Fatalf("the masked payloads differ from the fresh ones:\n%q\n%q", a, b)
 	}
 }
