@@ -19,7 +19,7 @@ type State struct {
 	RNG    RNG               // the random source, as it stands
 	Next   int               // the spawn-queue cursor: the index of the next entry to use
 	Vars   map[string]int64  // counters the ruleset and mods keep for the whole game
-	Data   map[string]string // data mods keep with the game (their storage)
+	Data   map[string]string // data mods keep with the game (their storage); never changed in place, so states may share it
 	Marks  []Mark            // the marks on the board, in position and name order
 	Faults []Fault           // the hooks' failures, in turn order (see Fault)
 	// Tiles holds, while the game tracks motions (Game.TrackMotions), the
@@ -49,12 +49,14 @@ func (s *State) copyFrom(o *State) {
 	if o.Tiles != nil {
 		tiles = append(s.Tiles[:0], o.Tiles...)
 	}
-	vars, data := s.Vars, s.Data
+	vars := s.Vars
 	*s = *o
 	s.Board.Cells = cells
 	s.Marks, s.Faults, s.Tiles = marks, faults, tiles
 	s.Vars = copyMap(vars, o.Vars)
-	s.Data = copyMap(data, o.Data)
+	// Data is never changed in place (applyRequests makes a new map), so
+	// the states of the history share it.
+	s.Data = o.Data
 }
 
 // copyMap returns a copy of src, made in dst (a map of the state being
@@ -75,6 +77,7 @@ func copyMap[V any](dst, src map[string]V) map[string]V {
 func (s *State) Clone() State {
 	var c State
 	c.copyFrom(s)
+	c.Data = maps.Clone(s.Data)
 	return c
 }
 
@@ -491,23 +494,27 @@ func (g *Game) applyRequests(s *State, edits []Edit, marks []MarkEdit, data map[
 			keys = append(keys, k)
 		}
 		sort.Strings(keys)
+		// A new map, never the old one changed: the history's states
+		// share their maps (copyFrom).
+		nd := maps.Clone(s.Data)
 		for _, k := range keys {
 			if k == "" {
 				return errors.New("data key is empty")
 			}
 			if data[k] == "" {
-				delete(s.Data, k)
+				delete(nd, k)
 				continue
 			}
-			if s.Data == nil {
-				s.Data = map[string]string{}
+			if nd == nil {
+				nd = map[string]string{}
 			}
-			s.Data[k] = data[k]
+			nd[k] = data[k]
 		}
 		size := 0
-		for k, v := range s.Data {
+		for k, v := range nd {
 			size += len(k) + len(v)
 		}
+		s.Data = nd
 		if size > MaxData {
 			return fmt.Errorf("data holds %d bytes, more than %d", size, MaxData)
 		}
