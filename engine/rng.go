@@ -21,10 +21,26 @@ func NewRNG(seed uint64) RNG { return RNG{State: seed} }
 // Uint64 returns the next 64 random bits.
 func (r *RNG) Uint64() uint64 {
 	r.State += 0x9e3779b97f4a7c15
-	z := r.State
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
-	return z ^ (z >> 31)
+	return Mix(r.State)
+}
+
+// Mix is SplitMix64's finalizer: it scatters the bits of x, so that
+// neighbouring inputs give unrelated outputs (seeds of games, of forks).
+func Mix(x uint64) uint64 {
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return x ^ (x >> 31)
+}
+
+// PositionSeed is a hash of what a position holds (its turn and cells),
+// for the seeds of a search's samples: the same position, the same
+// samples.
+func PositionSeed(st *State) uint64 {
+	h := uint64(0x9e3779b97f4a7c15) ^ uint64(st.Turn)
+	for _, c := range st.Board.Cells {
+		h = Mix(h ^ uint64(c.Kind)<<48 ^ uint64(c.Token)<<40 ^ uint64(c.Level)<<16 ^ uint64(c.Counter))
+	}
+	return h
 }
 
 // IntN returns a uniform integer in [0, n); n must be positive. It uses

@@ -112,12 +112,5 @@ func (h *Host) cellString(c engine.Cell) string {
 	if s, ok := h.texts[c]; ok {
 		return s
 	}
-	s := h.rules.FormatCell(c)
-	if len(h.texts) < maxBoxed {
-		if h.texts == nil {
-			h.texts = map[engine.Cell]string{}
-		}
-		h.texts[c] = s
-	}
-	return s
+	return h.texts.keep(c, h.rules.FormatCell(c))
 }

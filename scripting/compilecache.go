@@ -15,9 +15,12 @@ import (
 // process that reloads a mod many times keeps a bounded amount.
 var compiled = struct {
 	sync.Mutex
-	protos map[string]compiledFile
+	protos map[compileKey]compiledFile
 	bytes  int
-}{protos: map[string]compiledFile{}}
+}{protos: map[compileKey]compiledFile{}}
+
+// compileKey is a file's name and whole text.
+type compileKey struct{ name, src string }
 
 // compiledFile is one cached compilation.
 type compiledFile struct {
@@ -36,7 +39,7 @@ const (
 func cachedCompile(src, name string) (compiledFile, bool) {
 	compiled.Lock()
 	defer compiled.Unlock()
-	c, ok := compiled.protos[name+"\x00"+src]
+	c, ok := compiled.protos[compileKey{name, src}]
 	return c, ok
 }
 
@@ -44,7 +47,7 @@ func cachedCompile(src, name string) (compiledFile, bool) {
 // which cachedCompile then returns. The caller checks the source first
 // (checkSource).
 func compileCached(src, name string) (compiledFile, error) {
-	key := name + "\x00" + src
+	key := compileKey{name, src}
 	proto, err := compileMetered(src, name)
 	if err != nil {
 		return compiledFile{}, err
@@ -52,12 +55,13 @@ func compileCached(src, name string) (compiledFile, error) {
 	c := compiledFile{proto: proto, touches: len(proto.FunctionPrototypes) > 0 && mentionsStorage(proto.FunctionPrototypes[0])}
 	compiled.Lock()
 	defer compiled.Unlock()
-	if len(compiled.protos) >= compiledMaxFiles || compiled.bytes+len(key) > compiledMaxBytes {
-		compiled.protos, compiled.bytes = map[string]compiledFile{}, 0
+	size := len(name) + len(src)
+	if len(compiled.protos) >= compiledMaxFiles || compiled.bytes+size > compiledMaxBytes {
+		compiled.protos, compiled.bytes = map[compileKey]compiledFile{}, 0
 	}
 	if _, ok := compiled.protos[key]; !ok {
 		compiled.protos[key] = c
-		compiled.bytes += len(key)
+		compiled.bytes += size
 	}
 	return c, nil
 }

@@ -2,7 +2,6 @@ package scripting
 
 import (
 	"errors"
-	"slices"
 
 	lua "github.com/yuin/gopher-lua"
 
@@ -111,8 +110,12 @@ func (m *modRun) payload(ev event, i int, r reuse, n int) fields {
 	return f
 }
 
-// allFields is a read mask of every field of a payload.
-const allFields = 1<<maxFields - 1
+// allFields is a read mask of every field of a payload; tickMotions a
+// tick's moves and merged (payloadKeys).
+const (
+	allFields   = 1<<maxFields - 1
+	tickMotions = 1<<5 | 1<<6
+)
 
 // payloadBox is a reused payload table and the values its fields hold.
 type payloadBox struct {
@@ -410,8 +413,13 @@ func (h *Host) OnSpawn(e *engine.SpawnEvent) error {
 // cannot read them costs the game no tracking.
 func (h *Host) WantsMotions() bool {
 	for _, m := range h.mods {
-		if m.mod.Manifest.APIVersion >= 2 && slices.Contains(m.motions, true) {
-			return true
+		if m.mod.Manifest.APIVersion < 2 {
+			continue
+		}
+		for _, reads := range m.reads[evTick] {
+			if reads&tickMotions != 0 {
+				return true
+			}
 		}
 	}
 	return false
@@ -490,7 +498,7 @@ func (h *Host) finish(ev event, e *engine.TickEvent) error {
 			}
 			f.set(3, "merges", number(e.Merges))
 			f.set(4, "spawns", number(e.Spawns))
-			if m.mod.Manifest.APIVersion >= 2 && (f.wants(5) || f.wants(6)) {
+			if m.mod.Manifest.APIVersion >= 2 && f.want&tickMotions != 0 {
 				// A handler that cannot read them gets neither
 				// (payloadReads): they cost most of a turn.
 				moves, merged := motionTables(m.L, e.Motions)

@@ -58,10 +58,10 @@ type Host struct {
 	game                               *engine.Game   // the game last attached or moved
 	recorded                           []engine.Fault // the recorded turn's faults, while MoveAsRecorded plays it
 	faults                             []engine.Fault
-	cells                              map[engine.Cell]lua.LValue  // cellValue's boxes
-	scores                             map[engine.Score]lua.LValue // scoreValue's boxes
-	names                              map[string]lua.LValue       // nameValue's boxes
-	texts                              map[engine.Cell]string      // cellString's texts
+	cells                              boxes[engine.Cell, lua.LValue]  // cellValue's boxes
+	scores                             boxes[engine.Score, lua.LValue] // scoreValue's boxes
+	names                              boxes[string, lua.LValue]       // nameValue's boxes
+	texts                              boxes[engine.Cell, string]      // cellString's texts
 	// pending are the notices of the move being tried; notices those of
 	// the moves played (notice.go).
 	pending, notices []Notice
@@ -82,7 +82,6 @@ type modRun struct {
 	handlers  [numEvents][]*lua.LFunction
 	reuse     [numEvents][]reuse    // per handler: what of its payload the host may reuse
 	reads     [numEvents][]uint8    // per handler: the payload's fields it may read, a bit each (payloadKeys' order)
-	motions   []bool                // per tick handler: whether it may read the moves and merged
 	payloads  [numEvents]payloadBox // the payloads reused, made on first use
 	lists     [2]*lua.LTable        // after_merge's from and sources, reused
 	points    [2]payloadBox         // after_merge's from[1] and from[2], reused

@@ -71,9 +71,6 @@ func (h *Host) load(mod *Mod) error {
 				}
 			}
 			m.reads[ev] = append(m.reads[ev], reads)
-			if ev == int(evTick) {
-				m.motions = append(m.motions, reads&(1<<5|1<<6) != 0)
-			}
 		}
 	}
 	// What the main chunk left in storage is where every game starts.

@@ -186,22 +186,30 @@ func dirValue(d engine.Direction) lua.LValue {
 	return lua.LString(strings.ToLower(d.String()))
 }
 
-// maxBoxed bounds each of the host's caches of boxed cells and scores.
+// maxBoxed bounds each of the host's caches of boxed values.
 const maxBoxed = 256
+
+// boxes is one of the host's caches of values made for Lua once per key
+// (cells, scores, names), at most maxBoxed of them.
+type boxes[K comparable, V any] map[K]V
+
+// keep caches v for k, while there is room, and returns v.
+func (b *boxes[K, V]) keep(k K, v V) V {
+	if len(*b) < maxBoxed {
+		if *b == nil {
+			*b = boxes[K, V]{}
+		}
+		(*b)[k] = v
+	}
+	return v
+}
 
 // cellValue writes a cell for Lua (see cellText), boxed once per cell.
 func (h *Host) cellValue(c engine.Cell) lua.LValue {
 	if v, ok := h.cells[c]; ok {
 		return v
 	}
-	v := h.cellText(c)
-	if len(h.cells) < maxBoxed {
-		if h.cells == nil {
-			h.cells = map[engine.Cell]lua.LValue{}
-		}
-		h.cells[c] = v
-	}
-	return v
+	return h.cells.keep(c, h.cellText(c))
 }
 
 // nameValue is a mark's name for Lua, boxed once per name.
@@ -209,14 +217,7 @@ func (h *Host) nameValue(name string) lua.LValue {
 	if v, ok := h.names[name]; ok {
 		return v
 	}
-	v := lua.LValue(lua.LString(name))
-	if len(h.names) < maxBoxed {
-		if h.names == nil {
-			h.names = map[string]lua.LValue{}
-		}
-		h.names[name] = v
-	}
-	return v
+	return h.names.keep(name, lua.LString(name))
 }
 
 // scoreValue writes a score for Lua, boxed once per score.
@@ -224,14 +225,7 @@ func (h *Host) scoreValue(sc engine.Score) lua.LValue {
 	if v, ok := h.scores[sc]; ok {
 		return v
 	}
-	v := lua.LValue(lua.LString(engine.FormatScore(h.rules, sc)))
-	if len(h.scores) < maxBoxed {
-		if h.scores == nil {
-			h.scores = map[engine.Score]lua.LValue{}
-		}
-		h.scores[sc] = v
-	}
-	return v
+	return h.scores.keep(sc, lua.LString(engine.FormatScore(h.rules, sc)))
 }
 
 // number boxes n, from the table of small numbers when it is one.

@@ -134,16 +134,6 @@ func runMod(args []string, stdout, stderr io.Writer) int {
 	return runSubcommand("mod", modUsage, map[string]command{"new": runModNew, "list": runModList, "install": runModInstall, "check": runModCheck}, args, stdout, stderr)
 }
 
-// parseInterleaved parses args with fs, flags before or after the
-// positional arguments (as parseFlags), and returns the positional
-// arguments.
-func parseInterleaved(flags *flag.FlagSet, args []string) ([]string, error) {
-	if err := flags.Parse(interleave(flags, args)); err != nil {
-		return nil, err
-	}
-	return flags.Args(), nil
-}
-
 func runModNew(args []string, stdout, stderr io.Writer) int {
 	flags := flag.NewFlagSet("mod new", flag.ContinueOnError)
 	flags.SetOutput(stderr)
@@ -153,13 +143,10 @@ func runModNew(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(flags.Output(), "Usage: 2048 mod new NAME [--dir DIR] [--ruleset classic|cellular]\n\nCreates the folder NAME (or DIR/NAME) with a small working mod: mod.toml,\nmain.lua, README.md, NAME.cases, .luarc.json and .luals/mod2048.lua.\n\n")
 		flags.PrintDefaults()
 	}
-	pos, err := parseInterleaved(flags, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if ok, code := parseFlags(flags, args); !ok {
+		return code
 	}
+	pos := flags.Args()
 	switch {
 	case len(pos) == 0:
 		fmt.Fprintln(stderr, "2048 mod new: no NAME given")

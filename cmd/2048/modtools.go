@@ -236,13 +236,10 @@ func runModInstall(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(flags.Output(), modInstallUsage)
 		flags.PrintDefaults()
 	}
-	pos, err := parseInterleaved(flags, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if ok, code := parseFlags(flags, args); !ok {
+		return code
 	}
+	pos := flags.Args()
 	if len(pos) != 1 {
 		fmt.Fprintln(stderr, "2048 mod install: want one folder or zip")
 		return 2
@@ -591,13 +588,10 @@ func runModCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(flags.Output(), modCheckUsage)
 		flags.PrintDefaults()
 	}
-	pos, err := parseInterleaved(flags, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if ok, code := parseFlags(flags, args); !ok {
+		return code
 	}
+	pos := flags.Args()
 	if len(pos) != 1 || *games < 1 || *moves < 1 {
 		fmt.Fprintln(stderr, "2048 mod check: want one mod, and --games and --moves of at least 1")
 		return 2

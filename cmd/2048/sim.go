@@ -256,6 +256,19 @@ func simMain(o simOptions, shard, shards int, stdout, stderr io.Writer) error {
 		}
 		fmt.Fprintln(stdout)
 	}
+	return writeOutputs(o, r)
+}
+
+// outputs is what a run's or a study's report writes besides its table.
+type outputs interface {
+	JSON() ([]byte, error)
+	CSV(w io.Writer) error
+	Plot(file string) error
+}
+
+// writeOutputs writes the report's JSON, CSV and plot to the files the
+// flags name, those that are asked for.
+func writeOutputs(o simOptions, r outputs) error {
 	if o.json != "" {
 		data, err := r.JSON()
 		if err != nil {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 
@@ -339,30 +338,5 @@ func runStudy(o simOptions, st *study, shard, shards int, stdout, stderr io.Writ
 	if err := safeText(stdout, s.Text); err != nil {
 		return err
 	}
-	if o.json != "" {
-		data, err := s.JSON()
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(o.json, data, 0o644); err != nil {
-			return err
-		}
-	}
-	if o.csv != "" {
-		f, err := os.Create(o.csv)
-		if err != nil {
-			return err
-		}
-		if err := s.CSV(f); err != nil {
-			f.Close()
-			return err
-		}
-		if err := f.Close(); err != nil {
-			return err
-		}
-	}
-	if o.plot != "" {
-		return s.Plot(o.plot)
-	}
-	return nil
+	return writeOutputs(o, s)
 }

@@ -16,7 +16,7 @@ func (p *Player) rankForked(g *engine.Game, legal engine.DirSet) []Suggestion {
 	var out []Suggestion
 	// The seeds come from the position, so the same position gives the
 	// same samples and the same move.
-	seed := positionSeed(g.State())
+	seed := engine.PositionSeed(g.State())
 	for _, d := range engine.Directions {
 		if !legal.Has(d) {
 			continue
@@ -32,7 +32,7 @@ func (p *Player) rankForked(g *engine.Game, legal engine.DirSet) []Suggestion {
 func (p *Player) sampled(g *engine.Game, d engine.Direction, seed uint64, depth int) float64 {
 	sum := 0.0
 	for i := 0; i < p.s.Samples; i++ {
-		seed = mix(seed + uint64(i) + 1)
+		seed = engine.Mix(seed + uint64(i) + 1)
 		f := g.Fork(seed)
 		res, err := f.Move(d)
 		if err != nil || !res.Changed {
@@ -119,22 +119,4 @@ func (w Weights) line(l []uint16) float64 {
 		total = w.row(pad)
 	}
 	return total
-}
-
-// positionSeed is a hash of what a position holds, for the forks' seeds.
-func positionSeed(st *engine.State) uint64 {
-	h := uint64(0x9e3779b97f4a7c15) ^ uint64(st.Turn)
-	for _, c := range st.Board.Cells {
-		h = mix(h ^ uint64(c.Kind)<<48 ^ uint64(c.Token)<<40 ^ uint64(c.Level)<<16 ^ uint64(c.Counter))
-	}
-	return h
-}
-
-// mix is SplitMix64's finalizer.
-func mix(x uint64) uint64 {
-	x ^= x >> 30
-	x *= 0xbf58476d1ce4e5b9
-	x ^= x >> 27
-	x *= 0x94d049bb133111eb
-	return x ^ x>>31
 }

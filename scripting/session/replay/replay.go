@@ -678,7 +678,7 @@ func differences(rec *State, now session.Summary, st *engine.State) string {
 	}
 	var parts []string
 	if b := strings.Join(now.Board, " / "); b != rec.Board {
-		parts = append(parts, "the board differs:\n"+sideBySide(strings.Split(rec.Board, " / "), now.Board))
+		parts = append(parts, "the board differs:\n"+session.SideBySide("recorded", "now", strings.Split(rec.Board, " / "), now.Board))
 	}
 	if now.Score != rec.Score {
 		parts = append(parts, fmt.Sprintf("the score is %s, the recording's %s", now.Score, rec.Score))
@@ -704,32 +704,6 @@ func differences(rec *State, now session.Summary, st *engine.State) string {
 		return "the counters, the random stream or the spawn queue's cursor differ"
 	}
 	return strings.Join(parts, "; ")
-}
-
-// sideBySide lays out two boards as "recorded | now" columns, marking the
-// rows that differ.
-func sideBySide(rec, now []string) string {
-	width := len("recorded")
-	for _, r := range rec {
-		width = max(width, len(r))
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "    %-*s | %s", width, "recorded", "now")
-	for i := 0; i < max(len(rec), len(now)); i++ {
-		r, n := "", ""
-		if i < len(rec) {
-			r = rec[i]
-		}
-		if i < len(now) {
-			n = now[i]
-		}
-		mark := ""
-		if r != n {
-			mark = "   <- differs"
-		}
-		fmt.Fprintf(&b, "\n    %-*s | %s%s", width, r, n, mark)
-	}
-	return b.String()
 }
 
 func describe(st Step) string {

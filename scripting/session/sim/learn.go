@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/mod2048/mod2048/cellular"
+	"github.com/mod2048/mod2048/engine"
 )
 
 // Sample is one position of a played game: its features, and whether the
@@ -249,7 +250,7 @@ func newNormal(seed uint64) *normal { return &normal{s: seed} }
 
 func (n *normal) uniform() float64 {
 	n.s += 0x9e3779b97f4a7c15
-	return (float64(mix(n.s)>>11) + 0.5) / (1 << 53)
+	return (float64(engine.Mix(n.s)>>11) + 0.5) / (1 << 53)
 }
 
 func (n *normal) next() float64 {

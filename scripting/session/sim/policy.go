@@ -247,7 +247,7 @@ func (e *Expert) Advise(v View) ([]Advice, error) {
 		s := e.p.search
 		s.weights = e.p.weights
 		s.bind(v.Rules)
-		seed := positionSeed(v.State)
+		seed := engine.PositionSeed(v.State)
 		root := v.Fork(seed)
 		var out []Advice
 		for _, d := range v.Legal.List() {
@@ -270,14 +270,4 @@ func (e *Expert) Advise(v View) ([]Advice, error) {
 		out[i] = Advice{Dir: s.Dir, Win: -1}
 	}
 	return out, nil
-}
-
-// positionSeed is a hash of what a position holds, for the samples' seeds
-// of an adviser: the same position, the same advice.
-func positionSeed(st *engine.State) uint64 {
-	h := uint64(0x9e3779b97f4a7c15) ^ uint64(st.Turn)
-	for _, c := range st.Board.Cells {
-		h = mix(h ^ uint64(c.Kind)<<48 ^ uint64(c.Token)<<40 ^ uint64(c.Level)<<16 ^ uint64(c.Counter))
-	}
-	return h
 }

@@ -75,7 +75,7 @@ func (s *searcher) sampled(g *engine.Game, d engine.Direction, seed uint64, leve
 	sum := 0.0
 	f := s.levels[level]
 	for i := 0; i < s.samples; i++ {
-		childSeed := mix(seed + uint64(i+1)*0x9e3779b97f4a7c15)
+		childSeed := engine.Mix(seed + uint64(i+1)*0x9e3779b97f4a7c15)
 		g.ForkInto(f, childSeed)
 		res, err := f.Move(d)
 		s.nodes++
@@ -97,20 +97,11 @@ func (s *searcher) value(g *engine.Game, seed uint64, level int) float64 {
 	best := math.Inf(-1)
 	for _, d := range engine.Directions {
 		if g.Legal(d) {
-			best = max(best, s.sampled(g, d, mix(seed^uint64(d+1)), level))
+			best = max(best, s.sampled(g, d, engine.Mix(seed^uint64(d+1)), level))
 		}
 	}
 	if math.IsInf(best, -1) {
 		return s.eval(g)
 	}
 	return best
-}
-
-// mix is SplitMix64's finalizer.
-func mix(x uint64) uint64 {
-	x ^= x >> 30
-	x *= 0xbf58476d1ce4e5b9
-	x ^= x >> 27
-	x *= 0x94d049bb133111eb
-	return x ^ x>>31
 }

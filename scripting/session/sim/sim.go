@@ -102,12 +102,7 @@ type ModStats struct {
 // GameSeed is the seed of game i of a run seeded seed: SplitMix64's
 // finalizer of both, so that neighbouring games are unrelated.
 func GameSeed(seed uint64, i int) uint64 {
-	x := seed ^ (uint64(i)+1)*0x9e3779b97f4a7c15
-	x ^= x >> 30
-	x *= 0xbf58476d1ce4e5b9
-	x ^= x >> 27
-	x *= 0x94d049bb133111eb
-	return x ^ x>>31
+	return engine.Mix(seed ^ (uint64(i)+1)*0x9e3779b97f4a7c15)
 }
 
 // MaxGames is the most games a run may have. Its report keeps every

@@ -14,24 +14,36 @@ import (
 // helpWidth is the widest the help box's text gets.
 const helpWidth = 68
 
+// overlayLines are the lines of an overlay (the help, the log view) for
+// an inside width of width columns, as they are made.
+type overlayLines struct {
+	out   [][]seg
+	width int
+	head  tcell.Style // the headings' style
+}
+
+// text adds s, wrapped to the width, each line indented by indent columns.
+func (o *overlayLines) text(indent int, s string, style tcell.Style) {
+	pad := strings.Repeat(" ", indent)
+	for _, l := range wrap(s, max(o.width-indent, 1)) {
+		o.out = append(o.out, []seg{{pad + l, style}})
+	}
+}
+
+// heading adds a heading, after a blank line unless it comes first.
+func (o *overlayLines) heading(s string) {
+	if len(o.out) > 0 {
+		o.out = append(o.out, nil)
+	}
+	o.out = append(o.out, []seg{{s, o.head}})
+}
+
 // helpLines returns the help overlay's lines for an inside width of
 // width columns: every key, the goal, and the loaded mods with their
 // descriptions and hazards.
 func (a *App) helpLines(width int) [][]seg {
 	t := a.th
-	var out [][]seg
-	text := func(indent int, s string, style tcell.Style) {
-		pad := strings.Repeat(" ", indent)
-		for _, l := range wrap(s, max(width-indent, 1)) {
-			out = append(out, []seg{{pad + l, style}})
-		}
-	}
-	heading := func(s string) {
-		if len(out) > 0 {
-			out = append(out, nil)
-		}
-		out = append(out, []seg{{s, t.heading}})
-	}
+	o := &overlayLines{width: width, head: t.heading}
 
 	// table writes two columns: a name, and what it means, wrapped.
 	table := func(rows [][2]string) {
@@ -44,32 +56,32 @@ func (a *App) helpLines(width int) [][]seg {
 			pad := strings.Repeat(" ", col-uniseg.StringWidth(k[0])+2)
 			for i, l := range wrap(k[1], descW) {
 				if i == 0 {
-					out = append(out, []seg{{"  ", t.overlay}, {k[0], t.heading}, {pad + l, t.overlay}})
+					o.out = append(o.out, []seg{{"  ", t.overlay}, {k[0], t.heading}, {pad + l, t.overlay}})
 					continue
 				}
-				out = append(out, []seg{{strings.Repeat(" ", col+4) + l, t.overlay}})
+				o.out = append(o.out, []seg{{strings.Repeat(" ", col+4) + l, t.overlay}})
 			}
 		}
 	}
 
-	heading("Keys")
+	o.heading("Keys")
 	if a.rp != nil {
 		table(replayKeyHelp)
 	} else {
 		table(keyHelp)
 	}
 
-	heading("Goal")
-	text(2, a.goal(), t.overlay)
+	o.heading("Goal")
+	o.text(2, a.goal(), t.overlay)
 	if _, ok := a.s.Rules().(*cellular.Rules); ok {
-		heading("Cells")
+		o.heading("Cells")
 		table(cellLegend)
 	}
 
-	heading("Mods")
+	o.heading("Mods")
 	if len(a.s.Mods()) == 0 {
-		text(2, "None loaded. Load one with: 2048 play --mod DIR", t.overlay)
-		return out
+		o.text(2, "None loaded. Load one with: 2048 play --mod DIR", t.overlay)
+		return o.out
 	}
 	hazards := a.s.Hazards()
 	for _, m := range a.s.Mods() {
@@ -77,9 +89,9 @@ func (a *App) helpLines(width int) [][]seg {
 		if a.s.Disabled(m.ID()) {
 			title += ": disabled after repeated errors (L tells how to bring it back)"
 		}
-		text(2, title, t.heading)
+		o.text(2, title, t.heading)
 		if d := m.Manifest.Description; d != "" {
-			text(4, d, t.overlay)
+			o.text(4, d, t.overlay)
 		}
 		for _, hz := range hazards {
 			if hz.Mod != m.ID() {
@@ -92,14 +104,14 @@ func (a *App) helpLines(width int) [][]seg {
 			lines := wrap(desc, max(width-6, 1))
 			for i, l := range lines {
 				if i == 0 {
-					out = append(out, []seg{{"    ", t.overlay}, {hz.Glyph, t.hazard(hz.Color)}, {" " + l, t.overlay}})
+					o.out = append(o.out, []seg{{"    ", t.overlay}, {hz.Glyph, t.hazard(hz.Color)}, {" " + l, t.overlay}})
 					continue
 				}
-				out = append(out, []seg{{"      " + l, t.overlay}})
+				o.out = append(o.out, []seg{{"      " + l, t.overlay}})
 			}
 		}
 	}
-	return out
+	return o.out
 }
 
 // cellLegend explains the cellular notation the board uses.

@@ -2,8 +2,6 @@ package tui
 
 import (
 	"fmt"
-
-	"github.com/gdamore/tcell/v2"
 )
 
 // maxHistory is how many of the status line's messages the log view keeps.
@@ -43,51 +41,36 @@ func (a *App) notices() {
 // columns: the recent messages, whole, then each mod's log.
 func (a *App) logLines(width int) [][]seg {
 	t := a.th
-	var out [][]seg
-	text := func(indent int, s string, style tcell.Style) {
-		pad := ""
-		for i := 0; i < indent; i++ {
-			pad += " "
-		}
-		for _, l := range wrap(s, max(width-indent, 1)) {
-			out = append(out, []seg{{pad + l, style}})
-		}
-	}
-	heading := func(s string) {
-		if len(out) > 0 {
-			out = append(out, nil)
-		}
-		out = append(out, []seg{{s, t.heading}})
-	}
-	heading("Messages")
+	o := &overlayLines{width: width, head: t.heading}
+	o.heading("Messages")
 	if len(a.history) == 0 {
-		text(2, "None yet.", t.overlay)
+		o.text(2, "None yet.", t.overlay)
 	}
 	for _, m := range a.history {
-		text(2, m, t.overlay)
+		o.text(2, m, t.overlay)
 	}
 	for _, m := range a.s.Mods() {
 		title := fmt.Sprintf("%s (%s): its log", m.Manifest.Name, m.ID())
 		if a.s.Disabled(m.ID()) {
 			title = fmt.Sprintf("%s (%s): disabled in this game", m.Manifest.Name, m.ID())
 		}
-		heading(title)
+		o.heading(title)
 		if a.s.Disabled(m.ID()) {
-			text(2, disabledHelp, t.overlay)
+			o.text(2, disabledHelp, t.overlay)
 		}
 		lines := a.s.Log(m.ID())
 		if len(lines) == 0 {
-			text(2, "Nothing logged.", t.overlay)
+			o.text(2, "Nothing logged.", t.overlay)
 		}
 		for _, l := range lines {
-			text(2, l, t.overlay)
+			o.text(2, l, t.overlay)
 		}
 	}
 	if len(a.s.Mods()) == 0 {
-		heading("Mods")
-		text(2, "None loaded. Load one with: 2048 play --mod DIR", t.overlay)
+		o.heading("Mods")
+		o.text(2, "None loaded. Load one with: 2048 play --mod DIR", t.overlay)
 	}
-	return out
+	return o.out
 }
 
 // disabledHelp says how a disabled mod comes back.
