@@ -14,7 +14,11 @@ import (
 
 // apiFunctions lists the functions of the game table, for the LuaLS
 // annotation file's test: each must be documented there.
-var apiFunctions = []string{"on", "hazard", "cell", "marks", "cells", "turn", "score", "status", "random", "log", "notify"}
+var apiFunctions = []string{"on", "hazard", "cell", "marks", "cells", "turn", "score", "status", "random", "log", "notify", "set", "mark", "unmark"}
+
+// apiFunctionsV2 lists those of API version 2: a version-1 mod's game
+// table has none of them.
+var apiFunctionsV2 = []string{"cells", "notify", "set", "mark", "unmark"}
 
 // apiFields lists the other fields of the game table.
 var apiFields = []string{"api_version", "features", "mod_id", "ruleset", "width", "height", "settings"}
@@ -64,6 +68,9 @@ func (m *modRun) installAPI() {
 		},
 		"random": m.luaRandom,
 		"notify": m.luaNotify,
+		"set":    m.luaSet,
+		"mark":   m.luaMark,
+		"unmark": m.luaUnmark,
 		"log": func(L *lua.LState) int {
 			parts := make([]string, L.GetTop())
 			for i := range parts {
@@ -75,7 +82,7 @@ func (m *modRun) installAPI() {
 		},
 	}
 	for _, name := range apiFunctions {
-		if (name == "notify" || name == "cells") && m.mod.Manifest.APIVersion < 2 {
+		if slices.Contains(apiFunctionsV2, name) && m.mod.Manifest.APIVersion < 2 {
 			continue // not in the API a version-1 mod was written for
 		}
 		game.RawSetString(name, L.NewFunction(fns[name]))
@@ -133,8 +140,44 @@ func (m *modRun) luaOn(L *lua.LState) int {
 	if len(m.handlers[ev]) >= m.host.limits.MaxHandlers {
 		L.RaiseError("game.on: a mod may register at most %d handlers for %s", m.host.limits.MaxHandlers, name)
 	}
+	near := ""
+	if L.GetTop() >= 3 {
+		near = m.eventFilter(L, ev, name)
+	}
 	m.handlers[ev] = append(m.handlers[ev], fn)
+	m.near[ev] = append(m.near[ev], near)
 	return 0
+}
+
+// eventFilter reads game.on's third argument, a spawn handler's filter
+// (API version 2): {near = NAME}, the handler runs only for a spawn on a
+// cell next to (above, below, left or right of) a mark of this mod's
+// hazard NAME, one defined before. The host tests it, so a spawn that
+// passes no filter costs the mod nothing: Factorio's event filters.
+func (m *modRun) eventFilter(L *lua.LState, ev event, name string) string {
+	spec, ok := L.Get(3).(*lua.LTable)
+	switch {
+	case L.GetTop() > 3:
+		L.RaiseError("game.on: %d arguments, want an event, a handler and a filter", L.GetTop())
+	case ev != evSpawn || m.mod.Manifest.APIVersion < 2:
+		L.RaiseError("game.on: only a spawn handler of an API version 2 mod takes a filter")
+	case !ok:
+		L.RaiseError("game.on: the filter: want a table {near = NAME}, got %s", describe(L.Get(3)))
+	}
+	bad := ""
+	spec.ForEach(func(k, _ lua.LValue) {
+		if k != lua.LString("near") && bad == "" {
+			bad = describe(k)
+		}
+	})
+	if bad != "" {
+		L.RaiseError("game.on: the filter: unknown key %s (allowed: near)", bad)
+	}
+	hz, err := m.ownHazard(spec.RawGetString("near"))
+	if err != nil {
+		L.RaiseError("game.on: the filter: near: %v", err)
+	}
+	return hz.Name
 }
 
 var hazardName = regexp.MustCompile(`^[a-z][a-z0-9_]{0,31}$`)

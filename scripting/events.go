@@ -355,6 +355,9 @@ func (h *Host) OnSpawn(e *engine.SpawnEvent) error {
 		if e.Cancel {
 			return nil
 		}
+		if hz := m.near[evSpawn][i]; hz != "" && !nextToMark(e.State, e.Pos, hz) {
+			return nil // the handler's filter passes the spawn by
+		}
 		f := m.payload(evSpawn, i, r, 4)
 		f.set(0, "row", number(e.Pos.Row))
 		f.set(1, "col", number(e.Pos.Col))
@@ -405,6 +408,24 @@ func (h *Host) OnSpawn(e *engine.SpawnEvent) error {
 		}
 		return nil
 	})
+}
+
+// nextToMark reports whether a mark of hazard name is on a cell next to p:
+// above, below, left or right.
+func nextToMark(s *engine.State, p engine.Pos, name string) bool {
+	for _, mk := range s.Marks {
+		if d := abs(mk.Pos.Row-p.Row) + abs(mk.Pos.Col-p.Col); d == 1 && mk.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }
 
 // WantsMotions reports whether a mod may read tile motions (API version 2,
@@ -506,9 +527,14 @@ func (h *Host) finish(ev event, e *engine.TickEvent) error {
 				f.set(6, "merged", merged)
 			}
 		}
+		m.edits.begin(e, name)
 		ret, err := h.call(m, ev, fn, f.t)
+		m.edits.end()
 		if err != nil {
 			return err
+		}
+		if n := len(e.State.Marks) + len(e.MarkEdits); n > engine.MaxMarks {
+			return m.invalid(name, "mark: the board would hold %d marks, more than %d", n, engine.MaxMarks)
 		}
 		req, err := m.request(ret, name, "set", "mark", "unmark")
 		if err != nil || req == nil {

@@ -76,10 +76,12 @@ type modRun struct {
 	own       map[string]Hazard // the mod's hazards, by short and full name (ownHazard)
 	pat       *patterns         // game.cells' matcher
 	cellFlags []uint8           // game.cells' scratch
+	edits     editing           // the turn game.set, game.mark and game.unmark change (edits.go)
 	meters    meters            // the mod's `..` and `...` (concat.go)
 	held      held              // what the mod holds (memory.go)
 	log       *logBuffer
 	handlers  [numEvents][]*lua.LFunction
+	near      [numEvents][]string   // per handler: its filter's hazard (game.on's near), or ""
 	reuse     [numEvents][]reuse    // per handler: what of its payload the host may reuse
 	reads     [numEvents][]uint8    // per handler: the payload's fields it may read, a bit each (payloadKeys' order)
 	payloads  [numEvents]payloadBox // the payloads reused, made on first use

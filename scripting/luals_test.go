@@ -353,7 +353,11 @@ func TestLuaLSEvents(t *testing.T) {
 	var want []string
 	for _, ev := range eventNames {
 		c := "mod2048." + eventStem(ev)
-		want = append(want, fmt.Sprintf(`fun(event: %q, handler: fun(ev: %sEvent): %sRequest?)`, ev, c, c))
+		filter := ""
+		if ev == EventSpawn {
+			filter = ", filter?: mod2048.SpawnFilter" // game.on's filter (eventFilter)
+		}
+		want = append(want, fmt.Sprintf(`fun(event: %q, handler: fun(ev: %sEvent): %sRequest?%s)`, ev, c, c, filter))
 	}
 	if !slices.Equal(on.overloads, want) {
 		t.Errorf("%s: game.on's overloads are\n\t%s\nwant\n\t%s", luaLSFile, strings.Join(on.overloads, "\n\t"), strings.Join(want, "\n\t"))

@@ -26,11 +26,11 @@ const APIVersion = 2
 
 // featureNames lists what this host offers, for mods that check before they use
 // something (as Luanti's core.features): game.features in Lua.
-var featureNames = []string{"hooks", "markers", "storage", "random", "settings", "require", "log", "motions", "start", "follow", "counters", "expire", "notify", "cells"}
+var featureNames = []string{"hooks", "markers", "storage", "random", "settings", "require", "log", "motions", "start", "follow", "counters", "expire", "notify", "cells", "edits"}
 
 // featuresV2 are the features of API version 2: a version-1 mod does not
 // see them.
-var featuresV2 = []string{"motions", "start", "follow", "counters", "expire", "notify", "cells"}
+var featuresV2 = []string{"motions", "start", "follow", "counters", "expire", "notify", "cells", "edits"}
 
 // ManifestName is the file name of a mod's manifest.
 const ManifestName = "mod.toml"

@@ -54,6 +54,13 @@ end)`
 // main.lua is src.
 func writeModVersion(t *testing.T, id, version, src string) *scripting.Mod {
 	t.Helper()
+	return loadMod(t, writeModDirVersion(t, id, version, src))
+}
+
+// writeModDirVersion writes the mod writeModVersion loads, and returns its
+// folder.
+func writeModDirVersion(t *testing.T, id, version, src string) string {
+	t.Helper()
 	dir := filepath.Join(t.TempDir(), id)
 	manifest := "id = \"" + id + "\"\nname = \"" + id + "\"\nversion = \"1.0.0\"\napi_version = " + version + "\n"
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -61,7 +68,7 @@ func writeModVersion(t *testing.T, id, version, src string) *scripting.Mod {
 	}
 	os.WriteFile(filepath.Join(dir, scripting.ManifestName), []byte(manifest), 0o644)
 	os.WriteFile(filepath.Join(dir, "main.lua"), []byte(src), 0o644)
-	return loadMod(t, dir)
+	return dir
 }
 
 // TestWantsMotions: the game tracks motions only for a version-2 mod whose

@@ -14,7 +14,6 @@ import (
 // tickRequests checks a tick or start handler's set, mark and unmark lists
 // and adds them to the event, for the engine to apply.
 func (m *modRun) tickRequests(ev string, req *lua.LTable, e *engine.TickEvent) error {
-	h := m.host
 	b := &e.State.Board
 	list := func(key string, each func(i int, item *lua.LTable) error) error {
 		v := req.RawGetString(key)
@@ -40,30 +39,15 @@ func (m *modRun) tickRequests(ev string, req *lua.LTable, e *engine.TickEvent) e
 		}
 		return nil
 	}
-	pos := func(key string, i int, item *lua.LTable) (engine.Pos, error) {
-		var p engine.Pos
-		var err error
-		if p.Row, err = wholeIn(item.RawGetString("row"), 0, b.Height-1); err != nil {
-			return p, m.invalid(ev, "%s[%d].row: %v", key, i, err)
-		}
-		if p.Col, err = wholeIn(item.RawGetString("col"), 0, b.Width-1); err != nil {
-			return p, m.invalid(ev, "%s[%d].col: %v", key, i, err)
-		}
-		return p, nil
-	}
 	if err := list("set", func(i int, item *lua.LTable) error {
 		if err := m.keys(item, ev, fmt.Sprintf("set[%d]", i), "row", "col", "cell"); err != nil {
 			return err
 		}
-		p, err := pos("set", i, item)
+		ed, field, err := m.checkSet(b, item.RawGetString("row"), item.RawGetString("col"), item.RawGetString("cell"))
 		if err != nil {
-			return err
+			return m.invalid(ev, "set[%d].%s: %v", i, field, err)
 		}
-		cell, err := h.parseCell(item.RawGetString("cell"))
-		if err != nil {
-			return m.invalid(ev, "set[%d].cell: %v", i, err)
-		}
-		e.Edits = append(e.Edits, engine.Edit{Pos: p, Cell: cell})
+		e.Edits = append(e.Edits, ed)
 		return nil
 	}); err != nil {
 		return err
@@ -71,41 +55,79 @@ func (m *modRun) tickRequests(ev string, req *lua.LTable, e *engine.TickEvent) e
 	for _, key := range []string{"mark", "unmark"} {
 		remove := key == "unmark"
 		if err := list(key, func(i int, item *lua.LTable) error {
-			allowed := []string{"row", "col", "name", "turns", "count"}
-			if remove {
-				allowed = allowed[:3]
-			}
+			allowed := tickEntries[key]
 			if err := m.keys(item, ev, fmt.Sprintf("%s[%d]", key, i), allowed...); err != nil {
 				return err
 			}
-			p, err := pos(key, i, item)
+			turns, count := lua.LValue(lua.LNil), lua.LValue(lua.LNil)
+			if !remove {
+				turns, count = item.RawGetString("turns"), item.RawGetString("count")
+			}
+			me, field, err := m.checkMark(b, item.RawGetString("row"), item.RawGetString("col"), item.RawGetString("name"), turns, count, remove)
 			if err != nil {
-				return err
+				return m.invalid(ev, "%s[%d].%s: %v", key, i, field, err)
 			}
-			hz, err := m.ownHazard(item.RawGetString("name"))
-			if err != nil {
-				return m.invalid(ev, "%s[%d].name: %v", key, i, err)
-			}
-			turns := 0
-			if v := item.RawGetString("turns"); v != lua.LNil {
-				if turns, err = wholeIn(v, 0, 1_000_000); err != nil {
-					return m.invalid(ev, "%s[%d].turns: %v", key, i, err)
-				}
-			}
-			count := 0
-			if v := item.RawGetString("count"); v != lua.LNil {
-				if count, err = wholeIn(v, 0, engine.MaxCount); err != nil {
-					return m.invalid(ev, "%s[%d].count: %v", key, i, err)
-				}
-			}
-			mark := engine.Mark{Pos: p, Name: hz.Name, Turns: turns, Block: hz.Blocks, Follow: hz.Follow, OnMerge: hz.OnMerge, Count: count}
-			e.MarkEdits = append(e.MarkEdits, engine.MarkEdit{Mark: mark, Remove: remove})
+			e.MarkEdits = append(e.MarkEdits, me)
 			return nil
 		}); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// checkPos checks a request's row and col; on an error it names the field.
+func checkPos(b *engine.Board, row, col lua.LValue) (engine.Pos, string, error) {
+	var p engine.Pos
+	var err error
+	if p.Row, err = wholeIn(row, 0, b.Height-1); err != nil {
+		return p, "row", err
+	}
+	if p.Col, err = wholeIn(col, 0, b.Width-1); err != nil {
+		return p, "col", err
+	}
+	return p, "", nil
+}
+
+// checkSet checks one set request (a set entry, or game.set's arguments):
+// the cell (row, col) becomes cell. On an error it names the field.
+func (m *modRun) checkSet(b *engine.Board, row, col, cell lua.LValue) (engine.Edit, string, error) {
+	p, field, err := checkPos(b, row, col)
+	if err != nil {
+		return engine.Edit{}, field, err
+	}
+	c, err := m.host.parseCell(cell)
+	if err != nil {
+		return engine.Edit{}, "cell", err
+	}
+	return engine.Edit{Pos: p, Cell: c}, "", nil
+}
+
+// checkMark checks one mark or unmark request (an entry, or game.mark's
+// and game.unmark's arguments): turns and count are nil when not given
+// (and always for an unmark). On an error it names the field.
+func (m *modRun) checkMark(b *engine.Board, row, col, name, turns, count lua.LValue, remove bool) (engine.MarkEdit, string, error) {
+	p, field, err := checkPos(b, row, col)
+	if err != nil {
+		return engine.MarkEdit{}, field, err
+	}
+	hz, err := m.ownHazard(name)
+	if err != nil {
+		return engine.MarkEdit{}, "name", err
+	}
+	t, n := 0, 0
+	if turns != lua.LNil {
+		if t, err = wholeIn(turns, 0, 1_000_000); err != nil {
+			return engine.MarkEdit{}, "turns", err
+		}
+	}
+	if count != lua.LNil {
+		if n, err = wholeIn(count, 0, engine.MaxCount); err != nil {
+			return engine.MarkEdit{}, "count", err
+		}
+	}
+	mark := engine.Mark{Pos: p, Name: hz.Name, Turns: t, Block: hz.Blocks, Follow: hz.Follow, OnMerge: hz.OnMerge, Count: n}
+	return engine.MarkEdit{Mark: mark, Remove: remove}, "", nil
 }
 
 // ownHazard returns the hazard a mark request names: "name" for the mod's

@@ -16,7 +16,18 @@ game.hazard{
   description = "A bomb: when its fuse runs out it clears this tile and the tiles next to it.",
 }
 
-local function key(r, c) return r * game.width + c end
+-- What the handlers read every time is read once, when the mod loads: the
+-- board's size, the settings, the filter of game.marks and the blast's
+-- steps. Cells are numbered row * W + col; the handlers change the board
+-- with calls (game.set, game.unmark, game.mark), not request tables.
+local W, H = game.width, game.height
+local INTERVAL, FUSE = game.settings.interval, game.settings.fuse
+local FUSES = { hazard = "fuse" }
+local TILES = { cell = "^[1-9]" } -- the cells that hold a tile
+-- BLAST: the steps, {row, col} in turn, from a bomb to the cells it clears:
+-- its own, then up, down, left and right.
+local BLAST = { 0, 0, -1, 0, 1, 0, 0, -1, 0, 1 }
+local floor = math.floor
 
 -- storage.blasted holds the cells this turn's blasts clear, for the tick
 -- handler, which runs after the expire handlers and before their edits
@@ -25,46 +36,51 @@ local function key(r, c) return r * game.width + c end
 
 ---@param ev mod2048.ExpireEvent
 game.on("expire", function(ev)
-  storage.blasted = storage.blasted or {}
   local blasted = storage.blasted
-  local set, unmark = {}, {}
-  for _, d in ipairs({ { 0, 0 }, { -1, 0 }, { 1, 0 }, { 0, -1 }, { 0, 1 } }) do
-    local r, c = ev.row + d[1], ev.col + d[2]
-    if r >= 0 and r < game.height and c >= 0 and c < game.width and not blasted[key(r, c)] then
-      blasted[key(r, c)] = true
-      set[#set + 1] = { row = r, col = c, cell = 0 }
+  if not blasted then
+    blasted = {}
+    storage.blasted = blasted
+  end
+  for j = 1, #BLAST, 2 do
+    local r, c = ev.row + BLAST[j], ev.col + BLAST[j + 1]
+    if r >= 0 and r < H and c >= 0 and c < W and not blasted[r * W + c] then
+      blasted[r * W + c] = true
+      game.set(r, c, 0)
     end
   end
   -- A bomb whose tile the blast clears goes with it.
-  for _, m in ipairs(game.marks{ hazard = "fuse" }) do
-    if blasted[key(m.row, m.col)] then
-      unmark[#unmark + 1] = { row = m.row, col = m.col, name = "fuse" }
+  local fuses = game.marks(FUSES)
+  for j = 1, #fuses do
+    local m = fuses[j]
+    if blasted[m.row * W + m.col] then
+      game.unmark(m.row, m.col, "fuse")
     end
   end
   storage.explosions = (storage.explosions or 0) + 1
   game.log("turn " .. ev.turn .. ": a bomb clears (" .. ev.row .. "," .. ev.col .. ") and its neighbours")
   game.notify("A bomb went off at row " .. ev.row + 1 .. ", column " .. ev.col + 1 .. "!")
-  return { set = set, unmark = unmark }
 end)
 
 ---@param ev mod2048.TickEvent
 game.on("tick", function(ev)
-  local cleared = storage.blasted or {}
-  if storage.blasted then storage.blasted = nil end
-  if ev.turn % game.settings.interval ~= 0 then return end
+  local cleared = storage.blasted
+  if cleared then storage.blasted = nil end
+  if ev.turn % INTERVAL ~= 0 then return end
   -- A new bomb, on a tile that has none and that no blast clears.
   local armed = {}
-  for _, m in ipairs(game.marks{ hazard = "fuse" }) do armed[key(m.row, m.col)] = true end
-  local tiles = {}
-  for r = 0, game.height - 1 do
-    for c = 0, game.width - 1 do
-      if game.cell(r, c) ~= 0 and not cleared[key(r, c)] and not armed[key(r, c)] then
-        tiles[#tiles + 1] = { row = r, col = c }
-      end
+  local fuses = game.marks(FUSES)
+  for j = 1, #fuses do armed[fuses[j].row * W + fuses[j].col] = true end
+  local tiles, n = game.cells(TILES), 0
+  local free = {}
+  for j = 1, #tiles do
+    local k = tiles[j]
+    if not (cleared and cleared[k]) and not armed[k] then
+      n = n + 1
+      free[n] = k
     end
   end
-  if #tiles > 0 then
-    local t = tiles[game.random(#tiles)]
-    return { mark = { { row = t.row, col = t.col, name = "fuse", turns = game.settings.fuse } } }
+  if n > 0 then
+    local k = free[game.random(n)]
+    game.mark(floor(k / W), k % W, "fuse", FUSE)
   end
 end)

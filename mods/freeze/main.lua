@@ -1,6 +1,10 @@
 -- Freeze: every `interval` turns the largest tile freezes for `turns` turns.
 -- A frozen tile carries the blocking hazard "freeze:ice": it neither moves
 -- nor merges, and nothing slides through it.
+--
+-- The handler runs every turn, so what it reads every time is read once,
+-- when the mod loads (the settings and the board's size), and it marks the
+-- tile with a call, game.mark, which costs far less than a request table.
 
 local ice = game.hazard{
   name = "ice",
@@ -10,23 +14,28 @@ local ice = game.hazard{
   description = "A frozen tile: it neither moves nor merges until it thaws.",
 }
 
+local W, H = game.width, game.height
+local INTERVAL, TURNS = game.settings.interval, game.settings.turns
+local cell = game.cell
+
 -- largest returns the row and column of the largest tile (the first one in
 -- reading order when several tie), or nil on an empty board.
 local function largest()
   local best, br, bc = 0, nil, nil
-  for r = 0, game.height - 1 do
-    for c = 0, game.width - 1 do
-      local v = game.cell(r, c)
+  for r = 0, H - 1 do
+    for c = 0, W - 1 do
+      local v = cell(r, c)
       if v > best then best, br, bc = v, r, c end
     end
   end
   return br, bc
 end
 
+---@param ev mod2048.TickEvent
 game.on("tick", function(ev)
-  if ev.turn % game.settings.interval ~= 0 then return end
+  if ev.turn % INTERVAL ~= 0 then return end
   local r, c = largest()
   if r == nil then return end
   storage.freezes = (storage.freezes or 0) + 1
-  return { mark = { { row = r, col = c, name = "ice", turns = game.settings.turns } } }
+  game.mark(r, c, ice, TURNS)
 end)

@@ -13,24 +13,30 @@ local ghost = game.hazard{
   description = "A ghost: it fades away after a few moves, unless it merges first.",
 }
 
+local INTERVAL, LIFETIME = game.settings.interval, game.settings.lifetime
+local MINE = { hazard = ghost } -- game.marks' filter, made once
+
 -- The spawn handler sees where the new tile goes; the tick handler, which
 -- may mark, reads it from storage.
 ---@param ev mod2048.SpawnEvent
 game.on("spawn", function(ev)
-  if (game.turn() + 1) % game.settings.interval == 0 then
+  if (game.turn() + 1) % INTERVAL == 0 then
     storage.haunt = { row = ev.row, col = ev.col }
   end
 end)
 
+-- The tick handler asks for its own marks only, and changes the board with
+-- calls (game.set, game.unmark, game.mark): no request table to build.
 ---@param ev mod2048.TickEvent
 game.on("tick", function(ev)
-  local set, mark, unmark = {}, {}, {}
-  for _, m in ipairs(game.marks()) do
+  local marks = game.marks(MINE)
+  for i = 1, #marks do
+    local m = marks[i]
     -- A ghost's mark runs for lifetime + 1 turns: on the tick of its last
     -- move it has 1 turn left, and the ghost fades.
-    if m.name == ghost and m.turns == 1 then
-      set[#set + 1] = { row = m.row, col = m.col, cell = 0 }
-      unmark[#unmark + 1] = { row = m.row, col = m.col, name = "ghost" }
+    if m.turns == 1 then
+      game.set(m.row, m.col, 0)
+      game.unmark(m.row, m.col, ghost)
       storage.faded = (storage.faded or 0) + 1
     end
   end
@@ -38,8 +44,7 @@ game.on("tick", function(ev)
   if h then
     storage.haunt = nil
     if game.cell(h.row, h.col) ~= 0 then
-      mark[#mark + 1] = { row = h.row, col = h.col, name = "ghost", turns = game.settings.lifetime + 1 }
+      game.mark(h.row, h.col, ghost, LIFETIME + 1)
     end
   end
-  return { set = set, mark = mark, unmark = unmark }
 end)

@@ -1,10 +1,9 @@
 -- grid.lua: how the Moss mod reads the board. `require("grid")` returns this
 -- table. Cells are numbered as game.cells numbers them, row * width + col.
--- The board's size is read once, when the mod loads; next_to reads the
--- current state through the game API, so it works only inside an event
--- handler. The functions that run every turn use numeric for loops and
--- arithmetic rather than ipairs and helper calls: in gopher-lua each call
--- costs as much as a dozen instructions.
+-- The board's size is read once, when the mod loads. The functions that
+-- run every turn use numeric for loops and arithmetic rather than ipairs
+-- and helper calls: in gopher-lua each call costs as much as a dozen
+-- instructions.
 
 local grid = {}
 
@@ -27,19 +26,6 @@ end
 -- on_board reports whether (r, c) is a cell of the board.
 function grid.on_board(r, c)
   return r >= 0 and r < H and c >= 0 and c < W
-end
-
--- next_to reports whether one of the orthogonal neighbours of the cell
--- numbered k is one of the cells game.cells(filter) gives.
-function grid.next_to(k, filter)
-  local marked = game.cells(filter)
-  for i = 1, #marked do
-    local d = marked[i] - k
-    if d == W or d == -W or ((d == 1 or d == -1) and floor(marked[i] / W) == floor(k / W)) then
-      return true
-    end
-  end
-  return false
 end
 
 return grid

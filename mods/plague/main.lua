@@ -17,51 +17,51 @@ local plague = game.hazard{
 
 -- The filters of game.cells, made once: a table with string keys costs
 -- about a microsecond to make, so a handler that runs every turn does not
--- make them again each time.
+-- make them again each time. The same goes for the settings and the
+-- board's width, read once when the mod loads, and for the requests: the
+-- handlers make them with calls (game.set, game.mark, game.unmark), not
+-- with request tables.
 local INFECTED = { hazard = plague }
 local HEALTHY = { cell = "^a", without = plague }
+local W, INTERVAL = game.width, game.settings.interval
+local floor, match = math.floor, string.match
 
--- infect returns a mark request for a random alive cell that is not
--- infected yet, or nil when there is none. game.cells gives the candidates
--- as cell numbers (row * width + col), in reading order.
+-- infect marks a random alive cell that is not infected yet, and reports
+-- whether there was one. game.cells gives the candidates as cell numbers
+-- (row * width + col), in reading order.
 local function infect()
   local cells = game.cells(HEALTHY)
-  if #cells == 0 then return nil end
+  if #cells == 0 then return false end
   local i = cells[game.random(#cells)]
-  return { row = math.floor(i / game.width), col = i % game.width, name = "plague" }
+  game.mark(floor(i / W), i % W, plague)
+  return true
 end
 
 ---@param ev mod2048.StartEvent
 game.on("start", function(ev)
-  local m = infect()
-  if m then return { mark = { m } } end
+  infect()
 end)
 
 ---@param ev mod2048.TickEvent
 game.on("tick", function(ev)
-  local set, mark, unmark = {}, {}, {}
-  local w = game.width
-  for _, i in ipairs(game.cells(INFECTED)) do
-    local r, c = math.floor(i / w), i % w
+  local infected = game.cells(INFECTED)
+  for j = 1, #infected do
+    local i = infected[j]
+    local r, c = floor(i / W), i % W
     -- "a3", "a1/2" (turns without a merge), "a2+C" (on a catalyst)...
-    local e, catalyst = string.match(game.cell(r, c), "^a(%d+)/?%d*(.*)$")
+    local e, catalyst = match(game.cell(r, c), "^a(%d+)/?%d*(.*)$")
     e = tonumber(e)
     if e and e > 1 then
-      set[#set + 1] = { row = r, col = c, cell = "a" .. (e - 1) .. catalyst }
+      game.set(r, c, "a" .. (e - 1) .. catalyst)
     elseif e then
-      set[#set + 1] = { row = r, col = c, cell = "d1" .. catalyst }
-      unmark[#unmark + 1] = { row = r, col = c, name = "plague" }
+      game.set(r, c, "d1" .. catalyst)
+      game.unmark(r, c, plague)
     else
       -- a dormant cell: the infection ends with it
-      unmark[#unmark + 1] = { row = r, col = c, name = "plague" }
+      game.unmark(r, c, plague)
     end
   end
-  if ev.turn % game.settings.interval == 0 then
-    local m = infect()
-    if m then mark[#mark + 1] = m end
-  end
-  storage.infected = (storage.infected or 0) + #mark
-  if #set + #mark + #unmark > 0 then
-    return { set = set, mark = mark, unmark = unmark }
+  if ev.turn % INTERVAL == 0 and infect() then
+    storage.infected = (storage.infected or 0) + 1
   end
 end)

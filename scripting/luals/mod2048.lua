@@ -90,6 +90,7 @@
 ---@field expire? boolean # API version 2: the expire event
 ---@field notify? boolean # API version 2: game.notify
 ---@field cells? boolean # API version 2: game.cells, the board's cells that pass filters
+---@field edits? boolean # API version 2: game.set, game.mark and game.unmark, a handler's requests as calls
 
 ---The table game.hazard takes.
 ---@class mod2048.HazardSpec
@@ -246,16 +247,24 @@ game = {}
 ---its files); at most 64 handlers per event. A handler gets a fresh table
 ---(the event's payload) and returns nothing or a request table; a request
 ---with an unknown key, a value of the wrong type, NaN or a position off the
----board is an error of the mod.
+---board is an error of the mod. A spawn handler may take a filter (API
+---version 2): {near = NAME} runs it only for a spawn next to a mark of
+---this mod's hazard NAME.
 ---@param event mod2048.Event # the event's name
 ---@param handler fun(ev: table): table? # called with the payload; returns nothing or a request
+---@param filter? mod2048.SpawnFilter # spawn only: the spawns the handler runs for
 ---@overload fun(event: "before_move", handler: fun(ev: mod2048.BeforeMoveEvent): mod2048.BeforeMoveRequest?)
 ---@overload fun(event: "after_merge", handler: fun(ev: mod2048.AfterMergeEvent): mod2048.AfterMergeRequest?)
----@overload fun(event: "spawn", handler: fun(ev: mod2048.SpawnEvent): mod2048.SpawnRequest?)
+---@overload fun(event: "spawn", handler: fun(ev: mod2048.SpawnEvent): mod2048.SpawnRequest?, filter?: mod2048.SpawnFilter)
 ---@overload fun(event: "tick", handler: fun(ev: mod2048.TickEvent): mod2048.TickRequest?)
 ---@overload fun(event: "start", handler: fun(ev: mod2048.StartEvent): mod2048.StartRequest?)
 ---@overload fun(event: "expire", handler: fun(ev: mod2048.ExpireEvent): mod2048.ExpireRequest?)
-function game.on(event, handler) end
+function game.on(event, handler, filter) end
+
+---A spawn handler's filter (API version 2): the host runs the handler only
+---for the spawns that pass it.
+---@class mod2048.SpawnFilter
+---@field near string # the spawn's cell is next to (above, below, left or right of) a mark of this mod's hazard ("name" or "modid:name"), defined before
 
 ---Defines a hazard, a kind of mark this mod puts on cells with a tick
 ---request. Only while the mod loads. Returns its full name, "modid:name".
@@ -339,6 +348,35 @@ function game.log(...) end
 ---most 4 messages a move.
 ---@param text string # the message
 function game.notify(text) end
+
+---Puts cell on the board at row and col, as an entry of a tick request's
+---set list does (API version 2): 0 in classic, "." in cellular, empties
+---the cell. Only in tick, start and expire handlers; the turn's requests
+---made by calls come before those of the table the handler returns. A
+---call costs far less than a table entry.
+---@param row integer # the row, from 0
+---@param col integer # the column, from 0
+---@param cell mod2048.Cell # the cell to put there
+function game.set(row, col, cell) end
+
+---Puts a mark of one of this mod's hazards on the cell at row and col, as
+---an entry of a tick request's mark list does (API version 2). Only in
+---tick, start and expire handlers.
+---@param row integer # the row, from 0
+---@param col integer # the column, from 0
+---@param name string # the hazard, "name" or "modid:name"
+---@param turns? integer # turns the mark lasts; 0 or none: until removed
+---@param count? integer # the count the mark shows (a hazard with counter = "count")
+function game.mark(row, col, name, turns, count) end
+
+---Removes this mod's mark of hazard name from the cell at row and col, as
+---an entry of a tick request's unmark list does (API version 2); removing
+---a mark that is not there does nothing. Only in tick, start and expire
+---handlers.
+---@param row integer # the row, from 0
+---@param col integer # the column, from 0
+---@param name string # the hazard, "name" or "modid:name"
+function game.unmark(row, col, name) end
 
 ---This mod's storage: plain data (numbers, strings, booleans and tables of
 ---them, with number or string keys) saved with the game at the end of every
