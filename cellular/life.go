@@ -2,29 +2,46 @@ package cellular
 
 import "github.com/mod2048/mod2048/engine"
 
-// aliveNeighbours counts the alive cells in the Moore neighbourhood of cell
-// p: beyond the board's edge is empty, or, with life.wrap, the other side.
-func (r *Rules) aliveNeighbours(b *engine.Board, alive []bool, p int) int {
+// neighbourCounts writes into buf (resized) the number of alive cells in
+// the Moore neighbourhood of every cell, as a look at each cell's eight neighbours would count them, in one
+// pass that adds each alive cell to its neighbours' counts (the
+// neighbourhood is symmetric, with life.wrap too, so the counts are the
+// same): a tick reads every cell's count, and most cells are not alive.
+func (r *Rules) neighbourCounts(buf []uint8, b *engine.Board, alive []bool) []uint8 {
 	w, h := b.Width, b.Height
-	row, col := p/w, p%w
-	n := 0
-	for dr := -1; dr <= 1; dr++ {
-		for dc := -1; dc <= 1; dc++ {
-			if dr == 0 && dc == 0 {
+	if cap(buf) < len(alive) {
+		buf = make([]uint8, len(alive))
+	}
+	buf = buf[:len(alive)]
+	clear(buf)
+	wrap := r.s.Life.Wrap
+	for p, a := range alive {
+		if !a {
+			continue
+		}
+		row, col := p/w, p%w
+		for dr := -1; dr <= 1; dr++ {
+			rr := row + dr
+			if wrap {
+				rr = (rr + h) % h
+			} else if rr < 0 || rr >= h {
 				continue
 			}
-			rr, cc := row+dr, col+dc
-			if r.s.Life.Wrap {
-				rr, cc = (rr+h)%h, (cc+w)%w
-			} else if rr < 0 || rr >= h || cc < 0 || cc >= w {
-				continue
-			}
-			if alive[rr*w+cc] {
-				n++
+			for dc := -1; dc <= 1; dc++ {
+				cc := col + dc
+				if dr == 0 && dc == 0 {
+					continue
+				}
+				if wrap {
+					cc = (cc + w) % w
+				} else if cc < 0 || cc >= w {
+					continue
+				}
+				buf[rr*w+cc]++
 			}
 		}
 	}
-	return n
+	return buf
 }
 
 // births reports whether n alive neighbours make a birth: exactly 3, or 2 or
@@ -49,8 +66,10 @@ func (r *Rules) life(s *engine.State, born []bool, sc *scratch) (births, deaths 
 	b := &s.Board
 	sc.alive = fillAlive(sc.alive, b)
 	alive := sc.alive
+	sc.counts = r.neighbourCounts(sc.counts, b, alive)
+	counts := sc.counts
 	for p, c := range b.Cells {
-		switch r.fate(s, alive, p) {
+		switch r.fate(s, alive, p, int(counts[p])) {
 		case dies:
 			b.Cells[p] = engine.Cell{Token: c.Token, Charges: c.Charges}
 			deaths++
@@ -75,9 +94,9 @@ const (
 )
 
 // fate returns what the Life tick does to cell p of s's board, alive
-// telling which cells are alive (on the snapshot the tick reads).
-func (r *Rules) fate(s *engine.State, alive []bool, p int) lifeFate {
-	n := r.aliveNeighbours(&s.Board, alive, p)
+// telling which cells are alive (on the snapshot the tick reads) and n
+// counting p's alive neighbours.
+func (r *Rules) fate(s *engine.State, alive []bool, p, n int) lifeFate {
 	switch {
 	case alive[p] && n != 2 && n != 3:
 		return dies
@@ -224,8 +243,10 @@ func (r *Rules) decay(b *engine.Board, sc *scratch) {
 	}
 	sc.alive = fillAlive(sc.alive, b)
 	alive := sc.alive
+	sc.counts = r.neighbourCounts(sc.counts, b, alive)
+	counts := sc.counts
 	for p, c := range b.Cells {
-		if alive[p] && r.aliveNeighbours(b, alive, p) <= 1 {
+		if alive[p] && counts[p] <= 1 {
 			b.Cells[p].Level = uint16(max(int(c.Level)-r.s.Decay.Amount, 1))
 		}
 	}
@@ -256,9 +277,10 @@ func (r *Rules) Foresee(s *engine.State) Foresight {
 	defer sc.put()
 	sc.alive = fillAlive(sc.alive, &s.Board)
 	alive := sc.alive
+	sc.counts = r.neighbourCounts(sc.counts, &s.Board, alive)
 	var f Foresight
 	for p, c := range s.Board.Cells {
-		n := r.aliveNeighbours(&s.Board, alive, p)
+		n := int(sc.counts[p])
 		switch {
 		case alive[p] && n != 2 && n != 3:
 			f.Deaths++

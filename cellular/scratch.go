@@ -15,6 +15,7 @@ type scratch struct {
 	segs    [][]int
 	out     []slot
 	alive   []bool
+	counts  []uint8 // the alive neighbours of each cell (neighbourCounts)
 	merged  []bool
 	born    []bool
 	size    []int

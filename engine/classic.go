@@ -145,7 +145,8 @@ func (c *Classic) Play(t *Turn) (bool, error) {
 	for k := 0; k < n; k++ {
 		l := lineOf(t.Dir, k, b.Width, b.Height)
 		if blocks {
-			for _, seg := range segmentsOf(s, l) {
+			var buf [maxSegments]line
+			for _, seg := range segmentsOf(s, l, buf[:0]) {
 				ch, w, err := c.slide(t, seg, win, &small)
 				if err != nil {
 					return false, err
@@ -214,9 +215,10 @@ func (c *Classic) lost(s *State) bool {
 }
 
 // segmentsOf splits a line at the cells blocking marks stand on: each part
-// slides on its own, toward its own front.
-func segmentsOf(s *State, l line) []line {
-	var out []line
+// slides on its own, toward its own front. It appends the parts to out, a
+// caller's buffer (an array of maxSegments on its stack holds them for a
+// line of up to 2 × maxSegments cells, so a move allocates nothing).
+func segmentsOf(s *State, l line, out []line) []line {
 	start, n := l.start, 0
 	for i, at := 0, l.start; i < l.n; i, at = i+1, at+l.step {
 		if s.Blocked(at) {
@@ -233,6 +235,9 @@ func segmentsOf(s *State, l line) []line {
 	}
 	return out
 }
+
+// maxSegments is the size of segmentsOf's buffers.
+const maxSegments = 8
 
 // canMove reports whether any move would change the board of s.
 func (c *Classic) canMove(s *State) bool {
@@ -346,9 +351,10 @@ func (c *Classic) hookMerge(t *Turn, l line, to, a, b int, lv uint16) (uint16, e
 func (c *Classic) Changes(s *State, d Direction) bool {
 	b := &s.Board
 	for k, n := 0, lineCount(d, b.Width, b.Height); k < n; k++ {
-		lines := []line{lineOf(d, k, b.Width, b.Height)}
+		var buf [maxSegments]line
+		lines := append(buf[:0], lineOf(d, k, b.Width, b.Height))
 		if s.HasBlocks() {
-			lines = segmentsOf(s, lines[0])
+			lines = segmentsOf(s, lines[0], buf[:0])
 		}
 		for _, l := range lines {
 			if c.lineChanges(b, l) {

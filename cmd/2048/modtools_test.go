@@ -48,7 +48,7 @@ func TestModInstallListCheck(t *testing.T) {
 	}
 	// A folder.
 	out, errOut, code := run2048(t, dir, "mod", "install", filepath.Join(repoMods, "freeze"))
-	if code != 0 || !strings.Contains(out, "installed freeze 1.0.0 in ") {
+	if code != 0 || !strings.Contains(out, "installed freeze 1.1.0 in ") {
 		t.Fatalf("mod install DIR: exit %d\n%s%s", code, out, errOut)
 	}
 	// A zip, its files in one folder.
@@ -59,7 +59,7 @@ func TestModInstallListCheck(t *testing.T) {
 		t.Fatalf("mod install ZIP: exit %d\n%s%s", code, out, errOut)
 	}
 	out, _, code = run2048(t, dir, "mod", "list")
-	for _, want := range []string{"freeze 1.0.0  Freeze", "one_way 1.0.0  One Way", `setting direction = "down" (string)`, "setting interval = 4 (int, 1 to 100)", "depends on: none; conflicts with: none"} {
+	for _, want := range []string{"freeze 1.1.0  Freeze", "one_way 1.0.0  One Way", `setting direction = "down" (string)`, "setting interval = 4 (int, 1 to 100)", "depends on: none; conflicts with: none"} {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Errorf("mod list lacks %q:\n%s", want, out)
 		}
@@ -90,7 +90,7 @@ func TestModInstallListCheck(t *testing.T) {
 
 	// check: a good mod passes; one that errors fails, saying so.
 	out, _, code = run2048(t, dir, "mod", "check", "--games", "2", "--moves", "30", "freeze")
-	for _, want := range []string{"manifest: ok (freeze 1.0.0)", "load: ok (classic)", "fixtures: ok (2 passed)", "soak classic: ok: 2 games"} {
+	for _, want := range []string{"manifest: ok (freeze 1.1.0)", "load: ok (classic)", "fixtures: ok (2 passed)", "soak classic: ok: 2 games"} {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Errorf("mod check freeze: exit %d, lacks %q:\n%s", code, want, out)
 		}

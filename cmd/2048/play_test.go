@@ -570,7 +570,7 @@ func TestPlayModded(t *testing.T) {
 	}
 	sc.press("?")
 	sc.golden("modded_help")
-	sc.contains("Freeze 1.0.0 (freeze)")
+	sc.contains("Freeze 1.1.0 (freeze)")
 	sc.press("End")
 	sc.contains("* freeze:ice: A frozen tile")
 	// L: the mods' logs and the recent messages, whole.
