@@ -91,8 +91,8 @@ func CheckMark(b *Board, m Mark) error {
 
 // hasFollow reports whether a mark of s follows its tile.
 func (s *State) hasFollow() bool {
-	for _, m := range s.Marks {
-		if m.Follow {
+	for k := range s.Marks {
+		if s.Marks[k].Follow {
 			return true
 		}
 	}
@@ -204,13 +204,14 @@ func (s *State) MarksAt(p Pos) []Mark {
 
 // Blocked reports whether a blocking mark stands on the cell at index i of
 // the board.
+//
+// The rules ask it of every cell of every line, several times a turn: it
+// reads the marks in place (a Mark is a few words, and range would copy
+// each) and compares cell indexes, with no division.
 func (s *State) Blocked(i int) bool {
-	if len(s.Marks) == 0 {
-		return false
-	}
-	p := s.Board.PosOf(i)
-	for _, m := range s.Marks {
-		if m.Block && m.Pos == p {
+	w := s.Board.Width
+	for k := range s.Marks {
+		if m := &s.Marks[k]; m.Block && m.Pos.Row*w+m.Pos.Col == i {
 			return true
 		}
 	}
@@ -219,8 +220,8 @@ func (s *State) Blocked(i int) bool {
 
 // HasBlocks reports whether any blocking mark stands on the board.
 func (s *State) HasBlocks() bool {
-	for _, m := range s.Marks {
-		if m.Block {
+	for k := range s.Marks {
+		if s.Marks[k].Block {
 			return true
 		}
 	}

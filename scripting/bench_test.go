@@ -232,3 +232,67 @@ func BenchmarkHandlerConcat(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkAPICalls is what a statement costs in a handler, on a
+// cellular 4×4 board: each sub-benchmark runs it 40 times in one tick
+// handler and reports ns/iter, the time of one (the loop's own cost is
+// "empty"). MODDING.md's "What costs time in a handler" quotes it.
+func BenchmarkAPICalls(b *testing.B) {
+	setup := `
+local H = game.hazard{ name = "h", glyph = "h" }
+local F = { hazard = H }
+local FREE = { cell = "^%.$", marked = false }
+local cell, match, floor = game.cell, string.match, math.floor
+local M = {}
+`
+	for _, c := range []struct{ name, body string }{
+		{"empty", `local x = i`},
+		{"cell", `local x = cell(1, 1)`},
+		{"cells", `local x = game.cells(F)`},
+		{"cellsfree", `local x = game.cells(FREE)`},
+		{"match", `local e, c = match("a3+C", "^a(%d+)/?%d*(.*)$")`},
+		{"concat", `local s = "a" .. i .. "x"`},
+		{"table3", `local t = {row = 1, col = 2, name = "h"}`},
+		{"array3", `local t = {1, 2, "h"}`},
+		{"set", `game.set(1, 1, "a2")`},
+		{"mark", `game.mark(1, 1, "h")`},
+		{"storage", `storage.x = i`},
+		{"random", `local x = game.random(20)`},
+		{"storagenew", `storage.x = nil storage.x = i`},
+		{"unmark", `game.unmark(1, 1, "h")`},
+		{"cellset", `game.set(1, 1, cell(1, 1))`},
+		{"memo", `local x = M[cell(1, 1)]`},
+		{"marks", `local x = game.marks(F)`},
+		{"floor", `local x = floor(i / 4)`},
+		{"settings", `local x = game.settings`},
+		{"log", `game.log("x")`},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			m := writeModVersion(b, "api", "2", setup+`game.on("tick", function(ev) for i = 1, 40 do `+c.body+` end end)`)
+			g := cellularGame(b, false, []string{". a3 a1/2 d2", "C a2+C B2 b", ". . . a8", "d1 . . ."})
+			h, err := scripting.NewHost([]*scripting.Mod{m}, g.Rules(), g.Options(), scripting.DefaultLimits())
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer h.Close()
+			g.SetHooks(h)
+			st := g.State()
+			ev := &engine.TickEvent{Turn: 1, State: st}
+			mv := &engine.MoveEvent{Dir: engine.Left, State: st}
+			i := 0
+			for b.Loop() {
+				if err := h.OnTick(ev); err != nil {
+					b.Fatal(err)
+				}
+				if r := h.TakeReports(); len(r) > 0 {
+					b.Fatal(r)
+				}
+				ev.Data, ev.Edits, ev.MarkEdits = nil, ev.Edits[:0], ev.MarkEdits[:0]
+				if i++; i%8 == 0 {
+					h.BeforeMove(mv)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/40, "ns/iter")
+		})
+	}
+}

@@ -1,6 +1,8 @@
 package scripting
 
 import (
+	"sync"
+
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/mod2048/mod2048/engine"
@@ -25,39 +27,7 @@ func (m *modRun) luaCells(L *lua.LState) int {
 	if !ok || L.GetTop() != 1 {
 		L.RaiseError("game.cells: want one table of filters {cell =, marked =, hazard =, without =}, got %s", describe(L.Get(1)))
 	}
-	bad := ""
-	spec.ForEach(func(k, _ lua.LValue) {
-		if s, ok := k.(lua.LString); bad == "" && (!ok || !contains(cellsKeys, string(s))) {
-			bad = describe(k)
-		}
-	})
-	if bad != "" {
-		L.RaiseError("game.cells: unknown key %s (allowed: cell, marked, hazard, without)", bad)
-	}
-	pattern, hasPattern := "", false
-	switch v := spec.RawGetString("cell"); v := v.(type) {
-	case *lua.LNilType:
-	case lua.LString:
-		pattern, hasPattern = string(v), true
-	default:
-		L.RaiseError("game.cells: cell: want a pattern string, got %s", describe(v))
-	}
-	marked := spec.RawGetString("marked")
-	if marked != lua.LNil && marked.Type() != lua.LTBool {
-		L.RaiseError("game.cells: marked: want true or false, got %s", describe(marked))
-	}
-	hazard := func(key string) string {
-		v := spec.RawGetString(key)
-		if v == lua.LNil {
-			return ""
-		}
-		hz, err := m.ownHazard(v)
-		if err != nil {
-			L.RaiseError("game.cells: %s: %v", key, err)
-		}
-		return hz.Name
-	}
-	with, without := hazard("hazard"), hazard("without")
+	f := m.cellsFilter(L, spec)
 
 	s := m.state()
 	b := &s.Board
@@ -69,32 +39,57 @@ func (m *modRun) luaCells(L *lua.LState) int {
 	}
 	flags := m.cellFlags[:n]
 	clear(flags)
-	for _, mk := range s.Marks {
+	for k := range s.Marks {
+		mk := &s.Marks[k]
 		i := mk.Pos.Row*b.Width + mk.Pos.Col
 		if i < 0 || i >= n {
 			continue
 		}
 		flags[i] |= 1
-		if mk.Name == with {
+		if mk.Name == f.with {
 			flags[i] |= 2
 		}
-		if mk.Name == without {
+		if mk.Name == f.without {
 			flags[i] |= 4
 		}
 	}
-	var out []int
+	// need and want: the flags a cell passes with. A cell must carry those
+	// of need and none of those not in want.
+	need, want := uint8(0), uint8(7)
+	switch f.marked {
+	case lua.LTrue:
+		need |= 1
+	case lua.LFalse:
+		want &^= 1
+	}
+	if f.with != "" {
+		need |= 2
+	}
+	if f.without != "" {
+		want &^= 4
+	}
+	out := m.cellsOut[:0]
+	var last engine.Cell // the cell matched last, and its answer: runs of equal cells are common
+	var lastAnswer cellMatch
+	haveLast := false
 	for i := range n {
-		f := flags[i]
-		switch {
-		case marked == lua.LTrue && f&1 == 0, marked == lua.LFalse && f&1 != 0,
-			with != "" && f&2 == 0, without != "" && f&4 != 0:
+		if fl := flags[i]; fl&need != need || fl&^want != 0 {
 			continue
 		}
-		if hasPattern && !m.pat.contains(L, m.host.cellString(b.Cells[i]), pattern) {
-			continue
+		if f.hasPattern {
+			c := b.Cells[i]
+			if haveLast && c == last {
+				m.budget.spend(L, lastAnswer.steps)
+			} else {
+				last, lastAnswer, haveLast = c, m.cellMatch(L, c, f.pattern), true
+			}
+			if !lastAnswer.ok {
+				continue
+			}
 		}
 		out = append(out, i)
 	}
+	m.cellsOut = out[:0]
 	t := L.CreateTable(len(out), 0)
 	for _, i := range out {
 		t.Append(number(i))
@@ -102,6 +97,112 @@ func (m *modRun) luaCells(L *lua.LState) int {
 	L.Push(t)
 	return 1
 }
+
+// cellsFilter is a game.cells filter table, read and checked.
+type cellsFilter struct {
+	spec                   *lua.LTable
+	raw                    [4]lua.LValue // the values of cellsKeys the table held
+	pattern, with, without string
+	hasPattern             bool
+	marked                 lua.LValue
+}
+
+// cellsFilter reads and checks a filter table. A mod passes the same few
+// tables turn after turn (made once, when it loads): the last ones read
+// are kept, and a table seen before whose four values are still the same
+// is not read again. Its keys are checked when it is first seen: an
+// unknown key added to it later goes unnoticed.
+func (m *modRun) cellsFilter(L *lua.LState, spec *lua.LTable) *cellsFilter {
+	var raw [4]lua.LValue
+	for i, k := range cellsKeys {
+		raw[i] = spec.RawGetString(k)
+	}
+	for i := range m.filters {
+		if f := &m.filters[i]; f.spec == spec && f.raw == raw {
+			return f
+		}
+	}
+	for k, _ := spec.Next(lua.LNil); k != lua.LNil; k, _ = spec.Next(k) {
+		if s, ok := k.(lua.LString); !ok || !contains(cellsKeys, string(s)) {
+			L.RaiseError("game.cells: unknown key %s (allowed: cell, marked, hazard, without)", describe(k))
+		}
+	}
+	f := cellsFilter{spec: spec, raw: raw, marked: raw[1]}
+	switch v := raw[0].(type) {
+	case *lua.LNilType:
+	case lua.LString:
+		f.pattern, f.hasPattern = string(v), true
+	default:
+		L.RaiseError("game.cells: cell: want a pattern string, got %s", describe(v))
+	}
+	if f.marked != lua.LNil && f.marked.Type() != lua.LTBool {
+		L.RaiseError("game.cells: marked: want true or false, got %s", describe(f.marked))
+	}
+	for i, name := range []*string{&f.with, &f.without} {
+		if v := raw[2+i]; v != lua.LNil {
+			hz, err := m.ownHazard(v)
+			if err != nil {
+				L.RaiseError("game.cells: %s: %v", cellsKeys[2+i], err)
+			}
+			*name = hz.Name
+		}
+	}
+	// Keep it, in place of the oldest.
+	m.filters[m.nextFilter] = f
+	k := m.nextFilter
+	m.nextFilter = (m.nextFilter + 1) % len(m.filters)
+	return &m.filters[k]
+}
+
+// cellMatch reports whether the text of c matches pattern, as string.find
+// would find it, and charges the matching's steps. The answers are kept
+// for every game of the process: a board holds few different cells, a mod
+// asks with the same few patterns turn after turn, and a game's answers
+// are the next game's (the lab plays thousands). An answer and its steps
+// depend on the pattern and the cell's text alone, so a game sees the
+// same whether its answer was kept or worked out, and the charge is the
+// same either way: the budget runs out at the same call.
+func (m *modRun) cellMatch(L *lua.LState, c engine.Cell, pattern string) cellMatch {
+	k := answerKey{pattern, m.host.rulesName, c}
+	shared.RLock()
+	r, found := shared.answers[k]
+	shared.RUnlock()
+	if found {
+		m.budget.spend(L, r.steps)
+		return r
+	}
+	r.ok, r.steps = m.pat.contains(L, m.host.cellString(c), pattern)
+	shared.Lock()
+	if shared.answers == nil || len(shared.answers) >= maxSharedAnswers {
+		shared.answers = make(map[answerKey]cellMatch)
+	}
+	shared.answers[k] = r
+	shared.Unlock()
+	return r
+}
+
+// cellMatch is an answer of cellMatch: whether the pattern matched, and in
+// how many steps.
+type cellMatch struct {
+	ok    bool
+	steps int
+}
+
+// answerKey is a pattern and a cell of a ruleset (whose FormatCell writes
+// the cell's text).
+type answerKey struct {
+	pattern, rules string
+	cell           engine.Cell
+}
+
+// shared holds cellMatch's answers.
+var shared struct {
+	sync.RWMutex
+	answers map[answerKey]cellMatch
+}
+
+// maxSharedAnswers bounds the answers cellMatch keeps.
+const maxSharedAnswers = 4096
 
 // cellsKeys are the filters of game.cells.
 var cellsKeys = []string{"cell", "marked", "hazard", "without"}

@@ -127,3 +127,30 @@ end)
 	}
 	wantLog(t, h, "old", "nil\tnil")
 }
+
+// TestGameCellsFilterReused: a filter table passed again is read again
+// when its values changed (the host keeps the ones it read), in this game
+// and in the next, whose answers the first one's kept.
+func TestGameCellsFilterReused(t *testing.T) {
+	src := `
+game.hazard{ name = "h1", glyph = "1" }
+local F = { cell = "^0$" }
+game.on("tick", function()
+  game.log(table.concat(game.cells(F), ","))
+  F.cell = "^2$"
+  game.log(table.concat(game.cells(F), ","))
+  F.cell, F.marked = nil, true
+  game.log(table.concat(game.cells(F), ","))
+  F.marked, F.cell = nil, "^0$"
+end)
+`
+	for range 2 {
+		g := classicGame(t, []string{"2 0 4 0", "0 8 0 0", "0 0 0 0", "16 0 0 2"}, "0,1,2")
+		h := attach(t, g, writeModVersion(t, "reuse", "2", src))
+		move(t, h, g, engine.Down)
+		noReports(t, h)
+		// After Down and the spawn at (0,1): 0 2 0 0 / 0 0 0 0 / 2 0 0 0 /
+		// 16 8 4 2.
+		wantLog(t, h, "reuse", "0,2,3,4,5,6,7,9,10,11", "1,8,15", "")
+	}
+}

@@ -413,7 +413,8 @@ func (h *Host) OnSpawn(e *engine.SpawnEvent) error {
 // nextToMark reports whether a mark of hazard name is on a cell next to p:
 // above, below, left or right.
 func nextToMark(s *engine.State, p engine.Pos, name string) bool {
-	for _, mk := range s.Marks {
+	for k := range s.Marks {
+		mk := &s.Marks[k]
 		if d := abs(mk.Pos.Row-p.Row) + abs(mk.Pos.Col-p.Col); d == 1 && mk.Name == name {
 			return true
 		}

@@ -44,13 +44,16 @@ const (
 // Host runs a game's mods. It implements engine.Hooks; play moves through
 // Host.Move, which handles a failing mod.
 type Host struct {
-	limits   Limits
-	rules    engine.Rules
-	opt      engine.Options
-	mods     []*modRun
-	hazards  []Hazard
-	watchdog *watchdog
-	reports  []Report
+	limits Limits
+	rules  engine.Rules
+	// rulesName tells the rules' kind apart from others' (cellMatch's
+	// answers): their Go type and name, whose FormatCell writes a cell.
+	rulesName string
+	opt       engine.Options
+	mods      []*modRun
+	hazards   []Hazard
+	watchdog  *watchdog
+	reports   []Report
 	// The errors of a spent budget, made once.
 	callReason, turnReason, heldReason string
 	state                              *engine.State  // the state the running event reads
@@ -62,35 +65,44 @@ type Host struct {
 	scores                             boxes[engine.Score, lua.LValue] // scoreValue's boxes
 	names                              boxes[string, lua.LValue]       // nameValue's boxes
 	texts                              boxes[engine.Cell, string]      // cellString's texts
+	parsed                             boxes[string, engine.Cell]      // parseCell's cells, by text
 	// pending are the notices of the move being tried; notices those of
 	// the moves played (notice.go).
 	pending, notices []Notice
 }
 
 type modRun struct {
-	host      *Host
-	mod       *Mod
-	key       string // the key of its record in the state's Data
-	L         *lua.LState
-	budget    *budget
-	own       map[string]Hazard // the mod's hazards, by short and full name (ownHazard)
-	pat       *patterns         // game.cells' matcher
-	cellFlags []uint8           // game.cells' scratch
-	edits     editing           // the turn game.set, game.mark and game.unmark change (edits.go)
-	meters    meters            // the mod's `..` and `...` (concat.go)
-	held      held              // what the mod holds (memory.go)
-	log       *logBuffer
-	handlers  [numEvents][]*lua.LFunction
-	near      [numEvents][]string   // per handler: its filter's hazard (game.on's near), or ""
-	reuse     [numEvents][]reuse    // per handler: what of its payload the host may reuse
-	reads     [numEvents][]uint8    // per handler: the payload's fields it may read, a bit each (payloadKeys' order)
-	payloads  [numEvents]payloadBox // the payloads reused, made on first use
-	lists     [2]*lua.LTable        // after_merge's from and sources, reused
-	points    [2]payloadBox         // after_merge's from[1] and from[2], reused
-	touches   bool                  // the mod's code can reach storage (mentionsStorage)
-	disabled  bool                  // the state's record disables the mod (set by begin)
-	muted     bool                  // off for the rest of this move, after an error in it
-	spent     int64                 // instructions run in this turn
+	host    *Host
+	mod     *Mod
+	key     string // the key of its record in the state's Data
+	L       *lua.LState
+	budget  *budget
+	own     map[string]Hazard // the mod's hazards, by short and full name (ownHazard)
+	lastOwn struct {          // the hazard ownHazard found last
+		name string
+		hz   Hazard
+		ok   bool
+	}
+	pat        *patterns      // game.cells' matcher
+	cellFlags  []uint8        // game.cells' scratch
+	cellsOut   []int          // game.cells' scratch
+	filters    [4]cellsFilter // game.cells' filters read last (cellsFilter)
+	nextFilter int
+	edits      editing // the turn game.set, game.mark and game.unmark change (edits.go)
+	meters     meters  // the mod's `..` and `...` (concat.go)
+	held       held    // what the mod holds (memory.go)
+	log        *logBuffer
+	handlers   [numEvents][]*lua.LFunction
+	near       [numEvents][]string   // per handler: its filter's hazard (game.on's near), or ""
+	reuse      [numEvents][]reuse    // per handler: what of its payload the host may reuse
+	reads      [numEvents][]uint8    // per handler: the payload's fields it may read, a bit each (payloadKeys' order)
+	payloads   [numEvents]payloadBox // the payloads reused, made on first use
+	lists      [2]*lua.LTable        // after_merge's from and sources, reused
+	points     [2]payloadBox         // after_merge's from[1] and from[2], reused
+	touches    bool                  // the mod's code can reach storage (mentionsStorage)
+	disabled   bool                  // the state's record disables the mod (set by begin)
+	muted      bool                  // off for the rest of this move, after an error in it
+	spent      int64                 // instructions run in this turn
 	// Storage (storage.go): the live table and the random stream are
 	// loaded's, unless a handler ran since.
 	ran     bool       // a handler ran since storage was last saved or loaded

@@ -52,14 +52,14 @@ end)`
 
 // writeModVersion writes and loads a mod of the given API version whose
 // main.lua is src.
-func writeModVersion(t *testing.T, id, version, src string) *scripting.Mod {
+func writeModVersion(t testing.TB, id, version, src string) *scripting.Mod {
 	t.Helper()
 	return loadMod(t, writeModDirVersion(t, id, version, src))
 }
 
 // writeModDirVersion writes the mod writeModVersion loads, and returns its
 // folder.
-func writeModDirVersion(t *testing.T, id, version, src string) string {
+func writeModDirVersion(t testing.TB, id, version, src string) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), id)
 	manifest := "id = \"" + id + "\"\nname = \"" + id + "\"\nversion = \"1.0.0\"\napi_version = " + version + "\n"

@@ -75,8 +75,9 @@ func (p *patterns) take(L *lua.LState, src, pat string, what string) *matcher {
 func (p *patterns) put(ms *matcher) { p.spare = ms }
 
 // contains reports whether pat matches somewhere in src, as string.find
-// finds it (game.cells), charging the steps as find does.
-func (p *patterns) contains(L *lua.LState, src, pat string) bool {
+// finds it (game.cells), charging the steps as find does; it returns them
+// too.
+func (p *patterns) contains(L *lua.LState, src, pat string) (bool, int) {
 	ms := p.take(L, src, pat, "cells")
 	defer p.put(ms)
 	start, anchor := 0, len(pat) > 0 && pat[0] == '^'
@@ -86,10 +87,10 @@ func (p *patterns) contains(L *lua.LState, src, pat string) bool {
 	for s1 := 0; ; s1++ {
 		ms.level = 0
 		if ms.match(s1, start) != -1 {
-			return true
+			return true, ms.steps
 		}
 		if anchor || s1 >= len(src) {
-			return false
+			return false, ms.steps
 		}
 	}
 }

@@ -137,7 +137,13 @@ func (m *modRun) ownHazard(v lua.LValue) (Hazard, error) {
 	if !ok {
 		return Hazard{}, fmt.Errorf("want a hazard's name, got %s", describe(v))
 	}
+	// A handler names the same hazard call after call (a constant of its
+	// code, the same string each time): the last one found is kept.
+	if m.lastOwn.ok && string(s) == m.lastOwn.name {
+		return m.lastOwn.hz, nil
+	}
 	if hz, ok := m.own[string(s)]; ok {
+		m.lastOwn.name, m.lastOwn.hz, m.lastOwn.ok = string(s), hz, true
 		return hz, nil
 	}
 	name := string(s)
@@ -275,9 +281,14 @@ func (h *Host) parseCell(v lua.LValue) (engine.Cell, error) {
 	default:
 		return engine.Cell{}, fmt.Errorf("want a cell (a number or a notation string), got %s", describe(v))
 	}
+	// A mod sets the same few cells turn after turn: each text is parsed
+	// once (cellular's notation takes a regular expression).
+	if c, ok := h.parsed[text]; ok {
+		return c, nil
+	}
 	c, err := h.rules.ParseCell(text)
 	if err != nil {
 		return engine.Cell{}, err
 	}
-	return c, nil
+	return h.parsed.keep(text, c), nil
 }

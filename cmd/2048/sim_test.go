@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -163,5 +164,28 @@ func TestSimStudies(t *testing.T) {
 		if code == 0 || out != "" || !strings.Contains(errOut, bad.want) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want an error with %q and no table", bad.args, code, out, errOut, bad.want)
 		}
+	}
+}
+
+// TestSimGC: a lab run sets the collector's pace to simGCPercent and puts
+// it back after; a GOGC the user set is left alone.
+func TestSimGC(t *testing.T) {
+	t.Setenv("GOGC", "")
+	old := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(old)
+	restore := simGC()
+	if got := debug.SetGCPercent(simGCPercent); got != simGCPercent {
+		t.Errorf("during a run GOGC is %d, want %d", got, simGCPercent)
+	}
+	restore()
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("after a run GOGC is %d, want 100 again", got)
+	}
+	t.Setenv("GOGC", "150")
+	restore = simGC()
+	got := debug.SetGCPercent(100)
+	restore()
+	if got != 100 {
+		t.Errorf("with GOGC set, a run changed the pace to %d", got)
 	}
 }

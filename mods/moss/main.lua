@@ -26,7 +26,8 @@ local MOSS = game.hazard {
   description = "Moss: nothing moves into it or through it, nothing spawns on it, and it spreads every turn.",
 }
 
-local STEPS = grid.STEPS
+local DR, DC = grid.DR, grid.DC
+local cell = game.cell
 local W, H = game.width, game.height
 -- The settings, read once: they stay the same for the whole game.
 local CAP, INTERVAL, CHOKE = game.settings.cap, game.settings.interval, game.settings.choke
@@ -57,18 +58,24 @@ game.on("tick", function(ev)
   -- Spread: the patches that stood before this turn, in reading order,
   -- each to the first of its neighbours that is on the board, empty ("."
   -- in the cellular notation), unmarked and not taken this turn.
+  local taken = 0
   for i = 1, #patches do
     if count >= CAP then
       break
     end
-    local pr, pc = grid.cell(patches[i])
+    local k = patches[i]
+    local pc = k % W
+    local pr = (k - pc) / W
     for j = 1, 4 do
-      local r, c = pr + STEPS[j][1], pc + STEPS[j][2]
-      if r >= 0 and r < H and c >= 0 and c < W and not blocked[r * W + c] and game.cell(r, c) == "." then
-        blocked[r * W + c] = true
-        game.mark(r, c, MOSS)
-        count = count + 1
-        break
+      local r, c = pr + DR[j], pc + DC[j]
+      if r >= 0 and r < H and c >= 0 and c < W then
+        local t = r * W + c
+        if not blocked[t] and cell(r, c) == "." then
+          blocked[t] = true
+          game.mark(r, c, MOSS)
+          count, taken = count + 1, taken + 1
+          break
+        end
       end
     end
   end
@@ -77,12 +84,18 @@ game.on("tick", function(ev)
   -- unmarked (game.cells) and not taken this turn. With no free cell (or
   -- at the cap) moss waits and tries again next turn.
   if storage.since >= INTERVAL and count < CAP then
-    local cells = {}
-    local free = game.cells(FREE)
-    for i = 1, #free do
-      if not blocked[free[i]] then
-        cells[#cells + 1] = free[i]
+    local cells = game.cells(FREE)
+    if taken > 0 then
+      -- The cells taken this turn are still free on the board as it
+      -- stands (the marks apply after the handler): leave them out.
+      local kept, n = {}, 0
+      for i = 1, #cells do
+        if not blocked[cells[i]] then
+          n = n + 1
+          kept[n] = cells[i]
+        end
       end
+      cells = kept
     end
     if #cells > 0 then
       local r, c = grid.cell(cells[game.random(#cells)])

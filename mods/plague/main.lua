@@ -42,22 +42,43 @@ game.on("start", function(ev)
   infect()
 end)
 
+-- drain returns what a turn of infection makes of an infected cell, given
+-- its text: the cell's new text ("a3" becomes "a2"; "a1" falls dormant,
+-- "d1"), or false for a dormant one, and whether the infection ends with
+-- it. A board holds few different cells, so each text is worked out once
+-- (a pattern match and a concatenation) and kept in NEXT and ENDS: a pure
+-- function's answers, the same in every game, so they need no storage.
+local NEXT, ENDS = {}, {}
+local function drain(text)
+  local new = NEXT[text]
+  if new == nil then
+    -- "a3", "a1/2" (turns without a merge), "a2+C" (on a catalyst)...
+    local e, catalyst = match(text, "^a(%d+)/?%d*(.*)$")
+    e = tonumber(e)
+    if e and e > 1 then
+      new, ENDS[text] = "a" .. (e - 1) .. catalyst, false
+    elseif e then
+      new, ENDS[text] = "d1" .. catalyst, true
+    else
+      new, ENDS[text] = false, true -- a dormant cell: the infection ends with it
+    end
+    NEXT[text] = new
+  end
+  return new, ENDS[text]
+end
+
 ---@param ev mod2048.TickEvent
 game.on("tick", function(ev)
   local infected = game.cells(INFECTED)
   for j = 1, #infected do
     local i = infected[j]
-    local r, c = floor(i / W), i % W
-    -- "a3", "a1/2" (turns without a merge), "a2+C" (on a catalyst)...
-    local e, catalyst = match(game.cell(r, c), "^a(%d+)/?%d*(.*)$")
-    e = tonumber(e)
-    if e and e > 1 then
-      game.set(r, c, "a" .. (e - 1) .. catalyst)
-    elseif e then
-      game.set(r, c, "d1" .. catalyst)
-      game.unmark(r, c, plague)
-    else
-      -- a dormant cell: the infection ends with it
+    local c = i % W
+    local r = (i - c) / W
+    local new, ends = drain(game.cell(r, c))
+    if new then
+      game.set(r, c, new)
+    end
+    if ends then
       game.unmark(r, c, plague)
     end
   end
