@@ -140,44 +140,64 @@ func (m *modRun) luaOn(L *lua.LState) int {
 	if len(m.handlers[ev]) >= m.host.limits.MaxHandlers {
 		L.RaiseError("game.on: a mod may register at most %d handlers for %s", m.host.limits.MaxHandlers, name)
 	}
-	near := ""
+	var f handlerFilter
 	if L.GetTop() >= 3 {
-		near = m.eventFilter(L, ev, name)
+		f = m.eventFilter(L, ev, name)
 	}
 	m.handlers[ev] = append(m.handlers[ev], fn)
-	m.near[ev] = append(m.near[ev], near)
+	m.filter[ev] = append(m.filter[ev], f)
 	return 0
 }
 
-// eventFilter reads game.on's third argument, a spawn handler's filter
-// (API version 2): {near = NAME}, the handler runs only for a spawn on a
-// cell next to (above, below, left or right of) a mark of this mod's
-// hazard NAME, one defined before. The host tests it, so a spawn that
-// passes no filter costs the mod nothing: Factorio's event filters.
-func (m *modRun) eventFilter(L *lua.LState, ev event, name string) string {
+// handlerFilter is a handler's filter (game.on's third argument): the
+// host runs the handler only for the events that pass it, so an event that
+// passes no filter costs the mod nothing, as Factorio's event filters and
+// on_nth_tick spare a mod the events it would ignore.
+type handlerFilter struct {
+	near  string // spawn: only next to a mark of this hazard
+	every int    // tick: only on turns this divides
+}
+
+// filterKeys are the keys of each event's filter.
+var filterKeys = map[event]string{evSpawn: "near", evTick: "every"}
+
+// eventFilter reads game.on's third argument (API version 2): a spawn
+// handler's {near = NAME}, which runs it only for a spawn on a cell next
+// to (above, below, left or right of) a mark of this mod's hazard NAME,
+// one defined before; a tick handler's {every = N}, which runs it only
+// after the turns N divides (N, 2N, ...).
+func (m *modRun) eventFilter(L *lua.LState, ev event, name string) handlerFilter {
 	spec, ok := L.Get(3).(*lua.LTable)
+	key, takes := filterKeys[ev]
 	switch {
 	case L.GetTop() > 3:
 		L.RaiseError("game.on: %d arguments, want an event, a handler and a filter", L.GetTop())
-	case ev != evSpawn || m.mod.Manifest.APIVersion < 2:
-		L.RaiseError("game.on: only a spawn handler of an API version 2 mod takes a filter")
+	case !takes || m.mod.Manifest.APIVersion < 2:
+		L.RaiseError("game.on: only a spawn or tick handler of an API version 2 mod takes a filter")
 	case !ok:
-		L.RaiseError("game.on: the filter: want a table {near = NAME}, got %s", describe(L.Get(3)))
+		L.RaiseError("game.on: the filter: want a table {%s = ...}, got %s", key, describe(L.Get(3)))
 	}
-	bad := ""
-	spec.ForEach(func(k, _ lua.LValue) {
-		if k != lua.LString("near") && bad == "" {
-			bad = describe(k)
+	for k, _ := spec.Next(lua.LNil); k != lua.LNil; k, _ = spec.Next(k) {
+		if k != lua.LString(key) {
+			L.RaiseError("game.on: the filter: unknown key %s (allowed: %s)", describe(k), key)
 		}
-	})
-	if bad != "" {
-		L.RaiseError("game.on: the filter: unknown key %s (allowed: near)", bad)
 	}
-	hz, err := m.ownHazard(spec.RawGetString("near"))
+	var f handlerFilter
+	v := spec.RawGetString(key)
+	if ev == evTick {
+		n, err := wholeIn(v, 1, 1_000_000)
+		if err != nil {
+			L.RaiseError("game.on: the filter: every: %v", err)
+		}
+		f.every = n
+		return f
+	}
+	hz, err := m.ownHazard(v)
 	if err != nil {
 		L.RaiseError("game.on: the filter: near: %v", err)
 	}
-	return hz.Name
+	f.near = hz.Name
+	return f
 }
 
 var hazardName = regexp.MustCompile(`^[a-z][a-z0-9_]{0,31}$`)

@@ -178,7 +178,8 @@ end)
 // TestSpawnFilter: a spawn handler with {near = NAME} runs only for the
 // spawns next to a mark of that hazard (above, below, left or right, not
 // diagonally), and plays the game exactly as the same handler that tests
-// the neighbours itself; a bad filter is an error when the mod loads.
+// the neighbours itself; a tick handler with {every = N} runs only after
+// the turns N divides; a bad filter is an error when the mod loads.
 func TestSpawnFilter(t *testing.T) {
 	const marks = `
 local MOSS = game.hazard{ name = "moss", glyph = "%", blocks = true }
@@ -228,10 +229,24 @@ end)
 		}
 	}
 
+	g := mergeGame(t, "3,3,2", "3,0,2", "2,2,2", "1,1,2", "0,0,2", "0,3,2", "3,1,2", "2,0,2")
+	h := attach(t, g, writeModVersion(t, "nth", "2", `
+game.on("tick", function(ev) game.log("every 3", ev.turn) end, { every = 3 })
+game.on("tick", function(ev) game.log("every 1", ev.turn) end, { every = 1 })
+`))
+	for i := 0; i < 6 && !g.Status().Over(); i++ {
+		move(t, h, g, legal(t, g, i))
+	}
+	noReports(t, h)
+	wantLog(t, h, "nth", "every 1\t1", "every 1\t2", "every 3\t3", "every 1\t3", "every 1\t4", "every 1\t5", "every 3\t6", "every 1\t6")
+
 	for _, c := range []struct{ version, src, want string }{
-		{"2", `game.on("tick", function() end, { near = "x" })`, "only a spawn handler"},
-		{"1", `game.hazard{ name = "x", glyph = "x" } game.on("spawn", function() end, { near = "x" })`, "only a spawn handler of an API version 2 mod"},
-		{"2", `game.on("spawn", function() end, "x")`, "want a table {near = NAME}, got the string"},
+		{"2", `game.on("tick", function() end, { near = "x" })`, `unknown key the string "near" (allowed: every)`},
+		{"2", `game.on("before_move", function() end, { near = "x" })`, "only a spawn or tick handler"},
+		{"1", `game.hazard{ name = "x", glyph = "x" } game.on("spawn", function() end, { near = "x" })`, "only a spawn or tick handler of an API version 2 mod"},
+		{"2", `game.on("spawn", function() end, "x")`, "want a table {near = ...}, got the string"},
+		{"2", `game.on("tick", function() end, { every = 0 })`, "every: want a whole number from 1 to 1000000, got the number 0"},
+		{"2", `game.on("tick", function() end, { every = 2.5 })`, "every: want a whole number"},
 		{"2", `game.hazard{ name = "x", glyph = "x" } game.on("spawn", function() end, { near = "x", far = 1 })`, `unknown key the string "far"`},
 		{"2", `game.on("spawn", function() end, { near = "x" })`, `near: "x" is not a hazard this mod defined`},
 		{"2", `game.hazard{ name = "x", glyph = "x" } game.on("spawn", function() end, { near = "x" }, 4)`, "4 arguments"},

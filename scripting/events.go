@@ -355,7 +355,7 @@ func (h *Host) OnSpawn(e *engine.SpawnEvent) error {
 		if e.Cancel {
 			return nil
 		}
-		if hz := m.near[evSpawn][i]; hz != "" && !nextToMark(e.State, e.Pos, hz) {
+		if hz := m.filter[evSpawn][i].near; hz != "" && !nextToMark(e.State, e.Pos, hz) {
 			return nil // the handler's filter passes the spawn by
 		}
 		f := m.payload(evSpawn, i, r, 4)
@@ -502,6 +502,9 @@ func (h *Host) finish(ev event, e *engine.TickEvent) error {
 	}
 	name := eventNames[ev]
 	err := h.each(ev, func(m *modRun, i int, fn *lua.LFunction, r reuse) error {
+		if n := m.filter[ev][i].every; n > 1 && e.Turn%n != 0 {
+			return nil // the handler's filter passes this turn by
+		}
 		var f fields
 		switch {
 		case ev == evStart:
@@ -562,11 +565,17 @@ func (h *Host) finish(ev event, e *engine.TickEvent) error {
 			m.ran = false
 			continue
 		}
-		rec, err := m.save()
+		buf, err := m.record()
 		if err != nil {
 			return m.invalid(name, "storage: %v", err)
 		}
 		key := m.key
+		if old, ok := e.State.Data[key]; ok && string(buf) == old {
+			// Storage and stream as the state has them: nothing to write.
+			m.loaded, m.ran, m.rngUsed, m.rngFrom = old, false, false, m.rng
+			continue
+		}
+		rec := string(buf)
 		if total < 0 {
 			total = dataSize(e.State.Data)
 		}

@@ -93,16 +93,16 @@ type modRun struct {
 	held       held    // what the mod holds (memory.go)
 	log        *logBuffer
 	handlers   [numEvents][]*lua.LFunction
-	near       [numEvents][]string   // per handler: its filter's hazard (game.on's near), or ""
-	reuse      [numEvents][]reuse    // per handler: what of its payload the host may reuse
-	reads      [numEvents][]uint8    // per handler: the payload's fields it may read, a bit each (payloadKeys' order)
-	payloads   [numEvents]payloadBox // the payloads reused, made on first use
-	lists      [2]*lua.LTable        // after_merge's from and sources, reused
-	points     [2]payloadBox         // after_merge's from[1] and from[2], reused
-	touches    bool                  // the mod's code can reach storage (mentionsStorage)
-	disabled   bool                  // the state's record disables the mod (set by begin)
-	muted      bool                  // off for the rest of this move, after an error in it
-	spent      int64                 // instructions run in this turn
+	filter     [numEvents][]handlerFilter // per handler: its filter (game.on's third argument)
+	reuse      [numEvents][]reuse         // per handler: what of its payload the host may reuse
+	reads      [numEvents][]uint8         // per handler: the payload's fields it may read, a bit each (payloadKeys' order)
+	payloads   [numEvents]payloadBox      // the payloads reused, made on first use
+	lists      [2]*lua.LTable             // after_merge's from and sources, reused
+	points     [2]payloadBox              // after_merge's from[1] and from[2], reused
+	touches    bool                       // the mod's code can reach storage (mentionsStorage)
+	disabled   bool                       // the state's record disables the mod (set by begin)
+	muted      bool                       // off for the rest of this move, after an error in it
+	spent      int64                      // instructions run in this turn
 	// Storage (storage.go): the live table and the random stream are
 	// loaded's, unless a handler ran since.
 	ran     bool       // a handler ran since storage was last saved or loaded

@@ -354,8 +354,11 @@ func TestLuaLSEvents(t *testing.T) {
 	for _, ev := range eventNames {
 		c := "mod2048." + eventStem(ev)
 		filter := ""
-		if ev == EventSpawn {
-			filter = ", filter?: mod2048.SpawnFilter" // game.on's filter (eventFilter)
+		switch ev { // game.on's filter (eventFilter)
+		case EventSpawn:
+			filter = ", filter?: mod2048.SpawnFilter"
+		case EventTick:
+			filter = ", filter?: mod2048.TickFilter"
 		}
 		want = append(want, fmt.Sprintf(`fun(event: %q, handler: fun(ev: %sEvent): %sRequest?%s)`, ev, c, c, filter))
 	}

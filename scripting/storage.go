@@ -45,10 +45,18 @@ type record struct {
 // save encodes the mod's storage and random stream for the game state,
 // and tidies the live storage table (see above).
 func (m *modRun) save() (string, error) {
+	rec, err := m.record()
+	return string(rec), err
+}
+
+// record is save's encoding, in the encoder's buffer: valid until the
+// next encoding. A turn that left storage as it was compares it with the
+// state's record and makes no string.
+func (m *modRun) record() ([]byte, error) {
 	// Raw access: a mod's metamethods on _G must not run outside a budget.
 	st, ok := m.L.G.Global.RawGetString("storage").(*lua.LTable)
 	if !ok {
-		return "", errors.New("the global storage must stay a table")
+		return nil, errors.New("the global storage must stay a table")
 	}
 	e := &m.enc
 	e.reset(m.L)
@@ -56,10 +64,10 @@ func (m *modRun) save() (string, error) {
 	mark := len(e.buf)
 	tidy, err := e.table(st, 0)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	if n := len(e.buf) - mark; n > MaxStorage {
-		return "", fmt.Errorf("%d bytes, more than %d", n, MaxStorage)
+		return nil, fmt.Errorf("%d bytes, more than %d", n, MaxStorage)
 	}
 	if tidy != nil {
 		m.L.G.Global.RawSetString("storage", tidy)
@@ -72,7 +80,7 @@ func (m *modRun) save() (string, error) {
 	e.buf = append(e.buf, `"rng":"`...)
 	e.buf = strconv.AppendUint(e.buf, m.rng.State, 16)
 	e.buf = append(e.buf, `"}`...)
-	return string(e.buf), nil
+	return e.buf, nil
 }
 
 // ready readies the mod's storage and random stream for a move from a
@@ -260,10 +268,9 @@ type pair struct {
 
 func (e *encoder) reset(L *lua.LState) {
 	e.L, e.buf, e.size = L, e.buf[:0], 0
-	if e.seen == nil {
-		e.seen = map[*lua.LTable]struct{}{}
+	if len(e.seen) > 0 {
+		clear(e.seen)
 	}
-	clear(e.seen)
 }
 
 // table writes a table of plain data as a JSON list of [key, value] pairs:
@@ -311,8 +318,16 @@ func (e *encoder) table(t *lua.LTable, depth int) (*lua.LTable, error) {
 		pairs = append(pairs, p)
 	}
 	e.pairs[depth] = pairs
-	_, twice := e.seen[t]
-	e.seen[t] = struct{}{}
+	// The tables below the top one are remembered, to tell one held twice
+	// (the top one is met once: a table that holds it nests without end).
+	twice := false
+	if depth > 0 {
+		if e.seen == nil {
+			e.seen = map[*lua.LTable]struct{}{}
+		}
+		_, twice = e.seen[t]
+		e.seen[t] = struct{}{}
+	}
 	tidy := inOrder && !twice && t.Metatable == lua.LNil && laidOut(t, hashed)
 	if !inOrder || numbers {
 		// The encoding's order: every number before the strings.
@@ -380,6 +395,17 @@ func iterates(a, b pair) bool {
 	return a.str < b.str
 }
 
+// appendNumber writes f as strconv's shortest 'g' format does: a whole
+// number below a million in magnitude (what storage mostly holds: counts,
+// turns, cells) as its digits, the same text, without the float
+// formatting's work.
+func appendNumber(buf []byte, f float64) []byte {
+	if f > -1e6 && f < 1e6 && f == math.Trunc(f) && (f != 0 || !math.Signbit(f)) {
+		return strconv.AppendInt(buf, int64(f), 10)
+	}
+	return strconv.AppendFloat(buf, f, 'g', -1, 64)
+}
+
 // value writes one value; a table it returns replaces an untidy one.
 func (e *encoder) value(v lua.LValue, depth int) (*lua.LTable, error) {
 	switch v := v.(type) {
@@ -390,7 +416,7 @@ func (e *encoder) value(v lua.LValue, depth int) (*lua.LTable, error) {
 		if math.IsNaN(f) || math.IsInf(f, 0) {
 			return nil, fmt.Errorf("%v is not a finite number", f)
 		}
-		e.buf = strconv.AppendFloat(e.buf, f, 'g', -1, 64)
+		e.buf = appendNumber(e.buf, f)
 	case lua.LString:
 		e.buf = appendString(e.buf, string(v))
 	case *lua.LTable:

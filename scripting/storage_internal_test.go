@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"testing"
@@ -159,6 +160,22 @@ func TestSaveWritesTheRecordAsBefore(t *testing.T) {
 		again, err := m.save()
 		if err != nil || again != want {
 			t.Fatalf("the tidied table saves as\n%s (%v)\nwant\n%s", again, err, want)
+		}
+	})
+}
+
+// TestAppendNumber: appendNumber writes every number as strconv's
+// shortest 'g' format does, around its fast path's edges too.
+func TestAppendNumber(t *testing.T) {
+	for _, f := range []float64{0, math.Copysign(0, -1), 1, -1, 7, 42, 999999, -999999, 1e6, -1e6, 123456.5, 0.5, 1e-5, 3e21, 100, 100000, 1 << 53, -12.25} {
+		if got, want := string(appendNumber(nil, f)), strconv.FormatFloat(f, 'g', -1, 64); got != want {
+			t.Errorf("%v: %q, want %q", f, got, want)
+		}
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		f := float64(rapid.Int64Range(-2_000_000, 2_000_000).Draw(t, "n")) / float64(rapid.SampledFrom([]int64{1, 2, 4, 10}).Draw(t, "d"))
+		if got, want := string(appendNumber(nil, f)), strconv.FormatFloat(f, 'g', -1, 64); got != want {
+			t.Fatalf("%v: %q, want %q", f, got, want)
 		}
 	})
 }

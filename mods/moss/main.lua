@@ -11,9 +11,12 @@
 --   nothing spawns on it, nothing is born on it. With `choke` on, a spawn
 --   on a cell next to moss is cancelled.
 --
--- Storage keeps `since` (turns since a patch last took root), `rooted` (how
--- many patches took root) and `choked` (how many spawns moss cancelled);
--- undo and redo bring them back with the board.
+-- Storage keeps `last` (the turn a patch last took root, 0 before the
+-- first), `rooted` (how many patches took root) and `choked` (how many
+-- spawns moss cancelled); undo and redo bring them back with the board.
+-- Storage changes only on the turns something happens: the turns since a
+-- patch took root are worked out from `last`, not counted in storage, so
+-- the other turns write nothing.
 
 local grid = require("grid")
 
@@ -45,7 +48,6 @@ game.on("tick", function(ev)
   -- cell (moss or another mod's), as cell numbers (grid.key).
   local patches = game.cells(PATCHES)
   local count = #patches
-  storage.since = (storage.since or 0) + 1
   if count >= CAP then
     return -- at the cap moss neither spreads nor takes root
   end
@@ -83,7 +85,7 @@ game.on("tick", function(ev)
   -- Take root: every `interval` turns, on a random free cell: empty,
   -- unmarked (game.cells) and not taken this turn. With no free cell (or
   -- at the cap) moss waits and tries again next turn.
-  if storage.since >= INTERVAL and count < CAP then
+  if ev.turn - (storage.last or 0) >= INTERVAL and count < CAP then
     local cells = game.cells(FREE)
     if taken > 0 then
       -- The cells taken this turn are still free on the board as it
@@ -100,7 +102,7 @@ game.on("tick", function(ev)
     if #cells > 0 then
       local r, c = grid.cell(cells[game.random(#cells)])
       game.mark(r, c, MOSS)
-      storage.since = 0
+      storage.last = ev.turn
       storage.rooted = (storage.rooted or 0) + 1
       game.log(string.format("turn %d: moss takes root at (%d, %d)", ev.turn, r, c))
     end

@@ -247,16 +247,17 @@ game = {}
 ---its files); at most 64 handlers per event. A handler gets a fresh table
 ---(the event's payload) and returns nothing or a request table; a request
 ---with an unknown key, a value of the wrong type, NaN or a position off the
----board is an error of the mod. A spawn handler may take a filter (API
----version 2): {near = NAME} runs it only for a spawn next to a mark of
----this mod's hazard NAME.
+---board is an error of the mod. A spawn or tick handler may take a filter
+---(API version 2): a spawn handler's {near = NAME} runs it only for a spawn
+---next to a mark of this mod's hazard NAME; a tick handler's {every = N}
+---only after the turns N divides.
 ---@param event mod2048.Event # the event's name
 ---@param handler fun(ev: table): table? # called with the payload; returns nothing or a request
----@param filter? mod2048.SpawnFilter # spawn only: the spawns the handler runs for
+---@param filter? mod2048.SpawnFilter|mod2048.TickFilter # spawn and tick only: the events the handler runs for
 ---@overload fun(event: "before_move", handler: fun(ev: mod2048.BeforeMoveEvent): mod2048.BeforeMoveRequest?)
 ---@overload fun(event: "after_merge", handler: fun(ev: mod2048.AfterMergeEvent): mod2048.AfterMergeRequest?)
 ---@overload fun(event: "spawn", handler: fun(ev: mod2048.SpawnEvent): mod2048.SpawnRequest?, filter?: mod2048.SpawnFilter)
----@overload fun(event: "tick", handler: fun(ev: mod2048.TickEvent): mod2048.TickRequest?)
+---@overload fun(event: "tick", handler: fun(ev: mod2048.TickEvent): mod2048.TickRequest?, filter?: mod2048.TickFilter)
 ---@overload fun(event: "start", handler: fun(ev: mod2048.StartEvent): mod2048.StartRequest?)
 ---@overload fun(event: "expire", handler: fun(ev: mod2048.ExpireEvent): mod2048.ExpireRequest?)
 function game.on(event, handler, filter) end
@@ -265,6 +266,11 @@ function game.on(event, handler, filter) end
 ---for the spawns that pass it.
 ---@class mod2048.SpawnFilter
 ---@field near string # the spawn's cell is next to (above, below, left or right of) a mark of this mod's hazard ("name" or "modid:name"), defined before
+
+---A tick handler's filter (API version 2): the host runs the handler only
+---after the turns it passes, as Factorio's on_nth_tick.
+---@class mod2048.TickFilter
+---@field every integer # the handler runs after turns every, 2 × every, ... (1 to 1000000)
 
 ---Defines a hazard, a kind of mark this mod puts on cells with a tick
 ---request. Only while the mod loads. Returns its full name, "modid:name".
