@@ -1,8 +1,6 @@
 package scripting
 
 import (
-	"sync"
-
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/mod2048/mod2048/engine"
@@ -164,21 +162,13 @@ func (m *modRun) cellsFilter(L *lua.LState, spec *lua.LTable) *cellsFilter {
 // same either way: the budget runs out at the same call.
 func (m *modRun) cellMatch(L *lua.LState, c engine.Cell, pattern string) cellMatch {
 	k := answerKey{pattern, m.host.rulesName, c}
-	shared.RLock()
-	r, found := shared.answers[k]
-	shared.RUnlock()
-	if found {
+	if r, found := sharedAnswers.get(k); found {
 		m.budget.spend(L, r.steps)
 		return r
 	}
+	var r cellMatch
 	r.ok, r.steps = m.pat.contains(L, m.host.cellString(c), pattern)
-	shared.Lock()
-	if shared.answers == nil || len(shared.answers) >= maxSharedAnswers {
-		shared.answers = make(map[answerKey]cellMatch)
-	}
-	shared.answers[k] = r
-	shared.Unlock()
-	return r
+	return sharedAnswers.put(k, r)
 }
 
 // cellMatch is an answer of cellMatch: whether the pattern matched, and in
@@ -195,14 +185,8 @@ type answerKey struct {
 	cell           engine.Cell
 }
 
-// shared holds cellMatch's answers.
-var shared struct {
-	sync.RWMutex
-	answers map[answerKey]cellMatch
-}
-
-// maxSharedAnswers bounds the answers cellMatch keeps.
-const maxSharedAnswers = 4096
+// sharedAnswers holds cellMatch's answers.
+var sharedAnswers sharedCache[answerKey, cellMatch]
 
 // cellsKeys are the filters of game.cells.
 var cellsKeys = []string{"cell", "marked", "hazard", "without"}
@@ -213,5 +197,10 @@ func (h *Host) cellString(c engine.Cell) string {
 	if s, ok := h.texts[c]; ok {
 		return s
 	}
-	return h.texts.keep(c, h.rules.FormatCell(c))
+	k := ruleCell{h.rulesName, c}
+	s, ok := sharedStrings.get(k)
+	if !ok {
+		s = sharedStrings.put(k, h.rules.FormatCell(c))
+	}
+	return h.texts.keep(c, s)
 }

@@ -3,6 +3,7 @@ package scripting_test
 import (
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/mod2048/mod2048/engine"
@@ -152,5 +153,44 @@ end)
 		// After Down and the spawn at (0,1): 0 2 0 0 / 0 0 0 0 / 2 0 0 0 /
 		// 16 8 4 2.
 		wantLog(t, h, "reuse", "0,2,3,4,5,6,7,9,10,11", "1,8,15", "")
+	}
+}
+
+// TestHostsShareSafely: games on two goroutines at once share what the
+// process keeps for every game (game.cells' pattern answers, the compiled
+// code, the standard library's functions) and play exactly as alone: `go
+// test -race` (make test) checks the sharing.
+func TestHostsShareSafely(t *testing.T) {
+	src := `
+local FREE = { cell = "^0$", marked = false }
+game.on("tick", function(ev)
+  local free = game.cells(FREE)
+  game.log(#free, string.format("%d", ev.turn), math.floor(ev.turn / 2), table.concat({ "a", "b" }))
+end)
+`
+	play := func() []string {
+		g := seededGame(t, 5)
+		h := attach(t, g, writeModVersion(t, "share", "2", src))
+		for i := 0; i < 30 && !g.Status().Over(); i++ {
+			move(t, h, g, legal(t, g, i))
+		}
+		noReports(t, h)
+		return h.Log("share")
+	}
+	alone := play()
+	var wg sync.WaitGroup
+	logs := make([][]string, 4)
+	for i := range logs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			logs[i] = play()
+		}()
+	}
+	wg.Wait()
+	for i, l := range logs {
+		if strings.Join(l, "|") != strings.Join(alone, "|") {
+			t.Errorf("game %d on its own goroutine logged %q, alone %q", i, l, alone)
+		}
 	}
 }

@@ -286,9 +286,14 @@ func (h *Host) parseCell(v lua.LValue) (engine.Cell, error) {
 	if c, ok := h.parsed[text]; ok {
 		return c, nil
 	}
-	c, err := h.rules.ParseCell(text)
-	if err != nil {
-		return engine.Cell{}, err
+	k := ruleText{h.rulesName, text}
+	c, ok := sharedCells.get(k)
+	if !ok {
+		var err error
+		if c, err = h.rules.ParseCell(text); err != nil {
+			return engine.Cell{}, err
+		}
+		sharedCells.put(k, c)
 	}
 	return h.parsed.keep(text, c), nil
 }

@@ -2,6 +2,7 @@ package scripting
 
 import (
 	"strings"
+	"sync"
 
 	lua "github.com/yuin/gopher-lua"
 
@@ -209,7 +210,64 @@ func (h *Host) cellValue(c engine.Cell) lua.LValue {
 	if v, ok := h.cells[c]; ok {
 		return v
 	}
-	return h.cells.keep(c, h.cellText(c))
+	k := ruleCell{h.rulesName, c}
+	v, ok := sharedValues.get(k)
+	if !ok {
+		v = sharedValues.put(k, h.cellText(c))
+	}
+	return h.cells.keep(c, v)
+}
+
+// A host's caches of cells start empty with every game; on a miss they
+// ask these, which every host of the process shares, before they work a
+// value out: a cell's text and Lua value, a text's cell, for one kind of
+// rules, are the same in every game. A new game then makes no text of a
+// cell (cellular's notation takes fmt) and parses none (a regular
+// expression) that an earlier game made. The values are immutable (a Lua
+// string or number is a Go value), so games on other goroutines share
+// them safely.
+var (
+	sharedValues  sharedCache[ruleCell, lua.LValue]  // cellValue's
+	sharedStrings sharedCache[ruleCell, string]      // cellString's
+	sharedCells   sharedCache[ruleText, engine.Cell] // parseCell's
+)
+
+// ruleCell is a cell of one kind of rules (Host.rulesName); ruleText a
+// text.
+type (
+	ruleCell struct {
+		rules string
+		cell  engine.Cell
+	}
+	ruleText struct{ rules, text string }
+)
+
+// sharedCache is a cache every host reads, of at most maxShared values.
+type sharedCache[K comparable, V any] struct {
+	mu sync.RWMutex
+	m  map[K]V
+}
+
+const maxShared = 4096
+
+func (s *sharedCache[K, V]) get(k K) (V, bool) {
+	s.mu.RLock()
+	v, ok := s.m[k]
+	s.mu.RUnlock()
+	return v, ok
+}
+
+// put keeps v for k, while there is room, and returns v.
+func (s *sharedCache[K, V]) put(k K, v V) V {
+	s.mu.Lock()
+	if s.m == nil {
+		s.m = make(map[K]V)
+	}
+	if len(s.m) < maxShared {
+		s.m[k] = v
+	}
+	s.mu.Unlock()
+	return v
 }
 
 // nameValue is a mark's name for Lua, boxed once per name.
