@@ -63,6 +63,10 @@ type Start struct {
 	Board *engine.Board
 	// Spawns is the spawn queue the game starts with.
 	Spawns []engine.SpawnEntry
+	// NoUndo keeps no history for undo and redo, whatever the
+	// configuration's undo_limit: a game that never takes a move back (the
+	// lab's) then copies no state a move. The game plays the same.
+	NoUndo bool
 }
 
 // Session is a game being played with its configuration and mods.
@@ -134,6 +138,9 @@ func (s *Session) build(st Start) (*engine.Game, *scripting.Host, *engine.Board,
 	rules, opt, err := s.setup.Config.Game(st.Seed, st.Scripted)
 	if err != nil {
 		return nil, nil, nil, err
+	}
+	if st.NoUndo {
+		opt.UndoLimit = 0
 	}
 	var g *engine.Game
 	if st.Board != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -294,5 +295,44 @@ func TestStatusMessageSaysWhy(t *testing.T) {
 				t.Errorf("status %v, message %q, want %q", s.Status(), m, c.want)
 			}
 		})
+	}
+}
+
+// TestNoUndo: a session started with NoUndo keeps no history (undo has
+// nothing to take back) and plays the same game, move for move, as one
+// with the configuration's undo history, mods and all.
+func TestNoUndo(t *testing.T) {
+	c, err := config.Build(config.BuildOptions{Ruleset: "cellular", Difficulty: "mid"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	setup := session.Setup{Config: c, Mods: []*scripting.Mod{loadMod(t, "moss")}}
+	var sessions [2]*session.Session
+	for k, noUndo := range []bool{false, true} {
+		s, err := session.New(setup, session.Start{Seed: 9, NoUndo: noUndo})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		sessions[k] = s
+	}
+	for i := 0; i < 15 && !sessions[0].Status().Over(); i++ {
+		legal := sessions[0].Legal().List()
+		d := legal[i%len(legal)]
+		for _, s := range sessions {
+			if _, err := s.Move(d); err != nil {
+				t.Fatal(err)
+			}
+		}
+		a, b := sessions[0].State(), sessions[1].State()
+		if !slices.Equal(a.Board.Cells, b.Board.Cells) || a.Score != b.Score || !slices.Equal(a.Marks, b.Marks) || a.Status != b.Status {
+			t.Fatalf("move %d: the games differ:\n%v\n%v", i+1, a, b)
+		}
+	}
+	if err := sessions[0].Undo(); err != nil {
+		t.Fatalf("with history, Undo: %v", err)
+	}
+	if err := sessions[1].Undo(); err == nil {
+		t.Fatal("without history, Undo took a move back")
 	}
 }

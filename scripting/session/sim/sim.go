@@ -201,7 +201,8 @@ func playGame(o Options, i int) (Result, error) {
 	}
 	// The mods are read, never changed, by the games' hosts: the workers
 	// share them.
-	s, err := session.New(o.Setup, session.Start{Seed: seed})
+	// The lab never takes a move back: its games keep no undo history.
+	s, err := session.New(o.Setup, session.Start{Seed: seed, NoUndo: true})
 	if err != nil {
 		return r, err
 	}
