@@ -156,12 +156,11 @@ func BenchmarkChoose(b *testing.B) {
 // wall-clock time of a move with the mod (Session.Move), random policy,
 // one worker, whole games; µs/move is the figure, ns/op one game. Issue 21
 // measured, before its work (µs/move): freeze 29.7, ghost 78.5, bomb 83.3,
-// plague 81.2, moss 89.5; after its first round (2-core machine, README):
-// freeze 5–8, ghost 8–12, bomb 10–13, plague 17–27, moss 26–32; side by
-// side in slower hours, that round against the next (requests as calls,
-// the spawn filter, the mods rewritten): freeze 8.2–10.0 → 6.5–6.9, ghost
-// 14.1–16.7 → 9.5–10.2, bomb 16.8–22.0 → 9.8–11.7, plague 29.6–33.7 →
-// 18.9–20.4, moss 39.0–46.3 → 22.8–26.7.
+// plague 81.2, moss 89.5. Side by side with the program as filed (commit
+// cf9a129) on 25 November, the lab's figure, medians of five runs: freeze
+// 25.1 → 3.9, ghost 78.9 → 7.6, bomb 90.1 → 8.5, plague 103.2 → 17.6,
+// moss 120.2 → 18.1 (README). This benchmark runs with the test's GOGC
+// (100); the lab sets 400.
 func BenchmarkModMove(b *testing.B) {
 	for _, st := range []struct{ mod, ruleset, preset string }{
 		{"freeze", "classic", "classic"},
