@@ -176,7 +176,15 @@ func BenchmarkDispatchPerEvent(b *testing.B) {
 // budget's cost per instruction (the VM calls its Done before each one).
 func BenchmarkHandlerLoop(b *testing.B) {
 	m := luaMod(b, "loop", `game.on("tick", function() local x = 0 for i = 1, 10000 do x = x + i end end)`)
-	g := benchGame(b)
+	b.ReportAllocs()
+	benchTicks(b, benchGame(b), m, 64, false)
+}
+
+// benchTicks calls m's tick handler through a host on g's state, in a
+// loop. BeforeMove opens a new turn's budget every `every` calls, so that
+// the calls never add up to the turn's budget; with reports, a call that
+// reports an error fails the benchmark.
+func benchTicks(b *testing.B, g *engine.Game, m *scripting.Mod, every int, reports bool) {
 	h, err := scripting.NewHost([]*scripting.Mod{m}, g.Rules(), g.Options(), scripting.DefaultLimits())
 	if err != nil {
 		b.Fatal(err)
@@ -186,16 +194,16 @@ func BenchmarkHandlerLoop(b *testing.B) {
 	st := g.State()
 	ev := &engine.TickEvent{Turn: 1, State: st}
 	mv := &engine.MoveEvent{Dir: engine.Left, State: st}
-	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
 		if err := h.OnTick(ev); err != nil {
 			b.Fatal(err)
 		}
-		ev.Data = nil
-		// BeforeMove opens a new turn's budget: now and then, so that the
-		// calls never add up to the turn's budget.
-		if i++; i%64 == 0 {
+		if r := h.TakeReports(); reports && len(r) > 0 {
+			b.Fatal(r)
+		}
+		ev.Data, ev.Edits, ev.MarkEdits = nil, ev.Edits[:0], ev.MarkEdits[:0]
+		if i++; i%every == 0 {
 			if err := h.BeforeMove(mv); err != nil {
 				b.Fatal(err)
 			}
@@ -208,29 +216,8 @@ func BenchmarkHandlerLoop(b *testing.B) {
 // host's metered concatenation (concat.go) against the VM's.
 func BenchmarkHandlerConcat(b *testing.B) {
 	m := luaMod(b, "concat", `game.on("tick", function(ev) local s for i = 1, 1000 do s = "tile " .. i .. " of " .. ev.turn end end)`)
-	g := benchGame(b)
-	h, err := scripting.NewHost([]*scripting.Mod{m}, g.Rules(), g.Options(), scripting.DefaultLimits())
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer h.Close()
-	g.SetHooks(h)
-	st := g.State()
-	ev := &engine.TickEvent{Turn: 1, State: st}
-	mv := &engine.MoveEvent{Dir: engine.Left, State: st}
 	b.ReportAllocs()
-	i := 0
-	for b.Loop() {
-		if err := h.OnTick(ev); err != nil {
-			b.Fatal(err)
-		}
-		ev.Data = nil
-		if i++; i%64 == 0 {
-			if err := h.BeforeMove(mv); err != nil {
-				b.Fatal(err)
-			}
-		}
-	}
+	benchTicks(b, benchGame(b), m, 64, false)
 }
 
 // BenchmarkAPICalls is what a statement costs in a handler, on a
@@ -270,28 +257,7 @@ local M = {}
 		b.Run(c.name, func(b *testing.B) {
 			m := writeModVersion(b, "api", "2", setup+`game.on("tick", function(ev) for i = 1, 40 do `+c.body+` end end)`)
 			g := cellularGame(b, false, []string{". a3 a1/2 d2", "C a2+C B2 b", ". . . a8", "d1 . . ."})
-			h, err := scripting.NewHost([]*scripting.Mod{m}, g.Rules(), g.Options(), scripting.DefaultLimits())
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer h.Close()
-			g.SetHooks(h)
-			st := g.State()
-			ev := &engine.TickEvent{Turn: 1, State: st}
-			mv := &engine.MoveEvent{Dir: engine.Left, State: st}
-			i := 0
-			for b.Loop() {
-				if err := h.OnTick(ev); err != nil {
-					b.Fatal(err)
-				}
-				if r := h.TakeReports(); len(r) > 0 {
-					b.Fatal(r)
-				}
-				ev.Data, ev.Edits, ev.MarkEdits = nil, ev.Edits[:0], ev.MarkEdits[:0]
-				if i++; i%8 == 0 {
-					h.BeforeMove(mv)
-				}
-			}
+			benchTicks(b, g, m, 8, true)
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/40, "ns/iter")
 		})
 	}

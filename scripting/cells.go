@@ -161,7 +161,7 @@ func (m *modRun) cellsFilter(L *lua.LState, spec *lua.LTable) *cellsFilter {
 // same whether its answer was kept or worked out, and the charge is the
 // same either way: the budget runs out at the same call.
 func (m *modRun) cellMatch(L *lua.LState, c engine.Cell, pattern string) cellMatch {
-	k := answerKey{pattern, m.host.rulesName, c}
+	k := answerKey{pattern, m.host.rulesName(), c}
 	if r, found := sharedAnswers.get(k); found {
 		m.budget.spend(L, r.steps)
 		return r
@@ -197,10 +197,6 @@ func (h *Host) cellString(c engine.Cell) string {
 	if s, ok := h.texts[c]; ok {
 		return s
 	}
-	k := ruleCell{h.rulesName, c}
-	s, ok := sharedStrings.get(k)
-	if !ok {
-		s = sharedStrings.put(k, h.rules.FormatCell(c))
-	}
+	s := sharedStrings.getOr(ruleCell{h.rulesName(), c}, func() string { return h.rules.FormatCell(c) })
 	return h.texts.keep(c, s)
 }

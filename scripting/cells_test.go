@@ -117,15 +117,7 @@ end)
 		"want one table of filters",
 		"malformed pattern",
 	}
-	log := h.Log("look")
-	if len(log) != len(want) {
-		t.Fatalf("log %q", log)
-	}
-	for i, w := range want {
-		if !strings.HasPrefix(log[i], "false\t") || !strings.Contains(log[i], w) {
-			t.Errorf("error %d: %q, want %q", i, log[i], w)
-		}
-	}
+	wantPcallErrors(t, h, "look", want)
 	wantLog(t, h, "old", "nil\tnil")
 }
 

@@ -19,7 +19,6 @@ import (
 // while it runs.
 type editing struct {
 	e     *engine.TickEvent
-	event string
 	calls [3]int // set, mark and unmark calls of this handler call
 }
 
@@ -28,13 +27,13 @@ var editCalls = [3]string{"set", "mark", "unmark"}
 
 // begin readies the calls for one handler call on e's turn; end closes
 // them.
-func (ed *editing) begin(e *engine.TickEvent, event string) {
-	ed.e, ed.event, ed.calls = e, event, [3]int{}
+func (ed *editing) begin(e *engine.TickEvent) {
+	ed.e, ed.calls = e, [3]int{}
 }
 
 func (ed *editing) end() { ed.e = nil }
 
-// turn returns the turn the k-th function (editCalls) adds to, or raises
+// editTurn returns the turn the k-th function (editCalls) adds to, or raises
 // the error of a call outside a tick, start or expire handler, or past what
 // one handler call may ask for (as many as a request table's list).
 func (m *modRun) editTurn(L *lua.LState, k, args int) *engine.TickEvent {

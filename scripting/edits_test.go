@@ -140,15 +140,7 @@ end)
 		"game.unmark: 4 arguments, want at most 3",
 		"game.unmark: 65 calls, more than a turn may ask for",
 	}
-	log := h.Log("bad")
-	if len(log) != len(want) {
-		t.Fatalf("log %q", log)
-	}
-	for i, w := range want {
-		if !strings.HasPrefix(log[i], "false\t") || !strings.Contains(log[i], w) {
-			t.Errorf("error %d: %q, want %q", i, log[i], w)
-		}
-	}
+	log := wantPcallErrors(t, h, "bad", want)
 	if !strings.Contains(log[1], "main.lua:") {
 		t.Errorf("the error does not say where: %q", log[1])
 	}

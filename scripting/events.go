@@ -531,14 +531,11 @@ func (h *Host) finish(ev event, e *engine.TickEvent) error {
 				f.set(6, "merged", merged)
 			}
 		}
-		m.edits.begin(e, name)
+		m.edits.begin(e)
 		ret, err := h.call(m, ev, fn, f.t)
 		m.edits.end()
 		if err != nil {
 			return err
-		}
-		if n := len(e.State.Marks) + len(e.MarkEdits); n > engine.MaxMarks {
-			return m.invalid(name, "mark: the board would hold %d marks, more than %d", n, engine.MaxMarks)
 		}
 		req, err := m.request(ret, name, "set", "mark", "unmark")
 		if err != nil || req == nil {

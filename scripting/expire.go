@@ -26,7 +26,7 @@ func (h *Host) expire(e *engine.TickEvent) error {
 			f.set(2, "col", number(mk.Pos.Col))
 			f.set(3, "name", lua.LString(mk.Name))
 			f.set(4, "count", number(mk.Count))
-			m.edits.begin(e, name)
+			m.edits.begin(e)
 			ret, err := h.call(m, evExpire, fn, f.t)
 			m.edits.end()
 			if err != nil {

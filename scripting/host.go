@@ -1,6 +1,8 @@
 package scripting
 
 import (
+	"fmt"
+
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/mod2048/mod2048/engine"
@@ -44,16 +46,14 @@ const (
 // Host runs a game's mods. It implements engine.Hooks; play moves through
 // Host.Move, which handles a failing mod.
 type Host struct {
-	limits Limits
-	rules  engine.Rules
-	// rulesName tells the rules' kind apart from others' (cellMatch's
-	// answers): their Go type and name, whose FormatCell writes a cell.
-	rulesName string
-	opt       engine.Options
-	mods      []*modRun
-	hazards   []Hazard
-	watchdog  *watchdog
-	reports   []Report
+	limits   Limits
+	rules    engine.Rules
+	rulesKey string // rulesName's, worked out on first use
+	opt      engine.Options
+	mods     []*modRun
+	hazards  []Hazard
+	watchdog *watchdog
+	reports  []Report
 	// The errors of a spent budget, made once.
 	callReason, turnReason, heldReason string
 	state                              *engine.State  // the state the running event reads
@@ -115,6 +115,17 @@ type modRun struct {
 	kept    keptTables // storage tables a dry run must not change
 	enc     encoder
 	modules map[string]lua.LValue // results of require
+}
+
+// rulesName tells the rules' kind apart from others' (the caches every
+// host shares, reuse.go): their Go type and name, whose FormatCell writes
+// a cell. It is worked out when a cache first asks, not for every new
+// host.
+func (h *Host) rulesName() string {
+	if h.rulesKey == "" {
+		h.rulesKey = fmt.Sprintf("%T %s", h.rules, h.rules.Name())
+	}
+	return h.rulesKey
 }
 
 // Close ends the mods' Lua states.

@@ -190,6 +190,22 @@ func wantLog(t tb, h *scripting.Host, id string, want ...string) {
 	}
 }
 
+// wantPcallErrors checks mod id's log: one line a pcall wrote for each of
+// want, `false` and an error that holds it. It returns the log.
+func wantPcallErrors(t tb, h *scripting.Host, id string, want []string) []string {
+	t.Helper()
+	log := h.Log(id)
+	if len(log) != len(want) {
+		t.Fatalf("log %q", log)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(log[i], "false\t") || !strings.Contains(log[i], w) {
+			t.Errorf("error %d: %q, want %q", i, log[i], w)
+		}
+	}
+	return log
+}
+
 func wantRows(t testing.TB, g *engine.Game, want string) {
 	t.Helper()
 	if got := rowsOf(g); got != want {

@@ -20,7 +20,7 @@ func NewHost(mods []*Mod, rules engine.Rules, opt engine.Options, limits Limits)
 	if err != nil {
 		return nil, err
 	}
-	h := &Host{limits: limits, rules: rules, rulesName: fmt.Sprintf("%T %s", rules, rules.Name()), opt: opt, watchdog: newWatchdog(limits), callReason: callReason(limits), turnReason: turnReason(limits), heldReason: heldReason(limits)}
+	h := &Host{limits: limits, rules: rules, opt: opt, watchdog: newWatchdog(limits), callReason: callReason(limits), turnReason: turnReason(limits), heldReason: heldReason(limits)}
 	for _, mod := range ordered {
 		if err := h.load(mod); err != nil {
 			h.Close()

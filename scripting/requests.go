@@ -286,7 +286,7 @@ func (h *Host) parseCell(v lua.LValue) (engine.Cell, error) {
 	if c, ok := h.parsed[text]; ok {
 		return c, nil
 	}
-	k := ruleText{h.rulesName, text}
+	k := ruleText{h.rulesName(), text}
 	c, ok := sharedCells.get(k)
 	if !ok {
 		var err error

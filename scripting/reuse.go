@@ -210,11 +210,7 @@ func (h *Host) cellValue(c engine.Cell) lua.LValue {
 	if v, ok := h.cells[c]; ok {
 		return v
 	}
-	k := ruleCell{h.rulesName, c}
-	v, ok := sharedValues.get(k)
-	if !ok {
-		v = sharedValues.put(k, h.cellText(c))
-	}
+	v := sharedValues.getOr(ruleCell{h.rulesName(), c}, func() lua.LValue { return h.cellText(c) })
 	return h.cells.keep(c, v)
 }
 
@@ -255,6 +251,14 @@ func (s *sharedCache[K, V]) get(k K) (V, bool) {
 	v, ok := s.m[k]
 	s.mu.RUnlock()
 	return v, ok
+}
+
+// getOr returns the value kept for k, or the one make makes, kept.
+func (s *sharedCache[K, V]) getOr(k K, make func() V) V {
+	if v, ok := s.get(k); ok {
+		return v
+	}
+	return s.put(k, make())
 }
 
 // put keeps v for k, while there is room, and returns v.

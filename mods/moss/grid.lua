@@ -7,7 +7,7 @@
 
 local grid = {}
 
-local W, H = game.width, game.height
+local W = game.width
 local floor = math.floor
 
 -- DR and DC are the steps to the orthogonal neighbours of a cell, rows
@@ -17,19 +17,10 @@ local floor = math.floor
 grid.DR = { -1, 0, 1, 0 }
 grid.DC = { 0, 1, 0, -1 }
 
--- key numbers the cell (r, c); cell is the row and column of a number (a
--- handler that runs often does the arithmetic itself: a call costs more).
-function grid.key(r, c)
-  return r * W + c
-end
-
+-- cell is the row and column of a cell number (a handler that runs often
+-- does the arithmetic itself: a call costs more).
 function grid.cell(k)
   return floor(k / W), k % W
-end
-
--- on_board reports whether (r, c) is a cell of the board.
-function grid.on_board(r, c)
-  return r >= 0 and r < H and c >= 0 and c < W
 end
 
 return grid

@@ -45,7 +45,7 @@ local FREE = { cell = "^%.$", marked = false }
 
 game.on("tick", function(ev)
   -- The board through game.cells: this mod's patches, and every marked
-  -- cell (moss or another mod's), as cell numbers (grid.key).
+  -- cell (moss or another mod's), as cell numbers (row * W + col).
   local patches = game.cells(PATCHES)
   local count = #patches
   if count >= CAP then
