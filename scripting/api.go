@@ -1,10 +1,12 @@
 package scripting
 
 import (
+	"maps"
 	"math"
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 
 	lua "github.com/yuin/gopher-lua"
@@ -24,76 +26,126 @@ var apiFunctionsV2 = []string{"cells", "notify", "set", "mark", "unmark"}
 var apiFields = []string{"api_version", "features", "mod_id", "ruleset", "width", "height", "settings"}
 
 // installAPI puts the mod API in the mod's state: the game table, storage,
-// require and a deterministic math.random.
+// require and a deterministic math.random. The game and features tables
+// are copies of their API version's templates (apiTemplates), with the
+// mod's own values set in place.
 func (m *modRun) installAPI() {
 	L := m.L
 	h := m.host
-	game := L.NewTable()
-	// The version the mod runs under: its own, so that a mod written for
-	// version 1 sees the API it was written for, unchanged.
+	tpl := apiTemplates()[m.mod.Manifest.APIVersion-1]
+	game := cloneTable(tpl.game)
 	game.RawSetString("api_version", lua.LNumber(m.mod.Manifest.APIVersion))
-	features := L.NewTable()
-	for _, f := range featureNames {
-		if slices.Contains(featuresV2, f) && m.mod.Manifest.APIVersion < 2 {
-			continue // not in the API a version-1 mod was written for
-		}
-		features.RawSetString(f, lua.LTrue)
-	}
-	game.RawSetString("features", features)
+	game.RawSetString("features", cloneTable(tpl.features))
 	game.RawSetString("mod_id", lua.LString(m.mod.ID()))
 	game.RawSetString("ruleset", lua.LString(h.rules.Name()))
-	settings := L.NewTable()
-	for name, v := range m.mod.Values {
-		settings.RawSetString(name, toLua(v))
+	// The settings in their names' order: pairs visits them in the same
+	// order in every game (TestSettingsOrder).
+	names := slices.Sorted(maps.Keys(m.mod.Values))
+	settings := L.CreateTable(0, len(names))
+	for _, name := range names {
+		settings.RawSetString(name, toLua(m.mod.Values[name]))
 	}
 	game.RawSetString("settings", settings)
-
-	fns := map[string]lua.LGFunction{
-		"on":     m.luaOn,
-		"hazard": m.luaHazard,
-		"cell":   m.luaCell,
-		"marks":  m.luaMarks,
-		"cells":  m.luaCells,
-		"turn": func(L *lua.LState) int {
-			L.Push(lua.LNumber(m.state().Turn))
-			return 1
-		},
-		"score": func(L *lua.LState) int {
-			L.Push(lua.LString(engine.FormatScore(h.rules, m.state().Score)))
-			return 1
-		},
-		"status": func(L *lua.LState) int {
-			L.Push(lua.LString(m.state().Status.String()))
-			return 1
-		},
-		"random": m.luaRandom,
-		"notify": m.luaNotify,
-		"set":    m.luaSet,
-		"mark":   m.luaMark,
-		"unmark": m.luaUnmark,
-		"log": func(L *lua.LState) int {
-			parts := make([]string, L.GetTop())
-			for i := range parts {
-				parts[i] = safeString(L.Get(i + 1))
-				m.budget.spend(L, 1+len(parts[i])/bytesPerInstruction)
-			}
-			m.log.println(strings.Join(parts, "\t"))
-			return 0
-		},
-	}
-	for _, name := range apiFunctions {
-		if slices.Contains(apiFunctionsV2, name) && m.mod.Manifest.APIVersion < 2 {
-			continue // not in the API a version-1 mod was written for
-		}
-		game.RawSetString(name, L.NewFunction(fns[name]))
-	}
 	game.RawSetString("width", lua.LNumber(h.opt.Width))
 	game.RawSetString("height", lua.LNumber(h.opt.Height))
 	L.SetGlobal("game", game)
-	L.SetGlobal("storage", L.NewTable())
-	L.SetGlobal("require", L.NewFunction(m.luaRequire))
-	L.GetGlobal("math").(*lua.LTable).RawSetString("random", L.NewFunction(m.luaRandom))
+	L.SetGlobal("storage", L.CreateTable(0, 0))
+	L.SetGlobal("require", apiRequire)
+	L.GetGlobal("math").(*lua.LTable).RawSetString("random", apiRandom)
 }
+
+// runOf returns the mod whose state L is.
+func runOf(L *lua.LState) *modRun { return sandboxOf(L).run }
+
+// apiFuncs are the game table's functions. Each finds its mod through the
+// state it is called in (runOf), so one object serves every sandbox, as
+// the standard library's functions do (stdlib.go).
+var apiFuncs = map[string]lua.LGFunction{
+	"on":     func(L *lua.LState) int { return runOf(L).luaOn(L) },
+	"hazard": func(L *lua.LState) int { return runOf(L).luaHazard(L) },
+	"cell":   func(L *lua.LState) int { return runOf(L).luaCell(L) },
+	"marks":  func(L *lua.LState) int { return runOf(L).luaMarks(L) },
+	"cells":  func(L *lua.LState) int { return runOf(L).luaCells(L) },
+	"turn": func(L *lua.LState) int {
+		L.Push(lua.LNumber(runOf(L).state().Turn))
+		return 1
+	},
+	"score": func(L *lua.LState) int {
+		m := runOf(L)
+		L.Push(lua.LString(engine.FormatScore(m.host.rules, m.state().Score)))
+		return 1
+	},
+	"status": func(L *lua.LState) int {
+		L.Push(lua.LString(runOf(L).state().Status.String()))
+		return 1
+	},
+	"random": func(L *lua.LState) int { return runOf(L).luaRandom(L) },
+	"notify": func(L *lua.LState) int { return runOf(L).luaNotify(L) },
+	"set":    func(L *lua.LState) int { return runOf(L).luaSet(L) },
+	"mark":   func(L *lua.LState) int { return runOf(L).luaMark(L) },
+	"unmark": func(L *lua.LState) int { return runOf(L).luaUnmark(L) },
+	"log": func(L *lua.LState) int {
+		m := runOf(L)
+		parts := make([]string, L.GetTop())
+		for i := range parts {
+			parts[i] = safeString(L.Get(i + 1))
+			m.budget.spend(L, 1+len(parts[i])/bytesPerInstruction)
+		}
+		m.log.println(strings.Join(parts, "\t"))
+		return 0
+	},
+}
+
+// apiRequire and apiRandom are require and math.random, shared as the
+// game table's functions are.
+var (
+	apiRequire = sharedFunction(func(L *lua.LState) int { return runOf(L).luaRequire(L) })
+	apiRandom  = sharedFunction(func(L *lua.LState) int { return runOf(L).luaRandom(L) })
+)
+
+// sharedFunction makes a Go function that every sandbox shares. Its
+// environment is a table of its own, which nothing reads: a Go function
+// looks up no globals, and no sandbox has getfenv.
+func sharedFunction(fn lua.LGFunction) *lua.LFunction {
+	return &lua.LFunction{IsG: true, Env: &lua.LTable{Metatable: lua.LNil}, GFunction: fn, Upvalues: []*lua.Upvalue{}}
+}
+
+// apiTemplate is an API version's game table and features table, made
+// once a process. The game table's fields are in the order a mod's pairs
+// visits them; those that differ from mod to mod hold false until
+// installAPI sets them.
+type apiTemplate struct {
+	game, features *lua.LTable
+}
+
+// apiTemplates holds a template for each API version, the first at 0.
+var apiTemplates = sync.OnceValue(func() []apiTemplate {
+	tpls := make([]apiTemplate, APIVersion)
+	for i := range tpls {
+		version := i + 1
+		features := &lua.LTable{Metatable: lua.LNil}
+		for _, f := range featureNames {
+			if slices.Contains(featuresV2, f) && version < 2 {
+				continue // not in the API a version-1 mod was written for
+			}
+			features.RawSetString(f, lua.LTrue)
+		}
+		game := &lua.LTable{Metatable: lua.LNil}
+		for _, name := range []string{"api_version", "features", "mod_id", "ruleset", "settings"} {
+			game.RawSetString(name, lua.LFalse)
+		}
+		for _, name := range apiFunctions {
+			if slices.Contains(apiFunctionsV2, name) && version < 2 {
+				continue // not in the API a version-1 mod was written for
+			}
+			game.RawSetString(name, sharedFunction(apiFuncs[name]))
+		}
+		game.RawSetString("width", lua.LFalse)
+		game.RawSetString("height", lua.LFalse)
+		tpls[i] = apiTemplate{game: game, features: features}
+	}
+	return tpls
+})
 
 // state returns the state the running event reads; mods read nothing while
 // no game runs.

@@ -3,6 +3,7 @@ package scripting_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -153,6 +154,25 @@ end
 	m.Values["on"] = true
 	h = attach(t, mergeGame(t), m)
 	wantLog(t, h, "set", "count\tnumber\t7", "label\tstring\thi", "on\tboolean\ttrue", "ratio\tnumber\t0.25")
+}
+
+// TestSettingsOrder: pairs visits game.settings in the settings' name
+// order, in every host of every process (a Go map's order would change
+// from one host to the next, and a mod that relied on it would not replay).
+func TestSettingsOrder(t *testing.T) {
+	var manifest strings.Builder
+	for _, name := range []string{"kilo", "alpha", "zulu", "echo", "mike", "bravo", "yankee", "delta"} {
+		fmt.Fprintf(&manifest, "[settings.%s]\ntype = \"int\"\ndefault = 1\n", name)
+	}
+	dir := writeMod(t, "order", manifest.String(), map[string]string{"main.lua": `
+local names = {}
+for k in pairs(game.settings) do names[#names + 1] = k end
+game.log(table.concat(names, " "))
+`})
+	for range 20 {
+		h := attach(t, mergeGame(t), loadMod(t, dir))
+		wantLog(t, h, "order", "alpha bravo delta echo kilo mike yankee zulu")
+	}
 }
 
 // TestGameCellHugeTile: classic cells are numbers, as the API says, large

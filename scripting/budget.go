@@ -105,6 +105,8 @@ type stop struct {
 // doubles at each instruction stops at the first instruction past the limit
 // rather than at the watchdog's next tick (which a long copy can delay).
 type budget struct {
+	box *sandbox // the sandbox whose state's context the budget is (sandboxOf)
+
 	left int64  // instructions left to the running call; only its goroutine touches it
 	over string // the error when they are spent
 

@@ -23,10 +23,10 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // ticking and wakes when a call starts (item 8: a game waiting for a key
 // costs nothing).
 func TestWatchdogSleepsWhenIdle(t *testing.T) {
-	w := newWatchdog(defaultLimits)
+	w := newWatchdog()
 	defer w.close()
 	b := newBudget()
-	w.add(b, "idle")
+	w.add(b, "idle", defaultLimits.MaxHeapGrowth)
 	for round := 0; round < 3; round++ {
 		waitFor(t, "the watchdog to sleep", w.asleep.Load)
 		ticks := w.ticks.Load()
@@ -46,10 +46,10 @@ func TestWatchdogSleepsWhenIdle(t *testing.T) {
 // from the budget's.
 func TestFailsafeStops(t *testing.T) {
 	t.Run("time", func(t *testing.T) {
-		w := newWatchdog(defaultLimits)
+		w := newWatchdog()
 		defer w.close()
 		b := newBudget()
-		w.add(b, "slow")
+		w.add(b, "slow", defaultLimits.MaxHeapGrowth)
 		b.start(1000, "over", time.Millisecond)
 		waitFor(t, "the failsafe", func() bool { return b.Err() != nil })
 		_, why := b.stop(1000)

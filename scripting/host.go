@@ -130,8 +130,8 @@ func (h *Host) rulesName() string {
 
 // Close ends the mods' Lua states.
 func (h *Host) Close() {
-	h.watchdog.close()
 	for _, m := range h.mods {
+		h.watchdog.remove(m.budget)
 		m.L.Close()
 	}
 }

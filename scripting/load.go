@@ -20,7 +20,7 @@ func NewHost(mods []*Mod, rules engine.Rules, opt engine.Options, limits Limits)
 	if err != nil {
 		return nil, err
 	}
-	h := &Host{limits: limits, rules: rules, opt: opt, watchdog: newWatchdog(limits), callReason: callReason(limits), turnReason: turnReason(limits), heldReason: heldReason(limits)}
+	h := &Host{limits: limits, rules: rules, opt: opt, watchdog: theWatchdog(), callReason: callReason(limits), turnReason: turnReason(limits), heldReason: heldReason(limits)}
 	for _, mod := range ordered {
 		if err := h.load(mod); err != nil {
 			h.Close()
@@ -33,9 +33,10 @@ func NewHost(mods []*Mod, rules engine.Rules, opt engine.Options, limits Limits)
 func (h *Host) load(mod *Mod) error {
 	m := &modRun{host: h, mod: mod, key: dataKey(mod.ID()), budget: newBudget(), log: &logBuffer{max: h.limits.MaxLog}, modules: map[string]lua.LValue{}}
 	m.L = newSandbox(h.limits, m.budget, m.log)
+	m.budget.box.run = m
 	m.pat = &patterns{l: h.limits, b: m.budget}
 	m.meters = newMeters(m.L, m.budget)
-	h.watchdog.add(m.budget, mod.ID())
+	h.watchdog.add(m.budget, mod.ID(), h.limits.MaxHeapGrowth)
 	h.mods = append(h.mods, m)
 	m.installAPI()
 	m.rng = engine.DeriveRNG(h.opt.Seed, "mod:"+mod.ID())

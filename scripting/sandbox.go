@@ -13,6 +13,11 @@ import (
 // instruction for each element, step or value and for every
 // bytesPerInstruction bytes they copy, so that the budget counts them as
 // it counts the VM's instructions.
+//
+// The libraries are copies of stdTables, which hold the sandbox's own
+// functions (sandboxFuncs) as well as gopher-lua's: every function is one
+// object that all sandboxes share, and finds the sandbox it runs in
+// through the state's context, b (sandboxOf).
 func newSandbox(l Limits, b *budget, log *logBuffer) *lua.LState {
 	L := lua.NewState(lua.Options{
 		SkipOpenLibs:        true,
@@ -22,56 +27,73 @@ func newSandbox(l Limits, b *budget, log *logBuffer) *lua.LState {
 		RegistryGrowStep:    256,
 		MinimizeStackMemory: true,
 	})
+	b.box = &sandbox{l: l, b: b, log: log}
+	b.box.names.ids = map[any]uint64{}
+	b.box.f = formatter{l: l, b: b, names: &b.box.names}
+	b.box.pat = patterns{l: l, b: b}
 	openStdlibs(L)
-	g := L.G.Global
-	str := L.GetGlobal("string").(*lua.LTable)
-	tbl := L.GetGlobal("table").(*lua.LTable)
+	L.SetContext(b)
+	return L
+}
 
-	capString := func(n int, what string) {
-		if n > l.MaxString {
-			L.RaiseError("%s: %d bytes exceed the mod limit of %d", what, n, l.MaxString)
-		}
+// sandbox is what a sandbox's own functions read.
+type sandbox struct {
+	l     Limits
+	b     *budget
+	log   *logBuffer
+	names names     // tostring's and string.format's names for tables and functions (format.go)
+	f     formatter // string.format
+	pat   patterns  // find, match, gmatch and gsub
+	run   *modRun   // the mod whose state it is (runOf); nil in some tests
+}
+
+// sandboxOf returns the sandbox L is.
+func sandboxOf(L *lua.LState) *sandbox { return L.Context().(*budget).box }
+
+// capString raises an error when n bytes exceed the mod limit.
+func (s *sandbox) capString(L *lua.LState, n int, what string) {
+	if n > s.l.MaxString {
+		L.RaiseError("%s: %d bytes exceed the mod limit of %d", what, n, s.l.MaxString)
 	}
-	capItems := func(first, last int, what string) {
-		// In floating point: last-first+1 overflows int for extreme bounds.
-		if n := float64(last) - float64(first) + 1; n > float64(l.MaxItems) {
-			L.RaiseError("%s: %.0f %s exceed the mod limit of %d", what, n, itemWord(what), l.MaxItems)
-		}
+}
+
+// capItems raises an error when first..last are more items than the mod
+// limit.
+func (s *sandbox) capItems(L *lua.LState, first, last int, what string) {
+	// In floating point: last-first+1 overflows int for extreme bounds.
+	if n := float64(last) - float64(first) + 1; n > float64(s.l.MaxItems) {
+		L.RaiseError("%s: %.0f %s exceed the mod limit of %d", what, n, itemWord(what), s.l.MaxItems)
 	}
-	wrap := func(t *lua.LTable, name string, check func(L *lua.LState)) {
-		orig := t.RawGetString(name).(*lua.LFunction)
-		t.RawSetString(name, L.NewFunction(func(L *lua.LState) int {
-			check(L)
-			top := L.GetTop()
-			L.Push(orig)
-			for i := 1; i <= top; i++ {
-				L.Push(L.Get(i))
-			}
-			L.Call(top, lua.MultRet)
-			return L.GetTop() - top
-		}))
-	}
-	wrap(str, "rep", func(L *lua.LState) {
-		s := L.CheckString(1)
+}
+
+// sandboxField is one of the sandbox's own functions: in library lib (as
+// stdlibs names them), under name. check, if set, wraps gopher-lua's
+// function of that name: it runs first, then gopher-lua's; fn replaces it.
+type sandboxField struct {
+	lib, name string
+	check     func(L *lua.LState, s *sandbox)
+	fn        lua.LGFunction
+}
+
+// sandboxFuncs are the sandbox's own functions, in the order they are set
+// over the template's (a new name goes at the end of its library).
+var sandboxFuncs = []sandboxField{
+	{lib: lua.StringLibName, name: "rep", check: func(L *lua.LState, s *sandbox) {
+		str := L.CheckString(1)
 		n := L.CheckInt(2)
 		sep := L.OptString(3, "")
 		if n > 0 {
-			size := float64(n)*float64(len(s)) + float64(n-1)*float64(len(sep))
-			if size > float64(l.MaxString) {
-				L.RaiseError("string.rep: %.0f bytes exceed the mod limit of %d", size, l.MaxString)
+			size := float64(n)*float64(len(str)) + float64(n-1)*float64(len(sep))
+			if size > float64(s.l.MaxString) {
+				L.RaiseError("string.rep: %.0f bytes exceed the mod limit of %d", size, s.l.MaxString)
 			}
-			b.spend(L, 1+n/bytesPerInstruction+int(size)/bytesPerInstruction)
+			s.b.spend(L, 1+n/bytesPerInstruction+int(size)/bytesPerInstruction)
 		}
-	})
-	for _, name := range []string{"upper", "lower", "reverse"} {
-		name := name
-		wrap(str, name, func(L *lua.LState) {
-			n := len(L.CheckString(1))
-			capString(n, "string."+name)
-			b.spend(L, n/bytesPerInstruction)
-		})
-	}
-	wrap(str, "byte", func(L *lua.LState) {
+	}},
+	{lib: lua.StringLibName, name: "upper", check: caseCheck("upper")},
+	{lib: lua.StringLibName, name: "lower", check: caseCheck("lower")},
+	{lib: lua.StringLibName, name: "reverse", check: caseCheck("reverse")},
+	{lib: lua.StringLibName, name: "byte", check: func(L *lua.LState, s *sandbox) {
 		n := len(L.CheckString(1))
 		i := L.OptInt(2, 1)
 		j := L.OptInt(3, i)
@@ -81,45 +103,41 @@ func newSandbox(l Limits, b *budget, log *logBuffer) *lua.LState {
 		if j < 0 {
 			j = n + j + 1
 		}
-		capItems(max(i, 1), min(j, n), "string.byte")
-		b.spend(L, max(min(j, n)-max(i, 1)+1, 0))
-	})
+		s.capItems(L, max(i, 1), min(j, n), "string.byte")
+		s.b.spend(L, max(min(j, n)-max(i, 1)+1, 0))
+	}},
 	// tostring and string.format name tables, functions and userdata
 	// without their addresses (format.go).
-	names := newNames()
-	f := &formatter{l: l, b: b, names: names}
-	str.RawSetString("format", L.NewFunction(f.format))
-	g.RawSetString("tostring", L.NewFunction(func(L *lua.LState) int {
-		L.Push(names.tostring(L, L.CheckAny(1)))
+	{lib: lua.StringLibName, name: "format", fn: func(L *lua.LState) int { return sandboxOf(L).f.format(L) }},
+	{lib: "_G", name: "tostring", fn: func(L *lua.LState) int {
+		L.Push(sandboxOf(L).names.tostring(L, L.CheckAny(1)))
 		return 1
-	}))
+	}},
 	// An error that pcall catches, or that xpcall's handler sees, may be a
 	// message gopher-lua wrote with an address: replace it. A caught error
 	// is charged errorCost: raising it built a traceback of the call stack.
-	pcall := g.RawGetString("pcall").(*lua.LFunction)
-	g.RawSetString("pcall", L.NewFunction(func(L *lua.LState) int {
+	{lib: "_G", name: "pcall", fn: func(L *lua.LState) int {
 		top := L.GetTop()
-		L.Push(pcall)
+		L.Push(stdPcall())
 		for i := 1; i <= top; i++ {
 			L.Push(L.Get(i))
 		}
 		L.Call(top, lua.MultRet)
 		if L.GetTop() >= top+2 && L.Get(top+1) == lua.LFalse {
-			b.spend(L, errorCost)
+			sandboxOf(L).b.spend(L, errorCost)
 			if s, ok := L.Get(top + 2).(lua.LString); ok {
 				L.Replace(top+2, lua.LString(scrub(string(s))))
 			}
 		}
 		return L.GetTop() - top
-	}))
-	xpcall := g.RawGetString("xpcall").(*lua.LFunction)
-	g.RawSetString("xpcall", L.NewFunction(func(L *lua.LState) int {
+	}},
+	{lib: "_G", name: "xpcall", fn: func(L *lua.LState) int {
 		fn := L.CheckFunction(1)
 		handler := L.CheckFunction(2)
-		L.Push(xpcall)
+		L.Push(stdXpcall())
 		L.Push(fn)
 		L.Push(L.NewFunction(func(L *lua.LState) int {
-			b.spend(L, errorCost)
+			sandboxOf(L).b.spend(L, errorCost)
 			msg := L.Get(1)
 			if s, ok := msg.(lua.LString); ok {
 				msg = lua.LString(scrub(string(s)))
@@ -132,82 +150,102 @@ func newSandbox(l Limits, b *budget, log *logBuffer) *lua.LState {
 		top := L.GetTop() - 3
 		L.Call(2, lua.MultRet)
 		return L.GetTop() - top
-	}))
+	}},
 	// find, match, gmatch and gsub: Lua 5.1's own matcher (gopher-lua's
 	// backtracks without bound and rebuilds gsub's result once per match),
 	// which checks the budget as it goes.
-	pat := &patterns{l: l, b: b}
-	str.RawSetString("find", L.NewFunction(pat.find))
-	str.RawSetString("match", L.NewFunction(pat.match))
-	str.RawSetString("gmatch", L.NewFunction(pat.gmatch))
-	str.RawSetString("gfind", L.NewFunction(pat.gmatch))
-	str.RawSetString("gsub", L.NewFunction(pat.gsub))
-	wrap(tbl, "concat", func(L *lua.LState) {
+	{lib: lua.StringLibName, name: "find", fn: func(L *lua.LState) int { return sandboxOf(L).pat.find(L) }},
+	{lib: lua.StringLibName, name: "match", fn: func(L *lua.LState) int { return sandboxOf(L).pat.match(L) }},
+	{lib: lua.StringLibName, name: "gmatch", fn: func(L *lua.LState) int { return sandboxOf(L).pat.gmatch(L) }},
+	{lib: lua.StringLibName, name: "gfind", fn: func(L *lua.LState) int { return sandboxOf(L).pat.gmatch(L) }},
+	{lib: lua.StringLibName, name: "gsub", fn: func(L *lua.LState) int { return sandboxOf(L).pat.gsub(L) }},
+	{lib: lua.TabLibName, name: "concat", check: func(L *lua.LState, s *sandbox) {
 		t := L.CheckTable(1)
 		sep := L.OptString(2, "")
 		i := L.OptInt(3, 1)
 		j := L.OptInt(4, t.Len())
-		capItems(i, j, "table.concat")
+		s.capItems(L, i, j, "table.concat")
 		n := 0
 		for k := i; k <= j; k++ {
-			if s, ok := t.RawGetInt(k).(lua.LString); ok {
-				n += len(s) + len(sep)
+			if str, ok := t.RawGetInt(k).(lua.LString); ok {
+				n += len(str) + len(sep)
 			} else if num, ok := t.RawGetInt(k).(lua.LNumber); ok {
 				n += len(num.String()) + len(sep)
 			}
-			capString(n, "table.concat")
+			s.capString(L, n, "table.concat")
 		}
-		b.spend(L, max(j-i+1, 0)+n/bytesPerInstruction)
-	})
+		s.b.spend(L, max(j-i+1, 0)+n/bytesPerInstruction)
+	}},
 	// table.sort runs in Go: it is charged n·log2(n) comparisons up front.
 	// With a comparator each comparison is also a Lua call, which counts
 	// its own instructions.
-	wrap(tbl, "sort", func(L *lua.LState) {
+	{lib: lua.TabLibName, name: "sort", check: func(L *lua.LState, s *sandbox) {
 		n := L.CheckTable(1).Len()
-		capItems(1, n, "table.sort")
-		b.spend(L, n*bits.Len(uint(n)))
-	})
+		s.capItems(L, 1, n, "table.sort")
+		s.b.spend(L, n*bits.Len(uint(n)))
+	}},
 	// insert and remove at a position move the elements after it.
-	for _, name := range []string{"insert", "remove"} {
-		wrap(tbl, name, func(L *lua.LState) {
-			t := L.CheckTable(1)
-			n := t.Len()
-			if L.GetTop() >= 2 && (name == "remove" || L.GetTop() >= 3) {
-				b.spend(L, max(n-L.CheckInt(2), 0))
-			}
-			b.spend(L, n/bytesPerInstruction) // Len scans from the end
-		})
-	}
-	wrap(g, "unpack", func(L *lua.LState) {
+	{lib: lua.TabLibName, name: "insert", check: shiftCheck("insert")},
+	{lib: lua.TabLibName, name: "remove", check: shiftCheck("remove")},
+	{lib: "_G", name: "unpack", check: func(L *lua.LState, s *sandbox) {
 		t := L.CheckTable(1)
 		i := L.OptInt(2, 1)
 		j := L.OptInt(3, t.Len())
-		capItems(i, j, "unpack")
-		b.spend(L, max(j-i+1, 0))
-	})
-	wrap(g, "setmetatable", func(L *lua.LState) {
+		s.capItems(L, i, j, "unpack")
+		s.b.spend(L, max(j-i+1, 0))
+	}},
+	{lib: "_G", name: "setmetatable", check: func(L *lua.LState, s *sandbox) {
 		L.CheckTable(1)
-	})
-	g.RawSetString("print", L.NewFunction(func(L *lua.LState) int {
+	}},
+	{lib: "_G", name: "print", fn: func(L *lua.LState) int {
+		s := sandboxOf(L)
 		parts := make([]string, L.GetTop())
 		for i := range parts {
 			// Only the start of a line is kept: do not copy a huge string.
 			if parts[i] = safeString(L.Get(i + 1)); len(parts[i]) > maxLogLine {
 				parts[i] = parts[i][:maxLogLine]
 			}
-			b.spend(L, 1+len(parts[i])/bytesPerInstruction)
+			s.b.spend(L, 1+len(parts[i])/bytesPerInstruction)
 		}
-		log.println(strings.Join(parts, "\t"))
+		s.log.println(strings.Join(parts, "\t"))
 		return 0
-	}))
-	// The string metatable is shared by every string of the state: hide it.
-	// It is the string library's table itself, so a mod can still change
-	// its own string functions and methods, in its own state only.
-	if mt, ok := L.GetMetatable(lua.LString("")).(*lua.LTable); ok {
-		mt.RawSetString("__metatable", lua.LString("the string metatable is protected"))
+	}},
+}
+
+// caseCheck is string.upper's, lower's and reverse's check.
+func caseCheck(name string) func(L *lua.LState, s *sandbox) {
+	return func(L *lua.LState, s *sandbox) {
+		n := len(L.CheckString(1))
+		s.capString(L, n, "string."+name)
+		s.b.spend(L, n/bytesPerInstruction)
 	}
-	L.SetContext(b)
-	return L
+}
+
+// shiftCheck is table.insert's and table.remove's check.
+func shiftCheck(name string) func(L *lua.LState, s *sandbox) {
+	return func(L *lua.LState, s *sandbox) {
+		t := L.CheckTable(1)
+		n := t.Len()
+		if L.GetTop() >= 2 && (name == "remove" || L.GetTop() >= 3) {
+			s.b.spend(L, max(n-L.CheckInt(2), 0))
+		}
+		s.b.spend(L, n/bytesPerInstruction) // Len scans from the end
+	}
+}
+
+// wrapped returns a function that runs check, then orig with the same
+// arguments.
+func wrapped(orig *lua.LFunction, check func(L *lua.LState, s *sandbox)) lua.LGFunction {
+	return func(L *lua.LState) int {
+		check(L, sandboxOf(L))
+		top := L.GetTop()
+		L.Push(orig)
+		for i := 1; i <= top; i++ {
+			L.Push(L.Get(i))
+		}
+		L.Call(top, lua.MultRet)
+		return L.GetTop() - top
+	}
 }
 
 // errorCost is what an error caught by pcall or xpcall is charged: raising

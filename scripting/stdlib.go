@@ -111,32 +111,85 @@ var stdlibs = sync.OnceValue(func() []stdlib {
 	return libs
 })
 
-// openStdlibs gives L the libraries of the template: the base library in
-// its globals, the others as tables, and the string library as the strings'
-// metatable, as gopher-lua's OpenString does.
+// stdTables are the libraries of a sandbox as tables, in stdlibs' order:
+// the template's fields in its order, then the sandbox's own functions
+// (sandboxFuncs) set over them, and the strings' metatable protected. A
+// field that holds a library holds false here: openStdlibs puts the
+// sandbox's own library in its place.
+var stdTables = sync.OnceValue(func() []*lua.LTable {
+	libs := stdlibs()
+	tables := make([]*lua.LTable, len(libs))
+	index := map[string]*lua.LTable{}
+	for i, lib := range libs {
+		t := &lua.LTable{Metatable: lua.LNil}
+		for _, f := range lib.fields {
+			switch {
+			case f.fn != nil:
+				t.RawSetString(f.name, f.fn)
+			case f.lib != "":
+				t.RawSetString(f.name, lua.LFalse)
+			default:
+				t.RawSetString(f.name, f.value)
+			}
+		}
+		tables[i] = t
+		index[lib.name] = t
+	}
+	for _, f := range sandboxFuncs {
+		fn := f.fn
+		if f.check != nil {
+			fn = wrapped(stdFunction(f.lib, f.name), f.check)
+		}
+		index[f.lib].RawSetString(f.name, sharedFunction(fn))
+	}
+	// The string metatable is shared by every string of the state: hide
+	// it. It is the string library's table itself, so a mod can still
+	// change its own string functions and methods, in its own state only.
+	index[lua.StringLibName].RawSetString("__metatable", lua.LString("the string metatable is protected"))
+	return tables
+})
+
+// stdFunction returns gopher-lua's function name of library lib, as the
+// template has it.
+func stdFunction(lib, name string) *lua.LFunction {
+	for _, l := range stdlibs() {
+		if l.name != lib {
+			continue
+		}
+		for _, f := range l.fields {
+			if f.name == name && f.fn != nil {
+				return f.fn
+			}
+		}
+	}
+	panic("stdlib: no function " + lib + "." + name)
+}
+
+// stdPcall and stdXpcall are gopher-lua's pcall and xpcall, which the
+// sandbox's own call.
+var (
+	stdPcall  = sync.OnceValue(func() *lua.LFunction { return stdFunction("_G", "pcall") })
+	stdXpcall = sync.OnceValue(func() *lua.LFunction { return stdFunction("_G", "xpcall") })
+)
+
+// openStdlibs gives L the libraries of the template: the base library as
+// its globals, the others as tables, and the string library as the
+// strings' metatable, as gopher-lua's OpenString does. Each is a copy of
+// its table in stdTables (cloneTable).
 func openStdlibs(L *lua.LState) {
 	libs := stdlibs()
 	tables := make(map[string]*lua.LTable, len(libs))
-	for _, lib := range libs {
-		if lib.name == "_G" {
-			tables[lib.name] = L.G.Global
-		} else {
-			tables[lib.name] = L.CreateTable(0, len(lib.fields))
-		}
+	for i, t := range stdTables() {
+		tables[libs[i].name] = cloneTable(t)
 	}
+	L.G.Global = tables["_G"]
+	L.Env = L.G.Global
 	for _, lib := range libs {
 		t := tables[lib.name]
 		for _, f := range lib.fields {
-			var v lua.LValue
-			switch {
-			case f.fn != nil:
-				v = f.fn
-			case f.lib != "":
-				v = tables[f.lib]
-			default:
-				v = f.value
+			if f.lib != "" {
+				t.RawSetString(f.name, tables[f.lib])
 			}
-			t.RawSetString(f.name, v)
 		}
 	}
 	L.SetMetatable(lua.LString(""), tables[lua.StringLibName])

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mod2048/mod2048/engine"
+	"github.com/mod2048/mod2048/scripting"
 )
 
 // TestLibrariesInOrder: pairs visits the standard libraries' fields in the
@@ -77,5 +78,42 @@ end)`))
 	want := []string{"false\tkey\tvalue", "a11 b22 c33\t5\t3\t+C"}
 	if got := h.Log("pat"); !slices.Equal(got, want) {
 		t.Errorf("log %q, want %q", got, want)
+	}
+}
+
+// TestSandboxesShareNothing: the libraries and the game table of a
+// sandbox are copies of templates, and the functions in them are shared
+// by every sandbox; a mod that changes its own (a library's fields, the
+// strings' methods, the game table, its features) changes nothing another
+// game sees, even one that runs the same mod, after it or beside it.
+func TestSandboxesShareNothing(t *testing.T) {
+	const src = `
+local function seen()
+  return table.concat({tostring(string.custom), tostring(math.pi), tostring(table.insert ~= nil),
+    tostring(("x").custom), tostring(game.extra), tostring(game.features.custom),
+    tostring(rawget(_G, "custom")), tostring(game.cell ~= nil), tostring({})}, " ")
+end
+game.log(seen())
+string.custom = 1
+math.pi = 3
+table.insert = nil
+game.extra = true
+game.features.custom = true
+custom = true
+game.cell = nil
+game.log(seen())
+`
+	var hosts []*scripting.Host
+	for range 3 {
+		g := classicGame(t, []string{"2 2 0 0", "0 0 0 0", "0 0 0 0", "0 0 0 0"}, "3,3,2")
+		hosts = append(hosts, attach(t, g, luaMod(t, "spoil", src)))
+	}
+	for i, h := range hosts {
+		wantLog(t, h, "spoil",
+			"nil 3.141592653589793 true nil nil nil nil true table: 1",
+			"1 3 false 1 true true true false table: 2")
+		if t.Failed() {
+			t.Fatalf("host %d", i)
+		}
 	}
 }

@@ -2,21 +2,26 @@ package scripting
 
 import (
 	"runtime/metrics"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
 )
 
-// watchdog is the failsafe of a host's mods: while a call runs it checks
+// watchdog is the failsafe of the hosts' mods: while a call runs it checks
 // every tick that the call has not run longer than Limits.FailsafeTime by
 // the wall clock, nor grown the heap by more than Limits.MaxHeapGrowth (if
-// set: it is off by default), and stops it if it has. While no call runs it sleeps, with no ticker, until a
-// call starts (budget.start wakes it): a game waiting for a key costs it
-// nothing.
+// set: it is off by default), and stops it if it has. While no call runs
+// it sleeps, with no ticker, until a call starts (budget.start wakes it):
+// a game waiting for a key costs it nothing.
+//
+// One watchdog serves every host of the process (theWatchdog): a host adds
+// its mods' budgets when it loads them and removes them when it closes. A
+// watchdog of its own for each host cost a new game a goroutine, a ticker
+// and its wake-ups: a third of a new session's time.
 type watchdog struct {
 	mu      sync.Mutex
 	budgets map[*budget]string // budget → mod id
-	limits  Limits
 	stop    chan struct{}
 	once    sync.Once
 
@@ -27,20 +32,36 @@ type watchdog struct {
 
 const watchdogTick = 2 * time.Millisecond
 
-func newWatchdog(l Limits) *watchdog {
-	w := &watchdog{budgets: map[*budget]string{}, limits: l, stop: make(chan struct{}), wake: make(chan struct{}, 1)}
+func newWatchdog() *watchdog {
+	w := &watchdog{budgets: map[*budget]string{}, stop: make(chan struct{}), wake: make(chan struct{}, 1)}
 	go w.run()
 	return w
 }
 
-func (w *watchdog) add(b *budget, id string) {
-	b.limit = w.limits.MaxHeapGrowth
+// theWatchdog is the process's watchdog, started on first use; it runs
+// until the process ends.
+var theWatchdog = sync.OnceValue(newWatchdog)
+
+// add watches b's calls, which may grow the heap by at most limit
+// (Limits.MaxHeapGrowth; 0 is no limit).
+func (w *watchdog) add(b *budget, id string, limit uint64) {
+	b.limit = limit
 	b.mu.Lock()
 	b.w = w
 	b.mu.Unlock()
 	w.mu.Lock()
 	w.budgets[b] = id
 	w.mu.Unlock()
+}
+
+// remove stops watching b.
+func (w *watchdog) remove(b *budget) {
+	w.mu.Lock()
+	delete(w.budgets, b)
+	w.mu.Unlock()
+	b.mu.Lock()
+	b.w = nil
+	b.mu.Unlock()
 }
 
 func (w *watchdog) close() { w.once.Do(func() { close(w.stop) }) }
@@ -106,7 +127,6 @@ func (w *watchdog) run() {
 		at    time.Time
 	}
 	seenAt := map[*budget]seen{}
-	limit := w.limits.MaxHeapGrowth
 	var calls []runningCall
 	for {
 		var now time.Time
@@ -162,14 +182,21 @@ func (w *watchdog) run() {
 			base = heap
 		}
 		for _, c := range calls {
+			limit := c.b.limit
 			if limit == 0 { // the memory failsafe is off
-				break
+				continue
 			}
 			switch growth := heap - min(base, heap); {
 			case growth > limit:
 				c.b.cancelCall(c.calls, stop{stopFailsafe, memoryReason(limit)})
 			case growth > limit/8:
 				c.b.arm(c.calls, base)
+			}
+		}
+		// Forget the calls that ended: a budget seen again runs a new one.
+		for b := range seenAt {
+			if !slices.ContainsFunc(calls, func(c runningCall) bool { return c.b == b }) {
+				delete(seenAt, b)
 			}
 		}
 		prev = heap
