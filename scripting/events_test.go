@@ -250,3 +250,31 @@ func TestStateOutsideEvents(t *testing.T) {
 		}
 	}
 }
+
+// TestGoFunctionHandler: a mod may register one of Lua's own functions as
+// a handler (print, say); it runs like any other, with a payload of its own
+// (it once crashed the host, which read the handler's code for what it did
+// with its payload). What it returns is checked as a handler's result.
+func TestGoFunctionHandler(t *testing.T) {
+	g := classicGame(t, []string{"2 2 0 0", "0 0 0 0", "0 0 0 0", "0 0 0 0"}, "3,3,2")
+	h := attach(t, g, luaMod(t, "gofn", `
+game.on("before_move", print)
+game.on("tick", print)`))
+	if _, err := h.Move(g, engine.Left); err != nil {
+		t.Fatal(err)
+	}
+	wantLog(t, h, "gofn", "(table)", "(table)")
+	if reports := h.TakeReports(); len(reports) != 0 {
+		t.Fatalf("reports %+v", reports)
+	}
+
+	g = classicGame(t, []string{"2 2 0 0", "0 0 0 0", "0 0 0 0", "0 0 0 0"}, "3,3,2")
+	h = attach(t, g, luaMod(t, "gofn", `game.on("spawn", tostring)`))
+	if _, err := h.Move(g, engine.Left); err != nil {
+		t.Fatal(err)
+	}
+	reports := h.TakeReports()
+	if len(reports) != 1 || reports[0].Event != "spawn" || !strings.Contains(reports[0].Message, `not the string "table: 1"`) {
+		t.Fatalf("reports %+v, want the spawn handler's result refused", reports)
+	}
+}

@@ -58,20 +58,9 @@ func (h *Host) load(mod *Mod) error {
 	}
 	for ev, fns := range m.handlers {
 		for _, fn := range fns {
-			r := payloadReuse(fn.Proto, payloadScalars[ev])
-			m.reuse[ev] = append(m.reuse[ev], r)
-			reads := uint8(allFields)
-			if r != reuseNone {
-				// The payload cannot escape: only the fields the code
-				// names can be read, and the host sets only those.
-				reads = 0
-				for j, key := range payloadKeys[eventNames[ev]] {
-					if payloadReads(fn.Proto, key) {
-						reads |= 1 << j
-					}
-				}
-			}
-			m.reads[ev] = append(m.reads[ev], reads)
+			u := handlerPayloadUse(fn, ev)
+			m.reuse[ev] = append(m.reuse[ev], u.reuse)
+			m.reads[ev] = append(m.reads[ev], u.reads)
 		}
 	}
 	// What the main chunk left in storage is where every game starts.
@@ -121,4 +110,45 @@ func insideDir(dir, rel string) (string, error) {
 		return "", errors.New("it lies outside the mod's folder")
 	}
 	return path, nil
+}
+
+// payloadUse is what the host may reuse of a handler's payload, and the
+// fields it may read (modRun.reuse and modRun.reads).
+type payloadUse struct {
+	reuse reuse
+	reads uint8
+}
+
+// protoEvent is a handler's code and its event.
+type protoEvent struct {
+	proto *lua.FunctionProto
+	ev    int
+}
+
+// payloadUses keeps handlerPayloadUse's answers: a handler's code is
+// compiled once per process (compilecache.go), and every game of the mod
+// asks again.
+var payloadUses sharedCache[protoEvent, payloadUse]
+
+// handlerPayloadUse reads fn's code for what it does with the payload of
+// event ev. A Go function (a mod may register print, say) has no code to
+// read: it gets a payload of its own, with every field.
+func handlerPayloadUse(fn *lua.LFunction, ev int) payloadUse {
+	if fn.IsG {
+		return payloadUse{reuse: reuseNone, reads: allFields}
+	}
+	return payloadUses.getOr(protoEvent{fn.Proto, ev}, func() payloadUse {
+		u := payloadUse{reuse: payloadReuse(fn.Proto, payloadScalars[ev]), reads: allFields}
+		if u.reuse != reuseNone {
+			// The payload cannot escape: only the fields the code names
+			// can be read, and the host sets only those.
+			u.reads = 0
+			for j, key := range payloadKeys[eventNames[ev]] {
+				if payloadReads(fn.Proto, key) {
+					u.reads |= 1 << j
+				}
+			}
+		}
+		return u
+	})
 }

@@ -127,6 +127,9 @@ func TestModNew(t *testing.T) {
 			if mod.ID() != id || mod.Manifest.Name != displayName(id) || !slices.Equal(mod.Manifest.Rulesets, []string{tt.ruleset}) {
 				t.Errorf("manifest: id %q, name %q, rulesets %v", mod.ID(), mod.Manifest.Name, mod.Manifest.Rulesets)
 			}
+			if mod.Manifest.APIVersion != scripting.APIVersion {
+				t.Errorf("manifest: api_version %d, want the program's, %d", mod.Manifest.APIVersion, scripting.APIVersion)
+			}
 
 			// The editor setup stands on its own: the annotation file is in
 			// the folder, and .luarc.json names it.

@@ -99,16 +99,13 @@ type simOptions struct {
 	levers      bool
 }
 
-// simGCPercent is the garbage collector's GOGC while the lab runs.
-const simGCPercent = 400
-
 // simGC sets the collector's pace for a lab run, unless the user set GOGC,
 // and returns what puts it back.
 func simGC() (restore func()) {
 	if os.Getenv("GOGC") != "" {
 		return func() {}
 	}
-	old := debug.SetGCPercent(simGCPercent)
+	old := debug.SetGCPercent(sim.GCPercent)
 	return func() { debug.SetGCPercent(old) }
 }
 

@@ -7,6 +7,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+
+	"github.com/mod2048/mod2048/scripting/session/sim"
 )
 
 // TestSimCommand: 2048 sim through the real binary: the report, its JSON's
@@ -167,15 +169,15 @@ func TestSimStudies(t *testing.T) {
 	}
 }
 
-// TestSimGC: a lab run sets the collector's pace to simGCPercent and puts
+// TestSimGC: a lab run sets the collector's pace to sim.GCPercent and puts
 // it back after; a GOGC the user set is left alone.
 func TestSimGC(t *testing.T) {
 	t.Setenv("GOGC", "")
 	old := debug.SetGCPercent(100)
 	defer debug.SetGCPercent(old)
 	restore := simGC()
-	if got := debug.SetGCPercent(simGCPercent); got != simGCPercent {
-		t.Errorf("during a run GOGC is %d, want %d", got, simGCPercent)
+	if got := debug.SetGCPercent(sim.GCPercent); got != sim.GCPercent {
+		t.Errorf("during a run GOGC is %d, want %d", got, sim.GCPercent)
 	}
 	restore()
 	if got := debug.SetGCPercent(100); got != 100 {
