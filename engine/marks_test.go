@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"errors"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -260,6 +261,29 @@ func TestPropMarksStatusSettled(t *testing.T) {
 			if (s.Status == Lost) != (stuck && tile) {
 				t.Fatalf("move %d (%v): status %v, stuck %v, tile %v, marks %v: %s", i, d, s.Status, stuck, tile, s.Marks, rows(g))
 			}
+		}
+	})
+}
+
+// TestIsMarkName holds isMarkName to the expression it stands for, on
+// names built from the characters that matter and on any string.
+func TestIsMarkName(t *testing.T) {
+	re := regexp.MustCompile(`^[a-z][a-z0-9_]{0,31}:[a-z][a-z0-9_]{0,31}$`)
+	for _, s := range []string{"a:b", "freeze:ice", "a_1:b_2", ":b", "a:", "A:b", "1a:b", "a:b:c", "a-b:c", "",
+		strings.Repeat("a", 32) + ":b", strings.Repeat("a", 33) + ":b", "a:" + strings.Repeat("b", 32), "a:" + strings.Repeat("b", 33)} {
+		if got, want := isMarkName(s), re.MatchString(s); got != want {
+			t.Errorf("isMarkName(%q) = %v, want %v", s, got, want)
+		}
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		part := rapid.StringOfN(rapid.SampledFrom([]rune("az09_:A-é")), 0, 36, -1)
+		s := part.Draw(t, "mod") + rapid.SampledFrom([]string{":", "", "::"}).Draw(t, "sep") + part.Draw(t, "name")
+		if got, want := isMarkName(s), re.MatchString(s); got != want {
+			t.Fatalf("isMarkName(%q) = %v, want %v", s, got, want)
+		}
+		any := rapid.String().Draw(t, "any")
+		if got, want := isMarkName(any), re.MatchString(any); got != want {
+			t.Fatalf("isMarkName(%q) = %v, want %v", any, got, want)
 		}
 	})
 }

@@ -104,6 +104,10 @@ type stop struct {
 // Done itself reads the heap every few instructions, so that a string that
 // doubles at each instruction stops at the first instruction past the limit
 // rather than at the watchdog's next tick (which a long copy can delay).
+// And a builtin about to make a string of an eighth of the limit or more
+// asks first (tooBig): with the heap as it stands, the string must not
+// take the call past its limit. So one large copy cannot outrun the
+// watchdog's tick, which a loaded machine can delay by many milliseconds.
 type budget struct {
 	box *sandbox // the sandbox whose state's context the budget is (sandboxOf)
 
@@ -121,6 +125,7 @@ type budget struct {
 	stopped atomic.Bool   // done is closed: the running call is stopped (Done)
 	armed   atomic.Bool   // Done checks the heap
 	armBase atomic.Uint64 // the heap the growth counts from, once armed
+	base    uint64        // the heap when the running call started, if limit is set
 	steps   int           // instructions since the armed call's last check
 	limit   uint64        // Limits.MaxHeapGrowth
 	heap    []metrics.Sample
@@ -191,6 +196,9 @@ func (e budgetError) Error() string { return string(e) }
 func (b *budget) start(n int64, over string, failsafe time.Duration) {
 	b.left, b.over, b.steps = n, over, 0
 	b.armed.Store(false)
+	if b.limit > 0 {
+		b.base = readHeap(b.heap)
+	}
 	b.mu.Lock()
 	b.running = true
 	b.failsafe = failsafe
@@ -248,6 +256,27 @@ func (b *budget) arm(calls, base uint64) {
 		b.armBase.Store(base)
 		b.armed.Store(true)
 	}
+}
+
+// tooBig is asked by a builtin before it makes a string of n bytes. With
+// the memory failsafe on, a string of an eighth of the limit or more is
+// weighed against the heap first: if the heap, with the string, would have
+// grown more than the limit since the call started, the call is stopped
+// and tooBig reports true (the builtin then raises the budget's error,
+// spend(L, 0)); otherwise the call is armed.
+func (b *budget) tooBig(n int) bool {
+	if b.limit == 0 || uint64(n) < b.limit/8 {
+		return false
+	}
+	if heap := readHeap(b.heap) + uint64(n); heap > b.base && heap-b.base > b.limit {
+		b.cancel(stop{stopFailsafe, memoryReason(b.limit)})
+		return true
+	}
+	if !b.armed.Load() {
+		b.armBase.Store(b.base)
+		b.armed.Store(true)
+	}
+	return false
 }
 
 // cancelCall stops call number calls, if it still runs.

@@ -1,6 +1,7 @@
 package scripting
 
 import (
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -198,5 +199,39 @@ func TestBuiltinsCharge(t *testing.T) {
 		if err == nil || why.kind != stopBudget || used != n {
 			t.Errorf("%s: stopped by %+v after %d instructions, %v; want the budget", src, why, used, err)
 		}
+	}
+}
+
+// TestTooBigWithoutWatchdog: with the memory failsafe on, a string that
+// would take the call past its limit is refused before it is made, with
+// no watchdog tick needed: a doubling string.rep stops at the first copy
+// that would grow the heap past the limit, not one doubling later.
+func TestTooBigWithoutWatchdog(t *testing.T) {
+	l := defaultLimits
+	l.MaxString = 1 << 30
+	l.MaxHeapGrowth = 32 << 20
+	b := newBudget()
+	b.limit = l.MaxHeapGrowth // as watchdog.add sets it; no watchdog runs
+	L := newSandbox(l, b, &logBuffer{max: 1 << 10})
+	defer L.Close()
+	fn, err := L.LoadString(`local s = "x" while true do s = string.rep(s, 2) end`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	total := ms.TotalAlloc
+	const n = 1 << 40
+	b.start(n, "exceeded", time.Hour)
+	L.Push(fn)
+	err = L.PCall(0, 0, nil)
+	_, why := b.stop(n)
+	runtime.ReadMemStats(&ms)
+	if err == nil || why.kind != stopFailsafe || why.reason != memoryReason(l.MaxHeapGrowth) {
+		t.Fatalf("stopped by %+v, %v; want the memory failsafe", why, err)
+	}
+	if made := ms.TotalAlloc - total; made > 2*l.MaxHeapGrowth {
+		t.Errorf("the call made %d MiB before it stopped; its limit is %d MiB", made>>20, l.MaxHeapGrowth>>20)
 	}
 }

@@ -258,7 +258,7 @@ func (c *concatenator) concat(L *lua.LState) int {
 		c.buf = append(c.buf, s)
 	}
 	if n := size / bytesPerInstruction; n > 0 {
-		if c.b.left -= int64(n); c.b.left < 0 {
+		if c.b.left -= int64(n); c.b.left < 0 || c.b.tooBig(size) {
 			clear(c.buf) // keep no operand alive after the stop
 			c.b.spend(L, 0)
 		}
@@ -279,6 +279,9 @@ func (c *concatenator) slow(L *lua.LState, n int) int {
 		if lua.LVCanConvToString(lhs) && lua.LVCanConvToString(rhs) {
 			l, r := lua.LVAsString(lhs), lua.LVAsString(rhs)
 			c.b.spend(L, (len(l)+len(r))/bytesPerInstruction)
+			if c.b.tooBig(len(l) + len(r)) {
+				c.b.spend(L, 0)
+			}
 			rhs = lua.LString(l + r)
 			continue
 		}

@@ -88,6 +88,9 @@ var sandboxFuncs = []sandboxField{
 				L.RaiseError("string.rep: %.0f bytes exceed the mod limit of %d", size, s.l.MaxString)
 			}
 			s.b.spend(L, 1+n/bytesPerInstruction+int(size)/bytesPerInstruction)
+			if s.b.tooBig(int(size)) {
+				s.b.spend(L, 0)
+			}
 		}
 	}},
 	{lib: lua.StringLibName, name: "upper", check: caseCheck("upper")},

@@ -110,11 +110,10 @@ func BenchmarkMove(b *testing.B) {
 // BenchmarkNewSession is a new session (a new game) with one shipped mod:
 // the mod's host made, its files run, the game started. Issue 21 asked for
 // 100 µs at most; before it: freeze 274 µs, bomb 476, ghost 323, moss 820,
-// plague 519; after its first round (24 November): freeze 53, bomb 73–77,
-// ghost 68–72, moss 86–92, plague 109–117. Side by side with the program
-// as filed on 25 November, in slower hours: freeze 472–631 → 128–194,
-// bomb 672–1114 → 140–196, ghost 442–765 → 143–172, moss 1158–1338 →
-// 188–223, plague 717–893 → 174–194 (README).
+// plague 519. Side by side with the program as filed, on 25 November (four
+// runs each): freeze 424–640 → 64–75, bomb 750–1018 → 72–81, ghost
+// 479–635 → 70–78, moss 944–1317 → 96–119, plague 696–1036 → 94–112
+// (README).
 func BenchmarkNewSession(b *testing.B) {
 	for _, st := range []struct{ mod, ruleset, preset string }{
 		{"", "classic", ""},
