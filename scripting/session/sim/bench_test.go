@@ -159,9 +159,9 @@ func BenchmarkChoose(b *testing.B) {
 // one worker, whole games; µs/move is the figure, ns/op one game. Issue 21
 // measured, before its work (µs/move): freeze 29.7, ghost 78.5, bomb 83.3,
 // plague 81.2, moss 89.5. Side by side with the program as filed (commit
-// cf9a129) on 25 November, the lab's figure, medians of five runs: freeze
-// 25.1 → 3.9, ghost 78.9 → 7.6, bomb 90.1 → 8.5, plague 103.2 → 17.6,
-// moss 120.2 → 18.1 (README). It runs with the lab's GOGC (GCPercent),
+// cf9a129) on 25 November, the lab's figure, medians of ten runs: freeze
+// 25.9 → 4.5, ghost 70.5 → 7.8, bomb 85.7 → 8.5, plague 129.3 → 17.5,
+// moss 139.1 → 15.9 (README). It runs with the lab's GOGC (GCPercent),
 // unless GOGC is set.
 func BenchmarkModMove(b *testing.B) {
 	if os.Getenv("GOGC") == "" {
