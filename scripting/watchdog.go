@@ -115,16 +115,17 @@ func (w *watchdog) running(out []runningCall) []runningCall {
 // growth of the Go heap since the tick before the call started (or since
 // the watchdog woke for it; garbage collection during the call lowers the
 // base); a call past an eighth of its limit is armed. A call's time counts
-// from the first check that saw it.
+// from the first check that saw it. Each call has its base: the calls of
+// other hosts, which start and end while it runs, do not move it.
 func (w *watchdog) run() {
 	t := time.NewTicker(watchdogTick)
 	defer t.Stop()
 	sample := []metrics.Sample{{Name: heapMetric}}
 	prev := readHeap(sample) // the heap at the last tick
-	base := prev             // the heap when the running calls started
 	type seen struct {
 		calls uint64
 		at    time.Time
+		base  uint64 // the heap its growth counts from
 	}
 	seenAt := map[*budget]seen{}
 	var calls []runningCall
@@ -156,17 +157,19 @@ func (w *watchdog) run() {
 			t.Reset(watchdogTick)
 			w.ticks.Add(1)
 			prev = readHeap(sample)
-			base = prev
 			now = time.Now()
 			calls = w.running(calls)
 		}
 		heap := readHeap(sample)
-		started := false
 		for _, c := range calls {
-			s := seenAt[c.b]
-			if s.calls != c.calls {
-				seenAt[c.b], started = seen{c.calls, now}, true
+			s, ok := seenAt[c.b]
+			if !ok || s.calls != c.calls { // a call began since the last tick
+				seenAt[c.b] = seen{c.calls, now, min(prev, heap)}
 				continue
+			}
+			if heap < s.base {
+				s.base = heap
+				seenAt[c.b] = s
 			}
 			c.b.mu.Lock()
 			failsafe := c.b.failsafe
@@ -175,17 +178,12 @@ func (w *watchdog) run() {
 				c.b.cancelCall(c.calls, stop{stopFailsafe, timeReason(failsafe)})
 			}
 		}
-		switch {
-		case started: // a call began since the last tick
-			base = min(prev, heap)
-		case heap < base:
-			base = heap
-		}
 		for _, c := range calls {
 			limit := c.b.limit
 			if limit == 0 { // the memory failsafe is off
 				continue
 			}
+			base := seenAt[c.b].base
 			switch growth := heap - min(base, heap); {
 			case growth > limit:
 				c.b.cancelCall(c.calls, stop{stopFailsafe, memoryReason(limit)})
