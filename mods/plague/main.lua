@@ -25,6 +25,7 @@ local INFECTED = { hazard = plague }
 local HEALTHY = { cell = "^a", without = plague }
 local W, INTERVAL = game.width, game.settings.interval
 local floor, match = math.floor, string.match
+local cell, set, unmark = game.cell, game.set, game.unmark
 
 -- infect marks a random alive cell that is not infected yet, and reports
 -- whether there was one. game.cells gives the candidates as cell numbers
@@ -42,29 +43,27 @@ game.on("start", function(ev)
   infect()
 end)
 
--- drain returns what a turn of infection makes of an infected cell, given
--- its text: the cell's new text ("a3" becomes "a2"; "a1" falls dormant,
--- "d1"), or false for a dormant one, and whether the infection ends with
--- it. A board holds few different cells, so each text is worked out once
--- (a pattern match and a concatenation) and kept in NEXT and ENDS: a pure
--- function's answers, the same in every game, so they need no storage.
+-- drain works out what a turn of infection makes of an infected cell,
+-- given its text: the cell's new text ("a3" becomes "a2"; "a1" falls
+-- dormant, "d1"), or false for a dormant one, and whether the infection
+-- ends with it. A board holds few different cells, so each text is worked
+-- out once (a pattern match and a concatenation) and kept in NEXT and
+-- ENDS: a pure function's answers, the same in every game, so they need
+-- no storage. The tick handler reads NEXT and ENDS itself and calls drain
+-- only for a text it has not seen: a Lua call costs as much as a dozen
+-- instructions.
 local NEXT, ENDS = {}, {}
 local function drain(text)
-  local new = NEXT[text]
-  if new == nil then
-    -- "a3", "a1/2" (turns without a merge), "a2+C" (on a catalyst)...
-    local e, catalyst = match(text, "^a(%d+)/?%d*(.*)$")
-    e = tonumber(e)
-    if e and e > 1 then
-      new, ENDS[text] = "a" .. (e - 1) .. catalyst, false
-    elseif e then
-      new, ENDS[text] = "d1" .. catalyst, true
-    else
-      new, ENDS[text] = false, true -- a dormant cell: the infection ends with it
-    end
-    NEXT[text] = new
+  -- "a3", "a1/2" (turns without a merge), "a2+C" (on a catalyst)...
+  local e, catalyst = match(text, "^a(%d+)/?%d*(.*)$")
+  e = tonumber(e)
+  if e and e > 1 then
+    NEXT[text], ENDS[text] = "a" .. (e - 1) .. catalyst, false
+  elseif e then
+    NEXT[text], ENDS[text] = "d1" .. catalyst, true
+  else
+    NEXT[text], ENDS[text] = false, true -- a dormant cell: the infection ends with it
   end
-  return new, ENDS[text]
 end
 
 ---@param ev mod2048.TickEvent
@@ -74,12 +73,17 @@ game.on("tick", function(ev)
     local i = infected[j]
     local c = i % W
     local r = (i - c) / W
-    local new, ends = drain(game.cell(r, c))
-    if new then
-      game.set(r, c, new)
+    local text = cell(r, c)
+    local new = NEXT[text]
+    if new == nil then
+      drain(text)
+      new = NEXT[text]
     end
-    if ends then
-      game.unmark(r, c, plague)
+    if new then
+      set(r, c, new)
+    end
+    if ENDS[text] then
+      unmark(r, c, plague)
     end
   end
   if ev.turn % INTERVAL == 0 and infect() then
