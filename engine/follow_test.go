@@ -52,6 +52,16 @@ func TestFollowMarks(t *testing.T) {
 			want:  []Mark{follow(0, 0, "m:bomb", ""), {Pos: Pos{3, 3}, Name: "m:ice"}},
 		},
 		{
+			name: "a board of more than 64 cells: spread at the bottom corner",
+			rows: []string{". . . . . . . . .", ". . . . . . . . .", ". . . . . . . . .", ". . . . . . . . .",
+				". . . . . . . . .", ". . . . . . . . .", ". . . . . . . . .", "4 . . . . . . . .", "2 . 2 . . . . . 8"},
+			marks: []Mark{follow(8, 2, "m:plague", MergeSpread), follow(8, 8, "m:bomb", "")},
+			dir:   Left,
+			spawn: SpawnEntry{Pos: Pos{0, 8}, Cell: Cell{Kind: KindTile, Level: 1}},
+			want: []Mark{follow(7, 0, "m:plague", MergeSpread), follow(8, 0, "m:plague", MergeSpread),
+				follow(8, 1, "m:bomb", ""), follow(8, 1, "m:plague", MergeSpread)},
+		},
+		{
 			name:  "keep: the merged tile carries the mark",
 			rows:  []string{"2 . 2 .", ". . . .", ". . . .", ". . . ."},
 			marks: []Mark{follow(0, 2, "m:bomb", MergeKeep)},

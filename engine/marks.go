@@ -2,7 +2,7 @@ package engine
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -129,20 +129,32 @@ func (s *State) followMarks(mo *Motions) {
 	if !s.hasFollow() {
 		return
 	}
-	w := s.Board.Width
-	to := make(map[Pos]Pos, len(mo.Moves))
+	w, n := s.Board.Width, len(s.Board.Cells)
+	// By cell index, where its tile went: to, 1 + the index of the cell
+	// it moved to; into, 1 + the index of the cell it merged into,
+	// negative for the back tile of the merge; 0 for neither. In a buffer
+	// on the stack for boards of up to 64 cells: this runs every move.
+	var buf [128]int32
+	var to, into []int32
+	if 2*n <= len(buf) {
+		to, into = buf[:n], buf[n:2*n]
+	} else {
+		b := make([]int32, 2*n)
+		to, into = b[:n], b[n:]
+	}
+	index := func(p Pos) int32 { return int32(p.Row*w+p.Col) + 1 }
 	for _, m := range mo.Moves {
-		to[m.From] = m.To
+		if s.Board.In(m.From) && s.Board.In(m.To) {
+			to[index(m.From)-1] = index(m.To)
+		}
 	}
-	type merge struct {
-		into  Pos
-		front bool
-	}
-	merged := make(map[Pos]merge, 2*len(mo.Merged))
 	for _, m := range mo.Merged {
-		merged[m.From[0]] = merge{m.Into, true}
-		merged[m.From[1]] = merge{m.Into, false}
+		if s.Board.In(m.Into) && s.Board.In(m.From[0]) && s.Board.In(m.From[1]) {
+			into[index(m.From[0])-1] = index(m.Into)
+			into[index(m.From[1])-1] = -index(m.Into)
+		}
 	}
+	posOf := func(k int32) Pos { return Pos{int(k-1) / w, int(k-1) % w} }
 	// rank orders the candidates for one name on one cell: a mark that
 	// stays or moves plainly, then the front tile's, the back tile's, and a
 	// spread copy.
@@ -157,25 +169,26 @@ func (s *State) followMarks(mo *Motions) {
 			out = append(out, cand{m, 0})
 			continue
 		}
-		if mg, ok := merged[m.Pos]; ok {
+		at := index(m.Pos) - 1
+		if mg := into[at]; mg != 0 {
 			switch m.OnMerge {
 			case MergeDrop:
 				continue
 			case MergeSpread:
-				m.Pos = mg.into
+				m.Pos = posOf(max(mg, -mg))
 				spread = append(spread, m)
 			default:
-				m.Pos = mg.into
+				m.Pos = posOf(max(mg, -mg))
 			}
 			rank := 2
-			if mg.front {
+			if mg > 0 { // the front tile's
 				rank = 1
 			}
 			out = append(out, cand{m, rank})
 			continue
 		}
-		if q, ok := to[m.Pos]; ok {
-			m.Pos = q
+		if q := to[at]; q != 0 {
+			m.Pos = posOf(q)
 		}
 		if s.Board.Cells[m.Pos.Row*w+m.Pos.Col].Kind == KindEmpty {
 			continue
@@ -191,7 +204,7 @@ func (s *State) followMarks(mo *Motions) {
 			}
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].rank < out[j].rank })
+	slices.SortStableFunc(out, func(a, b cand) int { return a.rank - b.rank })
 	kept := s.Marks[:0]
 	for _, c := range out {
 		dup := false
@@ -277,15 +290,14 @@ func (s *State) applyMarkEdit(e MarkEdit) error {
 }
 
 func sortMarks(marks []Mark) {
-	sort.SliceStable(marks, func(i, j int) bool {
-		a, b := marks[i], marks[j]
+	slices.SortStableFunc(marks, func(a, b Mark) int {
 		if a.Pos.Row != b.Pos.Row {
-			return a.Pos.Row < b.Pos.Row
+			return a.Pos.Row - b.Pos.Row
 		}
 		if a.Pos.Col != b.Pos.Col {
-			return a.Pos.Col < b.Pos.Col
+			return a.Pos.Col - b.Pos.Col
 		}
-		return a.Name < b.Name
+		return strings.Compare(a.Name, b.Name)
 	})
 }
 

@@ -125,7 +125,7 @@ type budget struct {
 	stopped atomic.Bool   // done is closed: the running call is stopped (Done)
 	armed   atomic.Bool   // Done checks the heap
 	armBase atomic.Uint64 // the heap the growth counts from, once armed
-	base    uint64        // the heap when the running call started, if limit is set
+	base    uint64        // the heap when the running call started, if limit is set (written under mu)
 	steps   int           // instructions since the armed call's last check
 	limit   uint64        // Limits.MaxHeapGrowth
 	heap    []metrics.Sample
@@ -196,10 +196,12 @@ func (e budgetError) Error() string { return string(e) }
 func (b *budget) start(n int64, over string, failsafe time.Duration) {
 	b.left, b.over, b.steps = n, over, 0
 	b.armed.Store(false)
+	var base uint64
 	if b.limit > 0 {
-		b.base = readHeap(b.heap)
+		base = readHeap(b.heap)
 	}
 	b.mu.Lock()
+	b.base = base // under the lock: the watchdog reads it with running
 	b.running = true
 	b.failsafe = failsafe
 	b.calls++

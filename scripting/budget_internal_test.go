@@ -235,3 +235,29 @@ func TestTooBigWithoutWatchdog(t *testing.T) {
 		t.Errorf("the call made %d MiB before it stopped; its limit is %d MiB", made>>20, l.MaxHeapGrowth>>20)
 	}
 }
+
+// TestWatchdogBaseIsTheCallsStart: a call's memory counts from the heap
+// when it started. Memory the program took before, while the watchdog was
+// awake for another call, does not count against it (the watchdog once
+// counted from its last tick, and stopped a call for a ballast allocated
+// between that tick and the call).
+func TestWatchdogBaseIsTheCallsStart(t *testing.T) {
+	const limit = 32 << 20
+	w := newWatchdog()
+	defer w.close()
+	other, b := newBudget(), newBudget()
+	w.add(other, "other", limit)
+	w.add(b, "b", limit)
+	other.start(1000, "over", time.Hour) // keeps the watchdog awake, ticking
+	ticks := w.ticks.Load()
+	waitFor(t, "the watchdog to tick", func() bool { return w.ticks.Load() > ticks+1 })
+	ballast := make([]byte, 3*limit) // between two ticks, just before the call
+	b.start(1000, "over", time.Hour)
+	ticks = w.ticks.Load()
+	waitFor(t, "the watchdog to tick twice", func() bool { return w.ticks.Load() > ticks+2 })
+	runtime.KeepAlive(ballast)
+	if _, why := b.stop(1000); why.kind != notStopped {
+		t.Errorf("the call was stopped: %+v", why)
+	}
+	other.stop(1000)
+}

@@ -94,6 +94,7 @@ func readHeap(sample []metrics.Sample) uint64 {
 type runningCall struct {
 	b     *budget
 	calls uint64
+	base  uint64 // the heap when it started (budget.base)
 }
 
 // running returns the calls that run now.
@@ -104,7 +105,7 @@ func (w *watchdog) running(out []runningCall) []runningCall {
 	for b := range w.budgets {
 		b.mu.Lock()
 		if b.running {
-			out = append(out, runningCall{b, b.calls})
+			out = append(out, runningCall{b, b.calls, b.base})
 		}
 		b.mu.Unlock()
 	}
@@ -112,16 +113,16 @@ func (w *watchdog) running(out []runningCall) []runningCall {
 }
 
 // run checks the calls every tick while any runs. A call's memory is the
-// growth of the Go heap since the tick before the call started (or since
-// the watchdog woke for it; garbage collection during the call lowers the
-// base); a call past an eighth of its limit is armed. A call's time counts
-// from the first check that saw it. Each call has its base: the calls of
-// other hosts, which start and end while it runs, do not move it.
+// growth of the Go heap since the call started (budget.start reads it;
+// garbage collection during the call lowers the base); a call past an
+// eighth of its limit is armed. A call's time counts from the first check
+// that saw it. Each call has its own base: neither the calls of other
+// hosts, which start and end while it runs, nor what the program
+// allocated before it started count against it.
 func (w *watchdog) run() {
 	t := time.NewTicker(watchdogTick)
 	defer t.Stop()
 	sample := []metrics.Sample{{Name: heapMetric}}
-	prev := readHeap(sample) // the heap at the last tick
 	type seen struct {
 		calls uint64
 		at    time.Time
@@ -156,7 +157,6 @@ func (w *watchdog) run() {
 			}
 			t.Reset(watchdogTick)
 			w.ticks.Add(1)
-			prev = readHeap(sample)
 			now = time.Now()
 			calls = w.running(calls)
 		}
@@ -164,7 +164,7 @@ func (w *watchdog) run() {
 		for _, c := range calls {
 			s, ok := seenAt[c.b]
 			if !ok || s.calls != c.calls { // a call began since the last tick
-				seenAt[c.b] = seen{c.calls, now, min(prev, heap)}
+				seenAt[c.b] = seen{c.calls, now, min(c.base, heap)}
 				continue
 			}
 			if heap < s.base {
@@ -197,6 +197,5 @@ func (w *watchdog) run() {
 				delete(seenAt, b)
 			}
 		}
-		prev = heap
 	}
 }
