@@ -110,10 +110,10 @@ func BenchmarkMove(b *testing.B) {
 // BenchmarkNewSession is a new session (a new game) with one shipped mod:
 // the mod's host made, its files run, the game started. Issue 21 asked for
 // 100 µs at most; before it: freeze 274 µs, bomb 476, ghost 323, moss 820,
-// plague 519. Side by side with the program as filed, on 25 November (four
-// runs each): freeze 424–640 → 64–75, bomb 750–1018 → 72–81, ghost
-// 479–635 → 70–78, moss 944–1317 → 96–119, plague 696–1036 → 94–112
-// (README).
+// plague 519. Side by side with the program as filed, on 25 November
+// (eight runs each, medians): freeze 496 → 70, bomb 889 → 79, ghost 565 →
+// 77, moss 1255 → 108, plague 914 → 108, with the program as filed 1.5 to
+// 1.9 times slower than when the issue measured it (README).
 func BenchmarkNewSession(b *testing.B) {
 	for _, st := range []struct{ mod, ruleset, preset string }{
 		{"", "classic", ""},

@@ -160,8 +160,8 @@ func BenchmarkChoose(b *testing.B) {
 // measured, before its work (µs/move): freeze 29.7, ghost 78.5, bomb 83.3,
 // plague 81.2, moss 89.5. Side by side with the program as filed (commit
 // cf9a129) on 25 November, the lab's figure, medians of ten runs: freeze
-// 25.9 → 4.5, ghost 70.5 → 7.8, bomb 85.7 → 8.5, plague 129.3 → 17.5,
-// moss 139.1 → 15.9 (README). It runs with the lab's GOGC (GCPercent),
+// 26.1 → 3.4, ghost 73.6 → 7.0, bomb 89.9 → 7.5, plague 105.0 → 12.7,
+// moss 121.1 → 13.8 (README). It runs with the lab's GOGC (GCPercent),
 // unless GOGC is set.
 func BenchmarkModMove(b *testing.B) {
 	if os.Getenv("GOGC") == "" {
