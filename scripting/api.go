@@ -142,6 +142,8 @@ var apiTemplates = sync.OnceValue(func() []apiTemplate {
 		}
 		game.RawSetString("width", lua.LFalse)
 		game.RawSetString("height", lua.LFalse)
+		compactTable(game)
+		compactTable(features)
 		tpls[i] = apiTemplate{game: game, features: features}
 	}
 	return tpls

@@ -146,6 +146,9 @@ var stdTables = sync.OnceValue(func() []*lua.LTable {
 	// it. It is the string library's table itself, so a mod can still
 	// change its own string functions and methods, in its own state only.
 	index[lua.StringLibName].RawSetString("__metatable", lua.LString("the string metatable is protected"))
+	for _, t := range tables {
+		compactTable(t)
+	}
 	return tables
 })
 

@@ -78,3 +78,28 @@ func cloneBySetting(t *lua.LTable) *lua.LTable {
 	}
 	return out
 }
+
+// compactTable remakes t's maps with room for their entries and no more,
+// so that its copies are as small as they can be (a map that grew as its
+// entries were set has up to twice the room it needs). t keeps its
+// entries and their order.
+func compactTable(t *lua.LTable) {
+	if !tableMirrorOK() {
+		return
+	}
+	tb := (*luaTable)(unsafe.Pointer(t))
+	tb.strdict = compactMap(tb.strdict)
+	tb.dict = compactMap(tb.dict)
+	tb.k2i = compactMap(tb.k2i)
+	tb.keys = slices.Clip(tb.keys)
+}
+
+// compactMap returns a copy of m made for its size; nil stays nil.
+func compactMap[K comparable, V any](m map[K]V) map[K]V {
+	if m == nil {
+		return nil
+	}
+	out := make(map[K]V, len(m))
+	maps.Copy(out, m)
+	return out
+}

@@ -50,7 +50,12 @@ func TestCloneTable(t *testing.T) {
 	}
 	tpl := build()
 	before := pairsOf(tpl)
-	for _, clone := range []func(*lua.LTable) *lua.LTable{cloneTable, cloneBySetting} {
+	compacted := func(t *lua.LTable) *lua.LTable {
+		c := cloneTable(t)
+		compactTable(c)
+		return cloneTable(c)
+	}
+	for _, clone := range []func(*lua.LTable) *lua.LTable{cloneTable, cloneBySetting, compacted} {
 		want, got := build(), clone(tpl)
 		if g, w := pairsOf(got), pairsOf(want); g != w {
 			t.Fatalf("copy: %s\nwant %s", g, w)
