@@ -111,8 +111,8 @@ func BenchmarkMove(b *testing.B) {
 // the mod's host made, its files run, the game started. Issue 21 asked for
 // 100 µs at most; before it: freeze 274 µs, bomb 476, ghost 323, moss 820,
 // plague 519. Side by side with the program as filed, on 25 November
-// (eight runs each, medians): freeze 496 → 70, bomb 889 → 79, ghost 565 →
-// 77, moss 1255 → 108, plague 914 → 108, with the program as filed 1.5 to
+// (four runs each, medians): freeze 488 → 71, bomb 904 → 77, ghost 592 →
+// 74, moss 1253 → 103, plague 830 → 100, with the program as filed 1.5 to
 // 1.9 times slower than when the issue measured it (README).
 func BenchmarkNewSession(b *testing.B) {
 	for _, st := range []struct{ mod, ruleset, preset string }{
