@@ -34,8 +34,6 @@ type names struct {
 	ids  map[any]uint64 // weak.Pointer → number
 }
 
-func newNames() *names { return &names{ids: map[any]uint64{}} }
-
 func nameOf[T any](n *names, kind string, p *T) string {
 	wp := weak.Make(p)
 	n.mu.Lock()
