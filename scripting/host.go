@@ -11,7 +11,10 @@ import (
 // The host's files, by concern (each with its tests, NAME_test.go):
 //   - host.go: the Host and the state of each of its mods;
 //   - load.go: NewHost, loading a mod's files (compilecache.go: once per
-//     process), the API it gets (api.go) in its sandbox (sandbox.go);
+//     process), the API it gets (api.go) in its sandbox (sandbox.go), whose
+//     libraries are copies of templates (stdlib.go, tableclone.go) and
+//     whose calls the process's watchdog and each mod's budget watch
+//     (watchdog.go, budget.go);
 //   - events.go: the engine's events dispatched to the handlers, and the
 //     moves and turns around them (dryrun.go, forkhooks.go: the dry runs);
 //   - requests.go: what handlers return, checked and made engine requests;
