@@ -3,10 +3,11 @@ package cellular
 import "github.com/mod2048/mod2048/engine"
 
 // neighbourCounts writes into buf (resized) the number of alive cells in
-// the Moore neighbourhood of every cell, as a look at each cell's eight neighbours would count them, in one
-// pass that adds each alive cell to its neighbours' counts (the
-// neighbourhood is symmetric, with life.wrap too, so the counts are the
-// same): a tick reads every cell's count, and most cells are not alive.
+// the Moore neighbourhood of every cell, as a look at each cell's eight
+// neighbours would count them, in one pass that adds each alive cell to
+// its neighbours' counts (the neighbourhood is symmetric, with life.wrap
+// too, so the counts are the same): a tick reads every cell's count, and
+// most cells are not alive.
 func (r *Rules) neighbourCounts(buf []uint8, b *engine.Board, alive []bool) []uint8 {
 	w, h := b.Width, b.Height
 	if cap(buf) < len(alive) {

@@ -61,11 +61,11 @@ func runOf(L *lua.LState) *modRun { return sandboxOf(L).run }
 // state it is called in (runOf), so one object serves every sandbox, as
 // the standard library's functions do (stdlib.go).
 var apiFuncs = map[string]lua.LGFunction{
-	"on":     func(L *lua.LState) int { return runOf(L).luaOn(L) },
-	"hazard": func(L *lua.LState) int { return runOf(L).luaHazard(L) },
-	"cell":   func(L *lua.LState) int { return runOf(L).luaCell(L) },
-	"marks":  func(L *lua.LState) int { return runOf(L).luaMarks(L) },
-	"cells":  func(L *lua.LState) int { return runOf(L).luaCells(L) },
+	"on":     onRun((*modRun).luaOn),
+	"hazard": onRun((*modRun).luaHazard),
+	"cell":   onRun((*modRun).luaCell),
+	"marks":  onRun((*modRun).luaMarks),
+	"cells":  onRun((*modRun).luaCells),
 	"turn": func(L *lua.LState) int {
 		L.Push(lua.LNumber(runOf(L).state().Turn))
 		return 1
@@ -79,28 +79,28 @@ var apiFuncs = map[string]lua.LGFunction{
 		L.Push(lua.LString(runOf(L).state().Status.String()))
 		return 1
 	},
-	"random": func(L *lua.LState) int { return runOf(L).luaRandom(L) },
-	"notify": func(L *lua.LState) int { return runOf(L).luaNotify(L) },
-	"set":    func(L *lua.LState) int { return runOf(L).luaSet(L) },
-	"mark":   func(L *lua.LState) int { return runOf(L).luaMark(L) },
-	"unmark": func(L *lua.LState) int { return runOf(L).luaUnmark(L) },
+	"random": onRun((*modRun).luaRandom),
+	"notify": onRun((*modRun).luaNotify),
+	"set":    onRun((*modRun).luaSet),
+	"mark":   onRun((*modRun).luaMark),
+	"unmark": onRun((*modRun).luaUnmark),
 	"log": func(L *lua.LState) int {
-		m := runOf(L)
-		parts := make([]string, L.GetTop())
-		for i := range parts {
-			parts[i] = safeString(L.Get(i + 1))
-			m.budget.spend(L, 1+len(parts[i])/bytesPerInstruction)
-		}
-		m.log.println(strings.Join(parts, "\t"))
+		s := sandboxOf(L)
+		logArgs(L, s.b, s.log, 0)
 		return 0
 	},
+}
+
+// onRun makes a method of the mod a Go function of its sandbox.
+func onRun(f func(*modRun, *lua.LState) int) lua.LGFunction {
+	return func(L *lua.LState) int { return f(runOf(L), L) }
 }
 
 // apiRequire and apiRandom are require and math.random, shared as the
 // game table's functions are.
 var (
-	apiRequire = sharedFunction(func(L *lua.LState) int { return runOf(L).luaRequire(L) })
-	apiRandom  = sharedFunction(func(L *lua.LState) int { return runOf(L).luaRandom(L) })
+	apiRequire = sharedFunction(onRun((*modRun).luaRequire))
+	apiRandom  = sharedFunction(onRun((*modRun).luaRandom))
 )
 
 // sharedFunction makes a Go function that every sandbox shares. Its

@@ -274,10 +274,7 @@ func (b *budget) tooBig(n int) bool {
 		b.cancel(stop{stopFailsafe, memoryReason(b.limit)})
 		return true
 	}
-	if !b.armed.Load() {
-		b.armBase.Store(b.base)
-		b.armed.Store(true)
-	}
+	b.arm(b.calls, b.base)
 	return false
 }
 

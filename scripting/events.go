@@ -567,30 +567,29 @@ func (h *Host) finish(ev event, e *engine.TickEvent) error {
 			return m.invalid(name, "storage: %v", err)
 		}
 		key := m.key
-		if old, ok := e.State.Data[key]; ok && string(buf) == old {
+		old, had := e.State.Data[key]
+		if had && string(buf) == old {
 			// Storage and stream as the state has them: nothing to write.
-			m.loaded, m.ran, m.rngUsed, m.rngFrom = old, false, false, m.rng
+			m.settled(old)
 			continue
 		}
 		rec := string(buf)
 		if total < 0 {
 			total = dataSize(e.State.Data)
 		}
-		if old, ok := e.State.Data[key]; ok {
+		if had {
 			total -= len(key) + len(old)
 		}
 		if total += len(key) + len(rec); total > engine.MaxData {
 			return m.invalid(name, "storage: the mods' storage together would hold %d bytes, more than the game keeps (%d)", total, engine.MaxData)
 		}
-		if rec != e.State.Data[key] {
-			if e.Data == nil {
-				e.Data = map[string]string{}
-			}
-			e.Data[key] = rec
+		if e.Data == nil {
+			e.Data = map[string]string{}
 		}
+		e.Data[key] = rec
 		// The live table is rec's now (save tidied it): the next move
 		// plays it, unless the state changes underneath.
-		m.loaded, m.ran, m.rngUsed, m.rngFrom = rec, false, false, m.rng
+		m.settled(rec)
 	}
 	return nil
 }

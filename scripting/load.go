@@ -67,7 +67,7 @@ func (h *Host) load(mod *Mod) error {
 	if m.initial, err = m.save(); err != nil {
 		return &ModError{Report{Mod: mod.ID(), Event: "load", Message: "storage: " + err.Error()}}
 	}
-	m.loaded, m.ran, m.rngUsed, m.rngFrom = m.initial, false, false, m.rng
+	m.settled(m.initial)
 	return nil
 }
 

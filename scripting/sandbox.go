@@ -200,19 +200,25 @@ var sandboxFuncs = []sandboxField{
 	{lib: "_G", name: "setmetatable", check: func(L *lua.LState, s *sandbox) {
 		L.CheckTable(1)
 	}},
+	// Only the start of a line is kept: print does not copy a huge string.
 	{lib: "_G", name: "print", fn: func(L *lua.LState) int {
 		s := sandboxOf(L)
-		parts := make([]string, L.GetTop())
-		for i := range parts {
-			// Only the start of a line is kept: do not copy a huge string.
-			if parts[i] = safeString(L.Get(i + 1)); len(parts[i]) > maxLogLine {
-				parts[i] = parts[i][:maxLogLine]
-			}
-			s.b.spend(L, 1+len(parts[i])/bytesPerInstruction)
-		}
-		s.log.println(strings.Join(parts, "\t"))
+		logArgs(L, s.b, s.log, maxLogLine)
 		return 0
 	}},
+}
+
+// logArgs writes the call's arguments to log, tab-separated, each cut to
+// cut bytes (0: whole), and charges b for them: print and game.log.
+func logArgs(L *lua.LState, b *budget, log *logBuffer, cut int) {
+	parts := make([]string, L.GetTop())
+	for i := range parts {
+		if parts[i] = safeString(L.Get(i + 1)); cut > 0 && len(parts[i]) > cut {
+			parts[i] = parts[i][:cut]
+		}
+		b.spend(L, 1+len(parts[i])/bytesPerInstruction)
+	}
+	log.println(strings.Join(parts, "\t"))
 }
 
 // caseCheck is string.upper's, lower's and reverse's check.

@@ -108,7 +108,7 @@ func (m *modRun) ready(rec string, dry bool) {
 		} else {
 			m.rng = m.recordRNG(rec)
 		}
-		m.loaded, m.ran, m.rngUsed, m.rngFrom = rec, false, false, m.rng
+		m.settled(rec)
 		return
 	}
 	var st *lua.LTable
@@ -123,6 +123,12 @@ func (m *modRun) ready(rec string, dry bool) {
 		m.guard = dry
 	}
 	m.L.G.Global.RawSetString("storage", st)
+	m.settled(rec)
+}
+
+// settled records that the live storage table and random stream are
+// record rec's, with no handler run since.
+func (m *modRun) settled(rec string) {
 	m.loaded, m.ran, m.rngUsed, m.rngFrom = rec, false, false, m.rng
 }
 
