@@ -11,7 +11,6 @@ require (
 	github.com/gdamore/tcell/v2 v2.13.10
 	github.com/rivo/uniseg v0.4.7
 	github.com/vbauerster/mpb/v8 v8.9.3
-	github.com/yuin/gopher-lua v1.1.2
 	golang.org/x/term v0.37.0
 	gonum.org/v1/plot v0.17.0
 	pgregory.net/rapid v1.3.0

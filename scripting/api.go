@@ -9,7 +9,7 @@ import (
 	"sync"
 	"unicode"
 
-	lua "github.com/yuin/gopher-lua"
+	lua "github.com/mod2048/mod2048/scripting/internal/lua"
 
 	"github.com/mod2048/mod2048/engine"
 )
@@ -33,9 +33,9 @@ func (m *modRun) installAPI() {
 	L := m.L
 	h := m.host
 	tpl := apiTemplates()[m.mod.Manifest.APIVersion-1]
-	game := cloneTable(tpl.game)
+	game := tpl.game.Clone()
 	game.RawSetString("api_version", lua.LNumber(m.mod.Manifest.APIVersion))
-	game.RawSetString("features", cloneTable(tpl.features))
+	game.RawSetString("features", tpl.features.Clone())
 	game.RawSetString("mod_id", lua.LString(m.mod.ID()))
 	game.RawSetString("ruleset", lua.LString(h.rules.Name()))
 	// The settings in their names' order: pairs visits them in the same
@@ -142,8 +142,8 @@ var apiTemplates = sync.OnceValue(func() []apiTemplate {
 		}
 		game.RawSetString("width", lua.LFalse)
 		game.RawSetString("height", lua.LFalse)
-		compactTable(game)
-		compactTable(features)
+		game.Compact()
+		features.Compact()
 		tpls[i] = apiTemplate{game: game, features: features}
 	}
 	return tpls

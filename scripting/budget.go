@@ -7,7 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	lua "github.com/yuin/gopher-lua"
+	lua "github.com/mod2048/mod2048/scripting/internal/lua"
 )
 
 // Limits bound what one mod may use. A handler that passes a limit stops
@@ -129,6 +129,7 @@ type budget struct {
 	steps   int           // instructions since the armed call's last check
 	limit   uint64        // Limits.MaxHeapGrowth
 	heap    []metrics.Sample
+	seen    seen // the watchdog's, touched by its goroutine only
 }
 
 func newBudget() *budget {

@@ -3,7 +3,7 @@ package scripting
 import (
 	"sync"
 
-	lua "github.com/yuin/gopher-lua"
+	lua "github.com/mod2048/mod2048/scripting/internal/lua"
 )
 
 // The process compiles each Lua file once. gopher-lua's FunctionProto is

@@ -3,9 +3,9 @@ package scripting
 import (
 	"strings"
 
-	lua "github.com/yuin/gopher-lua"
-	"github.com/yuin/gopher-lua/ast"
-	"github.com/yuin/gopher-lua/parse"
+	lua "github.com/mod2048/mod2048/scripting/internal/lua"
+	"github.com/mod2048/mod2048/scripting/internal/lua/ast"
+	"github.com/mod2048/mod2048/scripting/internal/lua/parse"
 )
 
 // Two instructions of the VM copy any number of bytes or values in one

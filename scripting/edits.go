@@ -1,7 +1,7 @@
 package scripting
 
 import (
-	lua "github.com/yuin/gopher-lua"
+	lua "github.com/mod2048/mod2048/scripting/internal/lua"
 
 	"github.com/mod2048/mod2048/engine"
 )

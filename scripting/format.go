@@ -9,7 +9,7 @@ import (
 	"sync"
 	"weak"
 
-	lua "github.com/yuin/gopher-lua"
+	lua "github.com/mod2048/mod2048/scripting/internal/lua"
 )
 
 // What a mod sees of its values as text. gopher-lua writes a table, a

@@ -237,7 +237,7 @@ func TestGuideLimits(t *testing.T) {
 		fmt.Sprintf("| values `unpack` and `string.byte` return, elements `table.concat` joins and `table.sort` sorts | %d |", l.MaxItems),
 		"| `string.format` field width or precision | 99 |",
 		fmt.Sprintf("| handlers per event | %d |", l.MaxHandlers),
-		fmt.Sprintf("| what the mod holds from one call to the next (estimated) | %d MiB |", l.MaxMemory>>20),
+		fmt.Sprintf("| what the mod holds from one call to the next (weighed as Go lays it out) | %d MiB |", l.MaxMemory>>20),
 		fmt.Sprintf("| the mod's log | the last %d KiB |", l.MaxLog>>10),
 		fmt.Sprintf("| `storage`, encoded | %d KiB |", MaxStorage>>10),
 		fmt.Sprintf("| all mods' `storage` together | %d MiB |", engine.MaxData>>20),

@@ -3,7 +3,7 @@ package scripting
 import (
 	"fmt"
 
-	lua "github.com/yuin/gopher-lua"
+	lua "github.com/mod2048/mod2048/scripting/internal/lua"
 
 	"github.com/mod2048/mod2048/engine"
 )
@@ -12,7 +12,8 @@ import (
 //   - host.go: the Host and the state of each of its mods;
 //   - load.go: NewHost, loading a mod's files (compilecache.go: once per
 //     process), the API it gets (api.go) in its sandbox (sandbox.go), whose
-//     libraries are copies of templates (stdlib.go, tableclone.go) and
+//     libraries are copies of templates (stdlib.go: LTable.Clone of our
+//     gopher-lua, internal/lua, whose PATCHES.md lists its changes) and
 //     whose calls the process's watchdog and each mod's budget watch
 //     (watchdog.go, budget.go);
 //   - events.go: the engine's events dispatched to the handlers, and the

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	lua "github.com/yuin/gopher-lua"
+	lua "github.com/mod2048/mod2048/scripting/internal/lua"
 
 	"github.com/mod2048/mod2048/engine"
 )

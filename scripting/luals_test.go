@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	lua "github.com/yuin/gopher-lua"
+	lua "github.com/mod2048/mod2048/scripting/internal/lua"
 
 	"github.com/mod2048/mod2048/engine"
 )

@@ -51,11 +51,11 @@ func TestMeasure(t *testing.T) {
 	}{
 		{"a global string", `big = string.rep("x", 100000)`, 100000, 100000 + 128},
 		{"one string in many slots", `big = string.rep("x", 100000) t = {} for i = 1, 100 do t[i] = big end`,
-			100000 + 100*heldSlot, 100000 + 100*heldSlot + 2*heldTable + 128},
+			100000 + 100*16, 100000 + 100*16 + 4096},
 		{"a handler's upvalue", `local hidden = {} for i = 1, 1000 do hidden[i] = i end
-game.on("tick", function() return hidden end)`, 1000 * heldSlot, 1000*heldSlot + heldTable + 4*heldFunc},
-		{"the string table", `local s = string s.stash = string.rep("y", 100000) string = nil`, 100000, 100000 + 128},
-		{"a cycle", `a = {} a.self = a b = {a = a} a.b = b`, 2 * heldTable, 2*heldTable + 8*heldSlot},
+game.on("tick", function() return hidden end)`, 1000 * 16, 1000*32 + 1000*heldNumber},
+		{"the string table", `local s = string s.stash = string.rep("y", 100000) string = nil`, 100000, 100000 + 1024},
+		{"a cycle", `a = {} a.self = a b = {a = a} a.b = b`, 2 * 112, 2 * 2048},
 	} {
 		got := heldBy(t, tc.src) - base
 		if got < tc.min || got > tc.max {

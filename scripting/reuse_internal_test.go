@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	lua "github.com/yuin/gopher-lua"
+	lua "github.com/mod2048/mod2048/scripting/internal/lua"
 )
 
 // handlerProto compiles the Lua function expression src.

@@ -4,7 +4,7 @@ import (
 	"math/bits"
 	"strings"
 
-	lua "github.com/yuin/gopher-lua"
+	lua "github.com/mod2048/mod2048/scripting/internal/lua"
 )
 
 // newSandbox makes the Lua state of one mod: only the base, table, string

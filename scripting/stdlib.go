@@ -6,7 +6,7 @@ import (
 	"strings"
 	"sync"
 
-	lua "github.com/yuin/gopher-lua"
+	lua "github.com/mod2048/mod2048/scripting/internal/lua"
 )
 
 // The standard libraries of a sandbox are built from a template that the
@@ -147,7 +147,7 @@ var stdTables = sync.OnceValue(func() []*lua.LTable {
 	// change its own string functions and methods, in its own state only.
 	index[lua.StringLibName].RawSetString("__metatable", lua.LString("the string metatable is protected"))
 	for _, t := range tables {
-		compactTable(t)
+		t.Compact()
 	}
 	return tables
 })
@@ -178,12 +178,12 @@ var (
 // openStdlibs gives L the libraries of the template: the base library as
 // its globals, the others as tables, and the string library as the
 // strings' metatable, as gopher-lua's OpenString does. Each is a copy of
-// its table in stdTables (cloneTable).
+// its table in stdTables (LTable.Clone).
 func openStdlibs(L *lua.LState) {
 	libs := stdlibs()
 	tables := make(map[string]*lua.LTable, len(libs))
 	for i, t := range stdTables() {
-		tables[libs[i].name] = cloneTable(t)
+		tables[libs[i].name] = t.Clone()
 	}
 	L.G.Global = tables["_G"]
 	L.Env = L.G.Global

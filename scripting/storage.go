@@ -13,7 +13,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	lua "github.com/yuin/gopher-lua"
+	lua "github.com/mod2048/mod2048/scripting/internal/lua"
 
 	"github.com/mod2048/mod2048/engine"
 )
@@ -173,7 +173,7 @@ func (m *modRun) decode(rec string) (*lua.LTable, engine.RNG) {
 	if n, err := strconv.ParseUint(r.RNG, 16, 64); err == nil {
 		rng = engine.RNG{State: n}
 	}
-	if len(r.Storage) > 0 {
+	if len(r.Storage) > 0 && len(r.Storage) <= MaxStorage {
 		if t, err := decodeTable(m.L, r.Storage, 0); err == nil {
 			return t, rng
 		}
@@ -292,6 +292,7 @@ func (e *encoder) table(t *lua.LTable, depth int) (*lua.LTable, error) {
 	}
 	pairs := e.pairs[depth][:0]
 	inOrder, hashed, numbers := true, 0, false
+	var list listShape
 	for k, v := t.Next(lua.LNil); k != lua.LNil; k, v = t.Next(k) {
 		e.size++
 		if e.size > 100_000 {
@@ -305,7 +306,7 @@ func (e *encoder) table(t *lua.LTable, depth int) (*lua.LTable, error) {
 				return nil, fmt.Errorf("key %v is not a finite number", f)
 			}
 			p.num, p.isNum, p.class = f, true, 1
-			if f >= 1 && f < float64(lua.MaxArrayIndex) && f == math.Trunc(f) {
+			if list.add(f) {
 				p.class = 0
 			} else {
 				numbers = true
@@ -350,6 +351,16 @@ func (e *encoder) table(t *lua.LTable, depth int) (*lua.LTable, error) {
 			return strings.Compare(a.str, b.str)
 		})
 	}
+	// What loading will make of the list: its keys set in this order.
+	var loaded listShape
+	for _, p := range pairs {
+		if p.isNum {
+			loaded.add(p.num)
+		}
+	}
+	if err := loaded.check(); err != nil {
+		return nil, err
+	}
 	e.buf = append(e.buf, '[')
 	for i := range pairs {
 		p := &e.pairs[depth][i]
@@ -387,6 +398,37 @@ func (e *encoder) table(t *lua.LTable, depth int) (*lua.LTable, error) {
 		out.RawSet(p.k, p.v)
 	}
 	return out, nil
+}
+
+// listShape follows the integer keys of a table, in ascending order, as
+// a table made by setting them in that order lays them out: a key at most
+// lua.MaxArrayGap past the end of the array part goes in it (the slots
+// between hold nil), a key further out in the hash part.
+type listShape struct {
+	end     float64 // the array part's length
+	entries int     // the keys in it
+}
+
+// add follows key f and says whether it goes in the array part.
+func (l *listShape) add(f float64) bool {
+	if f < 1 || f != math.Trunc(f) || f > l.end+lua.MaxArrayGap+1 {
+		return false
+	}
+	l.entries++
+	l.end = max(l.end, f)
+	return true
+}
+
+// check refuses a list whose holes would cost far more to load than its
+// entries take to store: more than one empty slot for each entry, plus
+// lua.MaxArrayGap. Each key of [1] = 1, [66] = 1, [131] = 1 ... stores in
+// 10 bytes and would load as 65 slots.
+func (l *listShape) check() error {
+	if int(l.end) > 2*l.entries+lua.MaxArrayGap {
+		return fmt.Errorf("a list of %d entries spread over %d slots: a list may have at most as many holes as entries, plus %d (use string keys for a sparse table)",
+			l.entries, int(l.end), lua.MaxArrayGap)
+	}
+	return nil
 }
 
 // iterates reports whether b comes after a in a tidy table's iteration:
@@ -518,22 +560,31 @@ func decodeTable(L *lua.LState, data []byte, depth int) (*lua.LTable, error) {
 	if err := json.Unmarshal(data, &pairs); err != nil {
 		return nil, err
 	}
-	t := L.NewTable()
-	for _, p := range pairs {
-		var key lua.LValue
+	// The keys first, so that a list that would cost far more to load
+	// than its bytes is refused before its slots are made.
+	keys := make([]lua.LValue, len(pairs))
+	var list listShape
+	for i, p := range pairs {
 		var f float64
 		if s, ok := decodeString(p[0]); ok {
-			key = lua.LString(s)
+			keys[i] = lua.LString(s)
 		} else if json.Unmarshal(p[0], &f) == nil {
-			key = lua.LNumber(f)
+			keys[i] = lua.LNumber(f)
+			list.add(f)
 		} else {
 			return nil, errors.New("bad key")
 		}
+	}
+	if err := list.check(); err != nil {
+		return nil, err
+	}
+	t := L.NewTable()
+	for i, p := range pairs {
 		v, err := decodeValue(L, p[1], depth)
 		if err != nil {
 			return nil, err
 		}
-		t.RawSet(key, v)
+		t.RawSet(keys[i], v)
 	}
 	return t, nil
 }

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"testing"
 
-	lua "github.com/yuin/gopher-lua"
+	lua "github.com/mod2048/mod2048/scripting/internal/lua"
 	"pgregory.net/rapid"
 
 	"github.com/mod2048/mod2048/engine"

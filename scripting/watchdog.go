@@ -2,7 +2,6 @@ package scripting
 
 import (
 	"runtime/metrics"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -97,8 +96,10 @@ type runningCall struct {
 	base  uint64 // the heap when it started (budget.base)
 }
 
-// running returns the calls that run now.
+// running returns the calls that run now. It clears out first: a budget
+// left in its unused room would keep a closed host's Lua state alive.
 func (w *watchdog) running(out []runningCall) []runningCall {
+	clear(out[:cap(out)])
 	out = out[:0]
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -123,12 +124,6 @@ func (w *watchdog) run() {
 	t := time.NewTicker(watchdogTick)
 	defer t.Stop()
 	sample := []metrics.Sample{{Name: heapMetric}}
-	type seen struct {
-		calls uint64
-		at    time.Time
-		base  uint64 // the heap its growth counts from
-	}
-	seenAt := map[*budget]seen{}
 	var calls []runningCall
 	for {
 		var now time.Time
@@ -162,14 +157,13 @@ func (w *watchdog) run() {
 		}
 		heap := readHeap(sample)
 		for _, c := range calls {
-			s, ok := seenAt[c.b]
-			if !ok || s.calls != c.calls { // a call began since the last tick
-				seenAt[c.b] = seen{c.calls, now, min(c.base, heap)}
+			s := &c.b.seen                   // only this goroutine touches it
+			if !s.ok || s.calls != c.calls { // a call began since the last tick
+				*s = seen{true, c.calls, now, min(c.base, heap)}
 				continue
 			}
 			if heap < s.base {
 				s.base = heap
-				seenAt[c.b] = s
 			}
 			c.b.mu.Lock()
 			failsafe := c.b.failsafe
@@ -183,7 +177,7 @@ func (w *watchdog) run() {
 			if limit == 0 { // the memory failsafe is off
 				continue
 			}
-			base := seenAt[c.b].base
+			base := c.b.seen.base
 			switch growth := heap - min(base, heap); {
 			case growth > limit:
 				c.b.cancelCall(c.calls, stop{stopFailsafe, memoryReason(limit)})
@@ -191,11 +185,15 @@ func (w *watchdog) run() {
 				c.b.arm(c.calls, base)
 			}
 		}
-		// Forget the calls that ended: a budget seen again runs a new one.
-		for b := range seenAt {
-			if !slices.ContainsFunc(calls, func(c runningCall) bool { return c.b == b }) {
-				delete(seenAt, b)
-			}
-		}
 	}
+}
+
+// seen is what the watchdog knows of a budget's call, kept in the budget
+// (budget.seen) rather than in a map of the watchdog's, which would keep a
+// closed host's Lua states alive.
+type seen struct {
+	ok    bool
+	calls uint64    // the call it saw
+	at    time.Time // when it first saw it
+	base  uint64    // the heap its growth counts from
 }

@@ -1,0 +1,139 @@
+package lua
+
+import "maps"
+
+// [mod2048] What this copy adds to gopher-lua for the mod host: a table's
+// footprint (what its own structure holds on the heap), and a table's copy
+// and compaction, which the host's sandbox templates use. PATCHES.md lists
+// every change to upstream.
+
+// The sizes of what a footprint counts, in bytes, for a 64-bit Go (amd64,
+// arm64 and wasm alike) with Go's swiss-table maps (Go 1.24 on).
+const (
+	tableStruct   = 112 // an LTable: its fields, in the size class that holds them
+	valueSlot     = 16  // an LValue in a slice: an interface
+	mapHeader     = 48  // a map's header
+	mapTable      = 48  // one table of a map's directory, with its directory entry
+	mapGroupSlots = 8   // the slots of a map's group
+	mapTableSlots = 1024
+	strdictSlot   = 32 // a string key and an LValue
+	dictSlot      = 32 // an LValue key and an LValue
+	k2iSlot       = 24 // an LValue key and an int
+)
+
+// Footprint estimates the bytes the table's own structure holds: the table,
+// its array part (by capacity), its hash maps (by the slots they have
+// used since they were made: the room asked for and every new key, since a
+// Go map keeps its room and the slots of deleted keys) and its key list. What its keys and values refer to is not counted. The figure
+// depends only on what was done to the table, so it is the same on every
+// machine.
+func (tb *LTable) Footprint() int64 {
+	n := int64(tableStruct) + int64(cap(tb.array))*valueSlot + int64(cap(tb.keys))*valueSlot
+	if tb.strdict != nil {
+		n += mapBytes(max(tb.usedS, len(tb.strdict)), strdictSlot)
+	}
+	if tb.dict != nil {
+		n += mapBytes(max(tb.usedD, len(tb.dict)), dictSlot)
+	}
+	if tb.k2i != nil {
+		n += mapBytes(len(tb.k2i), k2iSlot)
+	}
+	return n
+}
+
+// mapBytes estimates what a Go map that has held n entries of slot bytes
+// each takes: a header and, for up to 8 entries, one group; past that,
+// tables of groups whose slots are a power of two kept at most 7/8 full.
+func mapBytes(n int, slot int64) int64 {
+	group := 8 + mapGroupSlots*slot
+	switch {
+	case n == 0:
+		return mapHeader
+	case n <= mapGroupSlots:
+		return mapHeader + sizeClass(group)
+	}
+	slots := int64(16)
+	for slots*7/8 < int64(n) {
+		slots *= 2
+	}
+	tables := max(slots/mapTableSlots, 1)
+	return mapHeader + tables*mapTable + slots/mapGroupSlots*group
+}
+
+// sizeClass rounds a small allocation up as Go's allocator does, roughly:
+// to 16 bytes up to 128, to 32 up to 256, to 64 beyond.
+func sizeClass(n int64) int64 {
+	switch {
+	case n <= 128:
+		return (n + 15) &^ 15
+	case n <= 256:
+		return (n + 31) &^ 31
+	default:
+		return (n + 63) &^ 63
+	}
+}
+
+// Clone returns a new table with tb's entries, which Next visits in tb's
+// order, as if they had been set one by one in that order; its maps are
+// copied whole. tb's metatable is not copied: the new table has none.
+func (tb *LTable) Clone() *LTable {
+	out := &LTable{Metatable: LNil}
+	if tb.array != nil {
+		out.array = append(make([]LValue, 0, len(tb.array)), tb.array...)
+	}
+	out.dict = cloneMap(tb.dict)
+	out.strdict = cloneMap(tb.strdict)
+	if tb.keys != nil {
+		out.keys = append(make([]LValue, 0, len(tb.keys)), tb.keys...)
+	}
+	out.k2i = cloneMap(tb.k2i)
+	out.dead, out.usedS, out.usedD = tb.dead, tb.usedS, tb.usedD
+	return out
+}
+
+// Compact remakes tb's maps and key list with room for their entries and
+// no more, dropping the keys deleted since, so that its copies are as
+// small as they can be. tb keeps its entries and their order.
+func (tb *LTable) Compact() {
+	if tb.keys != nil {
+		tb.compactKeys()
+	}
+	tb.strdict, tb.dict, tb.k2i = remake(tb.strdict), remake(tb.dict), remake(tb.k2i)
+	if tb.keys != nil {
+		tb.keys = append(make([]LValue, 0, len(tb.keys)), tb.keys...)
+	}
+	tb.usedS, tb.usedD = len(tb.strdict), len(tb.dict)
+}
+
+// cloneMap copies m whole, room and all (a compacted map has no more room
+// than it needs); nil stays nil.
+func cloneMap[K comparable, V any](m map[K]V) map[K]V {
+	if m == nil {
+		return nil
+	}
+	return maps.Clone(m)
+}
+
+// numberBlock is how many numbers the allocator of a state makes at once
+// (upstream: 32). A number kept alive keeps its block alive: with 32, a mod
+// that keeps one number in ten holds 256 bytes for each.
+const numberBlock = 8
+
+// ForEachHeld calls cb with every value the table holds and every key of
+// its hash part: what it keeps alive. The keys of the array part are not
+// values the table holds, but positions.
+func (tb *LTable) ForEachHeld(cb func(LValue)) {
+	for _, v := range tb.array {
+		if v != LNil {
+			cb(v)
+		}
+	}
+	for k, v := range tb.strdict {
+		cb(LString(k))
+		cb(v)
+	}
+	for k, v := range tb.dict {
+		cb(k)
+		cb(v)
+	}
+}

@@ -1,0 +1,310 @@
+package lua
+
+// [mod2048] Tests of this copy's changes to gopher-lua (PATCHES.md).
+
+import (
+	"fmt"
+	"runtime"
+	"runtime/metrics"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// pairsOf lists t's entries in the order pairs visits them.
+func pairsOf(t *LTable) string {
+	out := ""
+	for k, v := t.Next(LNil); k != LNil; k, v = t.Next(k) {
+		out += fmt.Sprintf("%v=%v ", k, v)
+	}
+	return out
+}
+
+// TestFarKey: a far integer key costs one hash entry, not an array of nils
+// up to it, in an assignment, rawset and table.insert; it reads back, pairs
+// visits it, and # ignores it.
+func TestFarKey(t *testing.T) {
+	for _, code := range []string{
+		`t = {} t[67108863] = true`,
+		`t = {} rawset(t, 67108863, true)`,
+		`t = {} table.insert(t, 67108863, true)`,
+		`t = {1, 2, 3} t[67108863] = true`,
+	} {
+		L := NewState()
+		if err := L.DoString(code + `
+			assert(t[67108863] == true)
+			local n = 0
+			for k, v in pairs(t) do n = n + 1 end
+			assert(n == #t + 1, "pairs visited " .. n)
+			assert(t[#t + 1] == nil)`); err != nil {
+			t.Fatalf("%s: %v", code, err)
+		}
+		tb := L.GetGlobal("t").(*LTable)
+		if cap(tb.array) > defaultArrayCap || len(tb.dict) != 1 {
+			t.Errorf("%s: array of %d slots, %d hash entries", code, cap(tb.array), len(tb.dict))
+		}
+		if f := tb.Footprint(); f > 4096 {
+			t.Errorf("%s: footprint %d", code, f)
+		}
+		L.Close()
+	}
+}
+
+// TestFarKeyMigrates: once the array part reaches a key the hash part
+// holds, the key moves into it, so that # and table.insert see it.
+func TestFarKeyMigrates(t *testing.T) {
+	L := NewState()
+	defer L.Close()
+	if err := L.DoString(`
+		t = {}
+		t[200] = "far"
+		t[150] = "mid"
+		for i = 1, 149 do t[i] = i end
+		assert(#t == 150, "#t " .. #t)
+		for i = 151, 199 do table.insert(t, i) end
+		assert(#t == 200, "#t " .. #t)
+		assert(t[200] == "far")
+		table.insert(t, "next")
+		assert(t[201] == "next" and t[200] == "far")
+		local n = 0
+		for k in pairs(t) do n = n + 1 end
+		assert(n == 201, "pairs " .. n)
+	`); err != nil {
+		t.Fatal(err)
+	}
+	tb := L.GetGlobal("t").(*LTable)
+	if len(tb.dict) != 0 || len(tb.array) != 201 {
+		t.Fatalf("array %d, hash %d", len(tb.array), len(tb.dict))
+	}
+}
+
+// TestKeysChurn: a table whose keys come and go keeps a bounded key list
+// and bounded maps (upstream kept every key ever set).
+func TestKeysChurn(t *testing.T) {
+	L := NewState()
+	defer L.Close()
+	if err := L.DoString(`
+		t = {keep = 1}
+		for i = 1, 100000 do
+			t["k" .. i] = i
+			t[i * 1000] = i
+			t["k" .. i] = nil
+			t[i * 1000] = nil
+		end
+		assert(t.keep == 1)
+	`); err != nil {
+		t.Fatal(err)
+	}
+	tb := L.GetGlobal("t").(*LTable)
+	if len(tb.keys) > 200 || len(tb.k2i) > 200 || tb.Footprint() > 16<<10 {
+		t.Fatalf("%d keys, %d k2i, footprint %d", len(tb.keys), len(tb.k2i), tb.Footprint())
+	}
+}
+
+// TestTableModel: any sequence of sets, deletes, inserts and removes
+// leaves the table holding what a plain map would hold; pairs visits each
+// entry once; # is a border; no key is in both parts; the hash part never
+// holds the key after the array's end.
+func TestTableModel(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		tb := newLTable(0, 0)
+		model := map[LValue]LValue{}
+		key := func() LValue {
+			if rapid.Bool().Draw(t, "strkey") {
+				return LString(fmt.Sprint("s", rapid.IntRange(0, 9).Draw(t, "s")))
+			}
+			return LNumber(rapid.IntRange(-2, 300).Draw(t, "n"))
+		}
+		for range rapid.IntRange(0, 300).Draw(t, "steps") {
+			switch rapid.IntRange(0, 9).Draw(t, "op") {
+			case 0, 1, 2, 3, 4:
+				k, v := key(), LNumber(rapid.IntRange(1, 5).Draw(t, "v"))
+				tb.RawSet(k, v)
+				model[k] = v
+			case 5, 6:
+				k := key()
+				tb.RawSet(k, LNil)
+				delete(model, k)
+			case 7:
+				v := LString("app")
+				n := tb.Len()
+				tb.Append(v)
+				if m := tb.Len(); m != n+1 && tb.RawGetInt(n+1) != v {
+					t.Fatalf("append at %d: now %d", n+1, m)
+				}
+				model = snapshot(tb)
+			case 8:
+				if n := tb.Len(); n > 0 {
+					tb.Remove(rapid.IntRange(1, n).Draw(t, "pos"))
+					model = snapshot(tb)
+				}
+			case 9:
+				tb.Compact()
+			}
+			check(t, tb, model)
+		}
+	})
+}
+
+// snapshot is what tb holds, read through RawGet of every key Next gives.
+func snapshot(tb *LTable) map[LValue]LValue {
+	m := map[LValue]LValue{}
+	for k, v := tb.Next(LNil); k != LNil; k, v = tb.Next(k) {
+		m[k] = v
+	}
+	return m
+}
+
+func check(t *rapid.T, tb *LTable, model map[LValue]LValue) {
+	seen := map[LValue]bool{}
+	for k, v := tb.Next(LNil); k != LNil; k, v = tb.Next(k) {
+		if seen[k] {
+			t.Fatalf("pairs visits %v twice", k)
+		}
+		seen[k] = true
+		if model[k] != v {
+			t.Fatalf("pairs: %v=%v, want %v", k, v, model[k])
+		}
+	}
+	for k, v := range model {
+		if got := tb.RawGet(k); got != v {
+			t.Fatalf("t[%v] = %v, want %v", k, got, v)
+		}
+		if !seen[k] {
+			t.Fatalf("pairs misses %v", k)
+		}
+	}
+	n := tb.Len()
+	if (n > 0 && tb.RawGetInt(n) == LNil) || tb.RawGetInt(n+1) != LNil {
+		t.Fatalf("#t = %d is not a border", n)
+	}
+	for k := range tb.dict {
+		if i, ok := k.(LNumber); ok && float64(i) == float64(int(i)) && int(i) >= 1 && int(i) <= len(tb.array)+1 {
+			t.Fatalf("hash part holds %v with an array of %d", k, len(tb.array))
+		}
+	}
+}
+
+// TestClone: a copy made by Clone, or by Clone after Compact, is the table
+// its entries would make if set one by one: pairs visits the same entries
+// in the same order, before and after the same changes, and the copy's
+// changes leave the template as it was.
+func TestClone(t *testing.T) {
+	build := func() *LTable {
+		tb := newLTable(0, 0)
+		for i, k := range []string{"zeta", "alpha", "mid", "beta"} {
+			tb.RawSetString(k, LNumber(i))
+		}
+		tb.RawSetInt(1, LString("one"))
+		tb.RawSetInt(2, LString("two"))
+		tb.RawSet(LTrue, LString("yes"))
+		tb.RawSet(LNumber(2.5), LString("half"))
+		tb.RawSetString("gone", LTrue)
+		tb.RawSetString("gone", LNil)
+		return tb
+	}
+	change := func(tb *LTable) {
+		tb.RawSetString("alpha", LString("changed"))
+		tb.RawSetString("new", LTrue)
+		tb.RawSetString("mid", LNil)
+		tb.RawSetString("after", LFalse)
+		tb.RawSetString("mid", LNumber(9))
+		tb.RawSetInt(3, LString("three"))
+		tb.RawSet(LFalse, LString("no"))
+	}
+	tpl := build()
+	before := pairsOf(tpl)
+	compacted := func(t *LTable) *LTable {
+		c := t.Clone()
+		c.Compact()
+		return c.Clone()
+	}
+	for _, clone := range []func(*LTable) *LTable{(*LTable).Clone, compacted} {
+		want, got := build(), clone(tpl)
+		if g, w := pairsOf(got), pairsOf(want); g != w {
+			t.Fatalf("copy: %s\nwant %s", g, w)
+		}
+		change(want)
+		change(got)
+		if g, w := pairsOf(got), pairsOf(want); g != w {
+			t.Fatalf("copy after changes: %s\nwant %s", g, w)
+		}
+		if g := pairsOf(tpl); g != before {
+			t.Fatalf("the template changed with its copy: %s\nwas %s", g, before)
+		}
+	}
+}
+
+// TestFootprintHeldByHeap: a table's footprint is within 1.5× either way
+// of what the heap holds for it, over tables of many shapes, each measured
+// as the growth of the live heap for many copies.
+func TestFootprintHeldByHeap(t *testing.T) {
+	shapes := []struct {
+		name  string
+		build func(i int) *LTable
+	}{
+		{"empty", func(int) *LTable { return newLTable(0, 0) }},
+		{"one string key", func(int) *LTable {
+			tb := newLTable(0, 0)
+			tb.RawSetString("a", LTrue)
+			return tb
+		}},
+		{"ten string keys", func(int) *LTable {
+			tb := newLTable(0, 0)
+			for _, k := range []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j"} {
+				tb.RawSetString(k, LTrue)
+			}
+			return tb
+		}},
+		{"array of 100", func(int) *LTable {
+			tb := newLTable(0, 0)
+			for i := 1; i <= 100; i++ {
+				tb.RawSetInt(i, LTrue)
+			}
+			return tb
+		}},
+		{"sparse 100", func(int) *LTable {
+			tb := newLTable(0, 0)
+			for i := 1; i <= 100; i++ {
+				tb.RawSetInt(i*1000, LTrue)
+			}
+			return tb
+		}},
+		{"churned 1000", func(int) *LTable {
+			tb := newLTable(0, 0)
+			for i := 1; i <= 1000; i++ {
+				tb.RawSetInt(i*1000, LTrue)
+				if i%2 == 0 {
+					tb.RawSetInt(i*1000, LNil)
+				}
+			}
+			return tb
+		}},
+	}
+	const copies = 2000
+	for _, s := range shapes {
+		keep := make([]*LTable, copies)
+		before := liveHeap()
+		var weighed int64
+		for i := range keep {
+			keep[i] = s.build(i)
+			weighed += keep[i].Footprint()
+		}
+		held := int64(liveHeap()) - int64(before)
+		runtime.KeepAlive(keep)
+		ratio := float64(weighed) / float64(held)
+		t.Logf("%-16s weighed %7d B, held %7d B a table (%.2f)", s.name, weighed/copies, held/copies, ratio)
+		if ratio < 1/1.5 || ratio > 1.5 {
+			t.Errorf("%s: weighed %d, held %d a table", s.name, weighed/copies, held/copies)
+		}
+	}
+}
+
+// liveHeap is the heap's live bytes after a collection.
+func liveHeap() uint64 {
+	runtime.GC()
+	runtime.GC()
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
+}
