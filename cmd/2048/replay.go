@@ -47,7 +47,12 @@ A replay carries the files of its mods (manifest and Lua), as they were
 loaded, and of each reload under --watch: it plays back with no mod
 folder. --mod DIR loads the mod of that id from DIR instead, to try a
 fixed version against the replay; a mod whose files differ from the
-recording's is said so plainly, as the replay may then go otherwise. When
+recording's is said so plainly, as the replay may then go otherwise. A
+replay whose carried files differ from its own record of them (their hash)
+is damaged: it is refused, with exit status 1, and nothing runs. A replay
+that carries no files of a mod (written before replays carried them)
+plays only with --mod DIR for that mod: the folder it names may hold
+anything by now. When
 a replay diverges, --check says what differs (the board side by side, the
 score, the marks, the mods' storage or the faults).
 

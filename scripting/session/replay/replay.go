@@ -549,9 +549,12 @@ func faultKind(s string) (engine.FaultKind, error) {
 
 // Setup rebuilds the setup the replay was recorded with: its configuration,
 // and its mods with their settings. A mod is loaded from dirs[id] when
-// given, else from the folder it was recorded from. A mod whose files
+// given, else from the files the replay carries. A mod of dirs whose files
 // differ from the recording's (its hash) is loaded all the same, and
-// warnings say so plainly: the replay may then go otherwise.
+// warnings say so plainly: the replay may then go otherwise. Carried files
+// that differ from the replay's own hash mean the replay is damaged (or
+// edited), and a mod the replay carries no files of must be given in
+// dirs: either is an error, and nothing runs.
 func (f *File) Setup(dirs map[string]string) (setup session.Setup, warnings []string, err error) {
 	c, err := config.Parse([]byte(f.Config), "the replay's configuration", "")
 	if err != nil {
@@ -574,9 +577,11 @@ func (f *File) Setup(dirs map[string]string) (setup session.Setup, warnings []st
 
 // loadRecorded loads a replay's mod: from dirs[id] when given (a fixed
 // version tried against the replay), else from the files the replay
-// carries, else (a replay written before it carried them) from the folder
-// it was recorded from; then its recorded settings. Warnings say when the
-// mod's files or version differ from the recording's.
+// carries, which must be the ones its hash names; then its recorded
+// settings. A replay written before replays carried files needs dirs[id]:
+// the folder it names may hold anything by now, and a check that ran it
+// would vouch for code the replay does not. Warnings say when the files or
+// version of dirs[id] differ from the recording's.
 func loadRecorded(rec Mod, dirs map[string]string) (*scripting.Mod, []string, error) {
 	var m *scripting.Mod
 	var err error
@@ -586,10 +591,13 @@ func loadRecorded(rec Mod, dirs map[string]string) (*scripting.Mod, []string, er
 		where = d
 		m, err = scripting.LoadMod(d)
 	case len(rec.Files) > 0:
+		if hash := hashFiles(rec.Files); hash != rec.Hash {
+			return nil, nil, fmt.Errorf("the replay is damaged: the files it carries of mod %s hash to %s, its record says %s", rec.ID, short(hash), short(rec.Hash))
+		}
 		where = "the replay's copy of " + rec.Path
 		m, err = scripting.LoadModSources(rec.Files, rec.Path)
 	default:
-		m, err = scripting.LoadMod(rec.Path)
+		return nil, nil, fmt.Errorf("the replay carries no files of mod %s (recorded from %s): name the folder to play it with (2048 replay --mod DIR)", rec.ID, rec.Path)
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("the replay's mod %s (recorded from %s): %w", rec.ID, rec.Path, err)
@@ -614,6 +622,17 @@ func loadRecorded(rec Mod, dirs map[string]string) (*scripting.Mod, []string, er
 		warnings = append(warnings, fmt.Sprintf("mod %s (%s): its files differ from the ones the replay was recorded with, so the replay may not play back the same", rec.ID, where))
 	}
 	return m, warnings, nil
+}
+
+// short is the start of a hash, enough to tell two apart in a message.
+func short(hash string) string {
+	if len(hash) > 12 {
+		return hash[:12]
+	}
+	if hash == "" {
+		return "nothing"
+	}
+	return hash
 }
 
 // Resume resumes the game the replay starts from, under setup.

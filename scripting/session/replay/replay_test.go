@@ -418,3 +418,67 @@ func TestHashOwnFiles(t *testing.T) {
 		t.Error("an edited main.lua does not change the hash")
 	}
 }
+
+// recordCounter records a short game with a counting mod and returns the
+// replay, written and read back, and the mod's folder.
+func recordCounter(t *testing.T) (*replay.File, string) {
+	t.Helper()
+	c, _ := config.Build(config.BuildOptions{})
+	dir := writeMod(t, "counter", `game.on("tick", function(e) storage.n = (storage.n or 0) + 1 end)`)
+	s, err := session.New(session.Setup{Config: c, Mods: []*scripting.Mod{load(t, dir)}}, session.Start{Seed: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.Record(); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []engine.Direction{engine.Left, engine.Up, engine.Right, engine.Down} {
+		if s.Legal().Has(d) {
+			if _, err := s.Move(d); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	f, err := replay.New(s, replay.Meta{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f, dir
+}
+
+// TestTamperedReplayRefused: files a replay carries that its own hash
+// does not name (main.lua edited, the hash kept) make the replay damaged:
+// Setup refuses it and nothing runs.
+func TestTamperedReplayRefused(t *testing.T) {
+	f, _ := recordCounter(t)
+	f.Mods[0].Files["main.lua"] = `game.on("tick", function(e) storage.n = 99 end)`
+	_, _, err := f.Setup(nil)
+	if err == nil || !strings.Contains(err.Error(), "the replay is damaged: the files it carries of mod counter") {
+		t.Fatalf("Setup of a tampered replay: %v", err)
+	}
+}
+
+// TestSourcelessReplay: a replay that carries no files of a mod (as
+// replays did before they carried them) runs no folder it names by
+// itself: it needs the folder given. Given one that differs from the
+// recording, it plays with a warning.
+func TestSourcelessReplay(t *testing.T) {
+	f, dir := recordCounter(t)
+	f.Mods[0].Files = nil
+	if _, _, err := f.Setup(nil); err == nil || !strings.Contains(err.Error(), "carries no files of mod counter") {
+		t.Fatalf("Setup without the folder: %v", err)
+	}
+	setup, warnings, err := f.Setup(map[string]string{"counter": dir})
+	if err != nil || len(warnings) != 0 {
+		t.Fatalf("Setup with the same folder: %v %q", err, warnings)
+	}
+	if err := f.Check(setup); err != nil {
+		t.Fatalf("check with the same folder: %v", err)
+	}
+	os.WriteFile(filepath.Join(dir, "main.lua"), []byte(`game.on("tick", function(e) storage.n = 7 end)`), 0o644)
+	_, warnings, err = f.Setup(map[string]string{"counter": dir})
+	if err != nil || len(warnings) != 1 || !strings.Contains(warnings[0], "its files differ") {
+		t.Fatalf("Setup with an edited folder: %v %q", err, warnings)
+	}
+}
