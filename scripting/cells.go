@@ -160,16 +160,29 @@ func (m *modRun) cellsFilter(L *lua.LState, spec *lua.LTable) *cellsFilter {
 // depend on the pattern and the cell's text alone, so a game sees the
 // same whether its answer was kept or worked out, and the charge is the
 // same either way: the budget runs out at the same call.
+//
+// Only the answers of a pattern of at most maxSharedPattern bytes are
+// kept: the cache lives as long as the process, outside every mod's
+// budget, so what of a mod's it holds must be small (4096 answers of short
+// patterns, under a megabyte). A longer pattern is matched every time, at
+// the same charge.
 func (m *modRun) cellMatch(L *lua.LState, c engine.Cell, pattern string) cellMatch {
+	var r cellMatch
+	if len(pattern) > maxSharedPattern {
+		r.ok, r.steps = m.pat.contains(L, m.host.cellString(c), pattern)
+		return r
+	}
 	k := answerKey{pattern, m.host.rulesName(), c}
 	if r, found := sharedAnswers.get(k); found {
 		m.budget.spend(L, r.steps)
 		return r
 	}
-	var r cellMatch
 	r.ok, r.steps = m.pat.contains(L, m.host.cellString(c), pattern)
 	return sharedAnswers.put(k, r)
 }
+
+// maxSharedPattern is the longest pattern whose answers cellMatch keeps.
+const maxSharedPattern = 64
 
 // cellMatch is an answer of cellMatch: whether the pattern matched, and in
 // how many steps.

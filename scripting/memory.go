@@ -75,6 +75,13 @@ func (m *modRun) measure() int64 {
 	for _, v := range m.modules {
 		w.push(v)
 	}
+	// What the host keeps of the mod's: the game.cells filter tables it
+	// read last, which the mod may have dropped and the host still holds.
+	for _, f := range m.filters {
+		if f.spec != nil {
+			w.push(f.spec)
+		}
+	}
 	return w.run()
 }
 

@@ -1,0 +1,101 @@
+package scripting
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mod2048/mod2048/engine"
+)
+
+// keptHost loads a mod (API version 2) whose main.lua is src into a classic
+// game with limits, and returns the host and the game.
+func keptHost(t *testing.T, src string, limits Limits) (*Host, *engine.Game) {
+	t.Helper()
+	mod := weighModV2(t, src)
+	g, err := engine.New(engine.NewClassic(), engine.Options{Width: 4, Height: 4, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := NewHost([]*Mod{mod}, g.Rules(), g.Options(), limits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(h.Close)
+	g.SetHooks(h)
+	return h, g
+}
+
+// playAll plays the four directions in turn, n moves, and returns the
+// reports.
+func playAll(h *Host, g *engine.Game, n int) []Report {
+	var reports []Report
+	dirs := []engine.Direction{engine.Left, engine.Up, engine.Right, engine.Down}
+	for i := range n {
+		h.Move(g, dirs[i%4])
+		reports = append(reports, h.TakeReports()...)
+	}
+	return reports
+}
+
+// TestStashedFilterWeighed: a game.cells filter table the mod drops after
+// the call, and the host keeps (it reads a filter again only when it
+// changes), is weighed as the mod's: grown after its keys were checked,
+// it runs the mod out of its memory budget, where it grew unweighed.
+func TestStashedFilterWeighed(t *testing.T) {
+	limits := defaultLimits
+	limits.MaxMemory = 8 << 20
+	limits.FailsafeTime = time.Minute
+	h, g := keptHost(t, `
+game.on("tick", function()
+  local f = {cell = "^2$"}
+  game.cells(f)
+  for i = 1, 200000 do f[i] = i end
+end)`, limits)
+	reports := playAll(h, g, 8)
+	found := false
+	for _, r := range reports {
+		found = found || strings.Contains(r.Message, "exceeded its memory budget")
+	}
+	if !found {
+		t.Fatalf("no memory budget error; reports %v", reports)
+	}
+}
+
+// TestAnswerCacheBounded: the process-wide cache of game.cells answers
+// keeps no long pattern a mod made, whatever it asks.
+func TestAnswerCacheBounded(t *testing.T) {
+	h, g := keptHost(t, `
+game.on("tick", function()
+  local p = "^" .. string.rep("z", 2000) .. game.turn()
+  game.cells{cell = p}
+end)`, defaultLimits)
+	if r := playAll(h, g, 4); len(r) > 0 {
+		t.Fatalf("reports %v", r)
+	}
+	sharedAnswers.mu.RLock()
+	defer sharedAnswers.mu.RUnlock()
+	for k := range sharedAnswers.m {
+		if len(k.pattern) > maxSharedPattern {
+			t.Fatalf("the cache keeps a pattern of %d bytes", len(k.pattern))
+		}
+	}
+}
+
+// weighModV2 loads a mod of API version 2 whose main.lua is src.
+func weighModV2(t *testing.T, src string) *Mod {
+	t.Helper()
+	mod := weighMod(t, src)
+	dir := mod.Dir
+	manifest := "id = \"weigh\"\nname = \"Weigh\"\nversion = \"1.0.0\"\napi_version = 2\n"
+	if err := os.WriteFile(filepath.Join(dir, ManifestName), []byte(manifest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, err := LoadMod(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
