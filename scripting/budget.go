@@ -18,9 +18,9 @@ import (
 // counts one instruction for each it runs, the builtins that loop count
 // their work too (see the charges in sandbox.go), and what a mod builds is
 // charged by size: every bytesPerInstruction bytes a concatenation (`..`,
-// concat.go) or a builtin makes count one instruction, each value a `...`
-// passes on counts one, and so each instruction adds at most one slot to a
-// table. So HandlerInstructions and TurnInstructions also bound the bytes a
+// concat.go), a builtin or a table (made or grown: lua.Meter, which Done
+// reads) makes count one instruction, and each value a `...` passes on
+// counts one. So HandlerInstructions and TurnInstructions also bound the bytes a
 // call and a turn build (64 MiB and 256 MiB by default). MaxMemory bounds
 // what a mod keeps from one call to the next, estimated from its values,
 // never from the process's memory (memory.go).
@@ -130,6 +130,13 @@ type budget struct {
 	limit   uint64        // Limits.MaxHeapGrowth
 	heap    []metrics.Sample
 	seen    seen // the watchdog's, touched by its goroutine only
+
+	// meter counts what the state's tables allocate (lua.Meter), and
+	// metered is how much of it Done has charged: every
+	// bytesPerInstruction bytes a table is made or grown by count one
+	// instruction, as a concatenation's do.
+	meter   lua.Meter
+	metered int64
 }
 
 func newBudget() *budget {
@@ -143,6 +150,11 @@ func (b *budget) Value(any) any               { return nil }
 // is stopped, and nil before: the VM's select on a nil channel, before
 // every instruction, costs less than one on an open channel.
 func (b *budget) Done() <-chan struct{} {
+	if n := b.meter.Bytes - b.metered; n >= bytesPerInstruction {
+		k := n / bytesPerInstruction
+		b.left -= k
+		b.metered += k * bytesPerInstruction
+	}
 	if b.left--; b.left < 0 {
 		b.cancel(stop{stopBudget, b.over})
 	}

@@ -10,9 +10,9 @@ import (
 // A mod's memory budget (Limits.MaxMemory) bounds what its Lua state holds
 // from one call to the next: the values reachable from its globals, its
 // handlers, its modules and its string table. The instruction budget
-// bounds what one call or one turn builds (every byte a concatenation or
-// a builtin makes is charged, every value a ... passes on, and each
-// instruction adds at most one slot to a table), but what a mod keeps adds up over turns. The host measures
+// bounds what one call or one turn builds (every byte a concatenation, a
+// builtin or a table makes is charged, and every value a ... passes on),
+// but what a mod keeps adds up over turns. The host measures
 // it by walking the values, with sizes worked out from their lengths,
 // counts and capacities (a table's from lua.LTable.Footprint, which counts
 // its array part, its maps and its key list as Go lays them out), never

@@ -32,6 +32,7 @@ func newSandbox(l Limits, b *budget, log *logBuffer) *lua.LState {
 	b.box.f = formatter{l: l, b: b, names: &b.box.names}
 	b.box.pat = patterns{l: l, b: b}
 	openStdlibs(L)
+	L.Meter = &b.meter
 	L.SetContext(b)
 	return L
 }

@@ -997,7 +997,7 @@ func (ls *LState) initCallFrame(cf *callFrame) { // +inline-start
 			if CompatVarArg {
 				ls.reg.SetTop(cf.LocalBase + nargs + np + 1)
 				if (proto.IsVarArg & VarArgNeedsArg) != 0 {
-					argtb := newLTable(nvarargs, 0)
+					argtb := newMeteredTable(ls.Meter, nvarargs, 0) // [mod2048] metered
 					for i := 0; i < nvarargs; i++ {
 						argtb.RawSetInt(i+1, ls.reg.Get(cf.LocalBase+np+i))
 					}
@@ -1390,11 +1390,11 @@ func (ls *LState) Remove(index int) {
 /* object allocation {{{ */
 
 func (ls *LState) NewTable() *LTable {
-	return newLTable(defaultArrayCap, defaultHashCap)
+	return newMeteredTable(ls.Meter, defaultArrayCap, defaultHashCap) // [mod2048] metered
 }
 
 func (ls *LState) CreateTable(acap, hcap int) *LTable {
-	return newLTable(acap, hcap)
+	return newMeteredTable(ls.Meter, acap, hcap) // [mod2048] metered
 }
 
 // NewThread returns a new LState that shares with the original state all global objects.

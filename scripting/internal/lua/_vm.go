@@ -336,9 +336,9 @@ func init() {
 			lbase := cf.LocalBase
 			A := int(inst>>18) & 0xff //GETA
 			RA := lbase + A
-			B := int(inst & 0x1ff)    //GETB
-			C := int(inst>>9) & 0x1ff //GETC
-			v := newLTable(B, C)
+			B := int(inst & 0x1ff)              //GETB
+			C := int(inst>>9) & 0x1ff           //GETC
+			v := newMeteredTable(L.Meter, B, C) // [mod2048] metered
 			// +inline-call reg.Set RA v
 			return 0
 		},

@@ -137,3 +137,39 @@ func (tb *LTable) ForEachHeld(cb func(LValue)) {
 		cb(v)
 	}
 }
+
+// Meter counts the bytes the tables of a state allocate (LState.Meter):
+// each table as it is made (its struct and the room asked for), its list
+// part each time it grows (the slots added), and keyBytes for each new key
+// of its hash part. The mod host charges them to the instruction budget,
+// so that an instruction that makes or grows a table costs what it
+// allocates. The count depends only on what the code did, never on the
+// machine.
+type Meter struct {
+	Bytes int64
+}
+
+// keyBytes is what a new key of a table's hash part costs, on average:
+// its slot in the map (a map keeps about half as many slots again as it
+// holds keys), its entry in the key list and in the key index.
+const keyBytes = 112
+
+// newMeteredTable is newLTable, counted on m (nil: not counted).
+func newMeteredTable(m *Meter, acap, hcap int) *LTable {
+	tb := newLTable(acap, hcap)
+	if m != nil {
+		tb.meter = m
+		m.Bytes += tableStruct + int64(max(acap, 0))*valueSlot
+		if hcap > 0 {
+			m.Bytes += mapBytes(hcap, strdictSlot)
+		}
+	}
+	return tb
+}
+
+// grew counts the growth of the list part from capacity c.
+func (tb *LTable) grew(c int) {
+	if tb.meter != nil && cap(tb.array) > c {
+		tb.meter.Bytes += int64(cap(tb.array)-c) * valueSlot
+	}
+}

@@ -70,10 +70,13 @@ func (tb *LTable) Append(value LValue) {
 	}
 	if tb.array == nil {
 		tb.array = make([]LValue, 0, defaultArrayCap)
+		tb.grew(0)
 	}
 	if len(tb.array) == 0 || tb.array[len(tb.array)-1] != LNil {
+		c := cap(tb.array)
 		tb.array = append(tb.array, value)
 		tb.migrate()
+		tb.grew(c)
 	} else {
 		i := len(tb.array) - 2
 		for ; i >= 0; i-- {
@@ -99,10 +102,12 @@ func (tb *LTable) Insert(i int, value LValue) {
 		return
 	}
 	i -= 1
+	c := cap(tb.array)
 	tb.array = append(tb.array, LNil)
 	copy(tb.array[i+1:], tb.array[i:])
 	tb.array[i] = value
 	tb.migrate()
+	tb.grew(c)
 }
 
 // MaxN returns a maximum number key that nil value does not exist before it.
@@ -180,6 +185,7 @@ func (tb *LTable) RawSetInt(key int, value LValue) {
 	case value == LNil:
 		// [mod2048] Nothing to store, and nothing to grow the array for.
 	default:
+		c := cap(tb.array)
 		if tb.array == nil {
 			tb.array = make([]LValue, 0, defaultArrayCap)
 		}
@@ -190,6 +196,7 @@ func (tb *LTable) RawSetInt(key int, value LValue) {
 		}
 		tb.array = append(tb.array, value)
 		tb.migrate()
+		tb.grew(c)
 	}
 }
 
@@ -283,6 +290,9 @@ func (tb *LTable) noteKey(key LValue) {
 		tb.usedS++
 	} else {
 		tb.usedD++
+	}
+	if tb.meter != nil {
+		tb.meter.Bytes += keyBytes
 	}
 }
 

@@ -148,9 +148,10 @@ type LTable struct {
 	strdict map[string]LValue
 	keys    []LValue
 	k2i     map[LValue]int
-	dead    int // [mod2048] keys deleted from the maps but still in keys
-	usedS   int // [mod2048] strdict's slots used since it was made: the room asked for, and keys set new
-	usedD   int // [mod2048] likewise dict
+	dead    int    // [mod2048] keys deleted from the maps but still in keys
+	usedS   int    // [mod2048] strdict's slots used since it was made: the room asked for, and keys set new
+	usedD   int    // [mod2048] likewise dict
+	meter   *Meter // [mod2048] the meter of the state that made it, if any
 }
 
 func (tb *LTable) String() string   { return fmt.Sprintf("table: %p", tb) }
@@ -198,6 +199,10 @@ type LState struct {
 	mainLoop     func(*LState, *callFrame)
 	ctx          context.Context
 	ctxCancelFn  context.CancelFunc
+
+	// [mod2048] Meter, if set, counts the bytes the state's tables
+	// allocate: made, and grown (Meter).
+	Meter *Meter
 }
 
 func (ls *LState) String() string   { return fmt.Sprintf("thread: %p", ls) }

@@ -679,9 +679,9 @@ func init() {
 			lbase := cf.LocalBase
 			A := int(inst>>18) & 0xff //GETA
 			RA := lbase + A
-			B := int(inst & 0x1ff)    //GETB
-			C := int(inst>>9) & 0x1ff //GETC
-			v := newLTable(B, C)
+			B := int(inst & 0x1ff)              //GETB
+			C := int(inst>>9) & 0x1ff           //GETC
+			v := newMeteredTable(L.Meter, B, C) // [mod2048] metered
 			// this section is inlined by go-inline
 			// source function is 'func (rg *registry) Set(regi int, vali LValue) ' in '_state.go'
 			{
@@ -1286,7 +1286,7 @@ func init() {
 							if CompatVarArg {
 								ls.reg.SetTop(cf.LocalBase + nargs + np + 1)
 								if (proto.IsVarArg & VarArgNeedsArg) != 0 {
-									argtb := newLTable(nvarargs, 0)
+									argtb := newMeteredTable(ls.Meter, nvarargs, 0) // [mod2048] metered
 									for i := 0; i < nvarargs; i++ {
 										argtb.RawSetInt(i+1, ls.reg.Get(cf.LocalBase+np+i))
 									}
@@ -1466,7 +1466,7 @@ func init() {
 							if CompatVarArg {
 								ls.reg.SetTop(cf.LocalBase + nargs + np + 1)
 								if (proto.IsVarArg & VarArgNeedsArg) != 0 {
-									argtb := newLTable(nvarargs, 0)
+									argtb := newMeteredTable(ls.Meter, nvarargs, 0) // [mod2048] metered
 									for i := 0; i < nvarargs; i++ {
 										argtb.RawSetInt(i+1, ls.reg.Get(cf.LocalBase+np+i))
 									}
