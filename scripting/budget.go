@@ -35,19 +35,32 @@ import (
 // memory (other games', with `2048 sim --jobs`), so it would let the
 // machine decide a mod's fate. An embedder may set it as a last resort.
 type Limits struct {
-	HandlerInstructions int64         // one handler call
-	TurnInstructions    int64         // all of one mod's handler calls in one turn
-	LoadInstructions    int64         // loading the mod: its files' top level
-	FailsafeTime        time.Duration // wall clock of one call (failsafe)
-	CallStack           int           // Lua call frames (deep recursion ends in an error)
-	Registry            int           // Lua data-stack slots
-	MaxString           int           // bytes a builtin may produce (string.rep, upper, lower, reverse, format, gsub, table.concat)
-	MaxPattern          int           // bytes of subject (and of pattern) string.gsub, gmatch, find and match may scan
-	MaxItems            int           // values unpack and string.byte may return, elements table.concat may join and table.sort may sort
-	MaxHandlers         int           // handlers one mod may register for one event
-	MaxHeapGrowth       uint64        // growth of the process's Go heap during a call before the call is stopped (failsafe, last resort); 0, the default, is off
-	MaxMemory           int64         // estimated bytes of the Lua values a mod holds from one call to the next (memory.go); 0 is no limit
-	MaxLog              int           // bytes of print output kept per mod
+	HandlerInstructions int64 // one handler call
+	TurnInstructions    int64 // all of one mod's handler calls in one turn, dry runs included (see BeforeMoveInstructions)
+	// BeforeMoveInstructions bound one evaluation of a mod's before_move
+	// handlers: in a move, and in each dry run that asks whether a move is
+	// refused (Refused), which the play session runs for up to four
+	// directions before a move. Those four dry runs come out of the
+	// turn's budget: a mod with before_move handlers has
+	// TurnInstructions less 4 × BeforeMoveInstructions for its move, so
+	// that a move and its dry runs together run at most TurnInstructions.
+	// 0 is TurnInstructions / 8.
+	BeforeMoveInstructions int64
+	LoadInstructions       int64         // loading the mod: its files' top level
+	FailsafeTime           time.Duration // wall clock of one call (failsafe)
+	CallStack              int           // Lua call frames (deep recursion ends in an error)
+	Registry               int           // Lua data-stack slots
+	MaxString              int           // bytes a builtin may produce (string.rep, upper, lower, reverse, format, gsub, table.concat)
+	MaxPattern             int           // bytes of subject (and of pattern) string.gsub, gmatch, find and match may scan
+	MaxItems               int           // values unpack and string.byte may return, elements table.concat may join and table.sort may sort
+	MaxHandlers            int           // handlers one mod may register for one event
+	MaxHeapGrowth          uint64        // growth of the process's Go heap during a call before the call is stopped (failsafe, last resort); 0, the default, is off
+	MaxMemory              int64         // bytes of the Lua values a mod holds from one call to the next, weighed (memory.go); 0 is no limit
+	// MaxGameMemory bounds what all the mods of a game hold together,
+	// weighed as MaxMemory is: the ceiling that lets many mods, each
+	// within its own budget, share a browser page. 0 is no limit.
+	MaxGameMemory int64
+	MaxLog        int // bytes of print output kept per mod
 }
 
 // defaultLimits are the limits mods run under. On the machine they were
@@ -55,18 +68,20 @@ type Limits struct {
 // instructions a second of arithmetic and 6 to 8 million of table building:
 // a million instructions are 35 to 150 ms.
 var defaultLimits = Limits{
-	HandlerInstructions: 1_000_000,
-	TurnInstructions:    4_000_000,
-	LoadInstructions:    4_000_000,
-	FailsafeTime:        2 * time.Second,
-	CallStack:           200,
-	Registry:            64 * 1024,
-	MaxString:           1 << 20,
-	MaxPattern:          64 << 10,
-	MaxItems:            1 << 16,
-	MaxHandlers:         64,
-	MaxMemory:           64 << 20,
-	MaxLog:              64 << 10,
+	HandlerInstructions:    1_000_000,
+	TurnInstructions:       4_000_000,
+	BeforeMoveInstructions: 0, // TurnInstructions / 8: 500000
+	LoadInstructions:       4_000_000,
+	FailsafeTime:           2 * time.Second,
+	CallStack:              200,
+	Registry:               64 * 1024,
+	MaxString:              1 << 20,
+	MaxPattern:             64 << 10,
+	MaxItems:               1 << 16,
+	MaxHandlers:            64,
+	MaxMemory:              64 << 20,
+	MaxGameMemory:          128 << 20,
+	MaxLog:                 64 << 10,
 }
 
 // DefaultLimits returns the limits mods run under unless the embedder sets
@@ -137,6 +152,23 @@ type budget struct {
 	// instruction, as a concatenation's do.
 	meter   lua.Meter
 	metered int64
+	// strings are the bytes of the long strings the call's builtins and
+	// concatenations made (tooBig counts them). The game's ceiling caps
+	// what a call builds, tables and strings, at capBytes past capBase
+	// (0: no cap), stopping it with capReason.
+	strings   int64
+	capBytes  int64
+	capBase   int64
+	capReason string
+}
+
+// built is what the state has built: its tables, closures and numbers
+// (the meter) and its long strings.
+func (b *budget) built() int64 { return b.meter.Bytes + b.strings }
+
+// overCap says whether the running call has built more than its cap.
+func (b *budget) overCap() bool {
+	return b.capBytes > 0 && b.built()-b.capBase > b.capBytes
 }
 
 func newBudget() *budget {
@@ -154,6 +186,9 @@ func (b *budget) Done() <-chan struct{} {
 		k := n / bytesPerInstruction
 		b.left -= k
 		b.metered += k * bytesPerInstruction
+		if b.overCap() {
+			b.cancel(stop{stopBudget, b.capReason})
+		}
 	}
 	if b.left--; b.left < 0 {
 		b.cancel(stop{stopBudget, b.over})
@@ -280,6 +315,11 @@ func (b *budget) arm(calls, base uint64) {
 // and tooBig reports true (the builtin then raises the budget's error,
 // spend(L, 0)); otherwise the call is armed.
 func (b *budget) tooBig(n int) bool {
+	b.strings += int64(n)
+	if b.overCap() {
+		b.cancel(stop{stopBudget, b.capReason})
+		return true
+	}
 	if b.limit == 0 || uint64(n) < b.limit/8 {
 		return false
 	}
@@ -316,6 +356,28 @@ func callReason(l Limits) string {
 
 func turnReason(l Limits) string {
 	return fmt.Sprintf("exceeded its instruction budget (%d a turn)", l.TurnInstructions)
+}
+
+// beforeMoveBudget is Limits.BeforeMoveInstructions, its default worked
+// out; dryRunsReserve what a mod with before_move handlers sets aside of
+// its turn for the dry runs; at least one instruction is left to the turn.
+func beforeMoveBudget(l Limits) int64 {
+	if l.BeforeMoveInstructions > 0 {
+		return l.BeforeMoveInstructions
+	}
+	return l.TurnInstructions / 8
+}
+
+func dryRunsReserve(l Limits) int64 {
+	return min(4*beforeMoveBudget(l), max(l.TurnInstructions-1, 0))
+}
+
+func beforeMoveReason(l Limits) string {
+	return fmt.Sprintf("exceeded its instruction budget (%d for before_move)", beforeMoveBudget(l))
+}
+
+func dryTurnReason(l Limits) string {
+	return fmt.Sprintf("exceeded its instruction budget (%d a turn, less %d kept for the dry runs of before_move)", l.TurnInstructions, dryRunsReserve(l))
 }
 
 func loadReason(l Limits) string {

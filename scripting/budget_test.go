@@ -103,7 +103,8 @@ func TestBudgetDeterministic(t *testing.T) {
 
 // TestBudgetTurn: the handlers of one mod share the turn's budget: three
 // calls of about 1200 instructions each, each under the call's 2000, and
-// the third passes the turn's 2500, naming it.
+// the third passes the turn's 2500, naming it. (A mod with before_move
+// handlers keeps part of its turn for their dry runs: TestDryRunsInTurn.)
 func TestBudgetTurn(t *testing.T) {
 	limits := hostileLimits
 	limits.FailsafeTime = time.Minute
@@ -111,7 +112,7 @@ func TestBudgetTurn(t *testing.T) {
 	limits.TurnInstructions = 2500
 	m := luaMod(t, "split", `
 local function work() local x = 0 for i = 1, 600 do x = x + i end end
-game.on("before_move", work)
+game.on("tick", work)
 game.on("tick", work)
 game.on("tick", work)`)
 	g := newHostileGame(t)
@@ -126,6 +127,79 @@ game.on("tick", work)`)
 	}
 	r := h.TakeReports()
 	if len(r) != 1 || r[0].Event != scripting.EventTick || r[0].Message != "exceeded its instruction budget (2500 a turn)" {
-		t.Errorf("reports %v, want the turn's budget in the second tick handler", r)
+		t.Errorf("reports %v, want the turn's budget in the third tick handler", r)
+	}
+}
+
+// TestDryRunsInTurn: a mod with before_move handlers runs at most the
+// turn's budget in a move and the dry runs before it together: each
+// evaluation of before_move (a dry run's or the move's) may run an eighth
+// of it, and the move itself the turn's budget less four of those. A mod
+// that spends all it may, played through a session that works out the
+// legal moves (four dry runs) before each move, runs at most
+// TurnInstructions a move, where it ran five times that.
+func TestDryRunsInTurn(t *testing.T) {
+	limits := hostileLimits
+	limits.FailsafeTime = time.Minute
+	limits.HandlerInstructions = 400_000
+	limits.TurnInstructions = 800_000
+	m := luaMod(t, "greedy", `
+local function spin() local x = 0 while true do x = x + 1 end end
+game.on("before_move", function() local x = 0 for i = 1, 20000 do x = x + i end end)
+game.on("tick", spin)
+game.on("tick", spin)
+game.on("tick", spin)`)
+	g := newHostileGame(t)
+	h, err := scripting.NewHost([]*scripting.Mod{m}, g.Rules(), hostileOptions, limits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	g.SetHooks(h)
+	for move := range 3 {
+		before := h.Instructions()
+		var legal []engine.Direction
+		for _, d := range engine.Directions {
+			if g.LegalMoves().Has(d) && h.Refused(g, d) == nil {
+				legal = append(legal, d)
+			}
+		}
+		if len(legal) == 0 {
+			t.Fatal("no legal move")
+		}
+		if _, err := h.Move(g, legal[0]); err != nil {
+			t.Fatal(err)
+		}
+		ran := h.Instructions() - before
+		if ran > limits.TurnInstructions {
+			t.Errorf("move %d ran %d instructions with its dry runs, more than the turn's %d", move+1, ran, limits.TurnInstructions)
+		}
+		r := h.TakeReports()
+		want := "exceeded its instruction budget (800000 a turn, less 400000 kept for the dry runs of before_move)"
+		if len(r) != 1 || r[0].Event != scripting.EventTick || r[0].Message != want {
+			t.Errorf("move %d: reports %v, want %q", move+1, r, want)
+		}
+	}
+
+	// A before_move that spends more than its eighth fails, in the move
+	// and in a dry run alike.
+	m2 := luaMod(t, "slow", `game.on("before_move", function() local x = 0 while true do x = x + 1 end end)`)
+	g2 := newHostileGame(t)
+	h2, err := scripting.NewHost([]*scripting.Mod{m2}, g2.Rules(), hostileOptions, limits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h2.Close()
+	g2.SetHooks(h2)
+	before := h2.Instructions()
+	if ref := h2.Refused(g2, engine.Left); ref != nil {
+		t.Fatalf("refused: %v", ref)
+	}
+	if ran := h2.Instructions() - before; ran > 100_000+10 {
+		t.Errorf("a dry run ran %d instructions, more than before_move's 100000", ran)
+	}
+	h2.Move(g2, engine.Left)
+	if r := h2.TakeReports(); len(r) != 1 || r[0].Message != "exceeded its instruction budget (100000 for before_move)" {
+		t.Errorf("reports %v, want before_move's budget", r)
 	}
 }

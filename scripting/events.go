@@ -47,34 +47,55 @@ func eventOf(name string) (event, bool) {
 // result.
 func (h *Host) call(m *modRun, ev event, fn *lua.LFunction, arg lua.LValue) (lua.LValue, error) {
 	n, over := h.limits.HandlerInstructions, h.callReason
-	if remaining := h.limits.TurnInstructions - m.spent; remaining < n {
-		n, over = remaining, h.turnReason
+	turn, turnOver := h.limits.TurnInstructions, h.turnReason
+	if len(m.handlers[evBeforeMove]) > 0 {
+		// The dry runs of its before_move come out of its turn.
+		turn, turnOver = turn-dryRunsReserve(h.limits), h.dryTurnReason
 	}
-	if n <= 0 {
-		return nil, &ModError{Report{Mod: m.mod.ID(), Event: eventNames[ev], Message: h.turnReason}}
+	if remaining := turn - m.spent; remaining < n {
+		n, over = remaining, turnOver
 	}
-	if h.limits.MaxMemory > 0 && m.held.bytes > h.limits.MaxMemory {
-		// The mod held too much after its last call: it runs again only
-		// once it holds less (a restored storage may have let go).
-		if m.weigh(h.limits.MaxMemory) {
-			return nil, &ModError{Report{Mod: m.mod.ID(), Event: eventNames[ev], Message: h.heldReason}}
+	if ev == evBeforeMove {
+		if remaining := beforeMoveBudget(h.limits) - m.spentBM; remaining < n {
+			n, over = remaining, h.beforeMoveReason
 		}
 	}
+	if n <= 0 {
+		return nil, &ModError{Report{Mod: m.mod.ID(), Event: eventNames[ev], Message: over}}
+	}
+	if (h.limits.MaxMemory > 0 && m.held.bytes > h.limits.MaxMemory) || m.held.overGame {
+		// The mod held too much after its last call, or took the game
+		// past its ceiling: it runs again only once it holds less (a
+		// restored storage may have let go), or the mods do.
+		if why := m.weigh(); why != "" {
+			return nil, &ModError{Report{Mod: m.mod.ID(), Event: eventNames[ev], Message: why}}
+		}
+	}
+	// The game's ceiling caps what the call may build: the room left.
+	m.budget.capBytes, m.budget.capReason, m.budget.capBase = h.gameCap(), h.gameReason, m.budget.built()
 	m.beforeCall()
 	m.budget.start(n, over, h.limits.FailsafeTime)
 	m.ran = true
 	err := m.L.CallByParam(lua.P{Fn: fn, NRet: 1, Protect: true}, arg)
 	used, stopped := m.budget.stop(n)
+	h.instructions += used
 	m.spent += used
+	if ev == evBeforeMove {
+		m.spentBM += used
+	}
 	m.held.since += used
-	tooMuch := h.limits.MaxMemory > 0 && m.held.due(h.limits.MaxMemory) && m.weigh(h.limits.MaxMemory)
+	m.held.built += m.budget.built() - m.budget.capBase
+	tooMuch := ""
+	if (h.limits.MaxMemory > 0 || h.limits.MaxGameMemory > 0) && m.held.due(memoryLimit(h.limits), h.roomInGame()) {
+		tooMuch = m.weigh()
+	}
 	if err != nil {
 		return nil, m.report(eventNames[ev], err, stopped)
 	}
 	ret := m.L.Get(-1)
 	m.L.Pop(1)
-	if tooMuch {
-		return nil, &ModError{Report{Mod: m.mod.ID(), Event: eventNames[ev], Message: h.heldReason}}
+	if tooMuch != "" {
+		return nil, &ModError{Report{Mod: m.mod.ID(), Event: eventNames[ev], Message: tooMuch}}
 	}
 	return ret, nil
 }
@@ -171,6 +192,10 @@ func (h *Host) Move(g *engine.Game, d engine.Direction) (engine.Result, error) {
 	for _, m := range h.mods {
 		m.spent, m.muted = 0, false
 	}
+	// The turn's attempts (Move plays it again without a mod that fails)
+	// share its budget.
+	h.inMove = true
+	defer func() { h.inMove = false }()
 	h.faults = h.faults[:0]
 	first := len(h.reports)
 	for _, f := range h.recorded {
@@ -264,11 +289,15 @@ func (h *Host) beginAt(s *engine.State, dry bool) {
 func dataKey(id string) string { return "mod:" + id }
 
 // BeforeMove asks the mods whether a move may be played. It opens the
-// move's turn budget.
+// budget of this evaluation of before_move, and, outside Move, the move's
+// turn budget.
 func (h *Host) BeforeMove(e *engine.MoveEvent) error {
 	h.state = e.State
 	for _, m := range h.mods {
-		m.spent = 0
+		m.spentBM = 0
+		if !h.inMove {
+			m.spent = 0
+		}
 	}
 	return h.each(evBeforeMove, func(m *modRun, i int, fn *lua.LFunction, r reuse) error {
 		f := m.payload(evBeforeMove, i, r, 2)

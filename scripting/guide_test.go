@@ -227,7 +227,8 @@ func TestGuideLimits(t *testing.T) {
 	l := defaultLimits
 	rows := []string{
 		fmt.Sprintf("| one handler call | %d instructions |", l.HandlerInstructions),
-		fmt.Sprintf("| all of one mod's handler calls in one turn | %d instructions |", l.TurnInstructions),
+		fmt.Sprintf("| all of one mod's handler calls in one turn, dry runs included | %d instructions |", l.TurnInstructions),
+		fmt.Sprintf("| one run of a mod's `before_move` handlers (a move's, or a dry run's) | %d instructions |", beforeMoveBudget(l)),
 		fmt.Sprintf("| loading the mod (its files' top level) | %d instructions |", l.LoadInstructions),
 		fmt.Sprintf("| failsafe: the wall-clock time of one call | %v |", l.FailsafeTime),
 		fmt.Sprintf("| Lua call depth | %d frames |", l.CallStack),
@@ -238,6 +239,7 @@ func TestGuideLimits(t *testing.T) {
 		"| `string.format` field width or precision | 99 |",
 		fmt.Sprintf("| handlers per event | %d |", l.MaxHandlers),
 		fmt.Sprintf("| what the mod holds from one call to the next (weighed as Go lays it out) | %d MiB |", l.MaxMemory>>20),
+		fmt.Sprintf("| what all the mods of a game hold together (weighed alike) | %d MiB |", l.MaxGameMemory>>20),
 		fmt.Sprintf("| the mod's log | the last %d KiB |", l.MaxLog>>10),
 		fmt.Sprintf("| `storage`, encoded | %d KiB |", MaxStorage>>10),
 		fmt.Sprintf("| all mods' `storage` together | %d MiB |", engine.MaxData>>20),

@@ -60,16 +60,24 @@ type Host struct {
 	reports  []Report
 	// The errors of a spent budget, made once.
 	callReason, turnReason, heldReason string
-	state                              *engine.State  // the state the running event reads
-	loading                            *modRun        // the mod whose main chunk runs, while mods load
-	game                               *engine.Game   // the game last attached or moved
-	recorded                           []engine.Fault // the recorded turn's faults, while MoveAsRecorded plays it
-	faults                             []engine.Fault
-	cells                              boxes[engine.Cell, lua.LValue]  // cellValue's boxes
-	scores                             boxes[engine.Score, lua.LValue] // scoreValue's boxes
-	names                              boxes[string, lua.LValue]       // nameValue's boxes
-	texts                              boxes[engine.Cell, string]      // cellString's texts
-	parsed                             boxes[string, engine.Cell]      // parseCell's cells, by text
+	gameReason                         string
+	beforeMoveReason, dryTurnReason    string
+	// inMove: Move plays a turn (its attempts share the turn's budget);
+	// otherwise each BeforeMove opens a turn of its own (a fork's move, a
+	// dry run, a game moved without Move).
+	inMove bool
+	// instructions is what the mods' calls have run in all (Instructions).
+	instructions int64
+	state        *engine.State  // the state the running event reads
+	loading      *modRun        // the mod whose main chunk runs, while mods load
+	game         *engine.Game   // the game last attached or moved
+	recorded     []engine.Fault // the recorded turn's faults, while MoveAsRecorded plays it
+	faults       []engine.Fault
+	cells        boxes[engine.Cell, lua.LValue]  // cellValue's boxes
+	scores       boxes[engine.Score, lua.LValue] // scoreValue's boxes
+	names        boxes[string, lua.LValue]       // nameValue's boxes
+	texts        boxes[engine.Cell, string]      // cellString's texts
+	parsed       boxes[string, engine.Cell]      // parseCell's cells, by text
 	// pending are the notices of the move being tried; notices those of
 	// the moves played (notice.go).
 	pending, notices []Notice
@@ -107,6 +115,7 @@ type modRun struct {
 	disabled   bool                       // the state's record disables the mod (set by begin)
 	muted      bool                       // off for the rest of this move, after an error in it
 	spent      int64                      // instructions run in this turn
+	spentBM    int64                      // instructions run in this evaluation of before_move
 	// Storage (storage.go): the live table and the random stream are
 	// loaded's, unless a handler ran since.
 	ran     bool       // a handler ran since storage was last saved or loaded
@@ -179,3 +188,8 @@ func (h *Host) Attach(g *engine.Game) {
 func (h *Host) Disabled(id string) bool {
 	return h.game != nil && h.game.State().HookDisabled(id)
 }
+
+// Instructions returns how many instructions the mods' handler calls have
+// run on this host in all, dry runs and forks included: what a move cost
+// them is the difference across it.
+func (h *Host) Instructions() int64 { return h.instructions }

@@ -212,6 +212,14 @@ var hostileAttacks = []hostileAttack{
 	{mod: "concat_doubling", variant: "concat", want: hTimeOut, line: true},
 	{mod: "concat_doubling", variant: "append", want: hTimeOut, line: true},
 	{mod: "concat_doubling", variant: "table", want: hTimeOut, line: true},
+	// What costs the host most to take in (under the default budgets: a
+	// giant request, storage nested or spread too far, memory kept; under
+	// the suite's, the instruction budget comes first).
+	{mod: "memory_heavy", variant: "requests", want: hTimeOut, line: true},
+	{mod: "memory_heavy", variant: "deep", want: hTimeOut, line: true},
+	{mod: "memory_heavy", variant: "wide", want: hTimeOut, line: true},
+	{mod: "memory_heavy", variant: "far", want: hTimeOut, line: true},
+	{mod: "memory_heavy", variant: "keep", want: hTimeOut, line: true},
 	{mod: "table_fill", variant: "ints", want: hTimeOut, line: true},
 	{mod: "table_fill", variant: "strings", want: hTimeOut, line: true},
 	{mod: "table_fill", variant: "keys", want: hTimeOut, line: true},

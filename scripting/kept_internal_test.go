@@ -1,6 +1,7 @@
 package scripting
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -86,20 +87,7 @@ end)`, defaultLimits)
 }
 
 // weighModV2 loads a mod of API version 2 whose main.lua is src.
-func weighModV2(t *testing.T, src string) *Mod {
-	t.Helper()
-	mod := weighMod(t, src)
-	dir := mod.Dir
-	manifest := "id = \"weigh\"\nname = \"Weigh\"\nversion = \"1.0.0\"\napi_version = 2\n"
-	if err := os.WriteFile(filepath.Join(dir, ManifestName), []byte(manifest), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	m, err := LoadMod(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
+func weighModV2(t *testing.T, src string) *Mod { return weighModID(t, "weigh", src) }
 
 // TestAppendTablesBounded: a mod that appends {a = i} tables, each of which
 // holds about 700 bytes in four instructions, is charged what its tables
@@ -135,4 +123,72 @@ end)`, limits)
 	}
 	runtime.KeepAlive(h)
 	t.Logf("held %d MiB, weighed %d MiB", held>>20, h.mods[0].measure()>>20)
+}
+
+// TestGameCeiling: mods each within their own memory budget share the
+// game's: the one whose growth takes the game past its ceiling fails with
+// the game's error, a call near the ceiling builds no more than the room
+// left, and what they hold stays within the ceiling plus a megabyte a mod.
+func TestGameCeiling(t *testing.T) {
+	limits := defaultLimits
+	limits.MaxMemory = 64 << 20
+	limits.MaxGameMemory = 16 << 20
+	limits.FailsafeTime = time.Minute
+	src := `
+t = {}
+game.on("tick", function()
+  for i = 1, 20000 do t[#t + 1] = {a = i} end
+end)`
+	var mods []*Mod
+	for i := range 3 {
+		mods = append(mods, weighModID(t, fmt.Sprintf("hog%d", i), src))
+	}
+	g, err := engine.New(engine.NewClassic(), engine.Options{Width: 4, Height: 4, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := NewHost(mods, g.Rules(), g.Options(), limits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	g.SetHooks(h)
+	reports := playAll(h, g, 8)
+	blamed := map[string]bool{}
+	for _, r := range reports {
+		if strings.Contains(r.Message, "exceeded the game's memory budget (16 MiB of Lua values, all mods together)") {
+			blamed[r.Mod] = true
+		}
+	}
+	if len(blamed) == 0 {
+		t.Fatalf("no mod blamed; reports %v", reports)
+	}
+	var total int64
+	for _, m := range h.mods {
+		total += m.measure()
+	}
+	if bound := limits.MaxGameMemory + 3*minCallBuild + 3<<20; total > bound {
+		t.Errorf("the mods hold %d MiB, more than %d MiB", total>>20, bound>>20)
+	}
+	t.Logf("held %d MiB; blamed %v", total>>20, blamed)
+}
+
+// weighModID loads a mod of id whose main.lua is src (API version 2).
+func weighModID(t *testing.T, id, src string) *Mod {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), id)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	manifest := fmt.Sprintf("id = %q\nname = %q\nversion = \"1.0.0\"\napi_version = 2\n", id, id)
+	for name, s := range map[string]string{ManifestName: manifest, "main.lua": src} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m, err := LoadMod(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }

@@ -20,7 +20,8 @@ func NewHost(mods []*Mod, rules engine.Rules, opt engine.Options, limits Limits)
 	if err != nil {
 		return nil, err
 	}
-	h := &Host{limits: limits, rules: rules, opt: opt, watchdog: theWatchdog(), callReason: callReason(limits), turnReason: turnReason(limits), heldReason: heldReason(limits)}
+	h := &Host{limits: limits, rules: rules, opt: opt, watchdog: theWatchdog(), callReason: callReason(limits), turnReason: turnReason(limits), heldReason: heldReason(limits),
+		beforeMoveReason: beforeMoveReason(limits), dryTurnReason: dryTurnReason(limits), gameReason: gameReason(limits)}
 	for _, mod := range ordered {
 		if err := h.load(mod); err != nil {
 			h.Close()
@@ -53,8 +54,10 @@ func (h *Host) load(mod *Mod) error {
 		return m.report("load", err, stopped)
 	}
 	m.held.since += used
-	if h.limits.MaxMemory > 0 && m.held.due(h.limits.MaxMemory) && m.weigh(h.limits.MaxMemory) {
-		return &ModError{Report{Mod: mod.ID(), Event: "load", Message: h.heldReason}}
+	if (h.limits.MaxMemory > 0 || h.limits.MaxGameMemory > 0) && m.held.due(memoryLimit(h.limits), h.roomInGame()) {
+		if why := m.weigh(); why != "" {
+			return &ModError{Report{Mod: mod.ID(), Event: "load", Message: why}}
+		}
 	}
 	for ev, fns := range m.handlers {
 		for _, fn := range fns {

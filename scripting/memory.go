@@ -2,6 +2,7 @@ package scripting
 
 import (
 	"fmt"
+	"math"
 	"unsafe"
 
 	lua "github.com/mod2048/mod2048/scripting/internal/lua"
@@ -43,22 +44,97 @@ func heldReason(l Limits) string {
 	return fmt.Sprintf("exceeded its memory budget (%d MiB of Lua values)", l.MaxMemory>>20)
 }
 
+// gameReason is the error of the game's memory ceiling.
+func gameReason(l Limits) string {
+	return fmt.Sprintf("exceeded the game's memory budget (%d MiB of Lua values, all mods together)", l.MaxGameMemory>>20)
+}
+
+// heldByAll is what the mods of the host held at their last weighing.
+func (h *Host) heldByAll() int64 {
+	var n int64
+	for _, m := range h.mods {
+		n += m.held.bytes
+	}
+	return n
+}
+
+// minCallBuild is what a call may always build, however near the game's
+// ceiling the mods are: 1 MiB. So the mods of a game hold at most the
+// ceiling plus about 1 MiB for each mod.
+const minCallBuild = 1 << 20
+
+// unmeteredBytes is what an instruction may allocate that no meter counts
+// (a short string, an upvalue's cell), at the most: the room of the game
+// counts it for every instruction a mod ran since its last weighing.
+const unmeteredBytes = 8
+
+// gameCap returns the bytes a call may build under the game's ceiling: the
+// room left, at least minCallBuild (0 without a ceiling: no cap). The room
+// counts what each mod built since its last weighing; when it is less
+// than minCallBuild, the mods that ran since are weighed again, for the
+// true figure (without blame: weigh blames).
+func (h *Host) gameCap() int64 {
+	if h.limits.MaxGameMemory <= 0 {
+		return 0
+	}
+	use := func() int64 {
+		var n int64
+		for _, m := range h.mods {
+			n += m.held.bytes + m.held.built + m.held.since*unmeteredBytes
+		}
+		return n
+	}
+	room := h.limits.MaxGameMemory - use()
+	if room < minCallBuild {
+		for _, m := range h.mods {
+			if m.held.since > 0 || m.held.built > 0 {
+				m.held.bytes, m.held.since, m.held.built = m.measure(), 0, 0
+			}
+		}
+		room = h.limits.MaxGameMemory - use()
+	}
+	return max(room, minCallBuild)
+}
+
+// roomInGame is how much more the mods may hold together before the
+// game's ceiling (math.MaxInt64 without one).
+func (h *Host) roomInGame() int64 {
+	if h.limits.MaxGameMemory <= 0 {
+		return math.MaxInt64
+	}
+	return h.limits.MaxGameMemory - h.heldByAll()
+}
+
 // held is what the host knows of a mod's memory.
 type held struct {
 	bytes int64 // what the last walk measured
 	since int64 // instructions run since the last walk
+	built int64 // bytes its calls built since the last walk (budget.built)
+	// overGame: the mod's last walk took the game past its ceiling; it
+	// runs again only once the mods hold less.
+	overGame bool
 }
 
-// due says whether the mod may have passed limit since the last walk.
-func (h *held) due(limit int64) bool {
-	room := max(limit-h.bytes, h.bytes/2)
+// due says whether the mod may have passed limit since the last walk, or
+// taken the game past its ceiling, gameRoom away at that walk.
+func (h *held) due(limit, gameRoom int64) bool {
+	room := min(max(limit-h.bytes, h.bytes/2), max(gameRoom, 0))
 	return h.since*bytesPerInstruction >= room || h.bytes > limit
 }
 
-// weigh measures what the mod holds and says whether it passes limit.
-func (m *modRun) weigh(limit int64) bool {
+// weigh measures what the mod holds and returns the error of the budget
+// it passes, its own or the game's, if it passes one.
+func (m *modRun) weigh() string {
+	h := m.host
 	m.held = held{bytes: m.measure()}
-	return m.held.bytes > limit
+	switch {
+	case h.limits.MaxMemory > 0 && m.held.bytes > h.limits.MaxMemory:
+		return h.heldReason
+	case h.roomInGame() < 0:
+		m.held.overGame = true
+		return h.gameReason
+	}
+	return ""
 }
 
 // measure walks the mod's values and returns their estimated size.
@@ -159,4 +235,12 @@ func (w *walker) run() int64 {
 		}
 	}
 	return w.total
+}
+
+// memoryLimit is a mod's memory budget, math.MaxInt64 without one.
+func memoryLimit(l Limits) int64 {
+	if l.MaxMemory <= 0 {
+		return math.MaxInt64
+	}
+	return l.MaxMemory
 }

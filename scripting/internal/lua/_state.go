@@ -588,6 +588,7 @@ func newLState(options Options) *LState {
 	}
 	ls.reg = newRegistry(ls, options.RegistrySize, options.RegistryGrowStep, options.RegistryMaxSize, al)
 	ls.Env = ls.G.Global
+	al.meter = &ls.Meter // [mod2048] metered
 	return ls
 }
 

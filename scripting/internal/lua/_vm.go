@@ -787,6 +787,9 @@ func init() {
 			Bx := int(inst & 0x3ffff) //GETBX
 			proto := cf.Fn.Proto.FunctionPrototypes[Bx]
 			closure := newLFunctionL(proto, cf.Fn.Env, int(proto.NumUpvalues))
+			if L.Meter != nil { // [mod2048] metered
+				L.Meter.Bytes += closureBytes + upvalueBytes*int64(proto.NumUpvalues)
+			}
 			// +inline-call reg.Set RA closure
 			for i := 0; i < int(proto.NumUpvalues); i++ {
 				inst = cf.Fn.Proto.Code[cf.Pc]

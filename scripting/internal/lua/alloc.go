@@ -26,6 +26,7 @@ func init() {
 
 // allocator is a fast bulk memory allocator for the LValue.
 type allocator struct {
+	meter   **Meter // [mod2048] the state's meter (LState.Meter), counting each block
 	size    int
 	fptrs   []float64
 	fheader *reflect.SliceHeader
@@ -62,6 +63,9 @@ func (al *allocator) LNumber2I(v LNumber) LValue {
 
 	// check if we need a new alloc page
 	if cap(al.fptrs) == len(al.fptrs) {
+		if al.meter != nil && *al.meter != nil { // [mod2048] metered
+			(*al.meter).Bytes += int64(al.size) * 8
+		}
 		al.fptrs = make([]float64, 0, al.size)
 		al.fheader = (*reflect.SliceHeader)(unsafe.Pointer(&al.fptrs))
 	}

@@ -173,3 +173,10 @@ func (tb *LTable) grew(c int) {
 		tb.meter.Bytes += int64(cap(tb.array)-c) * valueSlot
 	}
 }
+
+// What a closure costs the meter: the function, and for each upvalue its
+// pointer and its cell.
+const (
+	closureBytes = 64
+	upvalueBytes = 56
+)

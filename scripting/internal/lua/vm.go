@@ -2107,6 +2107,9 @@ func init() {
 			Bx := int(inst & 0x3ffff) //GETBX
 			proto := cf.Fn.Proto.FunctionPrototypes[Bx]
 			closure := newLFunctionL(proto, cf.Fn.Env, int(proto.NumUpvalues))
+			if L.Meter != nil { // [mod2048] metered
+				L.Meter.Bytes += closureBytes + upvalueBytes*int64(proto.NumUpvalues)
+			}
 			// this section is inlined by go-inline
 			// source function is 'func (rg *registry) Set(regi int, vali LValue) ' in '_state.go'
 			{
