@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	lua "github.com/mod2048/mod2048/scripting/internal/lua"
+	"github.com/mod2048/mod2048/scripting/internal/sandbox"
 
 	"github.com/mod2048/mod2048/engine"
 )
@@ -55,7 +56,7 @@ func (m *modRun) installAPI() {
 }
 
 // runOf returns the mod whose state L is.
-func runOf(L *lua.LState) *modRun { return sandboxOf(L).run }
+func runOf(L *lua.LState) *modRun { return sandbox.Of(L).Host.(*modRun) }
 
 // apiFuncs are the game table's functions. Each finds its mod through the
 // state it is called in (runOf), so one object serves every sandbox, as
@@ -85,8 +86,7 @@ var apiFuncs = map[string]lua.LGFunction{
 	"mark":   onRun((*modRun).luaMark),
 	"unmark": onRun((*modRun).luaUnmark),
 	"log": func(L *lua.LState) int {
-		s := sandboxOf(L)
-		logArgs(L, s.b, s.log, 0)
+		sandbox.Of(L).LogArgs(L, 0)
 		return 0
 	},
 }
@@ -99,16 +99,9 @@ func onRun(f func(*modRun, *lua.LState) int) lua.LGFunction {
 // apiRequire and apiRandom are require and math.random, shared as the
 // game table's functions are.
 var (
-	apiRequire = sharedFunction(onRun((*modRun).luaRequire))
-	apiRandom  = sharedFunction(onRun((*modRun).luaRandom))
+	apiRequire = sandbox.SharedFunction(onRun((*modRun).luaRequire))
+	apiRandom  = sandbox.SharedFunction(onRun((*modRun).luaRandom))
 )
-
-// sharedFunction makes a Go function that every sandbox shares. Its
-// environment is a table of its own, which nothing reads: a Go function
-// looks up no globals, and no sandbox has getfenv.
-func sharedFunction(fn lua.LGFunction) *lua.LFunction {
-	return &lua.LFunction{IsG: true, Env: &lua.LTable{Metatable: lua.LNil}, GFunction: fn, Upvalues: []*lua.Upvalue{}}
-}
 
 // apiTemplate is an API version's game table and features table, made
 // once a process. The game table's fields are in the order a mod's pairs
@@ -138,7 +131,7 @@ var apiTemplates = sync.OnceValue(func() []apiTemplate {
 			if slices.Contains(apiFunctionsV2, name) && version < 2 {
 				continue // not in the API a version-1 mod was written for
 			}
-			game.RawSetString(name, sharedFunction(apiFuncs[name]))
+			game.RawSetString(name, sandbox.SharedFunction(apiFuncs[name]))
 		}
 		game.RawSetString("width", lua.LFalse)
 		game.RawSetString("height", lua.LFalse)
@@ -339,7 +332,7 @@ func (m *modRun) luaHazard(L *lua.LState) int {
 		counter = string(s)
 	}
 	full := m.mod.ID() + ":" + name
-	m.budget.spend(L, len(m.host.hazards)) // the look for a duplicate
+	m.budget.Spend(L, len(m.host.hazards)) // the look for a duplicate
 	if _, dup := m.host.Hazard(full); dup {
 		L.RaiseError("game.hazard: %s is defined twice", full)
 	}
@@ -407,7 +400,7 @@ func (m *modRun) luaMarks(L *lua.LState) int {
 	case !all:
 		p = engine.Pos{Row: L.CheckInt(1), Col: L.CheckInt(2)}
 	}
-	m.budget.spend(L, len(s.Marks))
+	m.budget.Spend(L, len(s.Marks))
 	want := func(mk engine.Mark) bool {
 		return (all || mk.Pos == p) && (hazard == "" || mk.Name == hazard)
 	}
@@ -453,11 +446,11 @@ func (m *modRun) luaNotify(L *lua.LState) int {
 		L.RaiseError("game.notify: want one string, got %s", describe(v))
 	}
 	t := strings.TrimSpace(string(text))
-	m.budget.spend(L, 1+len(t)/bytesPerInstruction)
+	m.budget.Spend(L, 1+len(t)/sandbox.BytesPerInstruction)
 	if t == "" || len(t) > MaxNotice {
 		L.RaiseError("game.notify: want a message of 1 to %d bytes, got %d", MaxNotice, len(t))
 	}
-	if m.log.discarding() {
+	if m.log.Discarding() {
 		return 0
 	}
 	n := 0

@@ -213,7 +213,7 @@ func benchTicks(b *testing.B, g *engine.Game, m *scripting.Mod, every int, repor
 
 // BenchmarkHandlerConcat: one tick handler that makes 1000 short strings
 // with `..` chains, called directly through the host: the cost of the
-// host's metered concatenation (concat.go) against the VM's.
+// host's metered concatenation (internal/sandbox/concat.go) against the VM's.
 func BenchmarkHandlerConcat(b *testing.B) {
 	m := luaMod(b, "concat", `game.on("tick", function(ev) local s for i = 1, 1000 do s = "tile " .. i .. " of " .. ev.turn end end)`)
 	b.ReportAllocs()

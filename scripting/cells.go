@@ -30,7 +30,7 @@ func (m *modRun) luaCells(L *lua.LState) int {
 	s := m.state()
 	b := &s.Board
 	n := b.Width * b.Height
-	m.budget.spend(L, n+len(s.Marks))
+	m.budget.Spend(L, n+len(s.Marks))
 	// flags[i]: bit 1 any mark, 2 a mark of with, 4 a mark of without.
 	if cap(m.cellFlags) < n {
 		m.cellFlags = make([]uint8, n)
@@ -77,7 +77,7 @@ func (m *modRun) luaCells(L *lua.LState) int {
 		if f.hasPattern {
 			c := b.Cells[i]
 			if haveLast && c == last {
-				m.budget.spend(L, lastAnswer.steps)
+				m.budget.Spend(L, lastAnswer.steps)
 			} else {
 				last, lastAnswer, haveLast = c, m.cellMatch(L, c, f.pattern), true
 			}
@@ -169,15 +169,15 @@ func (m *modRun) cellsFilter(L *lua.LState, spec *lua.LTable) *cellsFilter {
 func (m *modRun) cellMatch(L *lua.LState, c engine.Cell, pattern string) cellMatch {
 	var r cellMatch
 	if len(pattern) > maxSharedPattern {
-		r.ok, r.steps = m.pat.contains(L, m.host.cellString(c), pattern)
+		r.ok, r.steps = m.pat.Contains(L, m.host.cellString(c), pattern)
 		return r
 	}
 	k := answerKey{pattern, m.host.rulesName(), c}
 	if r, found := sharedAnswers.get(k); found {
-		m.budget.spend(L, r.steps)
+		m.budget.Spend(L, r.steps)
 		return r
 	}
-	r.ok, r.steps = m.pat.contains(L, m.host.cellString(c), pattern)
+	r.ok, r.steps = m.pat.Contains(L, m.host.cellString(c), pattern)
 	return sharedAnswers.put(k, r)
 }
 

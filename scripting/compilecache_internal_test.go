@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mod2048/mod2048/engine"
+	"github.com/mod2048/mod2048/scripting/internal/sandbox"
 )
 
 // TestCompileOnce: the second host of a mod binds the prototype the first
@@ -32,7 +33,7 @@ func TestCompileOnce(t *testing.T) {
 		}
 		return NewHost([]*Mod{mod}, engine.NewClassic(), engine.Options{Width: 4, Height: 4, Seed: 1}, DefaultLimits())
 	}
-	if _, ok := cachedCompile(src, "main.lua"); ok {
+	if _, ok := sandbox.CachedCompile(src, "main.lua"); ok {
 		t.Fatal("cached before any host compiled it")
 	}
 	h1, err := host()
@@ -40,16 +41,16 @@ func TestCompileOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer h1.Close()
-	first, ok := cachedCompile(src, "main.lua")
-	if !ok || !first.touches {
-		t.Fatalf("after the first host: cached %v, touches storage %v", ok, first.touches)
+	first, ok := sandbox.CachedCompile(src, "main.lua")
+	if !ok || first.Note != true {
+		t.Fatalf("after the first host: cached %v, touches storage %v", ok, first.Note == true)
 	}
 	h2, err := host()
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer h2.Close()
-	if again, _ := cachedCompile(src, "main.lua"); again.proto != first.proto {
+	if again, _ := sandbox.CachedCompile(src, "main.lua"); again.Proto != first.Proto {
 		t.Error("the second host compiled the file again")
 	}
 	if h1.mods[0].handlers[evTick][0].Proto != h2.mods[0].handlers[evTick][0].Proto {
@@ -62,7 +63,7 @@ func TestCompileOnce(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "main.lua") || !strings.Contains(err.Error(), "4") {
 			t.Errorf("load %d of a file that does not compile: %v", i, err)
 		}
-		if _, ok := cachedCompile(bad, "main.lua"); ok {
+		if _, ok := sandbox.CachedCompile(bad, "main.lua"); ok {
 			t.Error("a file that does not compile was cached")
 		}
 	}

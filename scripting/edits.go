@@ -49,7 +49,7 @@ func (m *modRun) editTurn(L *lua.LState, k, args int) *engine.TickEvent {
 	if b := &ed.e.State.Board; ed.calls[k] > len(b.Cells)*4 {
 		L.RaiseError("game.%s: %d calls, more than a turn may ask for", name, ed.calls[k])
 	}
-	m.budget.spend(L, 1)
+	m.budget.Spend(L, 1)
 	return ed.e
 }
 

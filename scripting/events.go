@@ -72,19 +72,19 @@ func (h *Host) call(m *modRun, ev event, fn *lua.LFunction, arg lua.LValue) (lua
 		}
 	}
 	// The game's ceiling caps what the call may build: the room left.
-	m.budget.capBytes, m.budget.capReason, m.budget.capBase = h.gameCap(), h.gameReason, m.budget.built()
+	m.budget.SetCap(h.gameCap(), h.gameReason)
 	m.beforeCall()
-	m.budget.start(n, over, h.limits.FailsafeTime)
+	m.budget.Start(n, over, h.limits.FailsafeTime)
 	m.ran = true
 	err := m.L.CallByParam(lua.P{Fn: fn, NRet: 1, Protect: true}, arg)
-	used, stopped := m.budget.stop(n)
+	used, stopped := m.budget.End(n)
 	h.instructions += used
 	m.spent += used
 	if ev == evBeforeMove {
 		m.spentBM += used
 	}
 	m.held.since += used
-	m.held.built += m.budget.built() - m.budget.capBase
+	m.held.built += m.budget.Built() - m.budget.CapBase()
 	tooMuch := ""
 	if (h.limits.MaxMemory > 0 || h.limits.MaxGameMemory > 0) && m.held.due(memoryLimit(h.limits), h.roomInGame()) {
 		tooMuch = m.weigh()

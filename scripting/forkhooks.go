@@ -75,6 +75,6 @@ func (f forkHooks) dry(err error) error {
 // that must leave no trace.
 func (h *Host) quiet(on bool) {
 	for _, m := range h.mods {
-		m.log.setDiscard(on)
+		m.log.SetDiscard(on)
 	}
 }

@@ -4,22 +4,26 @@ import (
 	"fmt"
 
 	lua "github.com/mod2048/mod2048/scripting/internal/lua"
+	"github.com/mod2048/mod2048/scripting/internal/sandbox"
 
 	"github.com/mod2048/mod2048/engine"
 )
 
-// The host's files, by concern (each with its tests, NAME_test.go):
+// The host's files, by concern (each with its tests, NAME_test.go). The
+// guarded Lua runtime the mods run in (the budget, the watchdog, the
+// metered `..`, the pattern matcher, the library templates, the compile
+// cache, value formatting, the memory walk) is package internal/sandbox,
+// over our gopher-lua, internal/lua (its PATCHES.md lists our changes);
+// this package hosts the mods in it:
 //   - host.go: the Host and the state of each of its mods;
-//   - load.go: NewHost, loading a mod's files (compilecache.go: once per
-//     process), the API it gets (api.go) in its sandbox (sandbox.go), whose
-//     libraries are copies of templates (stdlib.go: LTable.Clone of our
-//     gopher-lua, internal/lua, whose PATCHES.md lists its changes) and
-//     whose calls the process's watchdog and each mod's budget watch
-//     (watchdog.go, budget.go);
+//   - limits.go: the Limits, and the errors of spent budgets;
+//   - load.go: NewHost, loading a mod's files (compiled once a process by
+//     the sandbox) and the API it gets (api.go);
 //   - events.go: the engine's events dispatched to the handlers, and the
 //     moves and turns around them (dryrun.go, forkhooks.go: the dry runs);
 //   - requests.go: what handlers return, checked and made engine requests;
 //   - storage.go: a mod's storage from turn to turn;
+//   - memory.go: the memory budgets, a mod's and the game's;
 //   - reports.go: a mod's errors, faults, disables and log.
 
 // Hazard is a kind of marker a mod defines: its full name (modid:name), how
@@ -56,7 +60,7 @@ type Host struct {
 	opt      engine.Options
 	mods     []*modRun
 	hazards  []Hazard
-	watchdog *watchdog
+	watchdog *sandbox.Watchdog
 	reports  []Report
 	// The errors of a spent budget, made once.
 	callReason, turnReason, heldReason string
@@ -88,22 +92,22 @@ type modRun struct {
 	mod     *Mod
 	key     string // the key of its record in the state's Data
 	L       *lua.LState
-	budget  *budget
+	budget  *sandbox.Budget
 	own     map[string]Hazard // the mod's hazards, by short and full name (ownHazard)
 	lastOwn struct {          // the hazard ownHazard found last
 		name string
 		hz   Hazard
 		ok   bool
 	}
-	pat        *patterns      // game.cells' matcher
-	cellFlags  []uint8        // game.cells' scratch
-	cellsOut   []int          // game.cells' scratch
-	filters    [4]cellsFilter // game.cells' filters read last (cellsFilter)
+	pat        *sandbox.Patterns // game.cells' matcher
+	cellFlags  []uint8           // game.cells' scratch
+	cellsOut   []int             // game.cells' scratch
+	filters    [4]cellsFilter    // game.cells' filters read last (cellsFilter)
 	nextFilter int
-	edits      editing // the turn game.set, game.mark and game.unmark change (edits.go)
-	meters     meters  // the mod's `..` and `...` (concat.go)
-	held       held    // what the mod holds (memory.go)
-	log        *logBuffer
+	edits      editing        // the turn game.set, game.mark and game.unmark change (edits.go)
+	meters     sandbox.Meters // the mod's `..` and `...` (internal/sandbox/concat.go)
+	held       held           // what the mod holds (memory.go)
+	log        *sandbox.Log
 	handlers   [numEvents][]*lua.LFunction
 	filter     [numEvents][]handlerFilter // per handler: its filter (game.on's third argument)
 	reuse      [numEvents][]reuse         // per handler: what of its payload the host may reuse
@@ -144,7 +148,7 @@ func (h *Host) rulesName() string {
 // Close ends the mods' Lua states.
 func (h *Host) Close() {
 	for _, m := range h.mods {
-		h.watchdog.remove(m.budget)
+		h.watchdog.Remove(m.budget)
 		m.L.Close()
 	}
 }

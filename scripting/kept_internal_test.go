@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mod2048/mod2048/engine"
+	"github.com/mod2048/mod2048/scripting/internal/sandbox"
 )
 
 // keptHost loads a mod (API version 2) whose main.lua is src into a classic
@@ -110,7 +111,7 @@ game.on("tick", function()
 end)`, limits)
 	reports := playAll(h, g, 6)
 	held := int64(liveHeap()) - int64(before)
-	perCall := limits.HandlerInstructions * bytesPerInstruction
+	perCall := limits.HandlerInstructions * sandbox.BytesPerInstruction
 	if bound := (limits.MaxMemory + perCall) * 5 / 4; held > bound {
 		t.Errorf("the heap holds %d MiB, more than %d MiB", held>>20, bound>>20)
 	}

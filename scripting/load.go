@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	lua "github.com/mod2048/mod2048/scripting/internal/lua"
+	"github.com/mod2048/mod2048/scripting/internal/sandbox"
 
 	"github.com/mod2048/mod2048/engine"
 )
@@ -20,7 +21,7 @@ func NewHost(mods []*Mod, rules engine.Rules, opt engine.Options, limits Limits)
 	if err != nil {
 		return nil, err
 	}
-	h := &Host{limits: limits, rules: rules, opt: opt, watchdog: theWatchdog(), callReason: callReason(limits), turnReason: turnReason(limits), heldReason: heldReason(limits),
+	h := &Host{limits: limits, rules: rules, opt: opt, watchdog: sandbox.TheWatchdog(), callReason: callReason(limits), turnReason: turnReason(limits), heldReason: heldReason(limits),
 		beforeMoveReason: beforeMoveReason(limits), dryTurnReason: dryTurnReason(limits), gameReason: gameReason(limits)}
 	for _, mod := range ordered {
 		if err := h.load(mod); err != nil {
@@ -32,12 +33,12 @@ func NewHost(mods []*Mod, rules engine.Rules, opt engine.Options, limits Limits)
 }
 
 func (h *Host) load(mod *Mod) error {
-	m := &modRun{host: h, mod: mod, key: dataKey(mod.ID()), budget: newBudget(), log: &logBuffer{max: h.limits.MaxLog}, modules: map[string]lua.LValue{}}
-	m.L = newSandbox(h.limits, m.budget, m.log)
-	m.budget.box.run = m
-	m.pat = &patterns{l: h.limits, b: m.budget}
-	m.meters = newMeters(m.L, m.budget)
-	h.watchdog.add(m.budget, mod.ID(), h.limits.MaxHeapGrowth)
+	m := &modRun{host: h, mod: mod, key: dataKey(mod.ID()), budget: sandbox.NewBudget(), log: sandbox.NewLog(h.limits.MaxLog), modules: map[string]lua.LValue{}}
+	m.L = sandbox.New(sandboxLimits(h.limits), m.budget, m.log)
+	sandbox.SetHost(m.L, m)
+	m.pat = sandbox.NewPatterns(sandboxLimits(h.limits), m.budget)
+	m.meters = sandbox.NewMeters(m.L, m.budget)
+	h.watchdog.Add(m.budget, mod.ID(), h.limits.MaxHeapGrowth)
 	h.mods = append(h.mods, m)
 	m.installAPI()
 	m.rng = engine.DeriveRNG(h.opt.Seed, "mod:"+mod.ID())
@@ -47,9 +48,9 @@ func (h *Host) load(mod *Mod) error {
 	if err != nil {
 		return err
 	}
-	m.budget.start(h.limits.LoadInstructions, loadReason(h.limits), h.limits.FailsafeTime)
+	m.budget.Start(h.limits.LoadInstructions, loadReason(h.limits), h.limits.FailsafeTime)
 	err = m.L.CallByParam(lua.P{Fn: fn, NRet: 0, Protect: true})
-	used, stopped := m.budget.stop(h.limits.LoadInstructions)
+	used, stopped := m.budget.End(h.limits.LoadInstructions)
 	if err != nil {
 		return m.report("load", err, stopped)
 	}
@@ -81,21 +82,27 @@ func (m *modRun) compile(rel string) (*lua.LFunction, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mod %s: %s: %v", m.mod.ID(), rel, err)
 	}
-	c, ok := cachedCompile(string(src), rel)
+	c, ok := sandbox.CachedCompile(string(src), rel)
 	if !ok {
 		if err := checkSource(string(src)); err != nil {
 			return nil, &ModError{Report{Mod: m.mod.ID(), Event: "load", File: rel, Message: err.Error()}}
 		}
-		if c, err = compileCached(string(src), rel); err != nil {
-			return nil, m.report("load", err, stop{})
+		if c, err = sandbox.CompileCached(string(src), rel, storageNote); err != nil {
+			return nil, m.report("load", err, sandbox.Stop{})
 		}
 	}
-	fn, err := bindChunk(m.L, c.proto, m.meters)
+	fn, err := sandbox.Bind(m.L, c.Proto, m.meters)
 	if err != nil {
-		return nil, m.report("load", err, stop{})
+		return nil, m.report("load", err, sandbox.Stop{})
 	}
-	m.touches = m.touches || c.touches
+	m.touches = m.touches || c.Note == true
 	return fn, nil
+}
+
+// storageNote is what the compile cache keeps of a file: whether its
+// chunk mentions storage (mentionsStorage).
+func storageNote(proto *lua.FunctionProto) any {
+	return len(proto.FunctionPrototypes) > 0 && mentionsStorage(proto.FunctionPrototypes[0])
 }
 
 // insideDir returns the path of rel inside dir, following links, or an

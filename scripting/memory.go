@@ -3,9 +3,9 @@ package scripting
 import (
 	"fmt"
 	"math"
-	"unsafe"
 
 	lua "github.com/mod2048/mod2048/scripting/internal/lua"
+	"github.com/mod2048/mod2048/scripting/internal/sandbox"
 )
 
 // A mod's memory budget (Limits.MaxMemory) bounds what its Lua state holds
@@ -28,16 +28,6 @@ import (
 // mod held then. A call that leaves the mod holding more than the limit
 // fails with the memory budget's error, and so does every later call until
 // the mod holds less: it does not run.
-
-// The sizes of the values a walk visits, as Go allocates them (a table's
-// is its Footprint).
-const (
-	heldString  = 16 // a string's header (an LString in an interface), plus its bytes
-	heldNumber  = 16 // a number in an interface (the state makes them 8 to a block of 64 bytes), but for the small integers every state shares
-	heldFunc    = 64 // a closure
-	heldUpvalue = 56 // an upvalue: its pointer in the closure and its cell
-	heldShared  = 256
-)
 
 // heldReason is the memory budget's error.
 func heldReason(l Limits) string {
@@ -119,7 +109,7 @@ type held struct {
 // taken the game past its ceiling, gameRoom away at that walk.
 func (h *held) due(limit, gameRoom int64) bool {
 	room := min(max(limit-h.bytes, h.bytes/2), max(gameRoom, 0))
-	return h.since*bytesPerInstruction >= room || h.bytes > limit
+	return h.since*sandbox.BytesPerInstruction >= room || h.bytes > limit
 }
 
 // weigh measures what the mod holds and returns the error of the budget
@@ -137,104 +127,27 @@ func (m *modRun) weigh() string {
 	return ""
 }
 
-// measure walks the mod's values and returns their estimated size.
+// measure weighs the mod's values: what its state can reach (its globals,
+// its registry, its strings' methods, its handlers and modules) and what
+// the host keeps of the mod's (the game.cells filter tables it read last,
+// which the mod may have dropped and the host still holds).
 func (m *modRun) measure() int64 {
-	w := walker{seen: map[any]struct{}{}, strings: map[stringKey]struct{}{}}
-	w.push(m.L.G.Global)
-	w.push(m.L.Get(lua.RegistryIndex))
-	w.push(m.L.GetMetaField(lua.LString(""), "__index"))
+	roots := make([]lua.LValue, 0, 8+len(m.modules))
+	roots = append(roots, m.L.G.Global, m.L.Get(lua.RegistryIndex), m.L.GetMetaField(lua.LString(""), "__index"))
 	for _, fns := range m.handlers {
 		for _, fn := range fns {
-			w.push(fn)
+			roots = append(roots, fn)
 		}
 	}
 	for _, v := range m.modules {
-		w.push(v)
+		roots = append(roots, v)
 	}
-	// What the host keeps of the mod's: the game.cells filter tables it
-	// read last, which the mod may have dropped and the host still holds.
 	for _, f := range m.filters {
 		if f.spec != nil {
-			w.push(f.spec)
+			roots = append(roots, f.spec)
 		}
 	}
-	return w.run()
-}
-
-// stringKey names a string's bytes, so that one string held in many
-// places counts once.
-type stringKey struct {
-	data *byte
-	n    int
-}
-
-// walker adds up the estimated sizes of the values reachable from what it
-// is given, each counted once.
-type walker struct {
-	stack   []lua.LValue
-	seen    map[any]struct{}
-	strings map[stringKey]struct{}
-	total   int64
-}
-
-func (w *walker) push(v lua.LValue) {
-	switch v := v.(type) {
-	case lua.LNumber:
-		if v < 0 || v >= 128 || v != lua.LNumber(int(v)) {
-			w.total += heldNumber
-		}
-	case lua.LString:
-		if len(v) >= heldShared {
-			k := stringKey{unsafe.StringData(string(v)), len(v)}
-			if _, ok := w.strings[k]; ok {
-				return
-			}
-			w.strings[k] = struct{}{}
-		}
-		w.total += heldString + stringBytes(len(v))
-	case *lua.LTable, *lua.LFunction, *lua.LUserData:
-		if _, ok := w.seen[v]; ok {
-			return
-		}
-		w.seen[v] = struct{}{}
-		w.stack = append(w.stack, v)
-	}
-}
-
-// stringBytes is what Go allocates for a string's n bytes: small ones
-// rounded up to 8 bytes (the collector packs the smallest together), the
-// rest to 16.
-func stringBytes(n int) int64 {
-	if n <= 16 {
-		return int64(n+7) &^ 7
-	}
-	return int64(n+15) &^ 15
-}
-
-func (w *walker) run() int64 {
-	for len(w.stack) > 0 {
-		v := w.stack[len(w.stack)-1]
-		w.stack = w.stack[:len(w.stack)-1]
-		switch v := v.(type) {
-		case *lua.LTable:
-			w.total += v.Footprint()
-			w.push(v.Metatable)
-			v.ForEachHeld(w.push)
-		case *lua.LFunction:
-			w.total += heldFunc
-			w.push(v.Env)
-			for _, uv := range v.Upvalues {
-				if uv != nil {
-					w.total += heldUpvalue
-					w.push(uv.Value())
-				}
-			}
-		case *lua.LUserData:
-			w.total += heldFunc
-			w.push(v.Metatable)
-		}
-	}
-	return w.total
+	return sandbox.Weigh(roots...)
 }
 
 // memoryLimit is a mod's memory budget, math.MaxInt64 without one.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	lua "github.com/mod2048/mod2048/scripting/internal/lua"
+	"github.com/mod2048/mod2048/scripting/internal/sandbox"
 
 	"github.com/mod2048/mod2048/engine"
 )
@@ -136,7 +137,7 @@ func liveHeap() uint64 {
 func idleWatchdog(t *testing.T) {
 	t.Helper()
 	for range 1000 {
-		if theWatchdog().asleep.Load() {
+		if sandbox.TheWatchdog().Asleep() {
 			return
 		}
 		time.Sleep(time.Millisecond)

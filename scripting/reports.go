@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	lua "github.com/mod2048/mod2048/scripting/internal/lua"
+	"github.com/mod2048/mod2048/scripting/internal/sandbox"
 
 	"github.com/mod2048/mod2048/engine"
 )
@@ -75,11 +76,11 @@ var (
 
 // report turns a Lua error into a *ModError naming the mod, the event, the
 // file and line, with the traceback.
-func (m *modRun) report(ev string, err error, stopped stop) *ModError {
+func (m *modRun) report(ev string, err error, stopped sandbox.Stop) *ModError {
 	r := Report{Mod: m.mod.ID(), Event: ev}
 	var api *lua.ApiError
 	if errors.As(err, &api) {
-		r.Message = safeString(api.Object)
+		r.Message = sandbox.SafeString(api.Object)
 		r.Traceback = api.StackTrace
 		if api.Type == lua.ApiErrorSyntax && api.Cause != nil {
 			r.Message = api.Cause.Error()
@@ -102,9 +103,9 @@ func (m *modRun) report(ev string, err error, stopped stop) *ModError {
 			r.Message = r.Message[len(loc[0]):]
 		}
 	}
-	if stopped.kind != notStopped {
-		r.Message = stopped.reason
-		r.Failsafe = stopped.kind == stopFailsafe
+	if stopped.Kind != sandbox.NotStopped {
+		r.Message = stopped.Reason
+		r.Failsafe = stopped.Kind == sandbox.StopFailsafe
 	}
 	if strings.Contains(r.Message, "callstack overflow") {
 		r.Message = "stack overflow (recursion too deep)"
@@ -112,8 +113,8 @@ func (m *modRun) report(ev string, err error, stopped stop) *ModError {
 	if len(r.Message) > 512 {
 		r.Message = r.Message[:512] + "…"
 	}
-	r.Message = printable(scrub(r.Message))
-	r.Traceback = scrub(r.Traceback)
+	r.Message = printable(sandbox.Scrub(r.Message))
+	r.Traceback = sandbox.Scrub(r.Traceback)
 	return &ModError{r}
 }
 

@@ -19,6 +19,9 @@ var floors = []struct {
 	{"engine", []string{"engine"}},
 	{"cellular", []string{"cellular"}},
 	{"config", []string{"config"}},
+	// Our gopher-lua, then the guarded Lua runtime, below the mod host.
+	{"scripting/internal/lua", []string{"scripting/internal/lua"}},
+	{"scripting/internal/sandbox", []string{"scripting/internal/sandbox"}},
 	{"scripting", []string{"scripting", "mods"}},
 	{"scripting/session", []string{"scripting/session"}},
 	{"cmd", []string{"cmd"}},

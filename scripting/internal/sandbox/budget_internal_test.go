@@ -1,4 +1,4 @@
-package scripting
+package sandbox
 
 import (
 	"runtime"
@@ -20,14 +20,17 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 }
 
-// TestWatchdogSleepsWhenIdle: with no call running the watchdog stops
+// TestWatchdogSleepsWhenIdle: with no call running the Watchdog stops
 // ticking and wakes when a call starts (item 8: a game waiting for a key
 // costs nothing).
+// testLimits are the host's default limits, as the sandbox keeps them.
+var testLimits = Limits{CallStack: 200, Registry: 64 * 1024, MaxString: 1 << 20, MaxPattern: 64 << 10, MaxItems: 1 << 16}
+
 func TestWatchdogSleepsWhenIdle(t *testing.T) {
 	w := newWatchdog()
 	defer w.close()
-	b := newBudget()
-	w.add(b, "idle", defaultLimits.MaxHeapGrowth)
+	b := NewBudget()
+	w.Add(b, "idle", 0)
 	for round := 0; round < 3; round++ {
 		waitFor(t, "the watchdog to sleep", w.asleep.Load)
 		ticks := w.ticks.Load()
@@ -35,32 +38,32 @@ func TestWatchdogSleepsWhenIdle(t *testing.T) {
 		if got := w.ticks.Load(); got != ticks || !w.asleep.Load() {
 			t.Fatalf("round %d: the watchdog woke %d times while no call ran", round, got-ticks)
 		}
-		b.start(1000, "over", time.Hour)
+		b.Start(1000, "over", time.Hour)
 		waitFor(t, "the watchdog to tick for the running call", func() bool { return w.ticks.Load() > ticks+1 && !w.asleep.Load() })
-		if _, why := b.stop(1000); why.kind != notStopped {
+		if _, why := b.End(1000); why.Kind != NotStopped {
 			t.Fatalf("round %d: the call was stopped: %+v", round, why)
 		}
 	}
 }
 
 // TestFailsafeStops: the failsafes stop a call, and their stop is told
-// from the budget's.
+// from the Budget's.
 func TestFailsafeStops(t *testing.T) {
 	t.Run("time", func(t *testing.T) {
 		w := newWatchdog()
 		defer w.close()
-		b := newBudget()
-		w.add(b, "slow", defaultLimits.MaxHeapGrowth)
-		b.start(1000, "over", time.Millisecond)
+		b := NewBudget()
+		w.Add(b, "slow", 0)
+		b.Start(1000, "over", time.Millisecond)
 		waitFor(t, "the failsafe", func() bool { return b.Err() != nil })
-		_, why := b.stop(1000)
-		if why.kind != stopFailsafe || !strings.Contains(why.reason, "stopped by the failsafe: the call ran for more than 1ms") {
+		_, why := b.End(1000)
+		if why.Kind != StopFailsafe || !strings.Contains(why.Reason, "stopped by the failsafe: the call ran for more than 1ms") {
 			t.Errorf("stop %+v, want the time failsafe", why)
 		}
 	})
 	t.Run("budget", func(t *testing.T) {
-		b := newBudget()
-		b.start(3, "exceeded", time.Hour)
+		b := NewBudget()
+		b.Start(3, "exceeded", time.Hour)
 		for range 3 {
 			b.Done()
 		}
@@ -68,14 +71,14 @@ func TestFailsafeStops(t *testing.T) {
 			t.Fatal("stopped after 3 of 3 instructions")
 		}
 		b.Done()
-		used, why := b.stop(3)
-		if why.kind != stopBudget || why.reason != "exceeded" || used != 3 {
+		used, why := b.End(3)
+		if why.Kind != StopBudget || why.Reason != "exceeded" || used != 3 {
 			t.Errorf("stop %+v after %d instructions, want the budget's after 3", why, used)
 		}
 		// The next call starts afresh.
-		b.start(3, "exceeded", time.Hour)
+		b.Start(3, "exceeded", time.Hour)
 		b.Done()
-		if used, why := b.stop(3); why.kind != notStopped || used != 1 {
+		if used, why := b.End(3); why.Kind != NotStopped || used != 1 {
 			t.Errorf("next call: stop %+v after %d instructions", why, used)
 		}
 	})
@@ -85,15 +88,15 @@ func TestFailsafeStops(t *testing.T) {
 // strings, or its error.
 func runSandbox(t *testing.T, src string) ([]string, error) {
 	t.Helper()
-	b := newBudget()
-	L := newSandbox(defaultLimits, b, &logBuffer{max: 1 << 10})
+	b := NewBudget()
+	L := New(testLimits, b, &Log{max: 1 << 10})
 	defer L.Close()
 	fn, err := L.LoadString(src)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b.start(1_000_000, "over", time.Hour)
-	defer b.stop(1_000_000)
+	b.Start(1_000_000, "over", time.Hour)
+	defer b.End(1_000_000)
 	L.Push(fn)
 	if err := L.PCall(0, lua.MultRet, nil); err != nil {
 		return nil, err
@@ -171,7 +174,7 @@ func TestNames(t *testing.T) {
 	}
 }
 
-// TestBuiltinsCharge: the builtins that loop charge the budget for their
+// TestBuiltinsCharge: the builtins that loop charge the Budget for their
 // work, so a call that only calls them still runs out.
 func TestBuiltinsCharge(t *testing.T) {
 	for _, src := range []string{
@@ -184,19 +187,19 @@ func TestBuiltinsCharge(t *testing.T) {
 		`local t = {} for i = 1, 60000 do t[i] = i end while true do table.insert(t, 1, 0) table.remove(t, 1) end`,
 		`while true do string.format("%s", string.rep("x", 100000)) end`,
 	} {
-		b := newBudget()
-		L := newSandbox(defaultLimits, b, &logBuffer{max: 1 << 10})
+		b := NewBudget()
+		L := New(testLimits, b, &Log{max: 1 << 10})
 		fn, err := L.LoadString(src)
 		if err != nil {
 			t.Fatal(err)
 		}
 		const n = 2_000_000
-		b.start(n, "exceeded", time.Hour) // no watchdog: only the budget can stop it
+		b.Start(n, "exceeded", time.Hour) // no Watchdog: only the Budget can stop it
 		L.Push(fn)
 		err = L.PCall(0, 0, nil)
-		used, why := b.stop(n)
+		used, why := b.End(n)
 		L.Close()
-		if err == nil || why.kind != stopBudget || used != n {
+		if err == nil || why.Kind != StopBudget || used != n {
 			t.Errorf("%s: stopped by %+v after %d instructions, %v; want the budget", src, why, used, err)
 		}
 	}
@@ -204,15 +207,14 @@ func TestBuiltinsCharge(t *testing.T) {
 
 // TestTooBigWithoutWatchdog: with the memory failsafe on, a string that
 // would take the call past its limit is refused before it is made, with
-// no watchdog tick needed: a doubling string.rep stops at the first copy
+// no Watchdog tick needed: a doubling string.rep stops at the first copy
 // that would grow the heap past the limit, not one doubling later.
 func TestTooBigWithoutWatchdog(t *testing.T) {
-	l := defaultLimits
+	l := testLimits
 	l.MaxString = 1 << 30
-	l.MaxHeapGrowth = 32 << 20
-	b := newBudget()
-	b.limit = l.MaxHeapGrowth // as watchdog.add sets it; no watchdog runs
-	L := newSandbox(l, b, &logBuffer{max: 1 << 10})
+	b := NewBudget()
+	b.limit = 32 << 20 // as Watchdog.Add sets it; no Watchdog runs
+	L := New(l, b, &Log{max: 1 << 10})
 	defer L.Close()
 	fn, err := L.LoadString(`local s = "x" while true do s = string.rep(s, 2) end`)
 	if err != nil {
@@ -223,41 +225,41 @@ func TestTooBigWithoutWatchdog(t *testing.T) {
 	runtime.ReadMemStats(&ms)
 	total := ms.TotalAlloc
 	const n = 1 << 40
-	b.start(n, "exceeded", time.Hour)
+	b.Start(n, "exceeded", time.Hour)
 	L.Push(fn)
 	err = L.PCall(0, 0, nil)
-	_, why := b.stop(n)
+	_, why := b.End(n)
 	runtime.ReadMemStats(&ms)
-	if err == nil || why.kind != stopFailsafe || why.reason != memoryReason(l.MaxHeapGrowth) {
+	if err == nil || why.Kind != StopFailsafe || why.Reason != memoryReason(b.limit) {
 		t.Fatalf("stopped by %+v, %v; want the memory failsafe", why, err)
 	}
-	if made := ms.TotalAlloc - total; made > 2*l.MaxHeapGrowth {
-		t.Errorf("the call made %d MiB before it stopped; its limit is %d MiB", made>>20, l.MaxHeapGrowth>>20)
+	if made := ms.TotalAlloc - total; made > 2*b.limit {
+		t.Errorf("the call made %d MiB before it stopped; its limit is %d MiB", made>>20, b.limit>>20)
 	}
 }
 
 // TestWatchdogBaseIsTheCallsStart: a call's memory counts from the heap
-// when it started. Memory the program took before, while the watchdog was
-// awake for another call, does not count against it (the watchdog once
+// when it started. Memory the program took before, while the Watchdog was
+// awake for another call, does not count against it (the Watchdog once
 // counted from its last tick, and stopped a call for a ballast allocated
 // between that tick and the call).
 func TestWatchdogBaseIsTheCallsStart(t *testing.T) {
 	const limit = 32 << 20
 	w := newWatchdog()
 	defer w.close()
-	other, b := newBudget(), newBudget()
-	w.add(other, "other", limit)
-	w.add(b, "b", limit)
-	other.start(1000, "over", time.Hour) // keeps the watchdog awake, ticking
+	other, b := NewBudget(), NewBudget()
+	w.Add(other, "other", limit)
+	w.Add(b, "b", limit)
+	other.Start(1000, "over", time.Hour) // keeps the Watchdog awake, ticking
 	ticks := w.ticks.Load()
 	waitFor(t, "the watchdog to tick", func() bool { return w.ticks.Load() > ticks+1 })
 	ballast := make([]byte, 3*limit) // between two ticks, just before the call
-	b.start(1000, "over", time.Hour)
+	b.Start(1000, "over", time.Hour)
 	ticks = w.ticks.Load()
 	waitFor(t, "the watchdog to tick twice", func() bool { return w.ticks.Load() > ticks+2 })
 	runtime.KeepAlive(ballast)
-	if _, why := b.stop(1000); why.kind != notStopped {
+	if _, why := b.End(1000); why.Kind != NotStopped {
 		t.Errorf("the call was stopped: %+v", why)
 	}
-	other.stop(1000)
+	other.End(1000)
 }

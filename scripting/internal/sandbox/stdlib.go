@@ -1,4 +1,4 @@
-package scripting
+package sandbox
 
 import (
 	"fmt"
@@ -140,7 +140,7 @@ var stdTables = sync.OnceValue(func() []*lua.LTable {
 		if f.check != nil {
 			fn = wrapped(stdFunction(f.lib, f.name), f.check)
 		}
-		index[f.lib].RawSetString(f.name, sharedFunction(fn))
+		index[f.lib].RawSetString(f.name, SharedFunction(fn))
 	}
 	// The string metatable is shared by every string of the state: hide
 	// it. It is the string library's table itself, so a mod can still
@@ -196,4 +196,11 @@ func openStdlibs(L *lua.LState) {
 		}
 	}
 	L.SetMetatable(lua.LString(""), tables[lua.StringLibName])
+}
+
+// SharedFunction makes a Go function that every sandbox shares. Its
+// environment is a table of its own, which nothing reads: a Go function
+// looks up no globals, and no sandbox has getfenv.
+func SharedFunction(fn lua.LGFunction) *lua.LFunction {
+	return &lua.LFunction{IsG: true, Env: &lua.LTable{Metatable: lua.LNil}, GFunction: fn, Upvalues: []*lua.Upvalue{}}
 }

@@ -1,4 +1,4 @@
-package scripting
+package sandbox
 
 import (
 	"fmt"
@@ -89,8 +89,8 @@ func (n *names) tostring(L *lua.LState, v lua.LValue) lua.LValue {
 // luaAddress is a value written by gopher-lua with its address.
 var luaAddress = regexp.MustCompile(`\b(table|function|userdata|thread|channel): 0x[0-9a-f]+`)
 
-// scrub replaces the addresses in a message gopher-lua wrote.
-func scrub(s string) string {
+// Scrub replaces the addresses in a message gopher-lua wrote.
+func Scrub(s string) string {
 	if !strings.Contains(s, ": 0x") {
 		return s
 	}
@@ -105,7 +105,7 @@ func scrub(s string) string {
 // address for %p, %x or %v.
 type formatter struct {
 	l     Limits
-	b     *budget
+	b     *Budget
 	names *names
 }
 
@@ -146,7 +146,7 @@ func (f *formatter) format(L *lua.LState) int {
 		spec, conv, next := f.spec(L, fs, i)
 		i = next
 		arg++
-		f.b.spend(L, 1)
+		f.b.Spend(L, 1)
 		switch conv {
 		case 'c':
 			write(pad(string([]byte{byte(int64(L.CheckNumber(arg)))}), spec, -1))
@@ -186,7 +186,7 @@ func (f *formatter) format(L *lua.LState) int {
 			L.RaiseError("invalid option '%%%c' to 'format'", conv)
 		}
 	}
-	f.b.spend(L, 1+out.Len()/bytesPerInstruction)
+	f.b.Spend(L, 1+out.Len()/BytesPerInstruction)
 	L.Push(lua.LString(out.String()))
 	return 1
 }

@@ -1,4 +1,4 @@
-package scripting
+package sandbox
 
 import (
 	"runtime/metrics"
@@ -7,43 +7,43 @@ import (
 	"time"
 )
 
-// watchdog is the failsafe of the hosts' mods: while a call runs it checks
+// Watchdog is the failsafe of the hosts' mods: while a call runs it checks
 // every tick that the call has not run longer than Limits.FailsafeTime by
 // the wall clock, nor grown the heap by more than Limits.MaxHeapGrowth (if
 // set: it is off by default), and stops it if it has. While no call runs
-// it sleeps, with no ticker, until a call starts (budget.start wakes it):
+// it sleeps, with no ticker, until a call starts (Budget.start wakes it):
 // a game waiting for a key costs it nothing.
 //
-// One watchdog serves every host of the process (theWatchdog): a host adds
+// One Watchdog serves every host of the process (TheWatchdog): a host adds
 // its mods' budgets when it loads them and removes them when it closes. A
-// watchdog of its own for each host cost a new game a goroutine, a ticker
+// Watchdog of its own for each host cost a new game a goroutine, a ticker
 // and its wake-ups: a third of a new session's time.
-type watchdog struct {
+type Watchdog struct {
 	mu      sync.Mutex
-	budgets map[*budget]string // budget → mod id
+	budgets map[*Budget]string // Budget → mod id
 	stop    chan struct{}
 	once    sync.Once
 
-	wake   chan struct{} // a call started while the watchdog slept
+	wake   chan struct{} // a call started while the Watchdog slept
 	asleep atomic.Bool
 	ticks  atomic.Int64 // times it has woken to check, for tests
 }
 
 const watchdogTick = 2 * time.Millisecond
 
-func newWatchdog() *watchdog {
-	w := &watchdog{budgets: map[*budget]string{}, stop: make(chan struct{}), wake: make(chan struct{}, 1)}
+func newWatchdog() *Watchdog {
+	w := &Watchdog{budgets: map[*Budget]string{}, stop: make(chan struct{}), wake: make(chan struct{}, 1)}
 	go w.run()
 	return w
 }
 
-// theWatchdog is the process's watchdog, started on first use; it runs
+// TheWatchdog is the process's Watchdog, started on first use; it runs
 // until the process ends.
-var theWatchdog = sync.OnceValue(newWatchdog)
+var TheWatchdog = sync.OnceValue(newWatchdog)
 
 // add watches b's calls, which may grow the heap by at most limit
 // (Limits.MaxHeapGrowth; 0 is no limit).
-func (w *watchdog) add(b *budget, id string, limit uint64) {
+func (w *Watchdog) Add(b *Budget, id string, limit uint64) {
 	b.limit = limit
 	b.mu.Lock()
 	b.w = w
@@ -54,7 +54,7 @@ func (w *watchdog) add(b *budget, id string, limit uint64) {
 }
 
 // remove stops watching b.
-func (w *watchdog) remove(b *budget) {
+func (w *Watchdog) Remove(b *Budget) {
 	w.mu.Lock()
 	delete(w.budgets, b)
 	w.mu.Unlock()
@@ -63,12 +63,12 @@ func (w *watchdog) remove(b *budget) {
 	b.mu.Unlock()
 }
 
-func (w *watchdog) close() { w.once.Do(func() { close(w.stop) }) }
+func (w *Watchdog) close() { w.once.Do(func() { close(w.stop) }) }
 
-// wakeUp wakes the watchdog if it sleeps; a call has started. The caller
-// has marked its call running first: the watchdog marks itself asleep
+// wakeUp wakes the Watchdog if it sleeps; a call has started. The caller
+// has marked its call running first: the Watchdog marks itself asleep
 // before it looks for running calls, so one of the two sees the other.
-func (w *watchdog) wakeUp() {
+func (w *Watchdog) wakeUp() {
 	if w.asleep.Load() {
 		select {
 		case w.wake <- struct{}{}:
@@ -89,16 +89,16 @@ func readHeap(sample []metrics.Sample) uint64 {
 	return sample[0].Value.Uint64()
 }
 
-// runningCall is a call the watchdog watches.
+// runningCall is a call the Watchdog watches.
 type runningCall struct {
-	b     *budget
+	b     *Budget
 	calls uint64
-	base  uint64 // the heap when it started (budget.base)
+	base  uint64 // the heap when it started (Budget.base)
 }
 
-// running returns the calls that run now. It clears out first: a budget
+// running returns the calls that run now. It clears out first: a Budget
 // left in its unused room would keep a closed host's Lua state alive.
-func (w *watchdog) running(out []runningCall) []runningCall {
+func (w *Watchdog) running(out []runningCall) []runningCall {
 	clear(out[:cap(out)])
 	out = out[:0]
 	w.mu.Lock()
@@ -114,13 +114,13 @@ func (w *watchdog) running(out []runningCall) []runningCall {
 }
 
 // run checks the calls every tick while any runs. A call's memory is the
-// growth of the Go heap since the call started (budget.start reads it;
+// growth of the Go heap since the call started (Budget.start reads it;
 // garbage collection during the call lowers the base); a call past an
 // eighth of its limit is armed. A call's time counts from the first check
 // that saw it. Each call has its own base: neither the calls of other
 // hosts, which start and end while it runs, nor what the program
 // allocated before it started count against it.
-func (w *watchdog) run() {
+func (w *Watchdog) run() {
 	t := time.NewTicker(watchdogTick)
 	defer t.Stop()
 	sample := []metrics.Sample{{Name: heapMetric}}
@@ -169,7 +169,7 @@ func (w *watchdog) run() {
 			failsafe := c.b.failsafe
 			c.b.mu.Unlock()
 			if now.Sub(s.at) > failsafe {
-				c.b.cancelCall(c.calls, stop{stopFailsafe, timeReason(failsafe)})
+				c.b.cancelCall(c.calls, Stop{StopFailsafe, timeReason(failsafe)})
 			}
 		}
 		for _, c := range calls {
@@ -180,7 +180,7 @@ func (w *watchdog) run() {
 			base := c.b.seen.base
 			switch growth := heap - min(base, heap); {
 			case growth > limit:
-				c.b.cancelCall(c.calls, stop{stopFailsafe, memoryReason(limit)})
+				c.b.cancelCall(c.calls, Stop{StopFailsafe, memoryReason(limit)})
 			case growth > limit/8:
 				c.b.arm(c.calls, base)
 			}
@@ -188,8 +188,8 @@ func (w *watchdog) run() {
 	}
 }
 
-// seen is what the watchdog knows of a budget's call, kept in the budget
-// (budget.seen) rather than in a map of the watchdog's, which would keep a
+// seen is what the Watchdog knows of a Budget's call, kept in the Budget
+// (Budget.seen) rather than in a map of the Watchdog's, which would keep a
 // closed host's Lua states alive.
 type seen struct {
 	ok    bool
@@ -197,3 +197,7 @@ type seen struct {
 	at    time.Time // when it first saw it
 	base  uint64    // the heap its growth counts from
 }
+
+// Asleep says whether the watchdog sleeps: no call runs, and it holds
+// none (for tests that weigh the heap).
+func (w *Watchdog) Asleep() bool { return w.asleep.Load() }

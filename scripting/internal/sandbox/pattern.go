@@ -1,4 +1,4 @@
-package scripting
+package sandbox
 
 import (
 	"strings"
@@ -6,11 +6,11 @@ import (
 	lua "github.com/mod2048/mod2048/scripting/internal/lua"
 )
 
-// Lua patterns, after Lua 5.1's lstrlib.c. gopher-lua's own matcher
+// Lua Patterns, after Lua 5.1's lstrlib.c. gopher-lua's own matcher
 // backtracks without bound inside one Go call (string.find(s, ".-.-.-x")
-// on a few kilobytes runs for minutes), which the VM's budget check cannot
+// on a few kilobytes runs for minutes), which the VM's Budget check cannot
 // stop, and its gsub copies the whole result once per match (seconds on 64
-// KiB). This one charges the mod's budget an instruction a step, bounds
+// KiB). This one charges the mod's Budget an instruction a step, bounds
 // its recursion, and builds gsub's result once, within Limits.MaxString.
 
 const (
@@ -22,10 +22,10 @@ const (
 	matchCheckPeriod = 4096
 )
 
-// patterns holds what the pattern functions of one sandbox share.
-type patterns struct {
+// Patterns holds what the pattern functions of one sandbox share.
+type Patterns struct {
 	l     Limits
-	b     *budget
+	b     *Budget
 	spare *matcher // find and match reuse one matcher (see take)
 }
 
@@ -34,7 +34,7 @@ type patternCapture struct{ init, len int }
 // matcher is one matching of pat against src.
 type matcher struct {
 	L       *lua.LState
-	b       *budget
+	b       *Budget
 	src     string
 	pat     string
 	level   int
@@ -43,13 +43,13 @@ type matcher struct {
 	steps   int
 }
 
-func (p *patterns) matcher(L *lua.LState, src, pat string, what string) *matcher {
+func (p *Patterns) matcher(L *lua.LState, src, pat string, what string) *matcher {
 	p.check(L, src, pat, what)
 	return &matcher{L: L, b: p.b, src: src, pat: pat}
 }
 
 // check refuses a subject or pattern over the mod's limit.
-func (p *patterns) check(L *lua.LState, src, pat string, what string) {
+func (p *Patterns) check(L *lua.LState, src, pat string, what string) {
 	if len(src) > p.l.MaxPattern {
 		L.RaiseError("string.%s: a subject of %d bytes exceeds the mod limit of %d", what, len(src), p.l.MaxPattern)
 	}
@@ -61,7 +61,7 @@ func (p *patterns) check(L *lua.LState, src, pat string, what string) {
 // take is matcher for find and match, which call no Lua while they match:
 // it hands out the spare matcher, and put gives it back. A matching that
 // raises an error never gives it back, and the next take makes a new one.
-func (p *patterns) take(L *lua.LState, src, pat string, what string) *matcher {
+func (p *Patterns) take(L *lua.LState, src, pat string, what string) *matcher {
 	ms := p.spare
 	if ms == nil {
 		return p.matcher(L, src, pat, what)
@@ -72,12 +72,12 @@ func (p *patterns) take(L *lua.LState, src, pat string, what string) *matcher {
 	return ms
 }
 
-func (p *patterns) put(ms *matcher) { p.spare = ms }
+func (p *Patterns) put(ms *matcher) { p.spare = ms }
 
 // contains reports whether pat matches somewhere in src, as string.find
 // finds it (game.cells), charging the steps as find does; it returns them
 // too.
-func (p *patterns) contains(L *lua.LState, src, pat string) (bool, int) {
+func (p *Patterns) Contains(L *lua.LState, src, pat string) (bool, int) {
 	ms := p.take(L, src, pat, "cells")
 	defer p.put(ms)
 	start, anchor := 0, len(pat) > 0 && pat[0] == '^'
@@ -95,13 +95,13 @@ func (p *patterns) contains(L *lua.LState, src, pat string) (bool, int) {
 	}
 }
 
-// step charges a step of the matching to the mod's budget (one
-// instruction) and stops the matching when the call is out of budget; every
+// step charges a step of the matching to the mod's Budget (one
+// instruction) and stops the matching when the call is out of Budget; every
 // matchCheckPeriod steps it also looks whether the failsafe stopped the call.
 func (ms *matcher) step() {
 	ms.steps++
 	if ms.b.left--; ms.b.left < 0 || ms.steps%matchCheckPeriod == 0 {
-		ms.b.spend(ms.L, 0)
+		ms.b.Spend(ms.L, 0)
 	}
 }
 
@@ -462,13 +462,13 @@ func patternInit(L *lua.LState, n int, src string) int {
 }
 
 // string.find(s, pattern [, init [, plain]])
-func (p *patterns) find(L *lua.LState) int {
+func (p *Patterns) find(L *lua.LState) int {
 	src, pat := L.CheckString(1), L.CheckString(2)
 	ms := p.take(L, src, pat, "find")
 	defer p.put(ms)
 	init := patternInit(L, 3, src)
 	if lua.LVAsBool(L.Get(4)) || !strings.ContainsAny(pat, patternSpecials) {
-		p.b.spend(L, 1+(len(src)-init)/bytesPerInstruction)
+		p.b.Spend(L, 1+(len(src)-init)/BytesPerInstruction)
 		if i := strings.Index(src[init:], pat); i >= 0 {
 			L.Push(lua.LNumber(init + i + 1))
 			L.Push(lua.LNumber(init + i + len(pat)))
@@ -481,7 +481,7 @@ func (p *patterns) find(L *lua.LState) int {
 }
 
 // string.match(s, pattern [, init])
-func (p *patterns) match(L *lua.LState) int {
+func (p *Patterns) match(L *lua.LState) int {
 	src, pat := L.CheckString(1), L.CheckString(2)
 	ms := p.take(L, src, pat, "match")
 	n := ms.find(patternInit(L, 3, src), false)
@@ -516,7 +516,7 @@ func (ms *matcher) find(s1 int, find bool) int {
 
 // string.gmatch(s, pattern): an iterator over the matches. As in Lua 5.1,
 // a leading '^' is no anchor here.
-func (p *patterns) gmatch(L *lua.LState) int {
+func (p *Patterns) gmatch(L *lua.LState) int {
 	src, pat := L.CheckString(1), L.CheckString(2)
 	p.matcher(L, src, pat, "gmatch") // checks the sizes
 	pos := 0
@@ -539,7 +539,7 @@ func (p *patterns) gmatch(L *lua.LState) int {
 }
 
 // string.gsub(s, pattern, repl [, n])
-func (p *patterns) gsub(L *lua.LState) int {
+func (p *Patterns) gsub(L *lua.LState) int {
 	src, pat := L.CheckString(1), L.CheckString(2)
 	repl := L.Get(3)
 	switch repl.Type() {
@@ -587,7 +587,7 @@ func (p *patterns) gsub(L *lua.LState) int {
 // gsubBuffer is gsub's result, kept within the mod's string limit.
 type gsubBuffer struct {
 	L   *lua.LState
-	b   *budget
+	b   *Budget
 	buf strings.Builder
 	max int
 }
@@ -596,8 +596,8 @@ func (b *gsubBuffer) add(s string) {
 	if b.buf.Len()+len(s) > b.max {
 		b.L.RaiseError("string.gsub: the result exceeds the mod limit of %d bytes", b.max)
 	}
-	if len(s) >= bytesPerInstruction {
-		b.b.spend(b.L, len(s)/bytesPerInstruction)
+	if len(s) >= BytesPerInstruction {
+		b.b.Spend(b.L, len(s)/BytesPerInstruction)
 	}
 	b.buf.WriteString(s)
 }

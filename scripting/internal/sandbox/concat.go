@@ -1,4 +1,4 @@
-package scripting
+package sandbox
 
 import (
 	"strings"
@@ -16,12 +16,12 @@ import (
 // (one unpack, charged once) builds a table of them at each {...}. So the
 // host compiles neither as the VM's where it can copy more than a few:
 // when a mod's file is compiled, each chain a .. b .. c becomes a call of
-// the host's concatenation, which charges the budget for the bytes it
-// makes (one instruction for every bytesPerInstruction) before it makes
+// the host's concatenation, which charges the Budget for the bytes it
+// makes (one instruction for every BytesPerInstruction) before it makes
 // them, and each ... that passes all its values on (the last argument of a
 // call, the last field of a table constructor, the last value returned)
 // becomes a call of the host's varargs, which charges one instruction for
-// each value. A doubling string then ends in the instruction budget's
+// each value. A doubling string then ends in the instruction Budget's
 // error, at the same doubling on every machine, natively and in the
 // browser, long before the process runs short of memory.
 //
@@ -35,20 +35,20 @@ const (
 	varargsName = "(varargs)"
 )
 
-// meters are the host's functions that metered code calls.
-type meters struct {
+// Meters are the host's functions that metered code calls.
+type Meters struct {
 	concat, varargs *lua.LFunction
 }
 
-// newMeters makes the functions that charge b for what a mod's `..` and
+// NewMeters makes the functions that charge b for what a mod's `..` and
 // `...` copy.
-func newMeters(L *lua.LState, b *budget) meters {
+func NewMeters(L *lua.LState, b *Budget) Meters {
 	c := &concatenator{b: b}
-	return meters{
+	return Meters{
 		concat: L.NewFunction(c.concat),
 		varargs: L.NewFunction(func(L *lua.LState) int {
 			n := L.GetTop()
-			b.spend(L, n)
+			b.Spend(L, n)
 			return n
 		}),
 	}
@@ -56,7 +56,7 @@ func newMeters(L *lua.LState, b *budget) meters {
 
 // compileMetered parses and compiles a Lua file with its concatenations
 // and varargs metered. It returns the prototype of a chunk that takes the
-// host's meters as its arguments and returns the file's chunk (bindChunk).
+// host's Meters as its arguments and returns the file's chunk (Bind).
 func compileMetered(src, name string) (*lua.FunctionProto, error) {
 	chunk, err := parse.Parse(strings.NewReader(src), name)
 	if err != nil {
@@ -74,9 +74,9 @@ func compileMetered(src, name string) (*lua.FunctionProto, error) {
 	return proto, nil
 }
 
-// bindChunk runs a prototype of compileMetered with the host's meters and
+// Bind runs a prototype of compileMetered with the host's Meters and
 // returns the file's chunk.
-func bindChunk(L *lua.LState, proto *lua.FunctionProto, m meters) (*lua.LFunction, error) {
+func Bind(L *lua.LState, proto *lua.FunctionProto, m Meters) (*lua.LFunction, error) {
 	if err := L.CallByParam(lua.P{Fn: L.NewFunctionFromProto(proto), NRet: 1, Protect: true}, m.concat, m.varargs); err != nil {
 		return nil, err
 	}
@@ -142,7 +142,7 @@ func stmt(s ast.Stmt) {
 	}
 }
 
-// spread meters a list's last expression if it is a ... that gives all its
+// spread Meters a list's last expression if it is a ... that gives all its
 // values.
 func spread(list []ast.Expr) {
 	if n := len(list); n > 0 {
@@ -238,9 +238,9 @@ func expr(e ast.Expr) ast.Expr {
 }
 
 // concatenator is a mod's `..`: Lua 5.1's concatenation, with the bytes it
-// makes charged to the budget before they are made.
+// makes charged to the Budget before they are made.
 type concatenator struct {
-	b   *budget
+	b   *Budget
 	buf []string
 }
 
@@ -257,10 +257,10 @@ func (c *concatenator) concat(L *lua.LState) int {
 		size += len(s)
 		c.buf = append(c.buf, s)
 	}
-	if n := size / bytesPerInstruction; n > 0 {
+	if n := size / BytesPerInstruction; n > 0 {
 		if c.b.left -= int64(n); c.b.left < 0 || c.b.tooBig(size) {
-			clear(c.buf) // keep no operand alive after the stop
-			c.b.spend(L, 0)
+			clear(c.buf) // keep no operand alive after the Stop
+			c.b.Spend(L, 0)
 		}
 	}
 	s := strings.Join(c.buf, "")
@@ -278,9 +278,9 @@ func (c *concatenator) slow(L *lua.LState, n int) int {
 		lhs := L.Get(i)
 		if lua.LVCanConvToString(lhs) && lua.LVCanConvToString(rhs) {
 			l, r := lua.LVAsString(lhs), lua.LVAsString(rhs)
-			c.b.spend(L, (len(l)+len(r))/bytesPerInstruction)
+			c.b.Spend(L, (len(l)+len(r))/BytesPerInstruction)
 			if c.b.tooBig(len(l) + len(r)) {
-				c.b.spend(L, 0)
+				c.b.Spend(L, 0)
 			}
 			rhs = lua.LString(l + r)
 			continue

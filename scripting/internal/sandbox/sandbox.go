@@ -1,4 +1,4 @@
-package scripting
+package sandbox
 
 import (
 	"math/bits"
@@ -7,18 +7,18 @@ import (
 	lua "github.com/mod2048/mod2048/scripting/internal/lua"
 )
 
-// newSandbox makes the Lua state of one mod: only the base, table, string
+// New makes the Lua state of one mod: only the base, table, string
 // and math libraries, trimmed and capped as MODDING.md says, with print
 // going to log. The builtins that loop charge b for their work, an
 // instruction for each element, step or value and for every
-// bytesPerInstruction bytes they copy, so that the budget counts them as
+// BytesPerInstruction bytes they copy, so that the Budget counts them as
 // it counts the VM's instructions.
 //
 // The libraries are copies of stdTables, which hold the sandbox's own
 // functions (sandboxFuncs) as well as gopher-lua's: every function is one
 // object that all sandboxes share, and finds the sandbox it runs in
-// through the state's context, b (sandboxOf).
-func newSandbox(l Limits, b *budget, log *logBuffer) *lua.LState {
+// through the state's context, b (Of).
+func New(l Limits, b *Budget, log *Log) *lua.LState {
 	L := lua.NewState(lua.Options{
 		SkipOpenLibs:        true,
 		CallStackSize:       l.CallStack,
@@ -27,10 +27,10 @@ func newSandbox(l Limits, b *budget, log *logBuffer) *lua.LState {
 		RegistryGrowStep:    256,
 		MinimizeStackMemory: true,
 	})
-	b.box = &sandbox{l: l, b: b, log: log}
+	b.box = &Box{l: l, b: b, log: log}
 	b.box.names.ids = map[any]uint64{}
 	b.box.f = formatter{l: l, b: b, names: &b.box.names}
-	b.box.pat = patterns{l: l, b: b}
+	b.box.pat = Patterns{l: l, b: b}
 	openStdlibs(L)
 	L.Meter = &b.meter
 	L.SetContext(b)
@@ -38,21 +38,21 @@ func newSandbox(l Limits, b *budget, log *logBuffer) *lua.LState {
 }
 
 // sandbox is what a sandbox's own functions read.
-type sandbox struct {
+type Box struct {
 	l     Limits
-	b     *budget
-	log   *logBuffer
+	b     *Budget
+	log   *Log
 	names names     // tostring's and string.format's names for tables and functions (format.go)
 	f     formatter // string.format
-	pat   patterns  // find, match, gmatch and gsub
-	run   *modRun   // the mod whose state it is (runOf); nil in some tests
+	pat   Patterns  // find, match, gmatch and gsub
+	Host  any       // what the host keeps for the state (its mod), for its functions; nil in some tests
 }
 
-// sandboxOf returns the sandbox L is.
-func sandboxOf(L *lua.LState) *sandbox { return L.Context().(*budget).box }
+// Of returns the sandbox L is.
+func Of(L *lua.LState) *Box { return L.Context().(*Budget).box }
 
 // capString raises an error when n bytes exceed the mod limit.
-func (s *sandbox) capString(L *lua.LState, n int, what string) {
+func (s *Box) capString(L *lua.LState, n int, what string) {
 	if n > s.l.MaxString {
 		L.RaiseError("%s: %d bytes exceed the mod limit of %d", what, n, s.l.MaxString)
 	}
@@ -60,7 +60,7 @@ func (s *sandbox) capString(L *lua.LState, n int, what string) {
 
 // capItems raises an error when first..last are more items than the mod
 // limit.
-func (s *sandbox) capItems(L *lua.LState, first, last int, what string) {
+func (s *Box) capItems(L *lua.LState, first, last int, what string) {
 	// In floating point: last-first+1 overflows int for extreme bounds.
 	if n := float64(last) - float64(first) + 1; n > float64(s.l.MaxItems) {
 		L.RaiseError("%s: %.0f %s exceed the mod limit of %d", what, n, itemWord(what), s.l.MaxItems)
@@ -72,14 +72,14 @@ func (s *sandbox) capItems(L *lua.LState, first, last int, what string) {
 // function of that name: it runs first, then gopher-lua's; fn replaces it.
 type sandboxField struct {
 	lib, name string
-	check     func(L *lua.LState, s *sandbox)
+	check     func(L *lua.LState, s *Box)
 	fn        lua.LGFunction
 }
 
 // sandboxFuncs are the sandbox's own functions, in the order they are set
 // over the template's (a new name goes at the end of its library).
 var sandboxFuncs = []sandboxField{
-	{lib: lua.StringLibName, name: "rep", check: func(L *lua.LState, s *sandbox) {
+	{lib: lua.StringLibName, name: "rep", check: func(L *lua.LState, s *Box) {
 		str := L.CheckString(1)
 		n := L.CheckInt(2)
 		sep := L.OptString(3, "")
@@ -88,16 +88,16 @@ var sandboxFuncs = []sandboxField{
 			if size > float64(s.l.MaxString) {
 				L.RaiseError("string.rep: %.0f bytes exceed the mod limit of %d", size, s.l.MaxString)
 			}
-			s.b.spend(L, 1+n/bytesPerInstruction+int(size)/bytesPerInstruction)
+			s.b.Spend(L, 1+n/BytesPerInstruction+int(size)/BytesPerInstruction)
 			if s.b.tooBig(int(size)) {
-				s.b.spend(L, 0)
+				s.b.Spend(L, 0)
 			}
 		}
 	}},
 	{lib: lua.StringLibName, name: "upper", check: caseCheck("upper")},
 	{lib: lua.StringLibName, name: "lower", check: caseCheck("lower")},
 	{lib: lua.StringLibName, name: "reverse", check: caseCheck("reverse")},
-	{lib: lua.StringLibName, name: "byte", check: func(L *lua.LState, s *sandbox) {
+	{lib: lua.StringLibName, name: "byte", check: func(L *lua.LState, s *Box) {
 		n := len(L.CheckString(1))
 		i := L.OptInt(2, 1)
 		j := L.OptInt(3, i)
@@ -108,13 +108,13 @@ var sandboxFuncs = []sandboxField{
 			j = n + j + 1
 		}
 		s.capItems(L, max(i, 1), min(j, n), "string.byte")
-		s.b.spend(L, max(min(j, n)-max(i, 1)+1, 0))
+		s.b.Spend(L, max(min(j, n)-max(i, 1)+1, 0))
 	}},
 	// tostring and string.format name tables, functions and userdata
 	// without their addresses (format.go).
-	{lib: lua.StringLibName, name: "format", fn: func(L *lua.LState) int { return sandboxOf(L).f.format(L) }},
+	{lib: lua.StringLibName, name: "format", fn: func(L *lua.LState) int { return Of(L).f.format(L) }},
 	{lib: "_G", name: "tostring", fn: func(L *lua.LState) int {
-		L.Push(sandboxOf(L).names.tostring(L, L.CheckAny(1)))
+		L.Push(Of(L).names.tostring(L, L.CheckAny(1)))
 		return 1
 	}},
 	// An error that pcall catches, or that xpcall's handler sees, may be a
@@ -128,9 +128,9 @@ var sandboxFuncs = []sandboxField{
 		}
 		L.Call(top, lua.MultRet)
 		if L.GetTop() >= top+2 && L.Get(top+1) == lua.LFalse {
-			sandboxOf(L).b.spend(L, errorCost)
+			Of(L).b.Spend(L, errorCost)
 			if s, ok := L.Get(top + 2).(lua.LString); ok {
-				L.Replace(top+2, lua.LString(scrub(string(s))))
+				L.Replace(top+2, lua.LString(Scrub(string(s))))
 			}
 		}
 		return L.GetTop() - top
@@ -141,10 +141,10 @@ var sandboxFuncs = []sandboxField{
 		L.Push(stdXpcall())
 		L.Push(fn)
 		L.Push(L.NewFunction(func(L *lua.LState) int {
-			sandboxOf(L).b.spend(L, errorCost)
+			Of(L).b.Spend(L, errorCost)
 			msg := L.Get(1)
 			if s, ok := msg.(lua.LString); ok {
-				msg = lua.LString(scrub(string(s)))
+				msg = lua.LString(Scrub(string(s)))
 			}
 			L.Push(handler)
 			L.Push(msg)
@@ -157,13 +157,13 @@ var sandboxFuncs = []sandboxField{
 	}},
 	// find, match, gmatch and gsub: Lua 5.1's own matcher (gopher-lua's
 	// backtracks without bound and rebuilds gsub's result once per match),
-	// which checks the budget as it goes.
-	{lib: lua.StringLibName, name: "find", fn: func(L *lua.LState) int { return sandboxOf(L).pat.find(L) }},
-	{lib: lua.StringLibName, name: "match", fn: func(L *lua.LState) int { return sandboxOf(L).pat.match(L) }},
-	{lib: lua.StringLibName, name: "gmatch", fn: func(L *lua.LState) int { return sandboxOf(L).pat.gmatch(L) }},
-	{lib: lua.StringLibName, name: "gfind", fn: func(L *lua.LState) int { return sandboxOf(L).pat.gmatch(L) }},
-	{lib: lua.StringLibName, name: "gsub", fn: func(L *lua.LState) int { return sandboxOf(L).pat.gsub(L) }},
-	{lib: lua.TabLibName, name: "concat", check: func(L *lua.LState, s *sandbox) {
+	// which checks the Budget as it goes.
+	{lib: lua.StringLibName, name: "find", fn: func(L *lua.LState) int { return Of(L).pat.find(L) }},
+	{lib: lua.StringLibName, name: "match", fn: func(L *lua.LState) int { return Of(L).pat.match(L) }},
+	{lib: lua.StringLibName, name: "gmatch", fn: func(L *lua.LState) int { return Of(L).pat.gmatch(L) }},
+	{lib: lua.StringLibName, name: "gfind", fn: func(L *lua.LState) int { return Of(L).pat.gmatch(L) }},
+	{lib: lua.StringLibName, name: "gsub", fn: func(L *lua.LState) int { return Of(L).pat.gsub(L) }},
+	{lib: lua.TabLibName, name: "concat", check: func(L *lua.LState, s *Box) {
 		t := L.CheckTable(1)
 		sep := L.OptString(2, "")
 		i := L.OptInt(3, 1)
@@ -178,76 +178,76 @@ var sandboxFuncs = []sandboxField{
 			}
 			s.capString(L, n, "table.concat")
 		}
-		s.b.spend(L, max(j-i+1, 0)+n/bytesPerInstruction)
+		s.b.Spend(L, max(j-i+1, 0)+n/BytesPerInstruction)
 	}},
 	// table.sort runs in Go: it is charged n·log2(n) comparisons up front.
 	// With a comparator each comparison is also a Lua call, which counts
 	// its own instructions.
-	{lib: lua.TabLibName, name: "sort", check: func(L *lua.LState, s *sandbox) {
+	{lib: lua.TabLibName, name: "sort", check: func(L *lua.LState, s *Box) {
 		n := L.CheckTable(1).Len()
 		s.capItems(L, 1, n, "table.sort")
-		s.b.spend(L, n*bits.Len(uint(n)))
+		s.b.Spend(L, n*bits.Len(uint(n)))
 	}},
 	// insert and remove at a position move the elements after it.
 	{lib: lua.TabLibName, name: "insert", check: shiftCheck("insert")},
 	{lib: lua.TabLibName, name: "remove", check: shiftCheck("remove")},
-	{lib: "_G", name: "unpack", check: func(L *lua.LState, s *sandbox) {
+	{lib: "_G", name: "unpack", check: func(L *lua.LState, s *Box) {
 		t := L.CheckTable(1)
 		i := L.OptInt(2, 1)
 		j := L.OptInt(3, t.Len())
 		s.capItems(L, i, j, "unpack")
-		s.b.spend(L, max(j-i+1, 0))
+		s.b.Spend(L, max(j-i+1, 0))
 	}},
-	{lib: "_G", name: "setmetatable", check: func(L *lua.LState, s *sandbox) {
+	{lib: "_G", name: "setmetatable", check: func(L *lua.LState, s *Box) {
 		L.CheckTable(1)
 	}},
 	// Only the start of a line is kept: print does not copy a huge string.
 	{lib: "_G", name: "print", fn: func(L *lua.LState) int {
-		s := sandboxOf(L)
-		logArgs(L, s.b, s.log, maxLogLine)
+		s := Of(L)
+		LogArgs(L, s.b, s.log, maxLogLine)
 		return 0
 	}},
 }
 
-// logArgs writes the call's arguments to log, tab-separated, each cut to
+// LogArgs writes the call's arguments to log, tab-separated, each cut to
 // cut bytes (0: whole), and charges b for them: print and game.log.
-func logArgs(L *lua.LState, b *budget, log *logBuffer, cut int) {
+func LogArgs(L *lua.LState, b *Budget, log *Log, cut int) {
 	parts := make([]string, L.GetTop())
 	for i := range parts {
-		if parts[i] = safeString(L.Get(i + 1)); cut > 0 && len(parts[i]) > cut {
+		if parts[i] = SafeString(L.Get(i + 1)); cut > 0 && len(parts[i]) > cut {
 			parts[i] = parts[i][:cut]
 		}
-		b.spend(L, 1+len(parts[i])/bytesPerInstruction)
+		b.Spend(L, 1+len(parts[i])/BytesPerInstruction)
 	}
-	log.println(strings.Join(parts, "\t"))
+	log.Println(strings.Join(parts, "\t"))
 }
 
 // caseCheck is string.upper's, lower's and reverse's check.
-func caseCheck(name string) func(L *lua.LState, s *sandbox) {
-	return func(L *lua.LState, s *sandbox) {
+func caseCheck(name string) func(L *lua.LState, s *Box) {
+	return func(L *lua.LState, s *Box) {
 		n := len(L.CheckString(1))
 		s.capString(L, n, "string."+name)
-		s.b.spend(L, n/bytesPerInstruction)
+		s.b.Spend(L, n/BytesPerInstruction)
 	}
 }
 
 // shiftCheck is table.insert's and table.remove's check.
-func shiftCheck(name string) func(L *lua.LState, s *sandbox) {
-	return func(L *lua.LState, s *sandbox) {
+func shiftCheck(name string) func(L *lua.LState, s *Box) {
+	return func(L *lua.LState, s *Box) {
 		t := L.CheckTable(1)
 		n := t.Len()
 		if L.GetTop() >= 2 && (name == "remove" || L.GetTop() >= 3) {
-			s.b.spend(L, max(n-L.CheckInt(2), 0))
+			s.b.Spend(L, max(n-L.CheckInt(2), 0))
 		}
-		s.b.spend(L, n/bytesPerInstruction) // Len scans from the end
+		s.b.Spend(L, n/BytesPerInstruction) // Len scans from the end
 	}
 }
 
 // wrapped returns a function that runs check, then orig with the same
 // arguments.
-func wrapped(orig *lua.LFunction, check func(L *lua.LState, s *sandbox)) lua.LGFunction {
+func wrapped(orig *lua.LFunction, check func(L *lua.LState, s *Box)) lua.LGFunction {
 	return func(L *lua.LState) int {
-		check(L, sandboxOf(L))
+		check(L, Of(L))
 		top := L.GetTop()
 		L.Push(orig)
 		for i := 1; i <= top; i++ {
@@ -274,9 +274,9 @@ func itemWord(what string) string {
 	return "elements"
 }
 
-// safeString writes a Lua value for a log or an error without running any
+// SafeString writes a Lua value for a log or an error without running any
 // of its metamethods (a __tostring that errors must not hide the error).
-func safeString(v lua.LValue) string {
+func SafeString(v lua.LValue) string {
 	switch v := v.(type) {
 	case lua.LString:
 		return string(v)
@@ -287,3 +287,15 @@ func safeString(v lua.LValue) string {
 	}
 	return "(" + v.Type().String() + ")"
 }
+
+// LogArgs writes L's arguments to the sandbox's log as print does (cut, if
+// above 0, cuts each to as many bytes), charging the Budget for them.
+func (s *Box) LogArgs(L *lua.LState, cut int) { LogArgs(L, s.b, s.log, cut) }
+
+// NewPatterns returns a matcher of Lua Patterns that charges b and keeps
+// to l, for the host's own matching (game.cells).
+func NewPatterns(l Limits, b *Budget) *Patterns { return &Patterns{l: l, b: b} }
+
+// SetHost sets what the host keeps for the state L is (its mod), which its
+// functions read through Of(L).Host.
+func SetHost(L *lua.LState, host any) { Of(L).Host = host }

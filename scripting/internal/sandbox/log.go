@@ -1,4 +1,4 @@
-package scripting
+package sandbox
 
 import (
 	"fmt"
@@ -9,10 +9,10 @@ import (
 // maxLogLine is the longest line a mod's log keeps; longer ones are cut.
 const maxLogLine = 1024
 
-// logBuffer keeps the last bytes a mod printed, up to a limit. Each line
+// Log keeps the last bytes a mod printed, up to a limit. Each line
 // counts one byte more than its text (its newline), so that empty lines
 // cannot pile up without bound.
-type logBuffer struct {
+type Log struct {
 	mu    sync.Mutex
 	max   int
 	lines []string
@@ -23,7 +23,7 @@ type logBuffer struct {
 	discard bool
 }
 
-func (b *logBuffer) println(s string) {
+func (b *Log) Println(s string) {
 	if len(s) > maxLogLine {
 		s = s[:maxLogLine] + "…"
 	}
@@ -46,22 +46,25 @@ func (b *logBuffer) println(s string) {
 
 // discarding reports whether the log drops what is printed: the host is
 // asking a question that must leave no trace.
-func (b *logBuffer) discarding() bool {
+func (b *Log) Discarding() bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.discard
 }
 
 // setDiscard turns discarding on or off.
-func (b *logBuffer) setDiscard(on bool) {
+func (b *Log) SetDiscard(on bool) {
 	b.mu.Lock()
 	b.discard = on
 	b.mu.Unlock()
 }
 
 // Lines returns the kept log lines.
-func (b *logBuffer) Lines() []string {
+func (b *Log) Lines() []string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return append([]string(nil), b.lines...)
 }
+
+// NewLog returns a log that keeps the last max bytes printed.
+func NewLog(max int) *Log { return &Log{max: max} }

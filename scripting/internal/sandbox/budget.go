@@ -1,0 +1,293 @@
+package sandbox
+
+import (
+	"fmt"
+	"runtime/metrics"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	lua "github.com/mod2048/mod2048/scripting/internal/lua"
+)
+
+// Limits are what a sandbox's own functions bound (the host's Limits
+// holds them with the budgets it keeps itself).
+type Limits struct {
+	CallStack  int // Lua call frames (deep recursion ends in an error)
+	Registry   int // Lua data-stack slots
+	MaxString  int // bytes a builtin may produce (string.rep, upper, lower, reverse, format, gsub, table.concat)
+	MaxPattern int // bytes of subject (and of pattern) string.gsub, gmatch, find and match may scan
+	MaxItems   int // values unpack and string.byte may return, elements table.concat may join and table.sort may sort
+}
+
+// BytesPerInstruction is what a builtin charges for the bytes it copies or
+// makes: one instruction for every 64, about the time the VM takes for one.
+const BytesPerInstruction = 64
+
+// StopKind says why a call was stopped.
+type StopKind int
+
+const (
+	NotStopped   StopKind = iota
+	StopBudget            // out of instructions: the same on every run
+	StopFailsafe          // the wall clock or the heap: depends on the machine
+)
+
+// stop is why the host stopped a call, if it did.
+type Stop struct {
+	Kind   StopKind
+	Reason string
+}
+
+// Budget is the context a mod's Lua state runs under. The VM calls Done
+// before every instruction, and Done counts: when the call's instructions
+// are spent, the channel it returns is closed and the VM raises the
+// Budget's error at the next instruction, inside pcall or not. Builtins
+// charge their work with spend. The Watchdog closes the channel too, as a
+// failsafe, when a call runs too long by the wall clock or grows the heap
+// too much.
+//
+// A call that has grown the heap a good part of its limit is armed: then
+// Done itself reads the heap every few instructions, so that a string that
+// doubles at each instruction stops at the first instruction past the limit
+// rather than at the Watchdog's next tick (which a long copy can delay).
+// And a builtin about to make a string of an eighth of the limit or more
+// asks first (tooBig): with the heap as it stands, the string must not
+// take the call past its limit. So one large copy cannot outrun the
+// Watchdog's tick, which a loaded machine can delay by many milliseconds.
+type Budget struct {
+	box *Box // the sandbox whose state's context the Budget is (Of)
+
+	left int64  // instructions left to the running call; only its goroutine touches it
+	over string // the error when they are spent
+
+	mu       sync.Mutex
+	done     chan struct{}
+	why      Stop
+	running  bool
+	failsafe time.Duration // the running call's wall-clock failsafe
+	calls    uint64        // calls started, so the Watchdog tells one call from the next
+	w        *Watchdog     // woken when a call starts, if it sleeps
+
+	stopped atomic.Bool   // done is closed: the running call is stopped (Done)
+	armed   atomic.Bool   // Done checks the heap
+	armBase atomic.Uint64 // the heap the growth counts from, once armed
+	base    uint64        // the heap when the running call started, if limit is set (written under mu)
+	steps   int           // instructions since the armed call's last check
+	limit   uint64        // Limits.MaxHeapGrowth
+	heap    []metrics.Sample
+	seen    seen // the Watchdog's, touched by its goroutine only
+
+	// meter counts what the state's tables allocate (lua.Meter), and
+	// metered is how much of it Done has charged: every
+	// BytesPerInstruction bytes a table is made or grown by count one
+	// instruction, as a concatenation's do.
+	meter   lua.Meter
+	metered int64
+	// strings are the bytes of the long strings the call's builtins and
+	// concatenations made (tooBig counts them). The game's ceiling caps
+	// what a call builds, tables and strings, at capBytes past capBase
+	// (0: no cap), stopping it with capReason.
+	strings   int64
+	capBytes  int64
+	capBase   int64
+	capReason string
+}
+
+// built is what the state has built: its tables, closures and numbers
+// (the meter) and its long strings.
+func (b *Budget) Built() int64 { return b.meter.Bytes + b.strings }
+
+// overCap says whether the running call has built more than its cap.
+func (b *Budget) overCap() bool {
+	return b.capBytes > 0 && b.Built()-b.capBase > b.capBytes
+}
+
+func NewBudget() *Budget {
+	return &Budget{done: make(chan struct{}), heap: []metrics.Sample{{Name: heapMetric}}}
+}
+
+func (b *Budget) Deadline() (time.Time, bool) { return time.Time{}, false }
+func (b *Budget) Value(any) any               { return nil }
+
+// Done counts one instruction. It returns the closed channel once the call
+// is stopped, and nil before: the VM's select on a nil channel, before
+// every instruction, costs less than one on an open channel.
+func (b *Budget) Done() <-chan struct{} {
+	if n := b.meter.Bytes - b.metered; n >= BytesPerInstruction {
+		k := n / BytesPerInstruction
+		b.left -= k
+		b.metered += k * BytesPerInstruction
+		if b.overCap() {
+			b.cancel(Stop{StopBudget, b.capReason})
+		}
+	}
+	if b.left--; b.left < 0 {
+		b.cancel(Stop{StopBudget, b.over})
+	}
+	if b.armed.Load() {
+		if b.steps++; b.steps >= armedCheckPeriod {
+			b.steps = 0
+			if heap := readHeap(b.heap); heap > b.armBase.Load() && heap-b.armBase.Load() > b.limit {
+				b.cancel(Stop{StopFailsafe, memoryReason(b.limit)})
+			}
+		}
+	}
+	if b.stopped.Load() {
+		return b.done
+	}
+	return nil
+}
+
+// spend charges n instructions of a builtin's work and raises the Budget's
+// error if the call is out of Budget (or stopped by the failsafe).
+func (b *Budget) Spend(L *lua.LState, n int) {
+	if b.left -= int64(n); b.left < 0 {
+		b.cancel(Stop{StopBudget, b.over})
+	}
+	select {
+	case <-b.done:
+		L.RaiseError("%s", b.Err())
+	default:
+	}
+}
+
+// armedCheckPeriod is how many instructions an armed call runs between two
+// reads of the heap: fewer than a loop that doubles a string takes.
+const armedCheckPeriod = 3
+
+func (b *Budget) Err() error {
+	select {
+	case <-b.done:
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		return budgetError(b.why.Reason)
+	default:
+		return nil
+	}
+}
+
+type budgetError string
+
+func (e budgetError) Error() string { return string(e) }
+
+// start opens a call that may run n instructions, failing with over when it
+// runs more, and runs at most failsafe by the wall clock.
+func (b *Budget) Start(n int64, over string, failsafe time.Duration) {
+	b.left, b.over, b.steps = n, over, 0
+	b.armed.Store(false)
+	var base uint64
+	if b.limit > 0 {
+		base = readHeap(b.heap)
+	}
+	b.mu.Lock()
+	b.base = base // under the lock: the Watchdog reads it with running
+	b.running = true
+	b.failsafe = failsafe
+	b.calls++
+	w := b.w
+	b.mu.Unlock()
+	if w != nil {
+		w.wakeUp()
+	}
+}
+
+// stop closes the call and returns the instructions it ran and why it was
+// stopped, if it was; after a stop it makes a fresh channel, so the state
+// stays usable.
+func (b *Budget) End(n int64) (used int64, why Stop) {
+	used = n - max(b.left, 0)
+	b.left = 0
+	b.armed.Store(false)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.running = false
+	select {
+	case <-b.done:
+		why = b.why
+		b.done = make(chan struct{})
+		b.why = Stop{}
+		b.stopped.Store(false)
+	default:
+	}
+	return used, why
+}
+
+// cancel stops the running call, if one runs and is not stopped yet.
+func (b *Budget) cancel(why Stop) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !b.running {
+		return
+	}
+	select {
+	case <-b.done:
+	default:
+		b.why = why
+		close(b.done)
+		b.stopped.Store(true)
+	}
+}
+
+// arm makes call number calls check the heap itself, counting from base,
+// if it still runs.
+func (b *Budget) arm(calls, base uint64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.calls == calls && b.running && !b.armed.Load() {
+		b.armBase.Store(base)
+		b.armed.Store(true)
+	}
+}
+
+// tooBig is asked by a builtin before it makes a string of n bytes. With
+// the memory failsafe on, a string of an eighth of the limit or more is
+// weighed against the heap first: if the heap, with the string, would have
+// grown more than the limit since the call started, the call is stopped
+// and tooBig reports true (the builtin then raises the Budget's error,
+// spend(L, 0)); otherwise the call is armed.
+func (b *Budget) tooBig(n int) bool {
+	b.strings += int64(n)
+	if b.overCap() {
+		b.cancel(Stop{StopBudget, b.capReason})
+		return true
+	}
+	if b.limit == 0 || uint64(n) < b.limit/8 {
+		return false
+	}
+	if heap := readHeap(b.heap) + uint64(n); heap > b.base && heap-b.base > b.limit {
+		b.cancel(Stop{StopFailsafe, memoryReason(b.limit)})
+		return true
+	}
+	b.arm(b.calls, b.base)
+	return false
+}
+
+// cancelCall stops call number calls, if it still runs.
+func (b *Budget) cancelCall(calls uint64, why Stop) {
+	b.mu.Lock()
+	same := b.calls == calls
+	b.mu.Unlock()
+	if same {
+		b.cancel(why)
+	}
+}
+
+func memoryReason(limit uint64) string {
+	return fmt.Sprintf("stopped by the failsafe: the memory grew by more than %d MiB during the call", limit>>20)
+}
+
+func timeReason(d time.Duration) string {
+	return fmt.Sprintf("stopped by the failsafe: the call ran for more than %v", d)
+}
+
+// SetCap caps what the next call may build, tables and strings, at bytes
+// from what the state has built so far (0: no cap), stopping it with
+// reason past them.
+func (b *Budget) SetCap(bytes int64, reason string) {
+	b.capBytes, b.capReason, b.capBase = bytes, reason, b.Built()
+}
+
+// CapBase is what the state had built when the cap was last set: what the
+// call since has built is Built less it.
+func (b *Budget) CapBase() int64 { return b.capBase }

@@ -1,0 +1,108 @@
+package sandbox
+
+import (
+	"unsafe"
+
+	lua "github.com/mod2048/mod2048/scripting/internal/lua"
+)
+
+// Weigh returns what the values reachable from roots hold, each counted
+// once, as Go allocates them: a string its length and a header, a number
+// its box, a closure and its upvalues, a table its Footprint (its parts as
+// Go lays them out, deleted keys' slots included). It depends only on the
+// values, never on the process's heap, so it is the same on every machine;
+// the host's TestWeighedIsHeld holds it within 1.5× of the heap, shape by
+// shape.
+func Weigh(roots ...lua.LValue) int64 {
+	w := walker{seen: map[any]struct{}{}, strings: map[stringKey]struct{}{}}
+	for _, v := range roots {
+		w.push(v)
+	}
+	return w.run()
+}
+
+// The sizes of the values a walk visits, as Go allocates them (a table's
+// is its Footprint).
+const (
+	heldString  = 16 // a string's header (an LString in an interface), plus its bytes
+	heldNumber  = 16 // a number in an interface (the state makes them 8 to a block of 64 bytes), but for the small integers every state shares
+	heldFunc    = 64 // a closure
+	heldUpvalue = 56 // an upvalue: its pointer in the closure and its cell
+	heldShared  = 256
+)
+
+// stringKey names a string's bytes, so that one string held in many
+// places counts once.
+type stringKey struct {
+	data *byte
+	n    int
+}
+
+// walker adds up the estimated sizes of the values reachable from what it
+// is given, each counted once.
+type walker struct {
+	stack   []lua.LValue
+	seen    map[any]struct{}
+	strings map[stringKey]struct{}
+	total   int64
+}
+
+func (w *walker) push(v lua.LValue) {
+	switch v := v.(type) {
+	case lua.LNumber:
+		if v < 0 || v >= 128 || v != lua.LNumber(int(v)) {
+			w.total += heldNumber
+		}
+	case lua.LString:
+		if len(v) >= heldShared {
+			k := stringKey{unsafe.StringData(string(v)), len(v)}
+			if _, ok := w.strings[k]; ok {
+				return
+			}
+			w.strings[k] = struct{}{}
+		}
+		w.total += heldString + stringBytes(len(v))
+	case *lua.LTable, *lua.LFunction, *lua.LUserData:
+		if _, ok := w.seen[v]; ok {
+			return
+		}
+		w.seen[v] = struct{}{}
+		w.stack = append(w.stack, v)
+	}
+}
+
+// stringBytes is what Go allocates for a string's n bytes: small ones
+// rounded up to 8 bytes (the collector packs the smallest together), the
+// rest to 16.
+func stringBytes(n int) int64 {
+	if n <= 16 {
+		return int64(n+7) &^ 7
+	}
+	return int64(n+15) &^ 15
+}
+
+func (w *walker) run() int64 {
+	for len(w.stack) > 0 {
+		v := w.stack[len(w.stack)-1]
+		w.stack = w.stack[:len(w.stack)-1]
+		switch v := v.(type) {
+		case *lua.LTable:
+			w.total += v.Footprint()
+			w.push(v.Metatable)
+			v.ForEachHeld(w.push)
+		case *lua.LFunction:
+			w.total += heldFunc
+			w.push(v.Env)
+			for _, uv := range v.Upvalues {
+				if uv != nil {
+					w.total += heldUpvalue
+					w.push(uv.Value())
+				}
+			}
+		case *lua.LUserData:
+			w.total += heldFunc
+			w.push(v.Metatable)
+		}
+	}
+	return w.total
+}

@@ -1,0 +1,126 @@
+package scripting
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/mod2048/mod2048/scripting/internal/sandbox"
+)
+
+// Limits bound what one mod may use. A handler that passes a limit stops
+// with an error naming the limit; the game goes on without its effects.
+//
+// The budgets are counts, so that a handler passes or fails the same way on
+// every machine and under any load, natively and in the browser: the VM
+// counts one instruction for each it runs, the builtins that loop count
+// their work too (see the charges in sandbox.go), and what a mod builds is
+// charged by size: every bytesPerInstruction bytes a concatenation (`..`,
+// concat.go), a builtin or a table (made or grown: lua.Meter, which Done
+// reads) makes count one instruction, and each value a `...` passes on
+// counts one. So HandlerInstructions and TurnInstructions also bound the bytes a
+// call and a turn build (64 MiB and 256 MiB by default). MaxMemory bounds
+// what a mod keeps from one call to the next, estimated from its values,
+// never from the process's memory (memory.go).
+//
+// FailsafeTime is a failsafe for work no count sees (the length of a table
+// full of holes): far above what the budgets let a handler do, it stops a
+// call by the wall clock, which is not deterministic, and says so
+// (Report.Failsafe). It does not run under WebAssembly, where no watchdog
+// runs while a call does. MaxHeapGrowth, a failsafe on the growth of the
+// whole process's heap during a call, is off (0) by default: nothing the
+// budgets allow needs it, and what it reads counts every goroutine's
+// memory (other games', with `2048 sim --jobs`), so it would let the
+// machine decide a mod's fate. An embedder may set it as a last resort.
+type Limits struct {
+	HandlerInstructions int64 // one handler call
+	TurnInstructions    int64 // all of one mod's handler calls in one turn, dry runs included (see BeforeMoveInstructions)
+	// BeforeMoveInstructions bound one evaluation of a mod's before_move
+	// handlers: in a move, and in each dry run that asks whether a move is
+	// refused (Refused), which the play session runs for up to four
+	// directions before a move. Those four dry runs come out of the
+	// turn's budget: a mod with before_move handlers has
+	// TurnInstructions less 4 × BeforeMoveInstructions for its move, so
+	// that a move and its dry runs together run at most TurnInstructions.
+	// 0 is TurnInstructions / 8.
+	BeforeMoveInstructions int64
+	LoadInstructions       int64         // loading the mod: its files' top level
+	FailsafeTime           time.Duration // wall clock of one call (failsafe)
+	CallStack              int           // Lua call frames (deep recursion ends in an error)
+	Registry               int           // Lua data-stack slots
+	MaxString              int           // bytes a builtin may produce (string.rep, upper, lower, reverse, format, gsub, table.concat)
+	MaxPattern             int           // bytes of subject (and of pattern) string.gsub, gmatch, find and match may scan
+	MaxItems               int           // values unpack and string.byte may return, elements table.concat may join and table.sort may sort
+	MaxHandlers            int           // handlers one mod may register for one event
+	MaxHeapGrowth          uint64        // growth of the process's Go heap during a call before the call is stopped (failsafe, last resort); 0, the default, is off
+	MaxMemory              int64         // bytes of the Lua values a mod holds from one call to the next, weighed (memory.go); 0 is no limit
+	// MaxGameMemory bounds what all the mods of a game hold together,
+	// weighed as MaxMemory is: the ceiling that lets many mods, each
+	// within its own budget, share a browser page. 0 is no limit.
+	MaxGameMemory int64
+	MaxLog        int // bytes of print output kept per mod
+}
+
+// defaultLimits are the limits mods run under. On the machine they were
+// measured on (an AMD EPYC core, Go 1.26), gopher-lua runs 25 to 30 million
+// instructions a second of arithmetic and 6 to 8 million of table building:
+// a million instructions are 35 to 150 ms.
+var defaultLimits = Limits{
+	HandlerInstructions:    1_000_000,
+	TurnInstructions:       4_000_000,
+	BeforeMoveInstructions: 0, // TurnInstructions / 8: 500000
+	LoadInstructions:       4_000_000,
+	FailsafeTime:           2 * time.Second,
+	CallStack:              200,
+	Registry:               64 * 1024,
+	MaxString:              1 << 20,
+	MaxPattern:             64 << 10,
+	MaxItems:               1 << 16,
+	MaxHandlers:            64,
+	MaxMemory:              64 << 20,
+	MaxGameMemory:          128 << 20,
+	MaxLog:                 64 << 10,
+}
+
+// DefaultLimits returns the limits mods run under unless the embedder sets
+// others: a copy, to change as it likes.
+func DefaultLimits() Limits { return defaultLimits }
+
+// sandboxLimits are the limits of l the sandbox's own functions keep.
+func sandboxLimits(l Limits) sandbox.Limits {
+	return sandbox.Limits{CallStack: l.CallStack, Registry: l.Registry, MaxString: l.MaxString, MaxPattern: l.MaxPattern, MaxItems: l.MaxItems}
+}
+
+// The errors of a spent budget.
+func callReason(l Limits) string {
+	return fmt.Sprintf("exceeded its instruction budget (%d a call)", l.HandlerInstructions)
+}
+
+func turnReason(l Limits) string {
+	return fmt.Sprintf("exceeded its instruction budget (%d a turn)", l.TurnInstructions)
+}
+
+// beforeMoveBudget is Limits.BeforeMoveInstructions, its default worked
+// out; dryRunsReserve what a mod with before_move handlers sets aside of
+// its turn for the dry runs; at least one instruction is left to the turn.
+func beforeMoveBudget(l Limits) int64 {
+	if l.BeforeMoveInstructions > 0 {
+		return l.BeforeMoveInstructions
+	}
+	return l.TurnInstructions / 8
+}
+
+func dryRunsReserve(l Limits) int64 {
+	return min(4*beforeMoveBudget(l), max(l.TurnInstructions-1, 0))
+}
+
+func beforeMoveReason(l Limits) string {
+	return fmt.Sprintf("exceeded its instruction budget (%d for before_move)", beforeMoveBudget(l))
+}
+
+func dryTurnReason(l Limits) string {
+	return fmt.Sprintf("exceeded its instruction budget (%d a turn, less %d kept for the dry runs of before_move)", l.TurnInstructions, dryRunsReserve(l))
+}
+
+func loadReason(l Limits) string {
+	return fmt.Sprintf("exceeded its instruction budget (%d to load)", l.LoadInstructions)
+}
