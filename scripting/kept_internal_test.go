@@ -193,3 +193,42 @@ func weighModID(t *testing.T, id, src string) *Mod {
 	}
 	return m
 }
+
+// TestEveryBuildCharged: whatever a handler builds and keeps, tables,
+// closures, numbers or strings, it is charged for: a call of 200000
+// instructions that keeps all it makes holds at most what the budget
+// allows it to build (64 bytes an instruction), plus a little. Before
+// tables, closures and numbers were metered, a table a slot cost one
+// instruction whatever it held.
+func TestEveryBuildCharged(t *testing.T) {
+	limits := defaultLimits
+	limits.HandlerInstructions = 200_000
+	limits.TurnInstructions = 200_000
+	limits.MaxMemory, limits.MaxGameMemory = 0, 0
+	limits.FailsafeTime = time.Minute
+	perCall := limits.HandlerInstructions * sandbox.BytesPerInstruction
+	for _, build := range []string{
+		"t[#t + 1] = {a = i}",
+		"t[#t + 1] = {i, i, i}",
+		"t[#t + 1] = function() return i end",
+		"t[#t + 1] = i + 0.5",
+		"t[#t + 1] = 'entry ' .. i",
+		"t['k' .. i] = true",
+		"t[{}] = i",
+		"t[i * 100] = i",
+	} {
+		idleWatchdog(t)
+		before := liveHeap()
+		h, g := keptHost(t, "t = {}\ngame.on(\"tick\", function()\n  for i = 1, 100000000 do "+build+" end\nend)", limits)
+		reports := playAll(h, g, 1)
+		held := int64(liveHeap()) - int64(before)
+		runtime.KeepAlive(h)
+		if len(reports) != 1 || !strings.Contains(reports[0].Message, "exceeded its instruction budget") {
+			t.Errorf("%s: reports %v", build, reports)
+		}
+		t.Logf("%-40s held %5d KiB after one call (the budget builds %d KiB)", build, held>>10, perCall>>10)
+		if held > perCall*3/2+1<<20 {
+			t.Errorf("%s: one call left %d KiB held, more than its budget's %d KiB", build, held>>10, perCall>>10)
+		}
+	}
+}

@@ -174,6 +174,9 @@ func check(t *rapid.T, tb *LTable, model map[LValue]LValue) {
 			t.Fatalf("pairs misses %v", k)
 		}
 	}
+	if k := len(tb.array); k > 0 && tb.array[k-1] == LNil {
+		t.Fatalf("the array part of %d slots ends with a nil", k)
+	}
 	n := tb.Len()
 	if (n > 0 && tb.RawGetInt(n) == LNil) || tb.RawGetInt(n+1) != LNil {
 		t.Fatalf("#t = %d is not a border", n)
@@ -307,4 +310,31 @@ func liveHeap() uint64 {
 	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	metrics.Read(s)
 	return s[0].Value.Uint64()
+}
+
+// TestLengthIsOneStep: the length of a list whose end was cleared reads one
+// slot, not every nil back from the end: a million # on a list of a
+// million cleared slots is instant, where upstream made each a million
+// steps that no budget counted.
+func TestLengthIsOneStep(t *testing.T) {
+	L := NewState()
+	defer L.Close()
+	if err := L.DoString(`
+		t = {}
+		for i = 1, 1000000 do t[i] = i end
+		for i = 1000000, 2, -1 do t[i] = nil end
+		local n = 0
+		for i = 1, 1000000 do n = n + #t end
+		assert(n == 1000000, n)
+		table.insert(t, "x")
+		assert(t[2] == "x" and #t == 2)
+		local u = {1, nil, 3}
+		table.remove(u)
+		assert(#u == 1, #u)
+	`); err != nil {
+		t.Fatal(err)
+	}
+	if tb := L.GetGlobal("t").(*LTable); len(tb.array) != 2 {
+		t.Fatalf("array part of %d slots", len(tb.array))
+	}
 }

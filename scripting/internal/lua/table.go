@@ -108,6 +108,22 @@ func (tb *LTable) Insert(i int, value LValue) {
 	tb.array[i] = value
 	tb.migrate()
 	tb.grew(c)
+	tb.trim()
+}
+
+// [mod2048] trim drops the nils at the end of the array part, so that its
+// last slot always holds a value: the length (#) and Append then read one
+// slot, where upstream scanned every nil back from the end, work that no
+// budget counted (a list of a million nils made each # a million steps).
+// Trimming a slot costs no more than growing over it did, and growth is
+// metered.
+func (tb *LTable) trim() {
+	n := len(tb.array)
+	for n > 0 && tb.array[n-1] == LNil {
+		n--
+	}
+	clear(tb.array[n:])
+	tb.array = tb.array[:n]
 }
 
 // MaxN returns a maximum number key that nil value does not exist before it.
@@ -146,6 +162,7 @@ func (tb *LTable) Remove(pos int) LValue {
 		tb.array[larray-1] = nil
 		tb.array = tb.array[:larray-1]
 	}
+	tb.trim() // [mod2048] what is now the end may be a nil
 	return oldval
 }
 
@@ -178,6 +195,9 @@ func (tb *LTable) RawSetInt(key int, value LValue) {
 	switch {
 	case index < alen:
 		tb.array[index] = value
+		if value == LNil && index == alen-1 {
+			tb.trim()
+		}
 	case index-alen > MaxArrayGap || tb.inHash(key):
 		// [mod2048] A far key goes to the hash part, where it costs one
 		// entry, not index-alen slots; so does one the hash part holds.
