@@ -115,13 +115,7 @@ local function work() local x = 0 for i = 1, 600 do x = x + i end end
 game.on("tick", work)
 game.on("tick", work)
 game.on("tick", work)`)
-	g := newHostileGame(t)
-	h, err := scripting.NewHost([]*scripting.Mod{m}, g.Rules(), hostileOptions, limits)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close()
-	g.SetHooks(h)
+	h, g := hostileHost(t, m, limits)
 	if _, err := h.Move(g, engine.Left); err != nil {
 		t.Fatal(err)
 	}
@@ -149,13 +143,7 @@ game.on("before_move", function() local x = 0 for i = 1, 20000 do x = x + i end 
 game.on("tick", spin)
 game.on("tick", spin)
 game.on("tick", spin)`)
-	g := newHostileGame(t)
-	h, err := scripting.NewHost([]*scripting.Mod{m}, g.Rules(), hostileOptions, limits)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close()
-	g.SetHooks(h)
+	h, g := hostileHost(t, m, limits)
 	for move := range 3 {
 		before := h.Instructions()
 		var legal []engine.Direction
@@ -184,13 +172,7 @@ game.on("tick", spin)`)
 	// A before_move that spends more than its eighth fails, in the move
 	// and in a dry run alike.
 	m2 := luaMod(t, "slow", `game.on("before_move", function() local x = 0 while true do x = x + 1 end end)`)
-	g2 := newHostileGame(t)
-	h2, err := scripting.NewHost([]*scripting.Mod{m2}, g2.Rules(), hostileOptions, limits)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h2.Close()
-	g2.SetHooks(h2)
+	h2, g2 := hostileHost(t, m2, limits)
 	before := h2.Instructions()
 	if ref := h2.Refused(g2, engine.Left); ref != nil {
 		t.Fatalf("refused: %v", ref)
@@ -202,4 +184,18 @@ game.on("tick", spin)`)
 	if r := h2.TakeReports(); len(r) != 1 || r[0].Message != "exceeded its instruction budget (100000 for before_move)" {
 		t.Errorf("reports %v, want before_move's budget", r)
 	}
+}
+
+// hostileHost attaches a host of m under limits to a new hostile game,
+// closed with the test.
+func hostileHost(t *testing.T, m *scripting.Mod, limits scripting.Limits) (*scripting.Host, *engine.Game) {
+	t.Helper()
+	g := newHostileGame(t)
+	h, err := scripting.NewHost([]*scripting.Mod{m}, g.Rules(), hostileOptions, limits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(h.Close)
+	g.SetHooks(h)
+	return h, g
 }

@@ -1,8 +1,6 @@
 package scripting
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/mod2048/mod2048/engine"
@@ -12,20 +10,7 @@ import (
 // values measures, checking that a second walk measures the same.
 func heldBy(t *testing.T, src string) int64 {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), "held")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	manifest := "id = \"held\"\nname = \"Held\"\nversion = \"1.0.0\"\napi_version = 1\n"
-	for name, s := range map[string]string{ManifestName: manifest, "main.lua": src} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	mod, err := LoadMod(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	mod := weighMod(t, src)
 	h, err := NewHost([]*Mod{mod}, engine.NewClassic(), engine.Options{Width: 4, Height: 4, Seed: 1}, defaultLimits)
 	if err != nil {
 		t.Fatal(err)
