@@ -10,7 +10,7 @@ import "maps"
 // The sizes of what a footprint counts, in bytes, for a 64-bit Go (amd64,
 // arm64 and wasm alike) with Go's swiss-table maps (Go 1.24 on).
 const (
-	tableStruct   = 112 // an LTable: its fields, in the size class that holds them
+	tableStruct   = 128 // an LTable: its fields, in the size class that holds them
 	valueSlot     = 16  // an LValue in a slice: an interface
 	mapHeader     = 48  // a map's header
 	mapTable      = 48  // one table of a map's directory, with its directory entry

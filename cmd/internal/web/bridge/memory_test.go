@@ -71,9 +71,9 @@ func TestNineHungryMods(t *testing.T) {
 const saturatingMod = `
 local function build(n) local t = {} for i = 1, n do t[i] = {a = i} end return #t end
 game.on("before_move", function() build(30000) end)
-game.on("tick", function() build(35000) end)
-game.on("tick", function() build(35000) end)
-game.on("tick", function() build(35000) end)
+game.on("tick", function() build(33000) end)
+game.on("tick", function() build(33000) end)
+game.on("tick", function() build(33000) end)
 `
 
 // BenchmarkSaturatingMove: a move of the page with one mod that spends its
