@@ -232,3 +232,15 @@ func TestEveryBuildCharged(t *testing.T) {
 		}
 	}
 }
+
+// TestNoticesKeptBounded: a frontend that never takes the notices (the
+// lab) leaves the host keeping the last 64, not every message of the game.
+func TestNoticesKeptBounded(t *testing.T) {
+	h, g := keptHost(t, `game.on("tick", function() for i = 1, 4 do game.notify("message " .. i) end end)`, defaultLimits)
+	if r := playAll(h, g, 40); len(r) > 0 {
+		t.Fatalf("reports %v", r)
+	}
+	if n := len(h.TakeNotices()); n != maxKeptNotices {
+		t.Errorf("%d notices kept, want the last %d", n, maxKeptNotices)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"weak"
 
 	lua "github.com/mod2048/mod2048/scripting/internal/lua"
 	"github.com/mod2048/mod2048/scripting/internal/sandbox"
@@ -129,9 +130,11 @@ type payloadUse struct {
 	reads uint8
 }
 
-// protoEvent is a handler's code and its event.
+// protoEvent is a handler's code and its event. The code is held weakly:
+// the cache lives as long as the process, and must not keep a mod's
+// compiled code alive after the compile cache let it go.
 type protoEvent struct {
-	proto *lua.FunctionProto
+	proto weak.Pointer[lua.FunctionProto]
 	ev    int
 }
 
@@ -147,7 +150,7 @@ func handlerPayloadUse(fn *lua.LFunction, ev int) payloadUse {
 	if fn.IsG {
 		return payloadUse{reuse: reuseNone, reads: allFields}
 	}
-	return payloadUses.getOr(protoEvent{fn.Proto, ev}, func() payloadUse {
+	return payloadUses.getOr(protoEvent{weak.Make(fn.Proto), ev}, func() payloadUse {
 		u := payloadUse{reuse: payloadReuse(fn.Proto, payloadScalars[ev]), reads: allFields}
 		if u.reuse != reuseNone {
 			// The payload cannot escape: only the fields the code names

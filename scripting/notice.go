@@ -23,11 +23,20 @@ func (h *Host) TakeNotices() []Notice {
 	return n
 }
 
-// keepNotices keeps the notices of the attempt that became the move.
+// keepNotices keeps the notices of the attempt that became the move: the
+// last maxKeptNotices of them, for a frontend that does not take them (the
+// lab), so that what the host keeps of the mods' messages stays small.
 func (h *Host) keepNotices() {
 	h.notices = append(h.notices, h.pending...)
 	h.pending = h.pending[:0]
+	if over := len(h.notices) - maxKeptNotices; over > 0 {
+		h.notices = append(h.notices[:0], h.notices[over:]...)
+	}
 }
+
+// maxKeptNotices is how many notices the host keeps until a frontend takes
+// them.
+const maxKeptNotices = 64
 
 // Shown is what a frontend draws for mark m of hazard h: its turns left or
 // its count where the hazard has a counter, else the glyph.

@@ -33,7 +33,7 @@ const (
 	StopFailsafe          // the wall clock or the heap: depends on the machine
 )
 
-// stop is why the host stopped a call, if it did.
+// Stop is why the host stopped a call, if it did.
 type Stop struct {
 	Kind   StopKind
 	Reason string
@@ -139,8 +139,8 @@ func (b *Budget) Done() <-chan struct{} {
 	return nil
 }
 
-// spend charges n instructions of a builtin's work and raises the Budget's
-// error if the call is out of Budget (or stopped by the failsafe).
+// Spend charges n instructions of a builtin's work and raises the Budget's
+// error if the call is out of budget (or stopped by the failsafe).
 func (b *Budget) Spend(L *lua.LState, n int) {
 	if b.left -= int64(n); b.left < 0 {
 		b.cancel(Stop{StopBudget, b.over})
@@ -171,7 +171,7 @@ type budgetError string
 
 func (e budgetError) Error() string { return string(e) }
 
-// start opens a call that may run n instructions, failing with over when it
+// Start opens a call that may run n instructions, failing with over when it
 // runs more, and runs at most failsafe by the wall clock.
 func (b *Budget) Start(n int64, over string, failsafe time.Duration) {
 	b.left, b.over, b.steps = n, over, 0
@@ -192,7 +192,7 @@ func (b *Budget) Start(n int64, over string, failsafe time.Duration) {
 	}
 }
 
-// stop closes the call and returns the instructions it ran and why it was
+// End closes the call and returns the instructions it ran and why it was
 // stopped, if it was; after a stop it makes a fresh channel, so the state
 // stays usable.
 func (b *Budget) End(n int64) (used int64, why Stop) {

@@ -30,8 +30,8 @@ type Compiled struct {
 
 // The cache's bounds: files and bytes of source.
 const (
-	compiledMaxFiles = 512
-	compiledMaxBytes = 32 << 20
+	compiledMaxFiles = 64
+	compiledMaxBytes = 4 << 20
 )
 
 // CachedCompile returns the cached compilation of the file name with the

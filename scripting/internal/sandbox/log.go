@@ -44,7 +44,7 @@ func (b *Log) Println(s string) {
 	}
 }
 
-// discarding reports whether the log drops what is printed: the host is
+// Discarding reports whether the log drops what is printed: the host is
 // asking a question that must leave no trace.
 func (b *Log) Discarding() bool {
 	b.mu.Lock()
@@ -52,7 +52,7 @@ func (b *Log) Discarding() bool {
 	return b.discard
 }
 
-// setDiscard turns discarding on or off.
+// SetDiscard turns discarding on or off.
 func (b *Log) SetDiscard(on bool) {
 	b.mu.Lock()
 	b.discard = on

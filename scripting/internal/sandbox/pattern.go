@@ -74,7 +74,7 @@ func (p *Patterns) take(L *lua.LState, src, pat string, what string) *matcher {
 
 func (p *Patterns) put(ms *matcher) { p.spare = ms }
 
-// contains reports whether pat matches somewhere in src, as string.find
+// Contains reports whether pat matches somewhere in src, as string.find
 // finds it (game.cells), charging the steps as find does; it returns them
 // too.
 func (p *Patterns) Contains(L *lua.LState, src, pat string) (bool, int) {

@@ -37,7 +37,8 @@ func New(l Limits, b *Budget, log *Log) *lua.LState {
 	return L
 }
 
-// sandbox is what a sandbox's own functions read.
+// Box is what a sandbox's own functions read, and what the host keeps
+// for it (Host).
 type Box struct {
 	l     Limits
 	b     *Budget

@@ -41,7 +41,7 @@ func newWatchdog() *Watchdog {
 // until the process ends.
 var TheWatchdog = sync.OnceValue(newWatchdog)
 
-// add watches b's calls, which may grow the heap by at most limit
+// Add watches b's calls, which may grow the heap by at most limit
 // (Limits.MaxHeapGrowth; 0 is no limit).
 func (w *Watchdog) Add(b *Budget, id string, limit uint64) {
 	b.limit = limit
@@ -53,7 +53,7 @@ func (w *Watchdog) Add(b *Budget, id string, limit uint64) {
 	w.mu.Unlock()
 }
 
-// remove stops watching b.
+// Remove stops watching b.
 func (w *Watchdog) Remove(b *Budget) {
 	w.mu.Lock()
 	delete(w.budgets, b)

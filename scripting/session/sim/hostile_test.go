@@ -89,26 +89,9 @@ func TestHostileJobsUnderLoad(t *testing.T) {
 			}
 			run := func(jobs int, load bool) []byte {
 				o.Jobs = jobs
-				var stop atomic.Bool
-				var wg sync.WaitGroup
-				if load {
-					for range runtime.NumCPU() {
-						wg.Add(1)
-						go func() {
-							defer wg.Done()
-							var keep [][]byte
-							for !stop.Load() {
-								keep = append(keep, make([]byte, 64<<10))
-								if len(keep) > 256 {
-									keep = keep[:0]
-								}
-							}
-						}()
-					}
-				}
+				stop := loadMachine(load)
 				rs, err := Run(o)
-				stop.Store(true)
-				wg.Wait()
+				stop()
 				if err != nil {
 					t.Fatalf("%s: %v", name, err)
 				}
@@ -134,4 +117,72 @@ func TestHostileJobsUnderLoad(t *testing.T) {
 		t.Fatalf("only %d hostile attacks ran", tested)
 	}
 	t.Logf("%d hostile attacks", tested)
+}
+
+// TestMemoryHeavyJobsDefaultLimits: the memory-heavy attacks under the
+// budgets players have (where a giant request, storage nested or spread too
+// far and memory kept each reach the host's checks), one worker, two, and
+// two under load: the same report, and no failsafe.
+func TestMemoryHeavyJobsDefaultLimits(t *testing.T) {
+	c, err := config.Build(config.BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mk, err := MakePolicy("random", PolicyOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, variant := range []string{"requests", "deep", "wide", "far", "keep"} {
+		mod, err := scripting.LoadMod(filepath.Join("..", "..", "..", "testdata", "hostile", "memory_heavy"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := mod.Set("variant", fmt.Sprintf("%q", variant)); err != nil {
+			t.Fatal(err)
+		}
+		o := Options{Setup: session.Setup{Config: c, Mods: []*scripting.Mod{mod}}, Policy: "random", Make: mk, Games: 2, Seed: 9, MaxTurns: 12}
+		var reports [3][]byte
+		for i, jobs := range []int{1, 2, 2} {
+			o.Jobs = jobs
+			stop := loadMachine(i == 2)
+			rs, err := Run(o)
+			stop()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if reports[i], err = NewReport(o.header(), rs).JSON(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !bytes.Equal(reports[0], reports[1]) || !bytes.Equal(reports[0], reports[2]) {
+			t.Errorf("%s: the reports differ with --jobs 1, 2 and 2 under load", variant)
+		}
+		if bytes.Contains(reports[0], []byte("stopped by the failsafe")) || !bytes.Contains(reports[0], []byte(`"first_error"`)) {
+			t.Errorf("%s: want a budget's error and no failsafe:\n%s", variant, reports[0])
+		}
+	}
+}
+
+// loadMachine, when on, loads the machine (goroutines that burn the
+// processors and churn the heap) until the returned function is called.
+func loadMachine(on bool) (stop func()) {
+	if !on {
+		return func() {}
+	}
+	var done atomic.Bool
+	var wg sync.WaitGroup
+	for range runtime.NumCPU() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var keep [][]byte
+			for !done.Load() {
+				keep = append(keep, make([]byte, 64<<10))
+				if len(keep) > 256 {
+					keep = keep[:0]
+				}
+			}
+		}()
+	}
+	return func() { done.Store(true); wg.Wait() }
 }
