@@ -22,6 +22,7 @@ import (
 	"github.com/mod2048/mod2048/scripting/session"
 	"github.com/mod2048/mod2048/scripting/session/replay"
 	"github.com/mod2048/mod2048/scripting/session/sim"
+	"github.com/mod2048/mod2048/scripting/session/sim/simplot"
 )
 
 const simUsage = `Usage: 2048 sim [the play flags] [--games N] [--seed S] [--policy P | --skill | --skills LIST] [--max-turns T] [--jobs J] [--json FILE] [--csv FILE] [--plot FILE] [--shard I/N] [--compare FILE.toml ... | --compare-mods LIST ... | --sweep KEY=V1,V2,... | --levers]
@@ -277,11 +278,22 @@ func simMain(o simOptions, shard, shards int, stdout, stderr io.Writer) error {
 	return writeOutputs(o, r)
 }
 
-// outputs is what a run's or a study's report writes besides its table.
+// outputs is what a run's or a study's report writes besides its table
+// (its plot: plotOf).
 type outputs interface {
 	JSON() ([]byte, error)
 	CSV(w io.Writer) error
-	Plot(file string) error
+}
+
+// plotOf draws a run's or a study's report into file (simplot).
+func plotOf(r outputs, file string) error {
+	switch r := r.(type) {
+	case *sim.Report:
+		return simplot.Report(r, file)
+	case *sim.Study:
+		return simplot.Study(r, file)
+	}
+	return fmt.Errorf("%s: no plot of a %T", file, r)
 }
 
 // writeOutputs writes the report's JSON, CSV and plot to the files the
@@ -297,7 +309,7 @@ func writeOutputs(o simOptions, r outputs) error {
 		}
 	}
 	if o.plot != "" {
-		if err := r.Plot(o.plot); err != nil {
+		if err := plotOf(r, o.plot); err != nil {
 			return err
 		}
 	}

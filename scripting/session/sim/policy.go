@@ -12,10 +12,13 @@ import (
 	"github.com/mod2048/mod2048/scripting/session"
 )
 
-// View is what a policy sees of a game: what a player sees. Legal is the
-// session's legal moves, in which a mod's refusal counts as illegal. Fork
-// copies the game at its state for search (no mods' hooks), its random
-// source reseeded.
+// View is what a policy sees of a game: what a player sees, and no more.
+// State is the game's state without its random source (its RNG is zero):
+// no policy can read the spawns to come from it. Legal is the session's
+// legal moves, in which a mod's refusal counts as illegal. Fork copies the
+// game at its state for a search, its random source seeded with seed,
+// never the game's own, and the mods' hooks run on its moves as dry runs,
+// so that a search sees the mods as the player does.
 type View struct {
 	State *engine.State
 	Rules engine.Rules
@@ -209,7 +212,16 @@ func (p *expertPolicy) Choose(v View) engine.Direction {
 
 // ViewOf is what a player sees of a session's game.
 func ViewOf(s *session.Session) View {
-	return View{State: s.State(), Rules: s.Rules(), Legal: s.Legal(), Fork: s.Fork}
+	return View{State: playerState(s.State(), new(engine.State)), Rules: s.Rules(), Legal: s.Legal(), Fork: s.Fork}
+}
+
+// playerState makes into into a copy of s as a player sees it: everything
+// but its random source, which is zero. The copy shares s's cells, marks
+// and data, to read while s stands.
+func playerState(s, into *engine.State) *engine.State {
+	*into = *s
+	into.RNG = engine.RNG{}
+	return into
 }
 
 // Advice is one move as the expert ranks it.

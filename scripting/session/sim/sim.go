@@ -224,6 +224,7 @@ func playGame(o Options, i int) (Result, error) {
 	}
 	// What every view holds, made once a game: a method value allocates.
 	rules, fork := s.Rules(), s.Fork
+	var seen engine.State // what the policy sees of the state: no random source
 	top()
 	// A game that stops on a win ends there; one that goes on after a win
 	// (stop_on_win = false) is played on to its end, for its highest
@@ -235,7 +236,7 @@ func playGame(o Options, i int) (Result, error) {
 		if st == engine.Won || st == engine.Lost {
 			break
 		}
-		v := View{State: s.State(), Rules: rules, Legal: s.Legal(), Fork: fork}
+		v := View{State: playerState(s.State(), &seen), Rules: rules, Legal: s.Legal(), Fork: fork}
 		if len(stats) > 0 {
 			r.Refused += bits.OnesCount8(uint8(s.RulesLegal() &^ v.Legal))
 		}

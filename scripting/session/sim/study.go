@@ -55,8 +55,8 @@ type Study struct {
 	Entries  []Entry `json:"entries"`
 }
 
-// configs returns the study's configuration labels in order, once each.
-func (s *Study) configs() []string {
+// Configs returns the study's configuration labels in order, once each.
+func (s *Study) Configs() []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, e := range s.Entries {
@@ -68,8 +68,8 @@ func (s *Study) configs() []string {
 	return out
 }
 
-// skills returns the study's skills in order, once each.
-func (s *Study) skills() []string {
+// Skills returns the study's skills in order, once each.
+func (s *Study) Skills() []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, e := range s.Entries {
@@ -116,7 +116,7 @@ func WinDiff(a, b *Report) Diff {
 // configuration at the same skill, with its interval and significance.
 func (s *Study) Text(w io.Writer) error {
 	var b strings.Builder
-	configs, skills := s.configs(), s.skills()
+	configs, skills := s.Configs(), s.Skills()
 	cw := len("configuration")
 	for _, c := range configs {
 		cw = max(cw, utf8.RuneCountInString(c))

@@ -1,4 +1,8 @@
-package sim
+// Package simplot draws the balance lab's reports and studies (package
+// sim) with gonum/plot, apart from the lab itself, so that a program that
+// imports the lab to run games or pick a policy does not pull in the
+// plotting library, its fonts and its writers.
+package simplot
 
 import (
 	"fmt"
@@ -14,26 +18,28 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/mod2048/mod2048/scripting/session/sim"
 )
 
-// Plot draws the run into a file, .svg or .png by its name (gonum/plot):
+// Report draws the run into a file, .svg or .png by its name (gonum/plot):
 // its score distribution (a histogram); its survival curve split by how
 // games end (the share still going at each turn, and the shares won and
 // lost by then, so that an easier configuration whose games are won
 // sooner does not look harder); and its hazard, the chance that a game
 // still going ends at each turn: the difficulty curve.
-func (r *Report) Plot(path string) error {
+func Report(r *sim.Report, path string) error {
 	if err := plotPath(path); err != nil {
 		return err
 	}
 	if len(r.Results) == 0 {
 		return fmt.Errorf("%s: no game to plot", path)
 	}
-	scores, err := r.scorePlot()
+	scores, err := scorePlot(r)
 	if err != nil {
 		return err
 	}
-	c := r.curves()
+	c := curvesOf(r)
 	survival := newPlot("Survival: games still going, won, lost", "turn", "share of games")
 	survival.Y.Min, survival.Y.Max = 0, 1
 	if err := addLines(survival, []series{
@@ -50,12 +56,12 @@ func (r *Report) Plot(path string) error {
 	return drawRow(path, []*plot.Plot{scores, survival, hazard})
 }
 
-// Plot draws the study's runs overlaid, one line each, into a file (.svg
+// Study draws the study's runs overlaid, one line each, into a file (.svg
 // or .png): the share of games won by each turn, the share lost by each
 // turn, and the hazard (the chance that a game still going ends at each
 // turn, the difficulty curve of Isaksen, Gopstein and Nealen's survival
 // analysis of game variants).
-func (s *Study) Plot(path string) error {
+func Study(s *sim.Study, path string) error {
 	if err := plotPath(path); err != nil {
 		return err
 	}
@@ -64,11 +70,11 @@ func (s *Study) Plot(path string) error {
 	hazard := newPlot("Hazard: chance a game still going ends", "turn", "per turn")
 	won.Y.Min, won.Y.Max, lost.Y.Min, lost.Y.Max = 0, 1, 0, 1
 	var ws, ls, hs []series
-	label := func(e Entry) string {
+	label := func(e sim.Entry) string {
 		switch {
-		case len(s.configs()) == 1:
+		case len(s.Configs()) == 1:
 			return e.Skill
-		case len(s.skills()) == 1:
+		case len(s.Skills()) == 1:
 			return e.Config
 		}
 		return e.Config + " · " + e.Skill
@@ -77,7 +83,7 @@ func (s *Study) Plot(path string) error {
 		if len(e.Report.Results) == 0 {
 			continue
 		}
-		c := e.Report.curves()
+		c := curvesOf(e.Report)
 		col := palette[i%len(palette)]
 		dashed := i >= len(palette)
 		ws = append(ws, series{label(e), c.won, col, dashed})
@@ -104,7 +110,7 @@ type curves struct {
 	hazard           plotter.XYs // at the first turn of each bin of turns
 }
 
-func (r *Report) curves() curves {
+func curvesOf(r *sim.Report) curves {
 	last := 0
 	for _, g := range r.Results {
 		last = max(last, g.Turns)
@@ -113,9 +119,9 @@ func (r *Report) curves() curves {
 	lostAt := make([]int, last+1)
 	for _, g := range r.Results {
 		switch g.Outcome {
-		case Won:
+		case sim.Won:
 			wonAt[g.Turns]++
-		case Lost:
+		case sim.Lost:
 			lostAt[g.Turns]++
 		}
 	}
@@ -232,7 +238,7 @@ func drawRow(path string, plots []*plot.Plot) error {
 	return save()
 }
 
-func (r *Report) scorePlot() (*plot.Plot, error) {
+func scorePlot(r *sim.Report) (*plot.Plot, error) {
 	p := newPlot(fmt.Sprintf("Score (%d games, %s)", r.Games, r.Policy), "final score", "games")
 	values := make(plotter.Values, len(r.Results))
 	for i, g := range r.Results {
