@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -467,7 +468,11 @@ func TestSimMergeRuns(t *testing.T) {
 // clear message, before any game is played.
 func TestSimRefusesWhatCannotFit(t *testing.T) {
 	dir := t.TempDir()
-	many := strings.TrimSuffix(strings.Repeat("1,", 17), ",")
+	var values []string
+	for i := range 17 {
+		values = append(values, strconv.Itoa(i+1))
+	}
+	many := strings.Join(values, ",")
 	tests := []struct {
 		args []string
 		want string
@@ -483,6 +488,29 @@ func TestSimRefusesWhatCannotFit(t *testing.T) {
 		}
 		if d := time.Since(start); d > 20*time.Second {
 			t.Errorf("%v: refused only after %v", tt.args[:3], d)
+		}
+	}
+}
+
+// TestSimRefusesConflictingFlags: flags that ask for two things at once, or
+// the same thing twice, are refused with what to write instead, before any
+// game is played.
+func TestSimRefusesConflictingFlags(t *testing.T) {
+	dir := t.TempDir()
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--skill", "--policy", "greedy"}, "--policy greedy and --skill do not go together"},
+		{[]string{"--policy", "greedy", "--skills", "expert"}, "--policy greedy and --skills do not go together"},
+		{[]string{"--skill", "--skills", "greedy"}, "--skill and --skills do not go together"},
+		{[]string{"--skills", "expert,expert"}, "--skills names expert twice"},
+		{[]string{"--sweep", "size=2,3", "--sweep", "size=4"}, "give its values once, --sweep size=2,3,4"},
+		{[]string{"--sweep", "size=3,3"}, "--sweep size: the value 3 is given twice"},
+	} {
+		out, errOut, code := run2048(t, dir, append([]string{"sim", "--games", "2"}, tt.args...)...)
+		if code != 2 || !strings.Contains(errOut, tt.want) {
+			t.Errorf("%v: exit %d, want 2 and %q\n%s%s", tt.args, code, tt.want, out, errOut)
 		}
 	}
 }

@@ -47,6 +47,8 @@ for its settings).
 A difficulty figure names its player: --skill plays the skill ladder
 (random, greedy, lookahead 1, lookahead 2, expert) on the same seeds and
 prints one table, a row a skill; --skills LIST plays some of its rungs.
+--policy with either, or --skill with --skills, is refused, as is a rung,
+a --sweep key or a value named twice: each error says what to write.
 
 --compare FILE.toml ... plays each configuration file too, on the same
 seeds; --compare-mods LIST (repeatable) plays the base with another set of
@@ -153,6 +155,10 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "2048 sim: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	if err := conflictingSimFlags(fs, o); err != nil {
+		fmt.Fprintf(stderr, "2048 sim: %s\n", err)
 		return 2
 	}
 	if o.games < 1 || o.maxTurns < 1 || o.jobs < 1 {
@@ -496,4 +502,21 @@ func (b *bar) done() {
 		b.b.SetCurrent(int64(b.total))
 		b.p.Wait()
 	}
+}
+
+// conflictingSimFlags refuses flags that ask for two things at once, each
+// with what to write instead: a --policy beside the skill ladder that
+// replaces it, and --skill beside --skills.
+func conflictingSimFlags(fs *flag.FlagSet, o simOptions) error {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	switch {
+	case set["policy"] && o.skill:
+		return fmt.Errorf("--policy %s and --skill do not go together: --skill plays every rung of the ladder; for one player, drop --skill; for some rungs, write --skills LIST", o.policy)
+	case set["policy"] && o.skills != "":
+		return fmt.Errorf("--policy %s and --skills do not go together: name the player among the rungs, --skills %s,...", o.policy, o.policy)
+	case o.skill && o.skills != "":
+		return fmt.Errorf("--skill and --skills do not go together: --skill plays every rung, --skills %s only those", o.skills)
+	}
+	return nil
 }

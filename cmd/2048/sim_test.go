@@ -162,7 +162,7 @@ func TestSimStudies(t *testing.T) {
 		{[]string{"--sweep", "size=3", "--levers"}, "each make a study of their own"},
 		{[]string{"--skills", "greedy,clever"}, `"clever" is not a rung of the ladder`},
 	} {
-		out, errOut, code := run2048(t, dir, append([]string{"sim", "--games", "2", "--policy", "random"}, bad.args...)...)
+		out, errOut, code := run2048(t, dir, append([]string{"sim", "--games", "2"}, bad.args...)...)
 		if code == 0 || out != "" || !strings.Contains(errOut, bad.want) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want an error with %q and no table", bad.args, code, out, errOut, bad.want)
 		}

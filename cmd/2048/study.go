@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -46,7 +47,12 @@ func planStudy(o simOptions, base *config.Config, mods []*scripting.Mod, opts si
 	switch {
 	case o.skills != "":
 		ladder := sim.Ladder(opts)
+		var named []string
 		for _, name := range splitList(o.skills) {
+			if slices.Contains(named, name) {
+				return nil, usageError(fmt.Sprintf("--skills names %s twice: name each rung once", name))
+			}
+			named = append(named, name)
 			var found bool
 			for _, k := range ladder {
 				if k.Name == name {
@@ -190,10 +196,24 @@ func loadMods(refs, sets []string, lenient bool) ([]*scripting.Mod, error) {
 // of KEY=VALUE settings.
 func sweepGrid(sweeps []string) ([][]string, error) {
 	grid := [][]string{nil}
+	seen := map[string]string{}
 	for _, s := range sweeps {
 		key, values, ok := strings.Cut(s, "=")
 		if !ok || strings.TrimSpace(key) == "" || strings.TrimSpace(values) == "" {
 			return nil, usageError(fmt.Sprintf("--sweep %q: want KEY=V1,V2,...", s))
+		}
+		key = strings.TrimSpace(key)
+		if before, twice := seen[key]; twice {
+			return nil, usageError(fmt.Sprintf("--sweep %s is given twice (%s and %s): give its values once, --sweep %s=%s,%s", key, before, s, key, strings.TrimPrefix(before, key+"="), strings.TrimSpace(values)))
+		}
+		seen[key] = s
+		var vals []string
+		for _, v := range strings.Split(values, ",") {
+			v = strings.TrimSpace(v)
+			if slices.Contains(vals, v) {
+				return nil, usageError(fmt.Sprintf("--sweep %s: the value %s is given twice", key, v))
+			}
+			vals = append(vals, v)
 		}
 		var next [][]string
 		for _, g := range grid {
