@@ -68,7 +68,9 @@ its runs.
 --shard I/N plays the I-th (from 0) of N disjoint slices of the games; its
 --json is a shard. '2048 sim merge' combines the shards' JSON into exactly
 the whole run's report, and refuses shards of different runs. A progress
-bar shows on the standard error when it is a terminal. --timing adds the
+bar shows on the standard error when it is a terminal; elsewhere (a log, a
+CI job, a pipe) a line every 5 seconds says the games done of the total,
+the rate and the time left. --timing adds the
 policy's and the mods' mean time a move (wall-clock: the figures that
 change from run to run).
 
@@ -460,7 +462,10 @@ named, and refused unless --partial is given.
 	return 0
 }
 
-// bar is the progress bar of a run on a terminal.
+// bar is the progress of a run: a bar on a terminal, else a line every
+// progressEvery on stderr (a log, a CI job, a pipe), with the games done of
+// the total, the rate and the time left, so that a long run is never
+// silent.
 type bar struct {
 	p     *mpb.Progress
 	b     *mpb.Bar
@@ -468,22 +473,37 @@ type bar struct {
 	total int
 	shown bool
 	w     io.Writer
+	// Lines, where stderr is not a terminal: the label and when the last
+	// line was written.
+	lines bool
+	label string
+	last  time.Time
 }
 
-// progress returns the bar of a run of games on stderr, or nil when stderr
-// is not a terminal. The bar shows once the run has gone on for a second.
+// progressEvery is how often a run off a terminal says how far it is.
+var progressEvery = 5 * time.Second
+
+// progress returns the progress of a run of games on stderr: a bar on a
+// terminal, shown once the run has gone on for a second, else lines.
 func progress(stderr io.Writer, label string, games, shards int) *bar {
-	f, ok := stderr.(*os.File)
-	if !ok || !term.IsTerminal(int(f.Fd())) {
-		return nil
-	}
 	if shards > 0 {
 		games = (games + shards - 1) / shards
 	}
-	return &bar{start: time.Now(), total: games, w: f}
+	now := time.Now()
+	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		return &bar{start: now, total: games, w: f}
+	}
+	return &bar{start: now, total: games, w: stderr, lines: true, label: label, last: now}
 }
 
 func (b *bar) update(done int) {
+	if b.lines {
+		if now := time.Now(); now.Sub(b.last) >= progressEvery && done < b.total {
+			b.last = now
+			fmt.Fprintf(b.w, "2048 sim: %s\n", progressLine(b.label, done, b.total, now.Sub(b.start)))
+		}
+		return
+	}
 	if !b.shown {
 		if time.Since(b.start) < time.Second {
 			return
@@ -495,6 +515,20 @@ func (b *bar) update(done int) {
 			mpb.AppendDecorators(decor.Percentage(), decor.Name(" "), decor.EwmaETA(decor.ET_STYLE_GO, 30)))
 	}
 	b.b.SetCurrent(int64(done))
+}
+
+// progressLine says how far a run is: the games done of the total, the
+// rate so far, and the time left at that rate.
+func progressLine(label string, done, total int, took time.Duration) string {
+	if label != "" {
+		label += ": "
+	}
+	rate := float64(done) / took.Seconds()
+	left := "time left unknown"
+	if rate > 0 {
+		left = "about " + (time.Duration(float64(total-done)/rate) * time.Second).Round(time.Second).String() + " left"
+	}
+	return fmt.Sprintf("playing %s%d / %d games (%d%%), %.2f games/s, %s", label, done, total, 100*done/max(total, 1), rate, left)
 }
 
 func (b *bar) done() {

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mod2048/mod2048/scripting/session/sim"
 )
@@ -189,5 +191,27 @@ func TestSimGC(t *testing.T) {
 	restore()
 	if got != 100 {
 		t.Errorf("with GOGC set, a run changed the pace to %d", got)
+	}
+}
+
+// TestSimProgressLines: off a terminal (a log, a pipe), a run says how far
+// it is on stderr, a line at a time: the games done of the total, the rate
+// and the time left; the table still goes to stdout alone.
+func TestSimProgressLines(t *testing.T) {
+	defer func(d time.Duration) { progressEvery = d }(progressEvery)
+	progressEvery = 0
+	var stdout, stderr bytes.Buffer
+	if code := runSim([]string{"--games", "6", "--policy", "random", "--jobs", "1"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+	if len(lines) != 5 || !strings.HasPrefix(lines[0], "2048 sim: playing ") || !strings.Contains(lines[0], "1 / 6 games (16%)") || !strings.Contains(lines[4], "5 / 6 games") || !strings.Contains(lines[2], "games/s, about ") {
+		t.Errorf("progress lines:\n%s", stderr.String())
+	}
+	if strings.Contains(stdout.String(), "playing") {
+		t.Errorf("progress on stdout:\n%s", stdout.String())
+	}
+	if got := progressLine("classic", 30, 120, 10*time.Second); got != "playing classic: 30 / 120 games (25%), 3.00 games/s, about 30s left" {
+		t.Errorf("progressLine: %q", got)
 	}
 }
