@@ -132,7 +132,7 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&o.games, "games", 200, "`games` to play")
 	fs.Uint64Var(&o.seed, "seed", 1, "the run's `seed`")
 	fs.StringVar(&o.policy, "policy", sim.DefaultPolicy, "the `policy`: "+strings.Join(sim.Policies(), ", "))
-	fs.IntVar(&o.maxTurns, "max-turns", 1000, "a game that reaches this many `turns` is unfinished")
+	fs.IntVar(&o.maxTurns, "max-turns", 0, "a game that reaches this many `turns` is unfinished (default: the ruleset's, which lets its games end: classic 100000, cellular 1000)")
 	fs.IntVar(&o.jobs, "jobs", runtime.NumCPU(), "`workers` playing at once")
 	fs.IntVar(&o.depth, "depth", sim.DefaultDepth, "lookahead: the search's `moves`")
 	fs.IntVar(&o.samples, "samples", sim.DefaultSamples, "lookahead: `forks` each move is sampled on")
@@ -163,8 +163,8 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "2048 sim: %s\n", err)
 		return 2
 	}
-	if o.games < 1 || o.maxTurns < 1 || o.jobs < 1 {
-		fmt.Fprintln(stderr, "2048 sim: --games, --max-turns and --jobs must be at least 1")
+	if o.games < 1 || o.maxTurns < 0 || o.jobs < 1 {
+		fmt.Fprintln(stderr, "2048 sim: --games and --jobs must be at least 1, --max-turns at least 1 (or 0, the ruleset's)")
 		return 2
 	}
 	if o.games > sim.MaxGames {
@@ -256,6 +256,9 @@ func simMain(o simOptions, shard, shards int, stdout, stderr io.Writer) error {
 	base, err := config.Build(o.build)
 	if err != nil {
 		return err
+	}
+	if o.maxTurns == 0 {
+		o.maxTurns = defaultMaxTurns(base.Ruleset)
 	}
 	if o.isStudy() {
 		st, err := planStudy(o, base, mods, sim.PolicyOptions{Depth: o.depth, Samples: o.samples, AI: settings})
@@ -553,4 +556,19 @@ func conflictingSimFlags(fs *flag.FlagSet, o simOptions) error {
 		return fmt.Errorf("--skill and --skills do not go together: --skill plays every rung, --skills %s only those", o.skills)
 	}
 	return nil
+}
+
+// defaultMaxTurns is the turn cap of a run that sets none: one that lets
+// the ruleset's games end, so that a game counts as unfinished only when
+// something keeps it from ending. A classic game that stops on its win
+// ends there, about 1000 turns in for a good player (the old cap of 1000
+// cut the expert's wins short); one played on after the win to 131072
+// lasts about 60000 turns: 100000 lets every game end by a win or a loss.
+// A cellular game ends at its preset's turn limit (180 on mid), long
+// before 1000, the cap its ladder in RULES.md was measured with.
+func defaultMaxTurns(ruleset string) int {
+	if ruleset == "classic" {
+		return 100_000
+	}
+	return 1000
 }
