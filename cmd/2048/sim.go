@@ -1,14 +1,18 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"runtime"
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/vbauerster/mpb/v8"
@@ -70,7 +74,9 @@ its runs.
 the whole run's report, and refuses shards of different runs. A progress
 bar shows on the standard error when it is a terminal; elsewhere (a log, a
 CI job, a pipe) a line every 5 seconds says the games done of the total,
-the rate and the time left. --timing adds the
+the rate and the time left. Ctrl-C (or SIGTERM) stops a run at once and
+writes the games that finished (--json, --csv, the table), marked partial,
+with exit status 1. --timing adds the
 policy's and the mods' mean time a move (wall-clock: the figures that
 change from run to run).
 
@@ -79,6 +85,9 @@ file error; 2 for a usage error.
 `
 
 type simOptions struct {
+	// stop, closed by Ctrl-C or SIGTERM, stops the run: what finished is
+	// written, marked partial.
+	stop     <-chan struct{}
 	build    config.BuildOptions
 	mods     []string
 	modSets  []string
@@ -180,6 +189,9 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "2048 sim: --shard: %s\n", safe(err))
 		return 2
 	}
+	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer cancel()
+	o.stop = ctx.Done()
 	if err := simMain(o, shard, shards, stdout, stderr); err != nil {
 		fmt.Fprintf(stderr, "2048 sim: %s\n", safe(err))
 		if _, usage := err.(usageError); usage {
@@ -232,7 +244,7 @@ func simMain(o simOptions, shard, shards int, stdout, stderr io.Writer) error {
 	var policyTime time.Duration
 	play := func(c *config.Config, label string) (*sim.Report, time.Duration, error) {
 		opt := sim.Options{Setup: session.Setup{Config: c, Mods: mods}, Policy: o.policy, Make: mk,
-			Games: o.games, Seed: o.seed, MaxTurns: o.maxTurns, Jobs: o.jobs, Shard: shard, Shards: shards, Timing: o.timing}
+			Games: o.games, Seed: o.seed, MaxTurns: o.maxTurns, Jobs: o.jobs, Shard: shard, Shards: shards, Timing: o.timing, Stop: o.stop}
 		bar := progress(stderr, label, o.games, shards)
 		if bar != nil {
 			opt.Progress = bar.update
@@ -241,8 +253,12 @@ func simMain(o simOptions, shard, shards int, stdout, stderr io.Writer) error {
 		if bar != nil {
 			bar.done()
 		}
-		if err != nil {
+		stopped := errors.Is(err, sim.ErrStopped)
+		if err != nil && !stopped {
 			return nil, 0, err
+		}
+		if stopped && len(rs) == 0 {
+			return nil, 0, errors.New("stopped before any game finished: there is nothing to write")
 		}
 		var hooks time.Duration
 		for _, r := range rs {
@@ -250,7 +266,7 @@ func simMain(o simOptions, shard, shards int, stdout, stderr io.Writer) error {
 			policyTime += r.PolicyNanos
 		}
 		h := sim.Header{Config: string(c.TOML()), Policy: o.policy, Ruleset: c.Ruleset, Difficulty: c.Preset, Seed: o.seed, MaxTurns: o.maxTurns,
-			RunGames: o.games, Shard: shard, Shards: shards, Mods: runMods}
+			RunGames: o.games, Shard: shard, Shards: shards, Mods: runMods, Partial: stopped}
 		return sim.NewReport(h, rs), hooks, nil
 	}
 	base, err := config.Build(o.build)
@@ -286,7 +302,19 @@ func simMain(o simOptions, shard, shards int, stdout, stderr io.Writer) error {
 		}
 		fmt.Fprintln(stdout)
 	}
-	return writeOutputs(o, r)
+	if err := writeOutputs(o, r); err != nil {
+		return err
+	}
+	if r.Partial {
+		return errStopped(r.Games, r.RunGames)
+	}
+	return nil
+}
+
+// errStopped is the error of a run stopped by Ctrl-C or SIGTERM, after
+// its partial report was written.
+func errStopped(done, of int) error {
+	return fmt.Errorf("stopped: the report holds the %d games of %d that finished, marked partial", done, of)
 }
 
 // outputs is what a run's or a study's report writes besides its table

@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
@@ -213,5 +215,47 @@ func TestSimProgressLines(t *testing.T) {
 	}
 	if got := progressLine("classic", 30, 120, 10*time.Second); got != "playing classic: 30 / 120 games (25%), 3.00 games/s, about 30s left" {
 		t.Errorf("progressLine: %q", got)
+	}
+}
+
+// TestSimInterrupted: Ctrl-C (SIGINT) stops a run at once and writes the
+// games that finished, marked partial: the JSON, and the table; the exit
+// status says it stopped.
+func TestSimInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	cmd := exec.Command(binary, "sim", "--games", "200000", "--policy", "random", "--jobs", "1", "--json", "run.json")
+	cmd.Dir = dir
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(1500 * time.Millisecond)
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	err := cmd.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 || !strings.Contains(stderr.String(), "stopped: the report holds the") {
+		t.Fatalf("exit %v\n%s", err, stderr.String())
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("the run took %v to stop", d)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "run.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Games    int  `json:"games"`
+		RunGames int  `json:"run_games"`
+		Partial  bool `json:"partial"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil || !doc.Partial || doc.Games < 1 || doc.Games >= doc.RunGames || doc.RunGames != 200000 {
+		t.Errorf("the JSON: %v %+v", err, doc)
+	}
+	if !strings.Contains(stdout.String(), "partial: the run was stopped") {
+		t.Errorf("the table does not say it is partial:\n%s", stdout.String())
 	}
 }

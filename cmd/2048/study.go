@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -322,7 +323,11 @@ func runStudy(o simOptions, st *study, shard, shards int, stdout, stderr io.Writ
 	if runs := len(st.variants) * len(st.skills); keep && runs*o.games > maxStudyResults {
 		return usageError(fmt.Sprintf("%d runs of %d games are more results than --json or --plot keep (%d): play fewer games, or the study in parts", runs, o.games, maxStudyResults))
 	}
+	stopped := false // Ctrl-C or SIGTERM stopped a run: no other starts
 	for _, v := range st.variants {
+		if stopped {
+			break
+		}
 		runMods, err := simMods(v.mods)
 		if err != nil {
 			return err
@@ -332,8 +337,11 @@ func runStudy(o simOptions, st *study, shard, shards int, stdout, stderr io.Writ
 			if err != nil {
 				return err
 			}
+			if stopped {
+				break
+			}
 			opt := sim.Options{Setup: session.Setup{Config: v.cfg, Mods: v.mods}, Policy: k.Name, Make: mk,
-				Games: o.games, Seed: o.seed, MaxTurns: o.maxTurns, Jobs: o.jobs, Shard: shard, Shards: shards}
+				Games: o.games, Seed: o.seed, MaxTurns: o.maxTurns, Jobs: o.jobs, Shard: shard, Shards: shards, Stop: o.stop}
 			label := v.label + " · " + k.Name
 			bar := progress(stderr, label, o.games, shards)
 			if bar != nil {
@@ -343,11 +351,15 @@ func runStudy(o simOptions, st *study, shard, shards int, stdout, stderr io.Writ
 			if bar != nil {
 				bar.done()
 			}
-			if err != nil {
+			stopped = errors.Is(err, sim.ErrStopped)
+			if err != nil && !stopped {
 				return err
 			}
 			h := sim.Header{Config: string(v.cfg.TOML()), Policy: k.Name, Ruleset: v.cfg.Ruleset, Difficulty: v.cfg.Preset, Seed: o.seed, MaxTurns: o.maxTurns,
-				RunGames: o.games, Shard: shard, Shards: shards, Mods: runMods}
+				RunGames: o.games, Shard: shard, Shards: shards, Mods: runMods, Partial: stopped}
+			if stopped && len(rs) == 0 {
+				break // the run stopped before a game finished: nothing of it to show
+			}
 			r := sim.NewReport(h, rs)
 			if !keep {
 				r.Results = nil
@@ -355,8 +367,21 @@ func runStudy(o simOptions, st *study, shard, shards int, stdout, stderr io.Writ
 			s.Entries = append(s.Entries, sim.Entry{Config: v.label, Skill: k.Name, Report: r})
 		}
 	}
+	if stopped && len(s.Entries) == 0 {
+		return errors.New("stopped before any game finished: there is nothing to write")
+	}
 	if err := safeText(stdout, s.Text); err != nil {
 		return err
 	}
-	return writeOutputs(o, s)
+	if err := writeOutputs(o, s); err != nil {
+		return err
+	}
+	if stopped {
+		last := s.Entries[len(s.Entries)-1].Report
+		if last.Partial {
+			return fmt.Errorf("stopped: the study holds the %d runs played, the last of them partial (%d games of %d)", len(s.Entries), last.Games, last.RunGames)
+		}
+		return fmt.Errorf("stopped: the study holds the %d runs played", len(s.Entries))
+	}
+	return nil
 }

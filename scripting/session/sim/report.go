@@ -50,6 +50,9 @@ type Report struct {
 	// versions, files' hashes and settings.
 	Setup   []RunMod `json:"mod_setup"`
 	Results []Result `json:"results"`
+	// Partial: the run was stopped (Ctrl-C, SIGTERM) and the report holds
+	// only the games that finished, Games of RunGames.
+	Partial bool `json:"partial,omitempty"`
 }
 
 // Shard is which slice of a run's games a report holds: the games i with
@@ -100,6 +103,7 @@ type Header struct {
 	RunGames      int
 	Shard, Shards int
 	Mods          []RunMod
+	Partial       bool // the run was stopped: the results are the games that finished
 }
 
 // NewReport makes the report of results (in any order) of a run.
@@ -108,7 +112,7 @@ func NewReport(h Header, results []Result) *Report {
 	slices.SortFunc(rs, func(a, b Result) int { return a.Game - b.Game })
 	r := &Report{Games: len(rs), Config: h.Config, Policy: h.Policy, Seed: h.Seed,
 		Ruleset: h.Ruleset, Difficulty: h.Difficulty, MaxTurns: h.MaxTurns, Results: rs, Top: []Level{}, Mods: []ModStats{},
-		RunGames: h.RunGames, Setup: slices.Clone(h.Mods)}
+		RunGames: h.RunGames, Setup: slices.Clone(h.Mods), Partial: h.Partial}
 	if r.RunGames == 0 {
 		r.RunGames = len(rs)
 	}
@@ -286,6 +290,11 @@ func Merge(reports []*Report, names []string, partial bool) (merged *Report, mis
 		}
 		return fmt.Sprintf("report %d", i+1)
 	}
+	for i, r := range reports {
+		if r.Partial {
+			return nil, nil, fmt.Errorf("%s holds a stopped run (%d of %d games): play that shard again to merge it", name(i), r.Games, r.RunGames)
+		}
+	}
 	first := reports[0]
 	n := first.shardOf().Of
 	mods := func(r *Report) string {
@@ -387,6 +396,9 @@ func (r *Report) CSV(w io.Writer) error {
 func (r *Report) Text(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s · difficulty %s · policy %s · %d games · seed %d · at most %d turns\n\n", r.Ruleset, r.Difficulty, r.Policy, r.Games, r.Seed, r.MaxTurns)
+	if r.Partial {
+		fmt.Fprintf(&b, "partial: the run was stopped, and these are the %d games of %d that finished\n\n", r.Games, r.RunGames)
+	}
 	fmt.Fprintf(&b, "%-12s %7s %8s   %s\n", "", "games", "rate", "95% interval")
 	row := func(name string, k int, p float64, ci [2]float64) {
 		fmt.Fprintf(&b, "%-12s %7d %7.1f%%   %5.1f%% to %5.1f%%\n", name, k, 100*p, 100*ci[0], 100*ci[1])

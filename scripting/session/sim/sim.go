@@ -48,6 +48,10 @@ type Options struct {
 	Shard, Shards int
 	// Progress, when set, is called after each game with the games done.
 	Progress func(done int)
+	// Stop, when closed, stops the run at once: no game starts, the games
+	// under way are dropped at their next move, and Run returns the games
+	// finished, with ErrStopped (Ctrl-C, SIGTERM).
+	Stop <-chan struct{}
 	// Timing measures the wall-clock time of the policy and of the moves
 	// with mods (Result.PolicyNanos, HookNanos); off, the lab reads no
 	// clock.
@@ -127,6 +131,10 @@ const MaxFirstError = 512
 // MaxGames games.
 var ErrTooManyGames = fmt.Errorf("a run plays at most %d games (its report keeps each game's result in memory)", MaxGames)
 
+// ErrStopped is Run's error when Options.Stop stopped the run: the results
+// it returns with it are the games that finished.
+var ErrStopped = errors.New("the run was stopped")
+
 // Run plays the run's games (its shard's) and returns their results in
 // game order. Workers beyond the machine's cores are not started: they
 // would not play faster, and each holds a game and its mods.
@@ -152,6 +160,7 @@ func Run(o Options) ([]Result, error) {
 	}
 	results := make([]Result, len(games))
 	errs := make([]error, len(games))
+	finished := make([]bool, len(games))
 	next := make(chan int)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -162,6 +171,9 @@ func Run(o Options) ([]Result, error) {
 			defer wg.Done()
 			for k := range next {
 				results[k], errs[k] = playGame(o, games[k])
+				if errs[k] == nil {
+					finished[k] = true
+				}
 				if o.Progress != nil {
 					mu.Lock()
 					done++
@@ -171,15 +183,36 @@ func Run(o Options) ([]Result, error) {
 			}
 		}()
 	}
+	stopped := false
 	for k := range games {
-		next <- k
+		select {
+		case next <- k:
+			continue
+		case <-o.Stop: // a nil Stop never fires
+			stopped = true
+		}
+		break
 	}
 	close(next)
 	wg.Wait()
+	select {
+	case <-o.Stop:
+		stopped = true
+	default:
+	}
 	for _, err := range errs {
-		if err != nil {
+		if err != nil && !errors.Is(err, ErrStopped) {
 			return nil, err
 		}
+	}
+	if stopped {
+		var done []Result
+		for k, r := range results {
+			if finished[k] {
+				done = append(done, r)
+			}
+		}
+		return done, ErrStopped
 	}
 	return results, nil
 }
@@ -231,6 +264,11 @@ func playGame(o Options, i int) (Result, error) {
 	// tile, and counts as won.
 	won := false
 	for s.State().Turn < o.MaxTurns {
+		select {
+		case <-o.Stop:
+			return r, ErrStopped
+		default:
+		}
 		st := s.Status()
 		won = won || st == engine.WonContinue
 		if st == engine.Won || st == engine.Lost {

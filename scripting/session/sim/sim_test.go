@@ -2,6 +2,7 @@ package sim
 
 import (
 	"bytes"
+	"errors"
 	"math"
 	"os/exec"
 	"strings"
@@ -186,6 +187,33 @@ func TestLabImportsNoPlot(t *testing.T) {
 	for _, dep := range strings.Fields(string(out)) {
 		if strings.HasPrefix(dep, "gonum.org/") {
 			t.Errorf("the lab imports %s", dep)
+		}
+	}
+}
+
+// TestRunStops: a run whose Stop closes returns at once with the games that
+// finished, each the same as in the whole run, and ErrStopped.
+func TestRunStops(t *testing.T) {
+	o := options(t, "random", 40)
+	o.Jobs = 2
+	whole, err := Run(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := make(chan struct{})
+	o.Stop = stop
+	o.Progress = func(done int) {
+		if done == 5 {
+			close(stop)
+		}
+	}
+	part, err := Run(o)
+	if !errors.Is(err, ErrStopped) || len(part) < 5 || len(part) >= len(whole) {
+		t.Fatalf("stopped run: %v, %d games of %d", err, len(part), len(whole))
+	}
+	for _, r := range part {
+		if w := whole[r.Game]; w.Outcome != r.Outcome || w.Turns != r.Turns || w.Score != r.Score {
+			t.Errorf("game %d differs when the run is stopped: %+v, want %+v", r.Game, r, w)
 		}
 	}
 }
