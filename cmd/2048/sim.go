@@ -60,7 +60,10 @@ mods instead of --mod ("" for none). Each row has its difference in win
 rate from the base, at the same skill, with its 95% interval and whether it
 is significant. --sweep KEY=V1,V2 (repeatable: a grid) plays each value;
 KEY may be MOD.SETTING for a mod of --mod. --levers plays each numeric
-setting one step down and up, and each switch flipped. All of them combine
+setting one step down and up, and each switch flipped: the
+configuration's, and those of the mods of --mod (MOD.SETTING). A row is
+labelled by what it holds: the base, "classic + bomb", names its mods.
+All of them combine
 with --skill, and honour --json, --csv and --plot; an unknown key is
 refused, with the nearest known one, before any game is played.
 

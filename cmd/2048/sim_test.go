@@ -118,6 +118,8 @@ func TestSimStudies(t *testing.T) {
 			[]string{"size=3", "size=4", "%", "–"}},
 		{"mod sweep", []string{"--games", "4", "--policy", "random", "--mod", freeze, "--sweep", "freeze.interval=2,3"},
 			[]string{"freeze.interval=2", "freeze.interval=3"}},
+		{"mod levers", []string{"--games", "4", "--policy", "random", "--set", "size=3", "--mod", freeze, "--levers"},
+			[]string{"base + freeze", "size=4", "freeze.interval=", "won − base + freeze"}},
 		{"compare mods", []string{"--games", "4", "--policy", "random", "--compare-mods", freeze, "--compare-mods", ""},
 			[]string{"mods: " + freeze, "no mods", "won − classic"}},
 		{"skills", []string{"--skills", "greedy,expert", "--games", "3", "--set", "size=3"},

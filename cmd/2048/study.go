@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -76,6 +77,14 @@ func planStudy(o simOptions, base *config.Config, mods []*scripting.Mod, opts si
 	baseLabel := "base"
 	if base.Preset != "" && o.build.File == "" && len(o.build.Sets) == 0 {
 		baseLabel = base.Preset
+	}
+	// A row is labelled by what it holds: the configuration and its mods.
+	var ids []string
+	for _, m := range mods {
+		ids = append(ids, m.ID())
+	}
+	if len(ids) > 0 {
+		baseLabel += " + " + strings.Join(ids, " + ")
 	}
 	switch n := btoi(len(o.compare)+len(o.compareMods) > 0) + btoi(len(o.sweep) > 0) + btoi(o.levers); {
 	case n > 1:
@@ -260,11 +269,11 @@ func sweepVariant(o simOptions, base *config.Config, point []string) (variant, e
 	return variant{strings.Join(point, " "), c, mods}, nil
 }
 
-// leverVariants are the levers of a configuration: for each numeric
-// setting, one step down and one step up (an integer by a tenth of it, at
-// least 1; a rate by 0.05; any other number by a tenth), and for each
-// switch its other value; steps the configuration refuses (out of range)
-// are left out.
+// leverVariants are the levers of a configuration and of its mods: for
+// each numeric setting, one step down and one step up (an integer by a
+// tenth of it, at least 1; a rate by 0.05; any other number by a tenth),
+// and for each switch its other value; steps the configuration or the mod
+// refuses (out of range) are left out.
 func leverVariants(o simOptions, base *config.Config, mods []*scripting.Mod) ([]variant, error) {
 	keys, err := config.Keys(base.Ruleset)
 	if err != nil {
@@ -303,6 +312,40 @@ func leverVariants(o simOptions, base *config.Config, mods []*scripting.Mod) ([]
 				continue // out of the key's range
 			}
 			out = append(out, variant{key + "=" + s, c, mods})
+		}
+	}
+	// The loaded mods' settings, stepped the same way (a string setting
+	// has no neighbours to step to); steps its bounds refuse are left out.
+	for _, m := range mods {
+		names := slices.Sorted(maps.Keys(m.Manifest.Settings))
+		for _, name := range names {
+			var steps []string
+			switch x := m.Values[name].(type) {
+			case int64:
+				d := max(1, (x+5)/10)
+				steps = []string{strconv.FormatInt(x-d, 10), strconv.FormatInt(x+d, 10)}
+			case float64:
+				d := 0.05
+				if x > 1 {
+					d = math.Max(x/10, 0.05)
+				}
+				steps = []string{formatStep(x - d), formatStep(x + d)}
+			case bool:
+				steps = []string{strconv.FormatBool(!x)}
+			default:
+				continue
+			}
+			for _, step := range steps {
+				kv := m.ID() + "." + name + "=" + step
+				stepped, err := loadMods(o.mods, nil, false)
+				if err != nil {
+					return nil, err
+				}
+				if _, err := setMods(stepped, append(slices.Clone(o.modSets), kv)); err != nil {
+					continue // out of the setting's bounds
+				}
+				out = append(out, variant{kv, base, stepped})
+			}
 		}
 	}
 	return out, nil
