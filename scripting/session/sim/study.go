@@ -163,8 +163,100 @@ func (s *Study) Text(w io.Writer) error {
 			b.WriteString("\n")
 		}
 	}
+	if v := s.Verdicts(); len(v) > 0 {
+		b.WriteString("\n")
+		for _, line := range v {
+			b.WriteString("verdict: " + line + "\n")
+		}
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// Verdicts say in plain words what the study found, a line each: for a
+// comparison or the levers, whether each configuration makes the base
+// harder or easier and at how many skills (a lower win rate is harder),
+// and at how many of them the difference is significant; for a sweep, how
+// far the win rate runs across its points; for the skill ladder, how far
+// it runs from the weakest player to the strongest.
+func (s *Study) Verdicts() []string {
+	configs, skills := s.Configs(), s.Skills()
+	if len(configs) == 0 || len(skills) == 0 {
+		return nil
+	}
+	rate := func(r *Report) string { return fmt.Sprintf("%.1f%%", 100*r.WinRate) }
+	switch s.Kind {
+	case "compare", "levers":
+		var out []string
+		for _, c := range configs[1:] {
+			harder, easier, sig, n := 0, 0, 0, 0
+			for _, k := range skills {
+				base, e := s.find(configs[0], k), s.find(c, k)
+				if base == nil || e == nil {
+					continue
+				}
+				n++
+				d := WinDiff(base.Report, e.Report)
+				switch {
+				case d.D < 0:
+					harder++
+				case d.D > 0:
+					easier++
+				}
+				if d.Significant {
+					sig++
+				}
+			}
+			var what string
+			switch {
+			case harder > 0 && easier == 0:
+				what = fmt.Sprintf("makes %s harder at %d of %d skills", configs[0], harder, n)
+			case easier > 0 && harder == 0:
+				what = fmt.Sprintf("makes %s easier at %d of %d skills", configs[0], easier, n)
+			case harder > 0 && easier > 0:
+				what = fmt.Sprintf("makes %s harder at %d and easier at %d of %d skills", configs[0], harder, easier, n)
+			default:
+				what = fmt.Sprintf("wins as often as %s at %d of %d skills", configs[0], n, n)
+			}
+			if sig == 0 {
+				out = append(out, fmt.Sprintf("%s %s (no difference significant)", c, what))
+				continue
+			}
+			out = append(out, fmt.Sprintf("%s %s (significant at %d)", c, what, sig))
+		}
+		return out
+	case "sweep":
+		var out []string
+		for _, k := range skills {
+			var lo, hi *Entry
+			for _, c := range configs {
+				e := s.find(c, k)
+				if e == nil {
+					continue
+				}
+				if lo == nil || e.Report.WinRate < lo.Report.WinRate {
+					lo = e
+				}
+				if hi == nil || e.Report.WinRate > hi.Report.WinRate {
+					hi = e
+				}
+			}
+			if lo != nil {
+				out = append(out, fmt.Sprintf("at %s the win rate runs from %s (%s) to %s (%s)", k, rate(lo.Report), lo.Config, rate(hi.Report), hi.Config))
+			}
+		}
+		return out
+	default: // the skill ladder
+		var out []string
+		for _, c := range configs {
+			first, last := s.find(c, skills[0]), s.find(c, skills[len(skills)-1])
+			if first == nil || last == nil {
+				continue
+			}
+			out = append(out, fmt.Sprintf("%s is won by %s of %s's games and %s of %s's", c, rate(first.Report), skills[0], rate(last.Report), skills[len(skills)-1]))
+		}
+		return out
+	}
 }
 
 // pad pads s with spaces to n runes (fmt pads by bytes).

@@ -3,6 +3,7 @@ package sim
 import (
 	"bytes"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -61,5 +62,39 @@ func TestStudyOutput(t *testing.T) {
 	}
 	if lines := strings.Split(strings.TrimSpace(csv.String()), "\n"); len(lines) != 3 || !strings.HasPrefix(lines[2], `"b,c.toml",greedy,100,0.8,`) {
 		t.Errorf("the CSV:\n%s", csv.String())
+	}
+}
+
+// TestVerdicts: every study ends with its finding in plain words.
+func TestVerdicts(t *testing.T) {
+	rep := func(won int) *Report {
+		return NewReport(Header{Policy: "greedy"}, results(make([]int, won), make([]int, 100-won), 0, 1))
+	}
+	cmp := &Study{Kind: "compare", Entries: []Entry{
+		{Config: "classic", Skill: "greedy", Report: rep(50)}, {Config: "classic", Skill: "expert", Report: rep(80)},
+		{Config: "classic + bomb", Skill: "greedy", Report: rep(20)}, {Config: "classic + bomb", Skill: "expert", Report: rep(75)},
+		{Config: "easy.toml", Skill: "greedy", Report: rep(60)}, {Config: "easy.toml", Skill: "expert", Report: rep(90)},
+	}}
+	sweep := &Study{Kind: "sweep", Entries: []Entry{
+		{Config: "size=3", Skill: "greedy", Report: rep(10)}, {Config: "size=4", Skill: "greedy", Report: rep(40)},
+	}}
+	ladder := &Study{Kind: "skill", Entries: []Entry{
+		{Config: "mid", Skill: "random", Report: rep(0)}, {Config: "mid", Skill: "expert", Report: rep(62)},
+	}}
+	for _, tt := range []struct {
+		s    *Study
+		want []string
+	}{
+		{cmp, []string{"classic + bomb makes classic harder at 2 of 2 skills (significant at 1)", "easy.toml makes classic easier at 2 of 2 skills (significant at 1)"}},
+		{sweep, []string{"at greedy the win rate runs from 10.0% (size=3) to 40.0% (size=4)"}},
+		{ladder, []string{"mid is won by 0.0% of random's games and 62.0% of expert's"}},
+	} {
+		if got := tt.s.Verdicts(); !slices.Equal(got, tt.want) {
+			t.Errorf("%s: %q\nwant %q", tt.s.Kind, got, tt.want)
+		}
+		var b strings.Builder
+		if err := tt.s.Text(&b); err != nil || !strings.Contains(b.String(), "verdict: "+tt.want[0]) {
+			t.Errorf("%s: the table does not end with the verdict:\n%s", tt.s.Kind, b.String())
+		}
 	}
 }
