@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"image/color"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -53,6 +55,8 @@ func Report(r *sim.Report, path string) error {
 	if err := addLines(hazard, []series{{"ends", c.hazard, palette[0], false}}); err != nil {
 		return err
 	}
+	roomForLegend(survival)
+	roomForLegend(hazard)
 	return drawRow(path, []*plot.Plot{scores, survival, hazard})
 }
 
@@ -100,6 +104,9 @@ func Study(s *sim.Study, path string) error {
 		if err := addLines(p.p, p.ss); err != nil {
 			return err
 		}
+	}
+	for _, p := range []*plot.Plot{won, lost, hazard} {
+		roomForLegend(p)
 	}
 	return drawRow(path, []*plot.Plot{won, lost, hazard})
 }
@@ -183,8 +190,34 @@ func newPlot(title, x, y string) *plot.Plot {
 	p.Title.Text = title
 	p.X.Label.Text = x
 	p.Y.Label.Text = y
+	p.X.Tick.Marker = wholeTicks{}
 	p.Legend.Top = true
 	return p
+}
+
+// wholeTicks marks an axis of whole things (turns, games) with whole
+// numbers: gonum's ticks, those at whole values, labelled without
+// decimals (not "25.00 100.00 175.00").
+type wholeTicks struct{}
+
+func (wholeTicks) Ticks(lo, hi float64) []plot.Tick {
+	var out []plot.Tick
+	for _, t := range (plot.DefaultTicks{}).Ticks(lo, hi) {
+		if t.Value != math.Trunc(t.Value) {
+			continue
+		}
+		if t.Label != "" {
+			t.Label = strconv.FormatFloat(t.Value, 'f', 0, 64)
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// roomForLegend raises a plot's top by a fifth of its data's height, so
+// that the legend, at the top, sits clear of the curves.
+func roomForLegend(p *plot.Plot) {
+	p.Y.Max += (p.Y.Max - p.Y.Min) / 5
 }
 
 func addLines(p *plot.Plot, ss []series) error {
