@@ -84,6 +84,9 @@ type Dist struct {
 	P50 float64 `json:"p50"`
 	P90 float64 `json:"p90"`
 	Max float64 `json:"max"`
+	// P50CI is the median's 95% interval, free of any assumed shape: the
+	// order statistics the binomial puts around the middle rank.
+	P50CI [2]float64 `json:"p50_ci95"`
 }
 
 // Level is how many games reached a highest level.
@@ -221,7 +224,11 @@ func dist(xs []float64) Dist {
 		i := int(math.Ceil(p/100*float64(len(s)))) - 1
 		return s[max(0, min(i, len(s)-1))]
 	}
-	return Dist{P10: at(10), P50: at(50), P90: at(90), Max: s[len(s)-1]}
+	n := float64(len(s))
+	half := 1.96 * math.Sqrt(n) / 2
+	lo := max(int(math.Round(n/2-half)), 1)
+	hi := min(int(math.Round(1+n/2+half)), len(s))
+	return Dist{P10: at(10), P50: at(50), P90: at(90), Max: s[len(s)-1], P50CI: [2]float64{s[lo-1], s[hi-1]}}
 }
 
 // JSON writes the report, indented.

@@ -122,7 +122,7 @@ func TestRate(t *testing.T) {
 		}
 	}
 	d := dist([]float64{5, 1, 4, 2, 3, 10, 9, 8, 7, 6})
-	if d != (Dist{P10: 1, P50: 5, P90: 9, Max: 10}) {
+	if d != (Dist{P10: 1, P50: 5, P90: 9, Max: 10, P50CI: [2]float64{2, 9}}) {
 		t.Errorf("dist %+v", d)
 	}
 }

@@ -131,7 +131,7 @@ func (s *Study) Text(w io.Writer) error {
 	if showConfig {
 		fmt.Fprintf(&b, "%-*s  ", cw, "configuration")
 	}
-	fmt.Fprintf(&b, "%-*s  %-21s  %-21s  %-21s  %6s", sw, "skill", "won", "lost", "unfinished", "median turns")
+	fmt.Fprintf(&b, "%-*s  %-21s  %-21s  %-21s  %-22s  %-22s", sw, "skill", "won", "lost", "unfinished", "median turns", "median score")
 	if diff {
 		fmt.Fprintf(&b, "  %-24s  %s", "won − "+configs[0], "significant")
 	}
@@ -149,7 +149,7 @@ func (s *Study) Text(w io.Writer) error {
 			if showConfig {
 				fmt.Fprintf(&b, "%-*s  ", cw, pad(c, cw))
 			}
-			fmt.Fprintf(&b, "%-*s  %-21s  %-21s  %-21s  %12s", sw, pad(k, sw), cell(r.WinRate, r.WinCI), cell(r.LossRate, r.LossCI), cell(r.UnfinishedRate, r.UnfinishedCI), num(r.Turns.P50))
+			fmt.Fprintf(&b, "%-*s  %-21s  %-21s  %-21s  %-22s  %-22s", sw, pad(k, sw), cell(r.WinRate, r.WinCI), cell(r.LossRate, r.LossCI), cell(r.UnfinishedRate, r.UnfinishedCI), median(r.Turns), median(r.Score))
 			if diff {
 				if base := s.find(configs[0], k); base != nil && c != configs[0] {
 					d := WinDiff(base.Report, r)
@@ -169,7 +169,11 @@ func (s *Study) Text(w io.Writer) error {
 			b.WriteString("verdict: " + line + "\n")
 		}
 	}
-	_, err := io.WriteString(w, b.String())
+	lines := strings.Split(b.String(), "\n")
+	for i, line := range lines {
+		lines[i] = strings.TrimRight(line, " ") // the padding of the last column
+	}
+	_, err := io.WriteString(w, strings.Join(lines, "\n"))
 	return err
 }
 
@@ -257,6 +261,11 @@ func (s *Study) Verdicts() []string {
 		}
 		return out
 	}
+}
+
+// median writes a distribution's median with its 95% interval.
+func median(d Dist) string {
+	return fmt.Sprintf("%s (%s–%s)", num(d.P50), num(d.P50CI[0]), num(d.P50CI[1]))
 }
 
 // pad pads s with spaces to n runes (fmt pads by bytes).
