@@ -507,6 +507,8 @@ func TestSimRefusesConflictingFlags(t *testing.T) {
 		{[]string{"--skills", "expert,expert"}, "--skills names expert twice"},
 		{[]string{"--sweep", "size=2,3", "--sweep", "size=4"}, "give its values once, --sweep size=2,3,4"},
 		{[]string{"--sweep", "size=3,3"}, "--sweep size: the value 3 is given twice"},
+		{[]string{"--precision", "0.05", "--shard", "0/2"}, "--precision and --shard do not go together"},
+		{[]string{"--precision", "0.7"}, "want a half-width between 0 and 0.5"},
 	} {
 		out, errOut, code := run2048(t, dir, append([]string{"sim", "--games", "2"}, tt.args...)...)
 		if code != 2 || !strings.Contains(errOut, tt.want) {

@@ -79,7 +79,9 @@ bar shows on the standard error when it is a terminal; elsewhere (a log, a
 CI job, a pipe) a line every 5 seconds says the games done of the total,
 the rate and the time left. Ctrl-C (or SIGTERM) stops a run at once and
 writes the games that finished (--json, --csv, the table), marked partial,
-with exit status 1. --timing adds the
+with exit status 1. --precision P plays each run in batches of 50 games
+until its win rate's 95% interval is within ±P (0.05: ±5 points), or
+--games (then 5000 by default) are played: the same flags, the same games. --timing adds the
 policy's and the mods' mean time a move (wall-clock: the figures that
 change from run to run).
 
@@ -99,16 +101,19 @@ type simOptions struct {
 	policy   string
 	maxTurns int
 	jobs     int
-	depth    int
-	samples  int
-	aiConfig string
-	json     string
-	csv      string
-	plot     string
-	shard    string
-	compare  []string
-	sweep    []string
-	timing   bool
+	// precision: play each run until its win rate is known to ±precision
+	// (runGames).
+	precision float64
+	depth     int
+	samples   int
+	aiConfig  string
+	json      string
+	csv       string
+	plot      string
+	shard     string
+	compare   []string
+	sweep     []string
+	timing    bool
 	// The studies (study.go): the skill ladder, mod sets compared, levers.
 	skill       bool
 	skills      string
@@ -141,7 +146,8 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("sim", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	gameFlags(fs, &o.build, &o.mods, &o.modSets)
-	fs.IntVar(&o.games, "games", 200, "`games` to play")
+	fs.IntVar(&o.games, "games", 200, "`games` to play (with --precision, the most to play: default 5000)")
+	fs.Float64Var(&o.precision, "precision", 0, "play each run in batches of 50 games until its win rate's 95% interval is within ±`P` (0.05: ±5 points), or --games are played")
 	fs.Uint64Var(&o.seed, "seed", 1, "the run's `seed`")
 	fs.StringVar(&o.policy, "policy", sim.DefaultPolicy, "the `policy`: "+strings.Join(sim.Policies(), ", "))
 	fs.IntVar(&o.maxTurns, "max-turns", 0, "a game that reaches this many `turns` is unfinished (default: the ruleset's, which lets its games end: classic 100000, cellular 1000)")
@@ -174,6 +180,21 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	if err := conflictingSimFlags(fs, o); err != nil {
 		fmt.Fprintf(stderr, "2048 sim: %s\n", err)
 		return 2
+	}
+	if o.precision != 0 {
+		set := false
+		fs.Visit(func(f *flag.Flag) { set = set || f.Name == "games" })
+		if !set {
+			o.games = 5000
+		}
+		if o.precision < 0 || o.precision >= 0.5 {
+			fmt.Fprintf(stderr, "2048 sim: --precision %v: want a half-width between 0 and 0.5 (0.05 is ±5 points)\n", o.precision)
+			return 2
+		}
+		if o.shard != "" {
+			fmt.Fprintln(stderr, "2048 sim: --precision and --shard do not go together: a shard plays a fixed slice of the games; give --games instead")
+			return 2
+		}
 	}
 	if o.games < 1 || o.maxTurns < 0 || o.jobs < 1 {
 		fmt.Fprintln(stderr, "2048 sim: --games and --jobs must be at least 1, --max-turns at least 1 (or 0, the ruleset's)")
@@ -252,7 +273,7 @@ func simMain(o simOptions, shard, shards int, stdout, stderr io.Writer) error {
 		if bar != nil {
 			opt.Progress = bar.update
 		}
-		rs, err := sim.Run(opt)
+		rs, err := runGames(opt, o)
 		if bar != nil {
 			bar.done()
 		}
@@ -269,7 +290,7 @@ func simMain(o simOptions, shard, shards int, stdout, stderr io.Writer) error {
 			policyTime += r.PolicyNanos
 		}
 		h := sim.Header{Config: string(c.TOML()), Policy: o.policy, Ruleset: c.Ruleset, Difficulty: c.Preset, Seed: o.seed, MaxTurns: o.maxTurns,
-			RunGames: o.games, Shard: shard, Shards: shards, Mods: runMods, Partial: stopped}
+			RunGames: runGamesOf(o, rs), Shard: shard, Shards: shards, Mods: runMods, Partial: stopped}
 		return sim.NewReport(h, rs), hooks, nil
 	}
 	base, err := config.Build(o.build)
@@ -602,4 +623,27 @@ func defaultMaxTurns(ruleset string) int {
 		return 100_000
 	}
 	return 1000
+}
+
+// precisionBatch is how many games --precision plays before it looks at
+// the interval again: a number of the flags' own, never of --jobs, so that
+// the same flags stop after the same games on every machine.
+const precisionBatch = 50
+
+// runGames plays a run: all its games, or with --precision, batches until
+// its win rate is known well enough.
+func runGames(opt sim.Options, o simOptions) ([]sim.Result, error) {
+	if o.precision > 0 {
+		return sim.RunPrecise(opt, o.precision, precisionBatch)
+	}
+	return sim.Run(opt)
+}
+
+// runGamesOf is a run's number of games for its report: the games played
+// when --precision decided it, else --games.
+func runGamesOf(o simOptions, rs []sim.Result) int {
+	if o.precision > 0 {
+		return len(rs)
+	}
+	return o.games
 }

@@ -261,3 +261,21 @@ func TestSimInterrupted(t *testing.T) {
 		t.Errorf("the table does not say it is partial:\n%s", stdout.String())
 	}
 }
+
+// TestSimPrecision: --precision plays a run in batches of 50 until its win
+// rate is known to within the half-width asked, and says how many games
+// that took; the same flags stop after the same games.
+func TestSimPrecision(t *testing.T) {
+	var out1, out2, errOut bytes.Buffer
+	args := []string{"--precision", "0.1", "--policy", "random", "--set", "size=3", "--jobs", "2"}
+	if code := runSim(args, &out1, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	if !strings.Contains(out1.String(), "policy random · 50 games") {
+		t.Errorf("a random player's 0%% is known to ±10 points after the first batch:\n%s", out1.String())
+	}
+	args[len(args)-1] = "1"
+	if code := runSim(args, &out2, &errOut); code != 0 || out1.String() != out2.String() {
+		t.Errorf("--jobs 1 and 2 differ:\n%s\n%s", out1.String(), out2.String())
+	}
+}

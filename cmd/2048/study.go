@@ -359,7 +359,7 @@ func formatStep(x float64) string {
 // runStudy plays every variant at every skill on the same seeds and writes
 // the study's table, and its JSON, CSV and plot when asked.
 func runStudy(o simOptions, st *study, shard, shards int, stdout, stderr io.Writer) error {
-	s := &sim.Study{Kind: st.kind, Games: o.games, Seed: o.seed, MaxTurns: o.maxTurns}
+	s := &sim.Study{Kind: st.kind, Games: o.games, Seed: o.seed, MaxTurns: o.maxTurns, Precision: o.precision}
 	// Every game's result is kept only for what needs it (the plot's
 	// curves, the JSON); the table needs each run's summary.
 	keep := o.plot != "" || o.json != ""
@@ -390,7 +390,7 @@ func runStudy(o simOptions, st *study, shard, shards int, stdout, stderr io.Writ
 			if bar != nil {
 				opt.Progress = bar.update
 			}
-			rs, err := sim.Run(opt)
+			rs, err := runGames(opt, o)
 			if bar != nil {
 				bar.done()
 			}
@@ -399,7 +399,7 @@ func runStudy(o simOptions, st *study, shard, shards int, stdout, stderr io.Writ
 				return err
 			}
 			h := sim.Header{Config: string(v.cfg.TOML()), Policy: k.Name, Ruleset: v.cfg.Ruleset, Difficulty: v.cfg.Preset, Seed: o.seed, MaxTurns: o.maxTurns,
-				RunGames: o.games, Shard: shard, Shards: shards, Mods: runMods, Partial: stopped}
+				RunGames: runGamesOf(o, rs), Shard: shard, Shards: shards, Mods: runMods, Partial: stopped}
 			if stopped && len(rs) == 0 {
 				break // the run stopped before a game finished: nothing of it to show
 			}

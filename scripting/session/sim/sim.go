@@ -40,6 +40,7 @@ type Options struct {
 	Policy   string // its name, for the report
 	Make     PolicyMaker
 	Games    int    // games in the whole run
+	From     int    // the first game to play (games From to Games−1): a batch of a run played in batches
 	Seed     uint64 // the run's seed: game i's is GameSeed(Seed, i)
 	MaxTurns int    // a game that reaches it is unfinished
 	Jobs     int    // workers; 0 is every core
@@ -149,7 +150,7 @@ func Run(o Options) ([]Result, error) {
 		return nil, fmt.Errorf("shard %d of %d: want 0 ≤ shard < shards", o.Shard, o.Shards)
 	}
 	var games []int
-	for i := 0; i < o.Games; i++ {
+	for i := max(o.From, 0); i < o.Games; i++ {
 		if o.Shards == 0 || i%o.Shards == o.Shard {
 			games = append(games, i)
 		}
@@ -363,4 +364,48 @@ func scoreValue(r engine.Rules, sc engine.Score) float64 {
 		return math.Inf(1)
 	}
 	return v
+}
+
+// RunPrecise plays the run's games in batches of batch games, from the
+// first, until the win rate's 95% interval is within ±precision (0.05: ±5
+// points) or o.Games games are played, and returns their results. Game i
+// is the same game as in a run of o.Games, so the same options give the
+// same games, and the answer stops where it is known. o.Progress, if set,
+// is told the games done across the batches.
+func RunPrecise(o Options, precision float64, batch int) ([]Result, error) {
+	if precision <= 0 || batch < 1 {
+		return nil, fmt.Errorf("want a precision above 0 and batches of at least one game, got ±%v in batches of %d", precision, batch)
+	}
+	var all []Result
+	progress := o.Progress
+	for from := 0; from < o.Games; from += batch {
+		b := o
+		b.From, b.Games = from, min(from+batch, o.Games)
+		if progress != nil {
+			done := len(all)
+			b.Progress = func(n int) { progress(done + n) }
+		}
+		rs, err := Run(b)
+		all = append(all, rs...)
+		if err != nil {
+			return all, err
+		}
+		if Precise(all, precision) {
+			break
+		}
+	}
+	return all, nil
+}
+
+// Precise says whether results pin the win rate down to ±precision: the
+// half-width of its 95% interval is within it.
+func Precise(results []Result, precision float64) bool {
+	wins := 0
+	for _, r := range results {
+		if r.Outcome == Won {
+			wins++
+		}
+	}
+	_, ci := rate(wins, len(results))
+	return len(results) > 0 && (ci[1]-ci[0])/2 <= precision
 }

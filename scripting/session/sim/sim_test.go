@@ -217,3 +217,31 @@ func TestRunStops(t *testing.T) {
 		}
 	}
 }
+
+// TestRunPrecise: played in batches until the win rate is known to ±10
+// points, a run stops early, and its games are the first games of the
+// whole run, the same ones.
+func TestRunPrecise(t *testing.T) {
+	o := options(t, "random", 400)
+	o.Jobs = 2
+	whole, err := Run(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := RunPrecise(o, 0.10, 25)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rs) == 0 || len(rs) >= len(whole) || len(rs)%25 != 0 || !Precise(rs, 0.10) || Precise(rs[:len(rs)-25], 0.10) {
+		t.Fatalf("%d games", len(rs))
+	}
+	for i, r := range rs {
+		if r.Game != i || r.Turns != whole[i].Turns || r.Score != whole[i].Score {
+			t.Fatalf("game %d differs from the whole run's", i)
+		}
+	}
+	again, _ := RunPrecise(o, 0.10, 25)
+	if len(again) != len(rs) {
+		t.Errorf("the same options gave %d and %d games", len(rs), len(again))
+	}
+}

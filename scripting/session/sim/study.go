@@ -53,6 +53,9 @@ type Study struct {
 	Seed     uint64  `json:"seed"`
 	MaxTurns int     `json:"max_turns"`
 	Entries  []Entry `json:"entries"`
+	// Precision, when set, is the half-width each run's win rate was
+	// played to (RunPrecise): Games is then the most a run plays.
+	Precision float64 `json:"precision,omitempty"`
 }
 
 // Configs returns the study's configuration labels in order, once each.
@@ -125,13 +128,21 @@ func (s *Study) Text(w io.Writer) error {
 	for _, k := range skills {
 		sw = max(sw, utf8.RuneCountInString(k))
 	}
-	fmt.Fprintf(&b, "%d games a run, seed %d, at most %d turns; 95%% intervals\n\n", s.Games, s.Seed, s.MaxTurns)
+	if s.Precision > 0 {
+		fmt.Fprintf(&b, "each run played until its win rate is known to ±%.1f points (at most %d games), seed %d, at most %d turns; 95%% intervals\n\n", 100*s.Precision, s.Games, s.Seed, s.MaxTurns)
+	} else {
+		fmt.Fprintf(&b, "%d games a run, seed %d, at most %d turns; 95%% intervals\n\n", s.Games, s.Seed, s.MaxTurns)
+	}
 	showConfig := len(configs) > 1 || s.Kind != "skill"
 	diff := s.Kind == "compare" || s.Kind == "levers"
 	if showConfig {
 		fmt.Fprintf(&b, "%-*s  ", cw, "configuration")
 	}
-	fmt.Fprintf(&b, "%-*s  %-21s  %-21s  %-21s  %-22s  %-22s", sw, "skill", "won", "lost", "unfinished", "median turns", "median score")
+	fmt.Fprintf(&b, "%-*s  ", sw, "skill")
+	if s.Precision > 0 {
+		fmt.Fprintf(&b, "%5s  ", "games")
+	}
+	fmt.Fprintf(&b, "%-21s  %-21s  %-21s  %-22s  %-22s", "won", "lost", "unfinished", "median turns", "median score")
 	if diff {
 		fmt.Fprintf(&b, "  %-24s  %s", "won − "+configs[0], "significant")
 	}
@@ -149,7 +160,11 @@ func (s *Study) Text(w io.Writer) error {
 			if showConfig {
 				fmt.Fprintf(&b, "%-*s  ", cw, pad(c, cw))
 			}
-			fmt.Fprintf(&b, "%-*s  %-21s  %-21s  %-21s  %-22s  %-22s", sw, pad(k, sw), cell(r.WinRate, r.WinCI), cell(r.LossRate, r.LossCI), cell(r.UnfinishedRate, r.UnfinishedCI), median(r.Turns), median(r.Score))
+			fmt.Fprintf(&b, "%-*s  ", sw, pad(k, sw))
+			if s.Precision > 0 {
+				fmt.Fprintf(&b, "%5d  ", r.Games)
+			}
+			fmt.Fprintf(&b, "%-21s  %-21s  %-21s  %-22s  %-22s", cell(r.WinRate, r.WinCI), cell(r.LossRate, r.LossCI), cell(r.UnfinishedRate, r.UnfinishedCI), median(r.Turns), median(r.Score))
 			if diff {
 				if base := s.find(configs[0], k); base != nil && c != configs[0] {
 					d := WinDiff(base.Report, r)
