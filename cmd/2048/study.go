@@ -285,26 +285,15 @@ func leverVariants(o simOptions, base *config.Config, mods []*scripting.Mod) ([]
 		if err != nil {
 			return nil, err
 		}
-		var steps []string
-		switch x := v.(type) {
-		case int:
-			if key == "undo_limit" {
-				continue // no bearing on play
-			}
-			d := max(1, (x+5)/10)
-			steps = []string{strconv.Itoa(x - d), strconv.Itoa(x + d)}
-		case float64:
-			d := 0.05
-			if x > 1 {
-				d = math.Max(x/10, 0.05)
-			}
-			steps = []string{formatStep(x - d), formatStep(x + d)}
-		case bool:
-			steps = []string{strconv.FormatBool(!x)}
+		switch v.(type) {
+		case int, float64, bool: // win_value (an int64) is no lever: a tenth of 2048 off is no tile
 		default:
 			continue
 		}
-		for _, s := range steps {
+		if key == "undo_limit" {
+			continue // no bearing on play
+		}
+		for _, s := range leverSteps(v) {
 			b := o.build
 			b.Sets = append(append([]string(nil), b.Sets...), key+"="+s)
 			c, err := config.Build(b)
@@ -319,23 +308,7 @@ func leverVariants(o simOptions, base *config.Config, mods []*scripting.Mod) ([]
 	for _, m := range mods {
 		names := slices.Sorted(maps.Keys(m.Manifest.Settings))
 		for _, name := range names {
-			var steps []string
-			switch x := m.Values[name].(type) {
-			case int64:
-				d := max(1, (x+5)/10)
-				steps = []string{strconv.FormatInt(x-d, 10), strconv.FormatInt(x+d, 10)}
-			case float64:
-				d := 0.05
-				if x > 1 {
-					d = math.Max(x/10, 0.05)
-				}
-				steps = []string{formatStep(x - d), formatStep(x + d)}
-			case bool:
-				steps = []string{strconv.FormatBool(!x)}
-			default:
-				continue
-			}
-			for _, step := range steps {
+			for _, step := range leverSteps(m.Values[name]) {
 				kv := m.ID() + "." + name + "=" + step
 				stepped, err := loadMods(o.mods, nil, false)
 				if err != nil {
@@ -349,6 +322,28 @@ func leverVariants(o simOptions, base *config.Config, mods []*scripting.Mod) ([]
 		}
 	}
 	return out, nil
+}
+
+// leverSteps are a setting's levers: an integer a tenth of it (at least 1)
+// down and up, a number 0.05 (or a tenth, above 1) down and up, a switch
+// flipped; a string has none.
+func leverSteps(v any) []string {
+	switch x := v.(type) {
+	case int:
+		return leverSteps(int64(x))
+	case int64:
+		d := max(1, (x+5)/10)
+		return []string{strconv.FormatInt(x-d, 10), strconv.FormatInt(x+d, 10)}
+	case float64:
+		d := 0.05
+		if x > 1 {
+			d = math.Max(x/10, 0.05)
+		}
+		return []string{formatStep(x - d), formatStep(x + d)}
+	case bool:
+		return []string{strconv.FormatBool(!x)}
+	}
+	return nil
 }
 
 // formatStep writes a stepped number without float noise (0.30000000000000004).
