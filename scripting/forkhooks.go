@@ -9,9 +9,11 @@ import (
 // ForkHooks returns the hooks of a fork of the host's game (engine.Forker):
 // the mods' handlers run on the fork's moves as a dry run, so that a
 // search (the lab's policies, the expert, the hint) sees the mods as the
-// player does. Each fork move starts from the fork's own state (its
-// storage, random streams and disabled mods, as Move starts from the
-// game's), and nothing it does reaches the game: the fork's storage goes
+// player does, and no more. Each fork move starts from the fork's own
+// state (its storage and disabled mods, as Move starts from the game's);
+// the mods' random streams come from the fork's random source, reseeded
+// when it was made, never from the game's, which no player sees; and
+// nothing it does reaches the game: the fork's storage goes
 // to the fork's state, lines logged and notices are dropped, and an error
 // is not reported. A mod that fails on a fork's move is left out of the
 // rest of that move, its effects so far standing (Move plays the turn
@@ -32,6 +34,12 @@ func (f forkHooks) BeforeMove(e *engine.MoveEvent) error {
 	h.beginAt(e.State, true)
 	for _, m := range h.mods {
 		m.muted = false
+		// A search draws its own chance: the mods' random streams come
+		// from the fork's random source (reseeded when it was made), never
+		// from the game's, which a player cannot see. ran makes the next
+		// move load its own stream again.
+		m.rng = engine.DeriveRNG(e.State.RNG.State, "mod:"+m.mod.ID())
+		m.ran = true
 	}
 	h.quiet(true)
 	return f.dry(h.BeforeMove(e))
