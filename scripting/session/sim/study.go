@@ -113,6 +113,17 @@ func WinDiff(a, b *Report) Diff {
 	return Diff{D: round6(d), CI: [2]float64{round6(lo), round6(hi)}, Significant: lo > 0 || hi < 0}
 }
 
+// MedianDiff is the difference of b's median from a's, with its 95%
+// interval by the method of variance estimates recovery (Zou and Donner)
+// from the two medians' own intervals, as WinDiff combines the two Wilson
+// intervals; significant when it leaves 0 out.
+func MedianDiff(a, b Dist) Diff {
+	d := b.P50 - a.P50
+	lo := d - math.Hypot(b.P50-b.P50CI[0], a.P50CI[1]-a.P50)
+	hi := d + math.Hypot(b.P50CI[1]-b.P50, a.P50-a.P50CI[0])
+	return Diff{D: round6(d), CI: [2]float64{round6(lo), round6(hi)}, Significant: lo > 0 || hi < 0}
+}
+
 // Text writes the study as one table, a row for each run: the win, loss
 // and unfinished rates with their 95% intervals and the median turns; in
 // a comparison, each run's difference in win rate from the first
@@ -144,7 +155,7 @@ func (s *Study) Text(w io.Writer) error {
 	}
 	fmt.Fprintf(&b, "%-21s  %-21s  %-21s  %-22s  %-22s", "won", "lost", "unfinished", "median turns", "median score")
 	if diff {
-		fmt.Fprintf(&b, "  %-24s  %s", "won − "+configs[0], "significant")
+		fmt.Fprintf(&b, "  %-24s  %-11s  %-26s  %s", "won − "+configs[0], "significant", "median turns − base", "median score − base")
 	}
 	b.WriteString("\n")
 	cell := func(p float64, ci [2]float64) string {
@@ -172,7 +183,8 @@ func (s *Study) Text(w io.Writer) error {
 					if d.Significant {
 						sig = "yes"
 					}
-					fmt.Fprintf(&b, "  %-24s  %s", fmt.Sprintf("%+.1f (%+.1f to %+.1f)", 100*d.D, 100*d.CI[0], 100*d.CI[1]), sig)
+					fmt.Fprintf(&b, "  %-24s  %-11s  %-26s  %s", fmt.Sprintf("%+.1f (%+.1f to %+.1f)", 100*d.D, 100*d.CI[0], 100*d.CI[1]), sig,
+						medianDiff(MedianDiff(base.Report.Turns, r.Turns)), medianDiff(MedianDiff(base.Report.Score, r.Score)))
 				}
 			}
 			b.WriteString("\n")
@@ -209,12 +221,18 @@ func (s *Study) Verdicts() []string {
 		var out []string
 		for _, c := range configs[1:] {
 			harder, easier, sig, n := 0, 0, 0, 0
+			longer, shorter := 0, 0 // skills whose median turns differ significantly
 			for _, k := range skills {
 				base, e := s.find(configs[0], k), s.find(c, k)
 				if base == nil || e == nil {
 					continue
 				}
 				n++
+				if t := MedianDiff(base.Report.Turns, e.Report.Turns); t.Significant && t.D > 0 {
+					longer++
+				} else if t.Significant {
+					shorter++
+				}
 				d := WinDiff(base.Report, e.Report)
 				switch {
 				case d.D < 0:
@@ -237,11 +255,19 @@ func (s *Study) Verdicts() []string {
 			default:
 				what = fmt.Sprintf("wins as often as %s at %d of %d skills", configs[0], n, n)
 			}
+			line := fmt.Sprintf("%s %s (significant at %d)", c, what, sig)
 			if sig == 0 {
-				out = append(out, fmt.Sprintf("%s %s (no difference significant)", c, what))
-				continue
+				line = fmt.Sprintf("%s %s (no difference significant)", c, what)
 			}
-			out = append(out, fmt.Sprintf("%s %s (significant at %d)", c, what, sig))
+			switch {
+			case longer > 0 && shorter == 0:
+				line += fmt.Sprintf("; its games last longer at %d", longer)
+			case shorter > 0 && longer == 0:
+				line += fmt.Sprintf("; its games end sooner at %d", shorter)
+			case longer > 0:
+				line += fmt.Sprintf("; its games last longer at %d and end sooner at %d", longer, shorter)
+			}
+			out = append(out, line)
 		}
 		return out
 	case "sweep":
@@ -276,6 +302,16 @@ func (s *Study) Verdicts() []string {
 		}
 		return out
 	}
+}
+
+// medianDiff writes a difference of medians with its interval, starred
+// when significant.
+func medianDiff(d Diff) string {
+	star := ""
+	if d.Significant {
+		star = " *"
+	}
+	return fmt.Sprintf("%+.0f (%+.0f to %+.0f)%s", d.D, d.CI[0], d.CI[1], star)
 }
 
 // median writes a distribution's median with its 95% interval.

@@ -98,3 +98,32 @@ func TestVerdicts(t *testing.T) {
 		}
 	}
 }
+
+// TestMedianDiff: the difference of two medians with its interval from
+// the two medians' own; a compare study's verdict says when games last
+// longer.
+func TestMedianDiff(t *testing.T) {
+	turns := func(n, at int) []int {
+		out := make([]int, n)
+		for i := range out {
+			out[i] = at + i%5
+		}
+		return out
+	}
+	short := NewReport(Header{Policy: "greedy"}, results(nil, turns(100, 20), 0, 1000))
+	long := NewReport(Header{Policy: "greedy"}, results(nil, turns(100, 60), 0, 1000))
+	d := MedianDiff(short.Turns, long.Turns)
+	if d.D != 40 || !d.Significant || d.CI[0] > 40 || d.CI[1] < 40 {
+		t.Errorf("MedianDiff: %+v", d)
+	}
+	if same := MedianDiff(short.Turns, short.Turns); same.D != 0 || same.Significant {
+		t.Errorf("MedianDiff of the same: %+v", same)
+	}
+	s := &Study{Kind: "compare", Entries: []Entry{
+		{Config: "classic", Skill: "greedy", Report: short},
+		{Config: "classic + bomb", Skill: "greedy", Report: long},
+	}}
+	if v := s.Verdicts(); len(v) != 1 || !strings.HasSuffix(v[0], "; its games last longer at 1") {
+		t.Errorf("verdict %q", v)
+	}
+}
