@@ -84,7 +84,7 @@ func (h *Host) call(m *modRun, ev event, fn *lua.LFunction, arg lua.LValue) (lua
 		m.spentBM += used
 	}
 	m.held.since += used
-	m.held.built += m.budget.Built() - m.budget.CapBase()
+	m.held.built += m.budget.CallBuilt()
 	tooMuch := ""
 	if (h.limits.MaxMemory > 0 || h.limits.MaxGameMemory > 0) && m.held.due(memoryLimit(h.limits), h.roomInGame()) {
 		tooMuch = m.weigh()

@@ -13,17 +13,17 @@ import (
 // The budgets are counts, so that a handler passes or fails the same way on
 // every machine and under any load, natively and in the browser: the VM
 // counts one instruction for each it runs, the builtins that loop count
-// their work too (see the charges in sandbox.go), and what a mod builds is
-// charged by size: every bytesPerInstruction bytes a concatenation (`..`,
-// concat.go), a builtin or a table (made or grown: lua.Meter, which Done
-// reads) makes count one instruction, and each value a `...` passes on
-// counts one. So HandlerInstructions and TurnInstructions also bound the bytes a
-// call and a turn build (64 MiB and 256 MiB by default). MaxMemory bounds
-// what a mod keeps from one call to the next, estimated from its values,
-// never from the process's memory (memory.go).
+// their work too (internal/sandbox), and what a mod builds is charged by
+// size: every sandbox.BytesPerInstruction bytes a concatenation (`..`), a
+// builtin, a table, a closure or the numbers make (the state's lua.Meter)
+// count one instruction, and each value a `...` passes on counts one. So
+// HandlerInstructions and TurnInstructions also bound the bytes a call
+// and a turn build (64 MiB and 256 MiB by default). MaxMemory and
+// MaxGameMemory bound what a mod, and all the mods of a game, keep from
+// one call to the next, weighed from the values as Go lays them out,
+// never read from the process's memory (memory.go).
 //
-// FailsafeTime is a failsafe for work no count sees (the length of a table
-// full of holes): far above what the budgets let a handler do, it stops a
+// FailsafeTime is a failsafe for work no count sees: far above what the budgets let a handler do, it stops a
 // call by the wall clock, which is not deterministic, and says so
 // (Report.Failsafe). It does not run under WebAssembly, where no watchdog
 // runs while a call does. MaxHeapGrowth, a failsafe on the growth of the

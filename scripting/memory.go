@@ -39,11 +39,16 @@ func gameReason(l Limits) string {
 	return fmt.Sprintf("exceeded the game's memory budget (%d MiB of Lua values, all mods together)", l.MaxGameMemory>>20)
 }
 
-// heldByAll is what the mods of the host held at their last weighing.
-func (h *Host) heldByAll() int64 {
+// heldByAll is what the mods of the host held at their last weighing and,
+// with built, what they may have built since (their calls' builds, and
+// unmeteredBytes for each instruction).
+func (h *Host) heldByAll(built bool) int64 {
 	var n int64
 	for _, m := range h.mods {
 		n += m.held.bytes
+		if built {
+			n += m.held.built + m.held.since*unmeteredBytes
+		}
 	}
 	return n
 }
@@ -67,21 +72,14 @@ func (h *Host) gameCap() int64 {
 	if h.limits.MaxGameMemory <= 0 {
 		return 0
 	}
-	use := func() int64 {
-		var n int64
-		for _, m := range h.mods {
-			n += m.held.bytes + m.held.built + m.held.since*unmeteredBytes
-		}
-		return n
-	}
-	room := h.limits.MaxGameMemory - use()
+	room := h.limits.MaxGameMemory - h.heldByAll(true)
 	if room < minCallBuild {
 		for _, m := range h.mods {
 			if m.held.since > 0 || m.held.built > 0 {
 				m.held.bytes, m.held.since, m.held.built = m.measure(), 0, 0
 			}
 		}
-		room = h.limits.MaxGameMemory - use()
+		room = h.limits.MaxGameMemory - h.heldByAll(true)
 	}
 	return max(room, minCallBuild)
 }
@@ -92,7 +90,7 @@ func (h *Host) roomInGame() int64 {
 	if h.limits.MaxGameMemory <= 0 {
 		return math.MaxInt64
 	}
-	return h.limits.MaxGameMemory - h.heldByAll()
+	return h.limits.MaxGameMemory - h.heldByAll(false)
 }
 
 // held is what the host knows of a mod's memory.

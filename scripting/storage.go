@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -481,32 +480,14 @@ func (e *encoder) value(v lua.LValue, depth int) (*lua.LTable, error) {
 	return nil, nil
 }
 
-// lTable are the indexes of the fields of gopher-lua's tables that tell
-// their layout apart (laidOut); not found, every table is made again.
-var lTable = func() (f struct {
-	keys, array []int
-	ok          bool
-}) {
-	t := reflect.TypeFor[lua.LTable]()
-	k, ok1 := t.FieldByName("keys")
-	a, ok2 := t.FieldByName("array")
-	if ok1 && ok2 && k.Type.Kind() == reflect.Slice && a.Type.Kind() == reflect.Slice {
-		f.keys, f.array, f.ok = k.Index, a.Index, true
-	}
-	return f
-}()
-
 // laidOut reports whether t, whose entries iterate in order and hashed of
 // which are not array keys, is laid out as a table made by setting its
 // entries in order: no slot kept for a key that was removed (gopher-lua
 // keeps one, and a key set again takes it back), no nil after the array's
 // last element (table.remove would take the nil).
 func laidOut(t *lua.LTable, hashed int) bool {
-	if !lTable.ok {
-		return false
-	}
-	v := reflect.ValueOf(t).Elem()
-	return v.FieldByIndex(lTable.keys).Len() == hashed && v.FieldByIndex(lTable.array).Len() == t.MaxN()
+	list, keys := t.Layout()
+	return keys == hashed && list == t.MaxN()
 }
 
 // appendString writes a Lua string as encoding/json would (HTML characters

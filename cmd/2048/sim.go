@@ -177,22 +177,18 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "2048 sim: unexpected argument %q\n", fs.Arg(0))
 		return 2
 	}
-	if err := conflictingSimFlags(fs, o); err != nil {
+	set := map[string]bool{} // the flags given
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if err := conflictingSimFlags(set, o); err != nil {
 		fmt.Fprintf(stderr, "2048 sim: %s\n", err)
 		return 2
 	}
 	if o.precision != 0 {
-		set := false
-		fs.Visit(func(f *flag.Flag) { set = set || f.Name == "games" })
-		if !set {
+		if !set["games"] {
 			o.games = 5000
 		}
 		if o.precision < 0 || o.precision >= 0.5 {
 			fmt.Fprintf(stderr, "2048 sim: --precision %v: want a half-width between 0 and 0.5 (0.05 is ±5 points)\n", o.precision)
-			return 2
-		}
-		if o.shard != "" {
-			fmt.Fprintln(stderr, "2048 sim: --precision and --shard do not go together: a shard plays a fixed slice of the games; give --games instead")
 			return 2
 		}
 	}
@@ -270,13 +266,9 @@ func simMain(o simOptions, shard, shards int, stdout, stderr io.Writer) error {
 		opt := sim.Options{Setup: session.Setup{Config: c, Mods: mods}, Policy: o.policy, Make: mk,
 			Games: o.games, Seed: o.seed, MaxTurns: o.maxTurns, Jobs: o.jobs, Shard: shard, Shards: shards, Timing: o.timing, Stop: o.stop}
 		bar := progress(stderr, label, o.games, shards)
-		if bar != nil {
-			opt.Progress = bar.update
-		}
+		opt.Progress = bar.update
 		rs, err := runGames(opt, o)
-		if bar != nil {
-			bar.done()
-		}
+		bar.done()
 		stopped := errors.Is(err, sim.ErrStopped)
 		if err != nil && !stopped {
 			return nil, 0, err
@@ -593,12 +585,11 @@ func (b *bar) done() {
 	}
 }
 
-// conflictingSimFlags refuses flags that ask for two things at once, each
-// with what to write instead: a --policy beside the skill ladder that
-// replaces it, and --skill beside --skills.
-func conflictingSimFlags(fs *flag.FlagSet, o simOptions) error {
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+// conflictingSimFlags refuses flags (set: those given) that ask for two
+// things at once, each with what to write instead: a --policy beside the
+// skill ladder that replaces it, --skill beside --skills, and --precision
+// beside --shard.
+func conflictingSimFlags(set map[string]bool, o simOptions) error {
 	switch {
 	case set["policy"] && o.skill:
 		return fmt.Errorf("--policy %s and --skill do not go together: --skill plays every rung of the ladder; for one player, drop --skill; for some rungs, write --skills LIST", o.policy)
@@ -606,6 +597,8 @@ func conflictingSimFlags(fs *flag.FlagSet, o simOptions) error {
 		return fmt.Errorf("--policy %s and --skills do not go together: name the player among the rungs, --skills %s,...", o.policy, o.policy)
 	case o.skill && o.skills != "":
 		return fmt.Errorf("--skill and --skills do not go together: --skill plays every rung, --skills %s only those", o.skills)
+	case o.precision != 0 && o.shard != "":
+		return errors.New("--precision and --shard do not go together: a shard plays a fixed slice of the games; give --games instead")
 	}
 	return nil
 }

@@ -382,13 +382,9 @@ func runStudy(o simOptions, st *study, shard, shards int, stdout, stderr io.Writ
 				Games: o.games, Seed: o.seed, MaxTurns: o.maxTurns, Jobs: o.jobs, Shard: shard, Shards: shards, Stop: o.stop}
 			label := v.label + " · " + k.Name
 			bar := progress(stderr, label, o.games, shards)
-			if bar != nil {
-				opt.Progress = bar.update
-			}
+			opt.Progress = bar.update
 			rs, err := runGames(opt, o)
-			if bar != nil {
-				bar.done()
-			}
+			bar.done()
 			stopped = errors.Is(err, sim.ErrStopped)
 			if err != nil && !stopped {
 				return err

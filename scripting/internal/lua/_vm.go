@@ -788,7 +788,7 @@ func init() {
 			proto := cf.Fn.Proto.FunctionPrototypes[Bx]
 			closure := newLFunctionL(proto, cf.Fn.Env, int(proto.NumUpvalues))
 			if L.Meter != nil { // [mod2048] metered
-				L.Meter.Bytes += closureBytes + upvalueBytes*int64(proto.NumUpvalues)
+				L.Meter.Bytes += ClosureBytes + UpvalueBytes*int64(proto.NumUpvalues)
 			}
 			// +inline-call reg.Set RA closure
 			for i := 0; i < int(proto.NumUpvalues); i++ {

@@ -174,9 +174,15 @@ func (tb *LTable) grew(c int) {
 	}
 }
 
-// What a closure costs the meter: the function, and for each upvalue its
-// pointer and its cell.
+// What a closure costs the meter (and the host's memory walk): the
+// function, and for each upvalue its pointer and its cell.
 const (
-	closureBytes = 64
-	upvalueBytes = 56
+	ClosureBytes = 64
+	UpvalueBytes = 56
 )
+
+// Layout returns the length of the table's list part and how many keys its
+// key list holds, deleted ones included until they are compacted: what
+// tells a table made by setting its entries in order from one that was
+// changed since (the host's storage keeps its tables laid out so).
+func (tb *LTable) Layout() (listLen, keys int) { return len(tb.array), len(tb.keys) }

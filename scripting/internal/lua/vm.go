@@ -2108,7 +2108,7 @@ func init() {
 			proto := cf.Fn.Proto.FunctionPrototypes[Bx]
 			closure := newLFunctionL(proto, cf.Fn.Env, int(proto.NumUpvalues))
 			if L.Meter != nil { // [mod2048] metered
-				L.Meter.Bytes += closureBytes + upvalueBytes*int64(proto.NumUpvalues)
+				L.Meter.Bytes += ClosureBytes + UpvalueBytes*int64(proto.NumUpvalues)
 			}
 			// this section is inlined by go-inline
 			// source function is 'func (rg *registry) Set(regi int, vali LValue) ' in '_state.go'

@@ -100,7 +100,7 @@ func (b *Budget) Built() int64 { return b.meter.Bytes + b.strings }
 
 // overCap says whether the running call has built more than its cap.
 func (b *Budget) overCap() bool {
-	return b.capBytes > 0 && b.Built()-b.capBase > b.capBytes
+	return b.capBytes > 0 && b.CallBuilt() > b.capBytes
 }
 
 func NewBudget() *Budget {
@@ -288,6 +288,6 @@ func (b *Budget) SetCap(bytes int64, reason string) {
 	b.capBytes, b.capReason, b.capBase = bytes, reason, b.Built()
 }
 
-// CapBase is what the state had built when the cap was last set: what the
-// call since has built is Built less it.
-func (b *Budget) CapBase() int64 { return b.capBase }
+// CallBuilt is what the state has built since the cap was last set: what
+// the call built.
+func (b *Budget) CallBuilt() int64 { return b.Built() - b.capBase }

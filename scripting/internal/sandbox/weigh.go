@@ -24,10 +24,10 @@ func Weigh(roots ...lua.LValue) int64 {
 // The sizes of the values a walk visits, as Go allocates them (a table's
 // is its Footprint).
 const (
-	heldString  = 16 // a string's header (an LString in an interface), plus its bytes
-	heldNumber  = 16 // a number in an interface (the state makes them 8 to a block of 64 bytes), but for the small integers every state shares
-	heldFunc    = 64 // a closure
-	heldUpvalue = 56 // an upvalue: its pointer in the closure and its cell
+	heldString  = 16               // a string's header (an LString in an interface), plus its bytes
+	heldNumber  = 16               // a number in an interface (the state makes them 8 to a block of 64 bytes), but for the small integers every state shares
+	heldFunc    = lua.ClosureBytes // a closure (a userdata weighs as much)
+	heldUpvalue = lua.UpvalueBytes // an upvalue: its pointer in the closure and its cell
 	heldShared  = 256
 )
 
