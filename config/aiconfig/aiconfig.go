@@ -19,7 +19,7 @@ import (
 
 // Keys lists the expert player's settings file's keys, for
 // messages.
-const Keys = "min_depth, max_depth, depth_offset, prob_cutoff, samples, fork_depth, [weights]"
+const Keys = "min_depth, max_depth, depth_offset, prob_cutoff, samples, deep_samples, fork_depth, [weights]"
 
 // Parse reads the expert player's settings (engine/ai) from TOML
 // over ai.Defaults. Errors name the file (name), line and key; every

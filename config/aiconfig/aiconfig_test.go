@@ -16,7 +16,7 @@ func TestParse(t *testing.T) {
 	for _, c := range []struct{ src, want string }{
 		{"max_depth = \"deep\"", "ai.toml:1:"},
 		{"\n\n[weights]\nempties = 3", "ai.toml:4: weights.empties: unknown key"},
-		{"depth = 3\n[weights]\nempties = 3", "ai.toml:1: depth: unknown key (keys: min_depth, max_depth, depth_offset, prob_cutoff, samples, fork_depth, [weights])\nai.toml:3: weights.empties: unknown key"},
+		{"depth = 3\n[weights]\nempties = 3", "ai.toml:1: depth: unknown key (keys: min_depth, max_depth, depth_offset, prob_cutoff, samples, deep_samples, fork_depth, [weights])\nai.toml:3: weights.empties: unknown key"},
 		{"min_depth = 0", "min_depth 0"},
 		{"samples = 100", "samples 100"},
 	} {

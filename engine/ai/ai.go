@@ -32,6 +32,10 @@ type Player struct {
 	s      Settings
 	tables *tables
 	tt     transTable
+	// The forked search's games, one a level (reused: ForkInto), and a
+	// line of the board it evaluates.
+	forks []*engine.Game
+	line  []uint16
 	// Stats of the last Best: nodes evaluated, for benchmarks and reports.
 	Nodes int
 }

@@ -7,7 +7,8 @@ import (
 )
 
 // rankForked searches through the engine's own rules: each move is played
-// on Samples forks of the game, each reseeded, so that their spawns sample
+// on Samples forks of the game at the root (DeepSamples below it), each
+// reseeded, so that their spawns sample
 // what chance may bring, and the search goes ForkDepth moves deep. It
 // works for any ruleset, board size and marks, and sees the mods where the
 // game's hooks give its forks a dry run (engine.Forker); a mod's refusal
@@ -31,16 +32,24 @@ func (p *Player) rankForked(g *engine.Game, legal engine.DirSet) []Suggestion {
 // sampled is the mean value of playing d on forks of g, depth moves deep.
 func (p *Player) sampled(g *engine.Game, d engine.Direction, seed uint64, depth int) float64 {
 	sum := 0.0
-	for i := 0; i < p.s.Samples; i++ {
+	for len(p.forks) < depth {
+		p.forks = append(p.forks, new(engine.Game))
+	}
+	f := p.forks[depth-1] // the fork of this level, played into again and again
+	n := p.s.Samples
+	if depth < p.s.ForkDepth {
+		n = p.s.Deep()
+	}
+	for i := 0; i < n; i++ {
 		seed = engine.Mix(seed + uint64(i) + 1)
-		f := g.Fork(seed)
+		g.ForkInto(f, seed)
 		res, err := f.Move(d)
 		if err != nil || !res.Changed {
 			return math.Inf(-1)
 		}
 		sum += p.forkValue(f, seed, depth-1)
 	}
-	return sum / float64(p.s.Samples)
+	return sum / float64(n)
 }
 
 // forkValue is the value of a fork's position with depth moves to look.
@@ -77,7 +86,7 @@ func (p *Player) evalState(g *engine.Game) float64 {
 	w := p.s.Weights
 	b := st.Board
 	v := 0.0
-	line := make([]uint16, 0, max(b.Width, b.Height))
+	line := p.line[:0]
 	for r := 0; r < b.Height; r++ {
 		line = line[:0]
 		for c := 0; c < b.Width; c++ {
@@ -92,6 +101,7 @@ func (p *Player) evalState(g *engine.Game) float64 {
 		}
 		v += w.line(line)
 	}
+	p.line = line
 	score, _ := st.Score.Uint64()
 	return v + float64(score)
 }

@@ -19,9 +19,12 @@ type Settings struct {
 	ProbCutoff float64 `toml:"prob_cutoff"`
 	// Samples is how many reseeded forks stand for the spawns of a move
 	// in the search through the engine's rules (boards the bitboard does
-	// not hold), and ForkDepth how many moves deep it looks.
-	Samples   int `toml:"samples"`
-	ForkDepth int `toml:"fork_depth"`
+	// not hold) at its root, the moves it chooses between; DeepSamples
+	// how many below the root (0: Samples), where a sample's error weighs
+	// less on the choice; ForkDepth how many moves deep it looks.
+	Samples     int `toml:"samples"`
+	DeepSamples int `toml:"deep_samples"`
+	ForkDepth   int `toml:"fork_depth"`
 	// Weights weigh the evaluation of a board.
 	Weights Weights `toml:"weights"`
 }
@@ -62,10 +65,20 @@ func (s Settings) Validate() error {
 		return fmt.Errorf("prob_cutoff %v: want 0 to 1", s.ProbCutoff)
 	case s.Samples < 1 || s.Samples > 64:
 		return fmt.Errorf("samples %d: want 1 to 64", s.Samples)
+	case s.DeepSamples < 0 || s.DeepSamples > 64:
+		return fmt.Errorf("deep_samples %d: want 0 (as samples) to 64", s.DeepSamples)
 	case s.ForkDepth < 1 || s.ForkDepth > 4:
 		return fmt.Errorf("fork_depth %d: want 1 to 4", s.ForkDepth)
 	case s.Weights.MonotonicityPower < 0 || s.Weights.SumPower < 0 || s.Weights.MonotonicityPower > 8 || s.Weights.SumPower > 8:
 		return errors.New("weights: the powers must be 0 to 8")
 	}
 	return nil
+}
+
+// Deep is how many samples the search takes of a move below its root.
+func (s Settings) Deep() int {
+	if s.DeepSamples == 0 {
+		return s.Samples
+	}
+	return s.DeepSamples
 }

@@ -84,7 +84,7 @@ func MakePolicy(name string, o PolicyOptions) (PolicyMaker, error) {
 				return nil, err
 			}
 			return &expertPolicy{p: p, rng: engine.NewRNG(seed),
-				search: newSearcher(o.AI.ForkDepth, o.AI.Samples, nil), weights: o.Weights}, nil
+				search: newSearcher(o.AI.ForkDepth, o.AI.Samples, o.AI.Deep(), nil), weights: o.Weights}, nil
 		}, nil
 	}
 	return nil, fmt.Errorf("unknown policy %q (policies: %s)", name, strings.Join(Policies(), ", "))
@@ -144,7 +144,7 @@ type lookahead struct {
 
 func newLookahead(depth, samples int, w *Weights, rng engine.RNG) *lookahead {
 	p := &lookahead{rng: rng}
-	p.search = newSearcher(depth, samples, nil)
+	p.search = newSearcher(depth, samples, samples, nil)
 	p.search.weights = w
 	return p
 }
@@ -246,7 +246,7 @@ func NewExpert(o PolicyOptions) (*Expert, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Expert{p: expertPolicy{p: p, rng: engine.NewRNG(1), search: newSearcher(o.AI.ForkDepth, o.AI.Samples, nil), weights: o.Weights}}, nil
+	return &Expert{p: expertPolicy{p: p, rng: engine.NewRNG(1), search: newSearcher(o.AI.ForkDepth, o.AI.Samples, o.AI.Deep(), nil), weights: o.Weights}}, nil
 }
 
 // Advise ranks the legal moves of v's position, best first. The same

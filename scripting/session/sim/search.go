@@ -8,7 +8,7 @@ import (
 )
 
 // searcher is an expectimax through the engine's own rules, for any
-// ruleset and board: a move is played on Samples forks of the position,
+// ruleset and board: a move is played on Samples forks of the position (deep below its root),
 // each reseeded so that their spawns sample what chance may bring, and the
 // search looks Depth moves deep, valuing the positions it reaches with
 // eval. It never re-implements a rule. The forks are games it keeps, one
@@ -18,6 +18,7 @@ import (
 // gives the same move on every machine.
 type searcher struct {
 	depth, samples int
+	deep           int // the samples of a move below the root
 	eval           func(g *engine.Game) float64
 	levels         []*engine.Game
 	nodes          int
@@ -45,8 +46,8 @@ func (s *searcher) bind(r engine.Rules) {
 	s.eval = evaluate
 }
 
-func newSearcher(depth, samples int, eval func(g *engine.Game) float64) *searcher {
-	s := &searcher{depth: depth, samples: samples, eval: eval}
+func newSearcher(depth, samples, deep int, eval func(g *engine.Game) float64) *searcher {
+	s := &searcher{depth: depth, samples: samples, deep: deep, eval: eval}
 	for i := 0; i < depth; i++ {
 		s.levels = append(s.levels, new(engine.Game))
 	}
@@ -74,7 +75,11 @@ func (s *searcher) choose(root *engine.Game, legal engine.DirSet, seed uint64) (
 func (s *searcher) sampled(g *engine.Game, d engine.Direction, seed uint64, level int) float64 {
 	sum := 0.0
 	f := s.levels[level]
-	for i := 0; i < s.samples; i++ {
+	n := s.samples
+	if level > 0 {
+		n = s.deep
+	}
+	for i := 0; i < n; i++ {
 		childSeed := engine.Mix(seed + uint64(i+1)*0x9e3779b97f4a7c15)
 		g.ForkInto(f, childSeed)
 		res, err := f.Move(d)
@@ -84,7 +89,7 @@ func (s *searcher) sampled(g *engine.Game, d engine.Direction, seed uint64, leve
 		}
 		sum += s.value(f, childSeed, level+1)
 	}
-	return sum / float64(s.samples)
+	return sum / float64(n)
 }
 
 // value is the value of g's position at a level of the search: its
