@@ -509,6 +509,17 @@ func TestSimRefusesConflictingFlags(t *testing.T) {
 		{[]string{"--sweep", "size=3,3"}, "--sweep size: the value 3 is given twice"},
 		{[]string{"--precision", "0.05", "--shard", "0/2"}, "--precision and --shard do not go together"},
 		{[]string{"--precision", "0.7"}, "want a half-width between 0 and 0.5"},
+		{[]string{"--tune", "greedy=0.3", "--skill"}, "--tune and --skill do not go together"},
+		{[]string{"--tune", "greedy=0.3", "--policy", "expert"}, "--tune and --policy do not go together"},
+		{[]string{"--write", "t.toml"}, "--tune-keys, --tune-stages and --write go with --tune"},
+		{[]string{"--tune", "master=0.3"}, "master is not a rung of the ladder"},
+		{[]string{"--tune", "greedy=0.3,greedy=0.4"}, "greedy is named twice"},
+		{[]string{"--tune", "greedy=2"}, "is not a number from 0 to 1"},
+		{[]string{"--tune", "greedy=0.3", "--tune-keys", "size,size"}, "--tune-keys names size twice"},
+		{[]string{"--tune", "greedy=0.3", "--tune-keys", "size=9:3"}, "want KEY=LO:HI with LO below HI"},
+		{[]string{"--tune", "greedy=0.3", "--tune-keys", "stop_on_win"}, "stop_on_win is no number"},
+		{[]string{"--tune", "greedy=0.3", "--tune-keys", "sise"}, "sise"},
+		{[]string{"--tune", "greedy=0.3", "--tune-keys", "size", "--tune-stages", "10,8x2"}, "--tune-stages"},
 	} {
 		out, errOut, code := run2048(t, dir, append([]string{"sim", "--games", "2"}, tt.args...)...)
 		if code != 2 || !strings.Contains(errOut, tt.want) {

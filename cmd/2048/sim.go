@@ -79,9 +79,12 @@ bar shows on the standard error when it is a terminal; elsewhere (a log, a
 CI job, a pipe) a line every 5 seconds says the games done of the total,
 the rate and the time left. Ctrl-C (or SIGTERM) stops a run at once and
 writes the games that finished (--json, --csv, the table), marked partial,
-with exit status 1. --precision P plays each run in batches of 50 games
+with exit status 1. --precision P plays each run in batches of 25 games
 until its win rate's 95% interval is within ±P (0.05: ±5 points), or
---games (then 5000 by default) are played: the same flags, the same games. --timing adds the
+--games (then 5000 by default) are played: the same flags, the same
+games. A run that gives neither --games nor --precision (nor --shard) is
+played to ±7 points: 25 games where none or all are won, about 200 where
+half are. --games N plays exactly N games. --timing adds the
 policy's and the mods' mean time a move (wall-clock: the figures that
 change from run to run).
 
@@ -119,6 +122,11 @@ type simOptions struct {
 	skills      string
 	compareMods []string
 	levers      bool
+	// The tune (tune.go): the targets, the levers named, the file to
+	// write, and the command's arguments, for the file's header.
+	tune, tuneKeys, write string
+	tuneStages            string
+	args                  []string
 }
 
 // simGC sets the collector's pace for a lab run, unless the user set GOGC,
@@ -146,8 +154,8 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("sim", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	gameFlags(fs, &o.build, &o.mods, &o.modSets)
-	fs.IntVar(&o.games, "games", 200, "`games` to play (with --precision, the most to play: default 5000)")
-	fs.Float64Var(&o.precision, "precision", 0, "play each run in batches of 50 games until its win rate's 95% interval is within ±`P` (0.05: ±5 points), or --games are played")
+	fs.IntVar(&o.games, "games", 200, "`games` to play, exactly (with --precision, the most to play: default 5000); given neither, a run plays until its win rate is known to ±7 points; with --shard, 200")
+	fs.Float64Var(&o.precision, "precision", 0, "play each run in batches of 25 games until its win rate's 95% interval is within ±`P` (0.05: ±5 points), or --games are played")
 	fs.Uint64Var(&o.seed, "seed", 1, "the run's `seed`")
 	fs.StringVar(&o.policy, "policy", sim.DefaultPolicy, "the `policy`: "+strings.Join(sim.Policies(), ", "))
 	fs.IntVar(&o.maxTurns, "max-turns", 0, "a game that reaches this many `turns` is unfinished (default: the ruleset's, which lets its games end: classic 100000, cellular 1000)")
@@ -165,6 +173,10 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.skill, "skill", false, "play the skill ladder (random, greedy, lookahead 1, lookahead 2, expert) on the same seeds instead of one --policy; combines with --compare, --compare-mods, --sweep and --levers")
 	fs.StringVar(&o.skills, "skills", "", "play these rungs of the skill ladder, a comma-separated `list` (random, greedy, lookahead 1, lookahead 2, expert), as --skill plays them all")
 	fs.Var((*repeated)(&o.compareMods), "compare-mods", "a comma-separated `list` of mods (folders or installed ids) to play instead of --mod, beside the base, on the same seeds; repeatable; \"\" plays no mod")
+	fs.StringVar(&o.tune, "tune", "", "find the numbers for a skill ladder: `SKILL=RATE,...` (greedy=0.25,expert=0.6), the win rate wanted at each skill")
+	fs.StringVar(&o.tuneKeys, "tune-keys", "", "the levers --tune moves, `KEY[=LO:HI],...` (configuration keys, MOD.SETTING); default: the three settings whose steps move the win rate most")
+	fs.StringVar(&o.tuneStages, "tune-stages", "", "--tune's stages, `GAMESxGENERATIONS,...` (default 12x3,36x2,96x2): each generation's candidates played on the stage's games")
+	fs.StringVar(&o.write, "write", "", "--tune: write the tuned configuration to `file` (TOML, for --config)")
 	fs.BoolVar(&o.levers, "levers", false, "the levers table: each numeric setting one step down and up, each switch flipped, against the base")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), simUsage)
@@ -182,6 +194,13 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	if err := conflictingSimFlags(set, o); err != nil {
 		fmt.Fprintf(stderr, "2048 sim: %s\n", err)
 		return 2
+	}
+	o.args = args
+	if o.tune != "" && !set["games"] {
+		o.games = tuneCheckGames // the check's games on fresh seeds
+	}
+	if !set["games"] && !set["precision"] && o.shard == "" && o.tune == "" {
+		o.precision = defaultPrecision
 	}
 	if o.precision != 0 {
 		if !set["games"] {
@@ -265,10 +284,7 @@ func simMain(o simOptions, shard, shards int, stdout, stderr io.Writer) error {
 	play := func(c *config.Config, label string) (*sim.Report, time.Duration, error) {
 		opt := sim.Options{Setup: session.Setup{Config: c, Mods: mods}, Policy: o.policy, Make: mk,
 			Games: o.games, Seed: o.seed, MaxTurns: o.maxTurns, Jobs: o.jobs, Shard: shard, Shards: shards, Timing: o.timing, Stop: o.stop}
-		bar := progress(stderr, label, o.games, shards)
-		opt.Progress = bar.update
-		rs, err := runGames(opt, o)
-		bar.done()
+		rs, err := runGames(opt, o, stderr, label)
 		stopped := errors.Is(err, sim.ErrStopped)
 		if err != nil && !stopped {
 			return nil, 0, err
@@ -282,7 +298,7 @@ func simMain(o simOptions, shard, shards int, stdout, stderr io.Writer) error {
 			policyTime += r.PolicyNanos
 		}
 		h := sim.Header{Config: string(c.TOML()), Policy: o.policy, Ruleset: c.Ruleset, Difficulty: c.Preset, Seed: o.seed, MaxTurns: o.maxTurns,
-			RunGames: runGamesOf(o, rs), Shard: shard, Shards: shards, Mods: runMods, Partial: stopped}
+			RunGames: o.games, Shard: shard, Shards: shards, Mods: runMods, Partial: stopped, Precision: o.precision}
 		return sim.NewReport(h, rs), hooks, nil
 	}
 	base, err := config.Build(o.build)
@@ -291,6 +307,9 @@ func simMain(o simOptions, shard, shards int, stdout, stderr io.Writer) error {
 	}
 	if o.maxTurns == 0 {
 		o.maxTurns = defaultMaxTurns(base.Ruleset)
+	}
+	if o.tune != "" {
+		return runTune(o, base, mods, sim.PolicyOptions{Depth: o.depth, Samples: o.samples, AI: settings}, stdout, stderr)
 	}
 	if o.isStudy() {
 		st, err := planStudy(o, base, mods, sim.PolicyOptions{Depth: o.depth, Samples: o.samples, AI: settings})
@@ -525,6 +544,9 @@ type bar struct {
 	lines bool
 	label string
 	last  time.Time
+	// A run played to a precision (--precision): the half-width wanted,
+	// and the one its batches reached so far (0 before the first).
+	precision, half float64
 }
 
 // progressEvery is how often a run off a terminal says how far it is.
@@ -543,11 +565,26 @@ func progress(stderr io.Writer, label string, games, shards int) *bar {
 	return &bar{start: now, total: games, w: stderr, lines: true, label: label, last: now}
 }
 
+// batch is told the games done and the win rate's half-width after each
+// batch of a run played to a precision. The bar then runs to the end of
+// the next batch, the most the run plays unless that batch is short of
+// the precision.
+func (b *bar) batch(done int, half float64) {
+	b.half = half
+	if b.b != nil && half > b.precision {
+		b.b.SetTotal(int64(min(done+precisionBatch, b.total)), false)
+	}
+}
+
 func (b *bar) update(done int) {
 	if b.lines {
 		if now := time.Now(); now.Sub(b.last) >= progressEvery && done < b.total {
 			b.last = now
-			fmt.Fprintf(b.w, "2048 sim: %s\n", progressLine(b.label, done, b.total, now.Sub(b.start)))
+			line := progressLine(b.label, done, b.total, now.Sub(b.start))
+			if b.precision > 0 {
+				line = preciseLine(b.label, done, b.total, now.Sub(b.start), b.half, b.precision)
+			}
+			fmt.Fprintf(b.w, "2048 sim: %s\n", line)
 		}
 		return
 	}
@@ -557,7 +594,11 @@ func (b *bar) update(done int) {
 		}
 		b.shown = true
 		b.p = mpb.New(mpb.WithOutput(b.w), mpb.WithWidth(40))
-		b.b = b.p.AddBar(int64(b.total),
+		total := b.total
+		if b.precision > 0 { // to the end of the batch
+			total = min(b.total, (done/precisionBatch+1)*precisionBatch)
+		}
+		b.b = b.p.AddBar(int64(total),
 			mpb.PrependDecorators(decor.Name("playing "), decor.CountersNoUnit("%d / %d games")),
 			mpb.AppendDecorators(decor.Percentage(), decor.Name(" "), decor.EwmaETA(decor.ET_STYLE_GO, 30)))
 	}
@@ -578,9 +619,29 @@ func progressLine(label string, done, total int, took time.Duration) string {
 	return fmt.Sprintf("playing %s%d / %d games (%d%%), %.2f games/s, %s", label, done, total, 100*done/max(total, 1), rate, left)
 }
 
+// preciseLine says how far a run played to a precision is: the games
+// done, the most it plays, the half-width its batches reached so far
+// against the one wanted, and the rate; its end is not known before it
+// comes.
+func preciseLine(label string, done, most int, took time.Duration, half, want float64) string {
+	if label != "" {
+		label += ": "
+	}
+	so := "none yet"
+	if half > 0 {
+		so = fmt.Sprintf("±%.1f so far", 100*half)
+	}
+	return fmt.Sprintf("playing %s%d games (at most %d) until the win rate is known to ±%.1f points (%s), %.2f games/s",
+		label, done, most, 100*want, so, float64(done)/took.Seconds())
+}
+
 func (b *bar) done() {
 	if b.p != nil {
-		b.b.SetCurrent(int64(b.total))
+		if b.precision > 0 {
+			b.b.SetTotal(-1, true) // the games played are the whole
+		} else {
+			b.b.SetCurrent(int64(b.total))
+		}
 		b.p.Wait()
 	}
 }
@@ -599,6 +660,15 @@ func conflictingSimFlags(set map[string]bool, o simOptions) error {
 		return fmt.Errorf("--skill and --skills do not go together: --skill plays every rung, --skills %s only those", o.skills)
 	case o.precision != 0 && o.shard != "":
 		return errors.New("--precision and --shard do not go together: a shard plays a fixed slice of the games; give --games instead")
+	case o.tune == "" && (o.tuneKeys != "" || o.write != "" || o.tuneStages != ""):
+		return errors.New("--tune-keys, --tune-stages and --write go with --tune SKILL=RATE,...: name the win rates wanted")
+	}
+	if o.tune != "" {
+		for _, f := range []string{"policy", "skill", "skills", "compare", "compare-mods", "sweep", "levers", "precision", "shard", "csv"} {
+			if set[f] {
+				return fmt.Errorf("--tune and --%s do not go together: --tune plays the skills it names (--tune greedy=0.25,expert=0.6), its search's stages and a check on --games fresh games; drop --%s", f, f)
+			}
+		}
 	}
 	return nil
 }
@@ -620,23 +690,28 @@ func defaultMaxTurns(ruleset string) int {
 
 // precisionBatch is how many games --precision plays before it looks at
 // the interval again: a number of the flags' own, never of --jobs, so that
-// the same flags stop after the same games on every machine.
-const precisionBatch = 50
+// the same flags stop after the same games on every machine. 25 games are
+// the fewest whose interval can be within ±7 points (the default
+// precision) when none or all of them are won: a run whose answer is
+// plain stops after one batch.
+const precisionBatch = 25
 
-// runGames plays a run: all its games, or with --precision, batches until
-// its win rate is known well enough.
-func runGames(opt sim.Options, o simOptions) ([]sim.Result, error) {
+// defaultPrecision is the precision of a run that gives neither --games
+// nor --precision (nor --shard, which plays a fixed slice): ±7 points,
+// which tells a 50% win rate from a 64% one, in at most about 200 games
+// (a rate near a half), and in 25 where none or all are won.
+const defaultPrecision = 0.07
+
+// runGames plays a run, with its progress on stderr: all its games, or
+// with --precision, batches until its win rate is known well enough.
+func runGames(opt sim.Options, o simOptions, stderr io.Writer, label string) ([]sim.Result, error) {
+	bar := progress(stderr, label, o.games, opt.Shards)
+	defer bar.done()
+	opt.Progress = bar.update
 	if o.precision > 0 {
+		bar.precision = o.precision
+		opt.Batch = bar.batch
 		return sim.RunPrecise(opt, o.precision, precisionBatch)
 	}
 	return sim.Run(opt)
-}
-
-// runGamesOf is a run's number of games for its report: the games played
-// when --precision decided it, else --games.
-func runGamesOf(o simOptions, rs []sim.Result) int {
-	if o.precision > 0 {
-		return len(rs)
-	}
-	return o.games
 }

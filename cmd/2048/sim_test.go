@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -262,20 +263,116 @@ func TestSimInterrupted(t *testing.T) {
 	}
 }
 
-// TestSimPrecision: --precision plays a run in batches of 50 until its win
+// TestSimPrecision: --precision plays a run in batches of 25 until its win
 // rate is known to within the half-width asked, and says how many games
-// that took; the same flags stop after the same games.
+// that took; the same flags stop after the same games. A run that gives
+// neither --games nor --precision plays to ±7 points.
 func TestSimPrecision(t *testing.T) {
 	var out1, out2, errOut bytes.Buffer
 	args := []string{"--precision", "0.1", "--policy", "random", "--set", "size=3", "--jobs", "2"}
 	if code := runSim(args, &out1, &errOut); code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
-	if !strings.Contains(out1.String(), "policy random · 50 games") {
+	if !strings.Contains(out1.String(), "policy random · 25 games") || !strings.Contains(out1.String(), "known to ±10.0 points") {
 		t.Errorf("a random player's 0%% is known to ±10 points after the first batch:\n%s", out1.String())
 	}
 	args[len(args)-1] = "1"
 	if code := runSim(args, &out2, &errOut); code != 0 || out1.String() != out2.String() {
 		t.Errorf("--jobs 1 and 2 differ:\n%s\n%s", out1.String(), out2.String())
+	}
+	var def bytes.Buffer
+	if code := runSim([]string{"--policy", "random", "--set", "size=3"}, &def, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	if !strings.Contains(def.String(), "policy random · 25 games") || !strings.Contains(def.String(), "known to ±7.0 points (or 5000 games") {
+		t.Errorf("the defaults do not play to ±7 points:\n%s", def.String())
+	}
+}
+
+// TestPreciseLine: off a terminal, a run played to a precision says the
+// games done, the most it plays, the half-width so far and the one wanted.
+func TestPreciseLine(t *testing.T) {
+	got := preciseLine("mid · expert", 50, 5000, 10*time.Second, 0.0912, 0.07)
+	want := "playing mid · expert: 50 games (at most 5000) until the win rate is known to ±7.0 points (±9.1 so far), 5.00 games/s"
+	if got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
+
+// TestSimTune: --tune moves the levers named toward the win rate asked,
+// writes a configuration that config check takes and that holds the
+// levers' tuned values, reports the search and a check on fresh games,
+// and the same flags write the same file.
+func TestSimTune(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"sim", "--ruleset", "cellular", "--difficulty", "mid", "--tune", "greedy=0.2",
+		"--tune-keys", "goal.turns,blight.rate", "--tune-stages", "8x2,20,40", "--games", "40",
+		"--write", "tuned.toml", "--json", "tune.json", "--plot", "tune.svg"}
+	out, errOut, code := run2048(t, dir, args...)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	for _, want := range []string{"targets: greedy 20%", "goal.turns", "blight.rate", "the tuned values on 40 fresh games (seed 2)", "verdict: the tuned configuration"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the report has no %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(errOut, "2048 sim: tune (exploring, generation 1, 8 games) candidate 1:") || !strings.Contains(errOut, "refining, round 2 of 2, 40 games") {
+		t.Errorf("no progress lines:\n%s", errOut)
+	}
+	file, err := os.ReadFile(filepath.Join(dir, "tuned.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if check, e, code := run2048(t, dir, "config", "check", "tuned.toml"); code != 0 {
+		t.Fatalf("config check: exit %d\n%s%s", code, check, e)
+	}
+	var doc struct {
+		Answer []float64 `json:"answer"`
+		Check  []struct {
+			Skill string  `json:"skill"`
+			Rate  float64 `json:"rate"`
+		} `json:"check"`
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, "tune.json"))
+	if err := json.Unmarshal(data, &doc); err != nil || len(doc.Answer) != 2 || len(doc.Check) != 1 {
+		t.Fatalf("the JSON: %v\n%s", err, data)
+	}
+	for _, line := range []string{fmt.Sprintf("turns = %d\n", int(doc.Answer[0])), fmt.Sprintf("rate = %v\n", doc.Answer[1])} {
+		if !strings.Contains(string(file), line) {
+			t.Errorf("the file has no %q:\n%s", line, file)
+		}
+	}
+	if !strings.HasPrefix(string(file), "# Tuned by: 2048 sim --ruleset cellular") {
+		t.Errorf("the file's header:\n%s", file[:200])
+	}
+	// The same flags, the same file.
+	again := t.TempDir()
+	if _, e, code := run2048(t, again, args...); code != 0 {
+		t.Fatal(e)
+	}
+	second, _ := os.ReadFile(filepath.Join(again, "tuned.toml"))
+	if string(second) != string(file) {
+		t.Errorf("the same flags wrote another file")
+	}
+}
+
+// TestSimTuneModSetting: --tune moves a mod's setting, within the bounds
+// of its manifest, and says the --mod-set to give beside the file.
+func TestSimTuneModSetting(t *testing.T) {
+	freeze, err := filepath.Abs("../../mods/freeze")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := run2048(t, t.TempDir(), "sim", "--mod", freeze, "--set", "size=3", "--set", "win_value=32",
+		"--tune", "random=0.3", "--tune-keys", "freeze.interval=1:200", "--tune-stages", "4x2,10", "--games", "20")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	if !strings.Contains(out, "freeze.interval") || !strings.Contains(out, "--mod-set freeze.interval=") {
+		t.Errorf("the report:\n%s", out)
+	}
+	if !strings.Contains(out, "1 to 100") {
+		t.Errorf("the range is not clipped to the manifest's bounds (1 to 100):\n%s", out)
 	}
 }

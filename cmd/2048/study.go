@@ -381,16 +381,13 @@ func runStudy(o simOptions, st *study, shard, shards int, stdout, stderr io.Writ
 			opt := sim.Options{Setup: session.Setup{Config: v.cfg, Mods: v.mods}, Policy: k.Name, Make: mk,
 				Games: o.games, Seed: o.seed, MaxTurns: o.maxTurns, Jobs: o.jobs, Shard: shard, Shards: shards, Stop: o.stop}
 			label := v.label + " · " + k.Name
-			bar := progress(stderr, label, o.games, shards)
-			opt.Progress = bar.update
-			rs, err := runGames(opt, o)
-			bar.done()
+			rs, err := runGames(opt, o, stderr, label)
 			stopped = errors.Is(err, sim.ErrStopped)
 			if err != nil && !stopped {
 				return err
 			}
 			h := sim.Header{Config: string(v.cfg.TOML()), Policy: k.Name, Ruleset: v.cfg.Ruleset, Difficulty: v.cfg.Preset, Seed: o.seed, MaxTurns: o.maxTurns,
-				RunGames: runGamesOf(o, rs), Shard: shard, Shards: shards, Mods: runMods, Partial: stopped}
+				RunGames: o.games, Shard: shard, Shards: shards, Mods: runMods, Partial: stopped, Precision: o.precision}
 			if stopped && len(rs) == 0 {
 				break // the run stopped before a game finished: nothing of it to show
 			}

@@ -53,6 +53,10 @@ type Report struct {
 	// Partial: the run was stopped (Ctrl-C, SIGTERM) and the report holds
 	// only the games that finished, Games of RunGames.
 	Partial bool `json:"partial,omitempty"`
+	// Precision, when set, is the half-width the run's win rate was
+	// played to (RunPrecise): its games are those it took, at most
+	// RunGames.
+	Precision float64 `json:"precision,omitempty"`
 }
 
 // Shard is which slice of a run's games a report holds: the games i with
@@ -106,7 +110,8 @@ type Header struct {
 	RunGames      int
 	Shard, Shards int
 	Mods          []RunMod
-	Partial       bool // the run was stopped: the results are the games that finished
+	Partial       bool    // the run was stopped: the results are the games that finished
+	Precision     float64 // the run was played to this half-width (RunPrecise)
 }
 
 // NewReport makes the report of results (in any order) of a run.
@@ -115,7 +120,7 @@ func NewReport(h Header, results []Result) *Report {
 	slices.SortFunc(rs, func(a, b Result) int { return a.Game - b.Game })
 	r := &Report{Games: len(rs), Config: h.Config, Policy: h.Policy, Seed: h.Seed,
 		Ruleset: h.Ruleset, Difficulty: h.Difficulty, MaxTurns: h.MaxTurns, Results: rs, Top: []Level{}, Mods: []ModStats{},
-		RunGames: h.RunGames, Setup: slices.Clone(h.Mods), Partial: h.Partial}
+		RunGames: h.RunGames, Setup: slices.Clone(h.Mods), Partial: h.Partial, Precision: h.Precision}
 	if r.RunGames == 0 {
 		r.RunGames = len(rs)
 	}
@@ -403,7 +408,13 @@ func (r *Report) CSV(w io.Writer) error {
 func (r *Report) Text(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s · difficulty %s · policy %s · %d games · seed %d · at most %d turns\n\n", r.Ruleset, r.Difficulty, r.Policy, r.Games, r.Seed, r.MaxTurns)
-	if r.Partial {
+	if r.Precision > 0 && !r.Partial {
+		fmt.Fprintf(&b, "played in batches until the win rate was known to ±%.1f points (or %d games were played)\n\n", 100*r.Precision, r.RunGames)
+	}
+	switch {
+	case r.Partial && r.Precision > 0:
+		fmt.Fprintf(&b, "partial: the run was stopped before its win rate was known to ±%.1f points, and these are the %d games that finished\n\n", 100*r.Precision, r.Games)
+	case r.Partial:
 		fmt.Fprintf(&b, "partial: the run was stopped, and these are the %d games of %d that finished\n\n", r.Games, r.RunGames)
 	}
 	fmt.Fprintf(&b, "%-12s %7s %8s   %s\n", "", "games", "rate", "95% interval")

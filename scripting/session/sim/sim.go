@@ -49,6 +49,9 @@ type Options struct {
 	Shard, Shards int
 	// Progress, when set, is called after each game with the games done.
 	Progress func(done int)
+	// Batch, when set, is called by RunPrecise after each batch with the
+	// games done and the win rate's half-width so far.
+	Batch func(done int, halfWidth float64)
 	// Stop, when closed, stops the run at once: no game starts, the games
 	// under way are dropped at their next move, and Run returns the games
 	// finished, with ErrStopped (Ctrl-C, SIGTERM).
@@ -371,7 +374,8 @@ func scoreValue(r engine.Rules, sc engine.Score) float64 {
 // points) or o.Games games are played, and returns their results. Game i
 // is the same game as in a run of o.Games, so the same options give the
 // same games, and the answer stops where it is known. o.Progress, if set,
-// is told the games done across the batches.
+// is told the games done across the batches, and o.Batch each batch's
+// half-width.
 func RunPrecise(o Options, precision float64, batch int) ([]Result, error) {
 	if precision <= 0 || batch < 1 {
 		return nil, fmt.Errorf("want a precision above 0 and batches of at least one game, got ±%v in batches of %d", precision, batch)
@@ -390,16 +394,23 @@ func RunPrecise(o Options, precision float64, batch int) ([]Result, error) {
 		if err != nil {
 			return all, err
 		}
-		if Precise(all, precision) {
+		hw := HalfWidth(all)
+		if o.Batch != nil {
+			o.Batch(len(all), hw)
+		}
+		if hw <= precision {
 			break
 		}
 	}
 	return all, nil
 }
 
-// Precise says whether results pin the win rate down to ±precision: the
-// half-width of its 95% interval is within it.
-func Precise(results []Result, precision float64) bool {
+// HalfWidth is the half-width of the 95% interval of results' win rate
+// (0.5 for no results).
+func HalfWidth(results []Result) float64 {
+	if len(results) == 0 {
+		return 0.5
+	}
 	wins := 0
 	for _, r := range results {
 		if r.Outcome == Won {
@@ -407,5 +418,5 @@ func Precise(results []Result, precision float64) bool {
 		}
 	}
 	_, ci := rate(wins, len(results))
-	return len(results) > 0 && (ci[1]-ci[0])/2 <= precision
+	return (ci[1] - ci[0]) / 2
 }

@@ -232,7 +232,7 @@ func TestRunPrecise(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rs) == 0 || len(rs) >= len(whole) || len(rs)%25 != 0 || !Precise(rs, 0.10) || Precise(rs[:len(rs)-25], 0.10) {
+	if len(rs) == 0 || len(rs) >= len(whole) || len(rs)%25 != 0 || HalfWidth(rs) > 0.10 || HalfWidth(rs[:len(rs)-25]) <= 0.10 {
 		t.Fatalf("%d games", len(rs))
 	}
 	for i, r := range rs {

@@ -1,0 +1,710 @@
+// Package simtune finds the numbers of a configuration for a skill ladder
+// a designer asks for: a win rate at each of some skills ("greedy wins a
+// quarter of mid's games, the expert 60%"), by moving a few levers (the
+// configuration's keys, the mods' settings).
+//
+// A win rate measured on a sample of games is a noisy objective, and every
+// game costs, so the search works in two phases:
+//
+//   - Explore: CMA-ES, the covariance matrix adaptation evolution strategy
+//     (gonum's optimize.CmaEsChol), made for noisy objectives, on a few
+//     games a candidate: each generation plays games of its own, and every
+//     candidate of a generation the same ones (common random numbers), so
+//     that candidates are ranked by what they are, not by their luck, and
+//     no one sample's luck steers the whole search.
+//   - Refine: rounds of a response surface, as simulation optimisation
+//     does: a logistic model of each skill's win against the levers is fit
+//     (gonum's BFGS) to every game played near the current answer, the
+//     model's values for the targets are solved for (gonum's Nelder–Mead),
+//     within a trust region that shrinks round by round, and played on
+//     more games than the round before. A model reads every game, where a
+//     ranking reads only which candidate came first: the last rounds pin
+//     the rates down on a few hundred games.
+//
+// The package plays no game itself: Options.Eval plays a candidate's games
+// (the lab's sessions, through package sim), so a tune is as deterministic
+// as they are: the same options give the same candidates, results and
+// answer.
+package simtune
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/optimize"
+)
+
+// Lever is a number the tuner may move, within [Lo, Hi].
+type Lever struct {
+	Key    string  // a configuration key ("blight.rate") or MOD.SETTING ("bomb.fuse")
+	Start  float64 // its value in the configuration tuned
+	Lo, Hi float64
+	Int    bool // an integer setting: candidates are rounded
+}
+
+// Target is a win rate wished for at one skill of the ladder.
+type Target struct {
+	Skill string  // a rung of the ladder: "greedy", "expert", ...
+	Rate  float64 // 0 to 1
+}
+
+// Stage is one stage of the search: every candidate of each of its
+// Generations generations is measured on Games games, the generation's
+// own.
+type Stage struct {
+	Games, Generations int
+}
+
+// DefaultStages are the exploring stages of a tune that names none: 8
+// games a candidate for six generations, far moves on a rough measure.
+var DefaultStages = []Stage{{8, 6}}
+
+// DefaultRefine are the games of the refining rounds of a tune that names
+// none, each round's candidate played on games of its own, and its probe
+// on half as many. With the exploration, about 1,100 games at each skill.
+var DefaultRefine = []int{30, 60, 120, 160, 160}
+
+// Eval plays a candidate, the levers' values in order (integers rounded),
+// on games games of the run from game from, and returns its win rate at
+// each target's skill, in order. An error that is Infeasible means the
+// configuration refuses the values (a key's range, a mod's bounds): the
+// search steers away from them. Any other error stops the search.
+type Eval func(values []float64, from, games int) (rates []float64, err error)
+
+// Infeasible wraps the error of values the configuration refuses.
+type Infeasible struct{ Err error }
+
+func (e Infeasible) Error() string { return e.Err.Error() }
+
+// Options are a tune's.
+type Options struct {
+	Levers  []Lever
+	Targets []Target
+	Stages  []Stage // the exploring stages (DefaultStages when nil)
+	Refine  []int   // the refining rounds' games (DefaultRefine when nil)
+	// Seed seeds the search's own random draws (the candidates), apart
+	// from the games' seeds, which Eval owns.
+	Seed uint64
+	Eval Eval
+	// Step, when set, is told every candidate measured.
+	Step func(Step)
+}
+
+// Step is one candidate measured.
+type Step struct {
+	Round      int       `json:"round"`      // 0 while exploring, then the refining round from 1
+	Generation int       `json:"generation"` // exploring: the CMA-ES generation
+	From       int       `json:"from"`       // the first of its games
+	Games      int       `json:"games"`
+	Values     []float64 `json:"values"`            // the levers', in order
+	Rates      []float64 `json:"rates"`             // the win rates at the targets' skills, in order
+	Loss       float64   `json:"loss"`              // the sum of the squared misses (rates from 0 to 1)
+	Refused    string    `json:"refused,omitzero"`  // why the configuration refused the values
+	Repeated   bool      `json:"repeated,omitzero"` // measured before in the same generation: remembered
+	Probe      bool      `json:"probe,omitzero"`    // a refining round's probe, beside its candidate
+}
+
+// Result is what a tune found.
+type Result struct {
+	Levers  []Lever  `json:"levers"`
+	Targets []Target `json:"targets"`
+	Stages  []Stage  `json:"stages"`
+	Refine  []int    `json:"refine"`
+	Steps   []Step   `json:"steps"`
+	// Best is the last candidate measured near the answer: the last
+	// refining round's, or, with no round, the exploration's candidate
+	// of least loss on its last stage.
+	Best int `json:"best"`
+	// Answer is the levers' values the search found: with refining
+	// rounds, the models' solution on every game played (the last
+	// round's too), which no game has measured yet; else Best's.
+	Answer []float64 `json:"answer"`
+}
+
+// Values returns the answer's values.
+func (r *Result) Values() []float64 { return r.Answer }
+
+// Games is the games the search played at each skill (a candidate
+// remembered costs none).
+func (r *Result) Games() int {
+	n := 0
+	for _, s := range r.Steps {
+		if !s.Repeated && s.Refused == "" {
+			n += s.Games
+		}
+	}
+	return n
+}
+
+// ErrNoCandidate is Tune's error when every candidate was refused.
+var ErrNoCandidate = errors.New("every candidate the search tried was refused by the configuration")
+
+// Tune searches for the levers' values whose win rates come nearest the
+// targets: it explores, then refines (the package's doc). It returns
+// what it found, with every step, and Eval's first error that is not
+// Infeasible (with the steps measured until then).
+func Tune(o Options) (*Result, error) {
+	if err := o.check(); err != nil {
+		return nil, err
+	}
+	if o.Stages == nil {
+		o.Stages = DefaultStages
+	}
+	if o.Refine == nil {
+		o.Refine = DefaultRefine
+	}
+	t := &tuner{o: o, res: &Result{Levers: o.Levers, Targets: o.Targets, Stages: o.Stages, Refine: o.Refine, Best: -1}, pop: Population(len(o.Levers))}
+	x := make([]float64, len(o.Levers)) // the search's space: each lever's range mapped to [0, 1]
+	for i, l := range o.Levers {
+		x[i] = l.norm(l.Start)
+	}
+	if err := t.explore(x); err != nil {
+		return t.res, err
+	}
+	t.res.Best = t.bestExplored()
+	if t.res.Best < 0 {
+		return t.res, ErrNoCandidate
+	}
+	c := t.xOf(t.res.Steps[t.res.Best].Values)
+	radius := refineRadius
+	for r, games := range o.Refine {
+		next := t.solve(c, radius)
+		t.round = r + 1
+		t.loss(next, games)
+		if t.err != nil {
+			return t.res, t.err
+		}
+		measured := len(t.res.Steps) - 1
+		// A probe beside it, one lever moved, on half the games: the
+		// models' slopes need games that differ in each lever, and a
+		// search that closes in on one point plays few.
+		probe := slices.Clone(next)
+		i := r % len(probe)
+		step := max(radius/2, 0.05)
+		if (r/len(probe))%2 == 1 {
+			step = -step
+		}
+		if probe[i]+step > 1 || probe[i]+step < 0 {
+			step = -step
+		}
+		probe[i] = min(max(probe[i]+step, 0), 1)
+		t.probe = true
+		t.loss(probe, max(games/2, 1))
+		t.probe = false
+		if t.err != nil {
+			return t.res, t.err
+		}
+		if s := t.res.Steps[measured]; s.Refused == "" {
+			t.res.Best = measured
+			// A trust region: where the model's answer lay inside it,
+			// the next round looks closer; where it lay on its edge (the
+			// targets are further), as far again.
+			if dist(next, c) < 0.99*radius {
+				radius *= refineShrink
+			}
+			c = next
+		} else {
+			radius *= refineShrink
+		}
+	}
+	// The answer: the models' solution on every game played, the last
+	// round's included. (The last round's candidate was solved before its
+	// games were played.)
+	if len(o.Refine) > 0 {
+		x := t.solve(c, radius)
+		t.res.Answer = make([]float64, len(x))
+		for i, l := range o.Levers {
+			t.res.Answer[i] = l.value(x[i])
+		}
+	} else {
+		t.res.Answer = t.res.Steps[t.res.Best].Values
+	}
+	return t.res, nil
+}
+
+// The refining rounds' trust region: the first round moves at most a
+// quarter of the levers' ranges from the exploration's answer, and a
+// round whose answer lay inside its region shrinks it by a third; the
+// models are fit to the games within about that distance (a Gaussian
+// weight of that width, at least minWidth).
+const (
+	refineRadius = 0.25
+	refineShrink = 2.0 / 3
+	minWidth     = 0.5
+)
+
+// dist is the distance of two points of the search's space.
+func dist(a, b []float64) float64 {
+	d := 0.0
+	for i := range a {
+		d += (a[i] - b[i]) * (a[i] - b[i])
+	}
+	return math.Sqrt(d)
+}
+
+// Population is the size of a CMA-ES generation of a search of n levers,
+// its own default: 4 + ⌊3 ln n⌋ (4 for one lever, 6 for two, 7 for three).
+func Population(n int) int { return 4 + int(math.Floor(3*math.Log(float64(n)))) }
+
+func (o Options) check() error {
+	if len(o.Levers) == 0 {
+		return errors.New("no lever to move")
+	}
+	if len(o.Targets) == 0 {
+		return errors.New("no target")
+	}
+	if o.Eval == nil {
+		return errors.New("no Eval")
+	}
+	for _, l := range o.Levers {
+		if !(l.Lo < l.Hi) || math.IsInf(l.Lo, 0) || math.IsInf(l.Hi, 0) {
+			return fmt.Errorf("%s: the range %v to %v is empty", l.Key, l.Lo, l.Hi)
+		}
+	}
+	for _, t := range o.Targets {
+		if !(t.Rate >= 0 && t.Rate <= 1) {
+			return fmt.Errorf("%s=%v: a win rate is 0 to 1", t.Skill, t.Rate)
+		}
+	}
+	for _, s := range o.Stages {
+		if s.Games < 1 || s.Generations < 1 {
+			return fmt.Errorf("a stage of %d games and %d generations: want at least 1 of each", s.Games, s.Generations)
+		}
+	}
+	for _, g := range o.Refine {
+		if g < 1 {
+			return fmt.Errorf("a refining round of %d games: want at least 1", g)
+		}
+	}
+	return nil
+}
+
+// tuner is one tune's state.
+type tuner struct {
+	o     Options
+	res   *Result
+	pop   int
+	evals int            // exploring candidates measured or remembered so far
+	gen   int            // the generation of the last of them
+	round int            // the refining round (0: exploring)
+	probe bool           // measuring a refining round's probe
+	next  int            // the first game not yet played
+	seen  map[string]int // the generation's candidates measured: their step
+	err   error          // Eval's error that stops the search
+}
+
+// explore is the CMA-ES phase, from x.
+func (t *tuner) explore(x []float64) error {
+	gens := 0
+	for _, st := range t.o.Stages {
+		gens += st.Generations
+	}
+	// The first generation's spread: a quarter of each lever's range.
+	// (CmaEsChol samples from InitCholesky's covariance, which its
+	// InitStepSize does not scale.)
+	const spread = 0.25
+	cov := mat.NewDiagDense(len(x), nil)
+	for i := range x {
+		cov.SetDiag(i, spread*spread)
+	}
+	var chol mat.Cholesky
+	chol.Factorize(cov)
+	method := &optimize.CmaEsChol{
+		InitStepSize: spread,
+		InitCholesky: &chol,
+		Population:   t.pop,
+		Src:          rand.NewPCG(t.o.Seed, 0x7475_6e65),
+		StopLogDet:   math.NaN(),
+	}
+	settings := &optimize.Settings{
+		FuncEvaluations: t.pop * gens,
+		Converger:       stopper{t},
+		Concurrent:      1, // the games of a candidate are played in parallel, by Eval
+	}
+	_, err := optimize.Minimize(optimize.Problem{Func: t.explored}, x, settings, method)
+	if t.err != nil {
+		return t.err
+	}
+	if err != nil && len(t.res.Steps) == 0 {
+		return err
+	}
+	return nil
+}
+
+// bestExplored is the exploration's candidate of least loss on its last
+// stage's games (-1: none the configuration took).
+func (t *tuner) bestExplored() int {
+	best := -1
+	for i, s := range t.res.Steps {
+		if s.Refused != "" {
+			continue
+		}
+		if best < 0 || s.Games > t.res.Steps[best].Games || s.Games == t.res.Steps[best].Games && s.Loss < t.res.Steps[best].Loss {
+			best = i
+		}
+	}
+	return best
+}
+
+// stopper ends the exploration when Eval failed.
+type stopper struct{ t *tuner }
+
+func (stopper) Init(int) {}
+
+func (s stopper) Converged(*optimize.Location) optimize.Status {
+	if s.t.err != nil {
+		return optimize.MethodConverge
+	}
+	return optimize.NotTerminated
+}
+
+// explored is CMA-ES's objective: the loss of the candidate at x (loss),
+// on its generation's games, plus, where x lies outside a lever's range
+// (CMA-ES knows no bounds), the square of how far, so that the search
+// comes back.
+func (t *tuner) explored(x []float64) float64 {
+	if t.err != nil {
+		return math.Inf(1)
+	}
+	gen := t.evals / t.pop
+	t.evals++
+	if gen != t.gen || t.seen == nil {
+		t.gen, t.seen = gen, map[string]int{}
+	}
+	games := t.o.Stages[len(t.o.Stages)-1].Games
+	for _, st := range t.o.Stages {
+		if gen < st.Generations {
+			games = st.Games
+			break
+		}
+		gen -= st.Generations
+	}
+	outside := 0.0
+	for _, v := range x {
+		c := min(max(v, 0), 1)
+		outside += (v - c) * (v - c)
+	}
+	return t.loss(x, games) + outside
+}
+
+// loss measures the candidate at x (clamped into the levers' ranges) on
+// games games: the first of a generation (or a round) plays games of its
+// own, the others of the generation the same ones; it returns the sum of
+// its squared misses.
+func (t *tuner) loss(x []float64, games int) float64 {
+	values := make([]float64, len(x))
+	for i, l := range t.o.Levers {
+		values[i] = l.value(min(max(x[i], 0), 1))
+	}
+	key := fmt.Sprint(values)
+	if i, ok := t.seen[key]; ok && t.round == 0 {
+		s := t.res.Steps[i]
+		s.Repeated = true
+		t.record(s)
+		return s.Loss
+	}
+	from := t.next
+	if n := len(t.res.Steps); n > 0 && t.res.Steps[n-1].Round == t.round && t.res.Steps[n-1].Generation == t.gen && t.round == 0 {
+		from = t.res.Steps[n-1].From // the generation's games
+	}
+	t.next = max(t.next, from+games)
+	s := Step{Round: t.round, Generation: t.gen, From: from, Games: games, Values: values, Probe: t.probe}
+	rates, err := t.o.Eval(values, from, games)
+	var refused Infeasible
+	switch {
+	case errors.As(err, &refused):
+		s.Refused = refused.Err.Error()
+		s.Loss = float64(len(t.o.Targets)) // no miss is worse
+	case err != nil:
+		t.err = err
+		return math.Inf(1)
+	default:
+		s.Rates = rates
+		for i, tg := range t.o.Targets {
+			s.Loss += (rates[i] - tg.Rate) * (rates[i] - tg.Rate)
+		}
+	}
+	if t.round == 0 {
+		t.seen[key] = len(t.res.Steps)
+	}
+	t.record(s)
+	return s.Loss
+}
+
+func (t *tuner) record(s Step) {
+	t.res.Steps = append(t.res.Steps, s)
+	if t.o.Step != nil {
+		t.o.Step(s)
+	}
+}
+
+// solve is a refining round's candidate: a logistic model of each
+// target's win fit to the games played near c (within about radius), and
+// the point whose modelled rates meet the targets, as near c as can be: in
+// the models' logits a linear system, solved by least squares with a
+// little pull towards c (ridge), in the levers' ranges (a lever that would
+// leave its range is held at its bound and the others solved again), and
+// no further from c than radius.
+func (t *tuner) solve(c []float64, radius float64) []float64 {
+	n, k := len(c), len(t.o.Targets)
+	a := mat.NewDense(k, n, nil)
+	y := make([]float64, k)
+	for j, tg := range t.o.Targets {
+		m := t.fit(j, c, radius)
+		p := min(max(tg.Rate, 0.005), 0.995)
+		y[j] = math.Log(p/(1-p)) - m[0]
+		for i := range n {
+			a.Set(j, i, m[i+1])
+		}
+	}
+	x := slices.Clone(c)
+	held := make([]bool, n) // levers held at a bound
+	for range n + 1 {
+		var free []int
+		for i := range n {
+			if !held[i] {
+				free = append(free, i)
+			}
+		}
+		if len(free) == 0 {
+			break
+		}
+		// With x = c + d: min ‖A_f d_f − r‖² + λ‖d_f‖², where r = y − A c
+		// less what the held levers' moves give.
+		r := slices.Clone(y)
+		for j := range k {
+			for i := range n {
+				r[j] -= a.At(j, i) * x[i] * btof(held[i])
+				r[j] -= a.At(j, i) * c[i] * btof(!held[i])
+			}
+		}
+		const lambda = 1e-3
+		m := mat.NewSymDense(len(free), nil)
+		b := mat.NewVecDense(len(free), nil)
+		for p, i := range free {
+			for q, h := range free {
+				v := 0.0
+				for j := range k {
+					v += a.At(j, i) * a.At(j, h)
+				}
+				if p == q {
+					v += lambda
+				}
+				m.SetSym(p, q, v)
+			}
+			v := 0.0
+			for j := range k {
+				v += a.At(j, i) * r[j]
+			}
+			b.SetVec(p, v)
+		}
+		var d mat.VecDense
+		if err := d.SolveVec(m, b); err != nil {
+			break
+		}
+		again := false
+		for p, i := range free {
+			x[i] = c[i] + d.AtVec(p)
+			if x[i] < 0 || x[i] > 1 {
+				x[i] = min(max(x[i], 0), 1)
+				held[i], again = true, true
+			}
+		}
+		if !again {
+			break
+		}
+	}
+	if d := dist(x, c); d > radius {
+		for i := range x {
+			x[i] = c[i] + (x[i]-c[i])*radius/d
+		}
+	}
+	return x
+}
+
+func btof(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// fit fits the logistic model of target k's win, logit p = a + b·x, to
+// the games measured so far, each candidate weighted by a Gaussian of its
+// distance from c (width radius), so that the model is a local one; a
+// little ridge keeps b finite where the games cannot tell.
+func (t *tuner) fit(k int, c []float64, radius float64) []float64 {
+	type obs struct {
+		x          []float64
+		wins, loss float64 // weighted
+	}
+	var data []obs
+	for _, s := range t.res.Steps {
+		if s.Repeated || s.Refused != "" {
+			continue
+		}
+		x := t.xOf(s.Values)
+		d := 0.0
+		for i := range x {
+			d += (x[i] - c[i]) * (x[i] - c[i])
+		}
+		width := max(radius, minWidth)
+		w := math.Exp(-d / (2 * width * width))
+		if w < 1e-3 {
+			continue
+		}
+		won := math.Round(s.Rates[k] * float64(s.Games))
+		data = append(data, obs{x, w * won, w * (float64(s.Games) - won)})
+	}
+	n := len(c)
+	const ridge = 0.01
+	nll := func(p, grad []float64) float64 {
+		v := 0.0
+		if grad != nil {
+			clear(grad)
+		}
+		for _, o := range data {
+			z := p[0]
+			for i, xi := range o.x {
+				z += p[i+1] * xi
+			}
+			// −[wins·log σ(z) + losses·log(1−σ(z))]
+			v += o.wins*softplus(-z) + o.loss*softplus(z)
+			if grad != nil {
+				g := (o.wins+o.loss)*sigmoid(z) - o.wins
+				grad[0] += g
+				for i, xi := range o.x {
+					grad[i+1] += g * xi
+				}
+			}
+		}
+		for i := 1; i <= n; i++ {
+			v += ridge * p[i] * p[i] / 2
+			if grad != nil {
+				grad[i] += ridge * p[i]
+			}
+		}
+		return v
+	}
+	p0 := make([]float64, n+1)
+	res, err := optimize.Minimize(optimize.Problem{
+		Func: func(p []float64) float64 { return nll(p, nil) },
+		Grad: func(grad, p []float64) { nll(p, grad) },
+	}, p0, nil, &optimize.BFGS{})
+	if err != nil && res == nil {
+		return p0
+	}
+	return res.X
+}
+
+func logistic(p, x []float64) float64 {
+	z := p[0]
+	for i, xi := range x {
+		z += p[i+1] * xi
+	}
+	return sigmoid(z)
+}
+
+func sigmoid(z float64) float64 { return 1 / (1 + math.Exp(-z)) }
+
+// softplus is log(1 + eᶻ), without overflow.
+func softplus(z float64) float64 {
+	if z > 30 {
+		return z
+	}
+	return math.Log1p(math.Exp(z))
+}
+
+// xOf maps values back into the search's space.
+func (t *tuner) xOf(values []float64) []float64 {
+	x := make([]float64, len(values))
+	for i, l := range t.o.Levers {
+		x[i] = l.norm(values[i])
+	}
+	return x
+}
+
+// norm maps a value of the lever into [0, 1].
+func (l Lever) norm(v float64) float64 {
+	return min(max((v-l.Lo)/(l.Hi-l.Lo), 0), 1)
+}
+
+// value maps c in [0, 1] to the lever's value: an integer rounded, any
+// other number to its grain (Grain), so that a file shows 0.38 and not
+// 0.38107 or 0.38000000000000006, and candidates a grain apart, which no
+// sample of games could tell apart, are one candidate, measured once.
+func (l Lever) value(c float64) float64 {
+	v := l.Lo + c*(l.Hi-l.Lo)
+	if l.Int {
+		return math.Round(v)
+	}
+	g := l.Grain()
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(math.Round(v/g)*g, 'f', 9, 64), 64)
+	return r
+}
+
+// Grain is the step of a lever that is not an integer's: about a two
+// hundredth of its range, rounded down to 1, 2 or 5 times a power of ten
+// (0.005 for a rate from 0 to 1).
+func (l Lever) Grain() float64 {
+	raw := (l.Hi - l.Lo) / 200
+	p := math.Pow(10, math.Floor(math.Log10(raw)))
+	for _, m := range []float64{5, 2, 1} {
+		if m*p <= raw {
+			return m * p
+		}
+	}
+	return p
+}
+
+// Format writes a lever's value as a setting takes it.
+func (l Lever) Format(v float64) string {
+	if l.Int {
+		return strconv.FormatInt(int64(v), 10)
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+// ParseTargets reads SKILL=RATE,... (a rate as 0.25 or 25%), each skill
+// once; skills lists the rungs a target may name.
+func ParseTargets(s string, skills []string) ([]Target, error) {
+	var out []Target
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		name, rate, ok := strings.Cut(f, "=")
+		name, rate = strings.TrimSpace(name), strings.TrimSpace(rate)
+		if !ok || name == "" || rate == "" {
+			return nil, fmt.Errorf("%q: want SKILL=RATE, as greedy=0.25", f)
+		}
+		if !slices.Contains(skills, name) {
+			return nil, fmt.Errorf("%q: %s is not a rung of the ladder (%s)", f, name, strings.Join(skills, ", "))
+		}
+		pct := strings.HasSuffix(rate, "%")
+		v, err := strconv.ParseFloat(strings.TrimSuffix(rate, "%"), 64)
+		if pct {
+			v /= 100
+		}
+		if err != nil || !(v >= 0 && v <= 1) {
+			return nil, fmt.Errorf("%q: the rate %s is not a number from 0 to 1 (or 0%% to 100%%)", f, rate)
+		}
+		for _, t := range out {
+			if t.Skill == name {
+				return nil, fmt.Errorf("%s is named twice: give one rate a skill", name)
+			}
+		}
+		out = append(out, Target{Skill: name, Rate: v})
+	}
+	if len(out) == 0 {
+		return nil, errors.New("no target: want SKILL=RATE,..., as greedy=0.25,expert=0.6")
+	}
+	return out, nil
+}
