@@ -30,6 +30,7 @@ import (
 )
 
 const simUsage = `Usage: 2048 sim [the play flags] [--games N] [--seed S] [--policy P | --skill | --skills LIST] [--max-turns T] [--jobs J] [--json FILE] [--csv FILE] [--plot FILE] [--shard I/N] [--compare FILE.toml ... | --compare-mods LIST ... | --sweep KEY=V1,V2,... | --levers]
+       2048 sim [the play flags] --tune SKILL=RATE,... [--tune-keys KEY[=LO:HI],...] [--tune-stages S] [--write FILE.toml] [--games N] [--seed S] [--json FILE] [--plot FILE]
        2048 sim merge [--json FILE] [--partial] FILE.json ...
 
 The balance lab: plays many seeded games of a configuration and its mods,
@@ -45,8 +46,10 @@ best immediate score, ties broken by the seed: a casual player); lookahead
 (the default: an expectimax through the engine's own rules, --depth moves
 deep with --samples forks a move; cellular positions valued by a chance of
 a win learned from played games); expert (the strongest player the lab
-has: engine/ai's on classic, a deeper search on cellular; --ai-config FILE
-for its settings).
+has: engine/ai's on classic; on cellular a search four moves deep, six
+samples a move at its root and one below, which wins at least as often as
+the lookahead three or four moves deep; --ai-config FILE for its
+settings).
 
 A difficulty figure names its player: --skill plays the skill ladder
 (random, greedy, lookahead 1, lookahead 2, expert) on the same seeds and
@@ -87,6 +90,23 @@ played to ±7 points: 25 games where none or all are won, about 200 where
 half are. --games N plays exactly N games. --timing adds the
 policy's and the mods' mean time a move (wall-clock: the figures that
 change from run to run).
+
+--tune SKILL=RATE,... finds the numbers for a skill ladder: the win rate
+wanted at each skill named (greedy=0.25,expert=0.6). It moves the levers
+--tune-keys names (configuration keys and MOD.SETTING, each with an
+optional range LO:HI; by default from half to twice its value, a rate 0
+to 1, within a mod's bounds), or else the three numeric settings whose
+steps (as --levers makes them) move the win rate most at the cheapest
+skill named, on 100 games. The search explores with CMA-ES on 8 games a
+candidate, then refines with rounds of a logistic model of each skill's
+win fit to the games played (--tune-stages, default 8x6,20,40,80,120,120:
+GAMESxGENERATIONS exploring, then each round's games), every candidate of
+a generation on the same games; it plays the tuned values on --games
+fresh games (default 100, seed --seed + 1) and reports them with their
+intervals, the levers' moves and a verdict. --write FILE writes the
+tuned configuration (a --config file; a mod's tuned setting is a
+--mod-set, which the report and the file's header name); --plot draws the
+search. The same flags write the same file.
 
 Exit status: 0 when the run was played; 1 for a configuration, mod or
 file error; 2 for a usage error.

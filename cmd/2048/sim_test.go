@@ -376,3 +376,36 @@ func TestSimTuneModSetting(t *testing.T) {
 		t.Errorf("the range is not clipped to the manifest's bounds (1 to 100):\n%s", out)
 	}
 }
+
+// TestSimTuneInterrupted: Ctrl-C stops a tune at once and writes the best
+// candidate measured so far, marked partial, with exit status 1.
+func TestSimTuneInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	cmd := exec.Command(binary, "sim", "--ruleset", "cellular", "--difficulty", "mid", "--tune", "greedy=0.2",
+		"--tune-keys", "goal.turns,blight.rate", "--tune-stages", "400x50", "--jobs", "1", "--write", "tuned.toml")
+	cmd.Dir = dir
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for !strings.Contains(stderr.String(), "candidate 2:") && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	err := cmd.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 || !strings.Contains(stderr.String(), "stopped: the report and the file hold the best candidate measured so far") {
+		t.Fatalf("exit %v\n%s", err, stderr.String())
+	}
+	file, err := os.ReadFile(filepath.Join(dir, "tuned.toml"))
+	if err != nil || !strings.Contains(string(file), "# partial: the tune was stopped") {
+		t.Fatalf("the file: %v\n%s", err, file)
+	}
+	if !strings.Contains(stdout.String(), "partial: the tune was stopped") {
+		t.Errorf("the report:\n%s", stdout.String())
+	}
+}

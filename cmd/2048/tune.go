@@ -30,6 +30,12 @@ const (
 	tuneCheckGames  = 100
 )
 
+// minDial is the fewest values an integer setting's range must hold for a
+// tune to pick it by itself: goal.hold (1 to 3) or spawn_cells (0 to 3)
+// move the win rate a lot in one step and cannot set it finely; a tune
+// moves them only when --tune-keys names them.
+const minDial = 10
+
 // notLevers are the keys a tune never moves unless --tune-keys names
 // them: the board's shape and the win's tile, which make another game
 // rather than a harder one, and undo, which has no bearing on play.
@@ -88,7 +94,7 @@ func runTune(o simOptions, base *config.Config, mods []*scripting.Mod, opts sim.
 		planned += simtune.Population(len(levers)) * st.Generations * st.Games * len(t.skills)
 	}
 	for _, g := range refine {
-		planned += (g + max(g/2, 1)) * len(t.skills)
+		planned += (g + len(levers)*max(g/2, 1)) * len(t.skills)
 	}
 	played := 0
 	n := 0
@@ -117,7 +123,7 @@ func runTune(o simOptions, base *config.Config, mods []*scripting.Mod, opts sim.
 	if err != nil && !stopped {
 		return err
 	}
-	if stopped && (res == nil || res.Best < 0) {
+	if stopped && (res == nil || res.Answer == nil) {
 		return errors.New("stopped before a candidate was measured: there is nothing to write")
 	}
 	rep := &tuneReport{Result: res, Partial: stopped, Command: "2048 sim " + strings.Join(o.args, " "), CheckSeed: o.seed + 1}
@@ -163,12 +169,12 @@ func runTune(o simOptions, base *config.Config, mods []*scripting.Mod, opts sim.
 }
 
 // parseStages reads --tune-stages: the exploring stages, GAMESxGENERATIONS
-// each, then the refining rounds' games: 8x6,30,60,120,160,160.
+// each, then the refining rounds' games: 8x6,20,40,80,120,120.
 func parseStages(s string) ([]simtune.Stage, []int, error) {
 	var stages []simtune.Stage
 	refine := []int{}
 	bad := func(f string) error {
-		return usageError(fmt.Sprintf("--tune-stages %q: want GAMESxGENERATIONS for an exploring stage and GAMES for a refining round, each at least 1, as 8x6,30,60,120,160,160", f))
+		return usageError(fmt.Sprintf("--tune-stages %q: want GAMESxGENERATIONS for an exploring stage and GAMES for a refining round, each at least 1, as 8x6,20,40,80,120,120", f))
 	}
 	for _, f := range splitList(s) {
 		if g, n, ok := strings.Cut(f, "x"); ok {
@@ -187,7 +193,7 @@ func parseStages(s string) ([]simtune.Stage, []int, error) {
 		refine = append(refine, games)
 	}
 	if len(stages) == 0 {
-		return nil, nil, usageError("--tune-stages: want at least one exploring stage, GAMESxGENERATIONS, first: as 8x6,30,60,120,160,160")
+		return nil, nil, usageError("--tune-stages: want at least one exploring stage, GAMESxGENERATIONS, first: as 8x6,20,40,80,120,120")
 	}
 	return stages, refine, nil
 }
@@ -279,8 +285,11 @@ func (t *tuneRun) lever(key string) (simtune.Lever, error) {
 }
 
 // numberLever is the lever of a numeric setting of value v, with its
-// default range: a rate (a number from 0 to 1) all of [0, 1]; any other
-// number from half of it to twice it (an integer at least 2 either way).
+// default range: from half of it to twice it (an integer at least 2 either
+// way; a rate, a number from 0 to 1, at most 1, and 0 to 0.2 from 0). A
+// range about the value keeps the search where the game is: a goal of
+// 0.38 a cell is a cliff between 0.35 (won by most) and 0.43 (by few),
+// which the whole of 0 to 1 would shrink to a sliver.
 func numberLever(key string, v any) (simtune.Lever, error) {
 	switch x := v.(type) {
 	case int:
@@ -289,8 +298,11 @@ func numberLever(key string, v any) (simtune.Lever, error) {
 		d := max(float64(x)/2, 2)
 		return simtune.Lever{Key: key, Start: float64(x), Lo: math.Max(float64(x)-d, 0), Hi: float64(x) + max(float64(x), 2), Int: true}, nil
 	case float64:
-		if x >= 0 && x <= 1 {
-			return simtune.Lever{Key: key, Start: x, Lo: 0, Hi: 1}, nil
+		switch {
+		case x == 0:
+			return simtune.Lever{Key: key, Start: x, Lo: 0, Hi: 0.2}, nil
+		case x > 0 && x <= 1:
+			return simtune.Lever{Key: key, Start: x, Lo: x / 2, Hi: math.Min(2*x, 1)}, nil
 		}
 		return simtune.Lever{Key: key, Start: x, Lo: math.Min(x/2, 2*x), Hi: math.Max(x/2, 2*x)}, nil
 	}
@@ -299,7 +311,8 @@ func numberLever(key string, v any) (simtune.Lever, error) {
 
 // screenLevers picks the levers of a tune that names none: of the
 // configuration's and the loaded mods' numeric settings (as --levers
-// steps them, less notLevers), those whose steps move the win rate most
+// steps them, less notLevers and integers of fewer than minDial values
+// in their range), those whose steps move the win rate most
 // at the cheapest target's skill (the lowest rung named, other than
 // random play where another is named), on tuneScreenGames games each, at
 // most tuneLevers of them.
@@ -326,8 +339,8 @@ func (t *tuneRun) screenLevers(ladder []sim.Skill) ([]simtune.Lever, error) {
 		if slices.Contains(notLevers, key) {
 			continue
 		}
-		if _, err := t.lever(key); err != nil {
-			continue // a switch
+		if l, err := t.lever(key); err != nil || l.Int && l.Hi-l.Lo < minDial {
+			continue // a switch, or a number of a few values: a step, not a dial
 		}
 		fmt.Fprintf(t.stderr, "2048 sim: tune: screening the levers at %s, %d of %d: %s\n", screen.Name, i+1, len(vs), v.label)
 		r, err := t.rate(v, screen, 0, tuneScreenGames, t.o.seed)
@@ -569,14 +582,14 @@ func (r *tuneReport) verdict() string {
 	var held []string
 	for i, l := range r.Levers {
 		if v := r.Answer[i]; v <= l.Lo || v >= l.Hi {
-			held = append(held, fmt.Sprintf("%s is at a bound of its range (%s to %s): widen it, --tune-keys %s=LO:HI", l.Key, l.Format(l.Lo), l.Format(l.Hi), l.Key))
+			held = append(held, fmt.Sprintf("%s stopped at an end of its range (%s to %s), where a wider range may reach further (--tune-keys %s=LO:HI, if the setting allows)", l.Key, l.Format(l.Lo), l.Format(l.Hi), l.Key))
 		}
 	}
 	line := fmt.Sprintf("the tuned configuration misses %s by %.1f points on fresh games", at, 100*worst)
 	if len(held) > 0 {
 		return line + "; " + strings.Join(held, "; ")
 	}
-	return line + ": more levers (--tune-keys) or more games a round (--tune-stages) may come nearer"
+	return line + ": other levers (--tune-keys) or more games a round (--tune-stages) may come nearer"
 }
 
 func refineGames(games []int) string {

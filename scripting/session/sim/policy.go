@@ -186,8 +186,10 @@ func evaluate(g *engine.Game) float64 {
 // expertPolicy is the strongest player the lab has, for every ruleset:
 // on classic it is the expert player of engine/ai (its packed 4×4 search,
 // or its search through the engine's rules on other boards); on cellular
-// it is the searcher, ai.Settings' fork_depth moves deep with its samples,
-// valuing positions by the learned chance of a win (CellularWeights).
+// it is the searcher, ai.Settings' fork_depth moves deep with its samples
+// at the root and its deep_samples below (by default four moves, six and
+// one: cellular/RULES.md, "The expert, measured"), valuing positions by
+// the learned chance of a win (CellularWeights).
 type expertPolicy struct {
 	p       *ai.Player
 	rng     engine.RNG

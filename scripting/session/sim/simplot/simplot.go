@@ -202,14 +202,32 @@ type wholeTicks struct{}
 
 func (wholeTicks) Ticks(lo, hi float64) []plot.Tick {
 	var out []plot.Tick
+	labelled := 0
 	for _, t := range (plot.DefaultTicks{}).Ticks(lo, hi) {
 		if t.Value != math.Trunc(t.Value) {
 			continue
 		}
 		if t.Label != "" {
 			t.Label = strconv.FormatFloat(t.Value, 'f', 0, 64)
+			labelled++
 		}
 		out = append(out, t)
+	}
+	if labelled >= 2 {
+		return out
+	}
+	// gonum's labelled ticks fell between whole numbers (12.5, 37.5):
+	// label whole ones, 1, 2 or 5 times a power of ten apart, about five.
+	step := math.Pow(10, math.Floor(math.Log10(math.Max((hi-lo)/5, 1))))
+	for _, m := range []float64{1, 2, 5, 10} {
+		if (hi-lo)/(m*step) <= 6 {
+			step *= m
+			break
+		}
+	}
+	out = out[:0]
+	for v := math.Ceil(lo/step) * step; v <= hi; v += step {
+		out = append(out, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', 0, 64)})
 	}
 	return out
 }

@@ -78,3 +78,26 @@ func TestPlots(t *testing.T) {
 		t.Error("a .pdf plot was not refused")
 	}
 }
+
+// TestWholeTicksLabelled: an axis of whole things is labelled, with whole
+// numbers, whatever its span, where gonum's labelled ticks would fall
+// between them (1 to 62: 12.5, 25, 37.5).
+func TestWholeTicksLabelled(t *testing.T) {
+	for _, span := range [][2]float64{{1, 62}, {0, 3}, {1, 1000}, {25, 175}} {
+		var labels []string
+		for _, tk := range (wholeTicks{}).Ticks(span[0], span[1]) {
+			if tk.Value != math.Trunc(tk.Value) {
+				t.Errorf("%v: a tick at %v", span, tk.Value)
+			}
+			if tk.Label != "" {
+				labels = append(labels, tk.Label)
+				if strings.Contains(tk.Label, ".") {
+					t.Errorf("%v: the label %q", span, tk.Label)
+				}
+			}
+		}
+		if len(labels) < 2 {
+			t.Errorf("%v: labels %v", span, labels)
+		}
+	}
+}

@@ -28,6 +28,7 @@
 package simtune
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -66,9 +67,10 @@ type Stage struct {
 var DefaultStages = []Stage{{8, 6}}
 
 // DefaultRefine are the games of the refining rounds of a tune that names
-// none, each round's candidate played on games of its own, and its probe
-// on half as many. With the exploration, about 1,100 games at each skill.
-var DefaultRefine = []int{30, 60, 120, 160, 160}
+// none, each round's candidate played on games of its own, and its probes
+// (one a lever) on half as many each. With the exploration, about 1,200
+// games at each skill for three levers.
+var DefaultRefine = []int{20, 40, 80, 120, 120}
 
 // Eval plays a candidate, the levers' values in order (integers rounded),
 // on games games of the run from game from, and returns its win rate at
@@ -160,16 +162,31 @@ func Tune(o Options) (*Result, error) {
 		o.Refine = DefaultRefine
 	}
 	t := &tuner{o: o, res: &Result{Levers: o.Levers, Targets: o.Targets, Stages: o.Stages, Refine: o.Refine, Best: -1}, pop: Population(len(o.Levers))}
+	err := t.run()
+	if t.res.Answer == nil {
+		// Stopped (Eval's error): the best candidate measured so far.
+		if b := t.bestMeasured(); b >= 0 {
+			t.res.Best, t.res.Answer = b, t.res.Steps[b].Values
+		} else if err == nil {
+			err = ErrNoCandidate
+		}
+	}
+	return t.res, err
+}
+
+// run explores, then refines, and sets the answer.
+func (t *tuner) run() error {
+	o := t.o
 	x := make([]float64, len(o.Levers)) // the search's space: each lever's range mapped to [0, 1]
 	for i, l := range o.Levers {
 		x[i] = l.norm(l.Start)
 	}
 	if err := t.explore(x); err != nil {
-		return t.res, err
+		return err
 	}
-	t.res.Best = t.bestExplored()
+	t.res.Best = t.bestMeasured()
 	if t.res.Best < 0 {
-		return t.res, ErrNoCandidate
+		return ErrNoCandidate
 	}
 	c := t.xOf(t.res.Steps[t.res.Best].Values)
 	radius := refineRadius
@@ -178,27 +195,28 @@ func Tune(o Options) (*Result, error) {
 		t.round = r + 1
 		t.loss(next, games)
 		if t.err != nil {
-			return t.res, t.err
+			return t.err
 		}
 		measured := len(t.res.Steps) - 1
-		// A probe beside it, one lever moved, on half the games: the
-		// models' slopes need games that differ in each lever, and a
+		// Probes beside it, each lever moved in turn, on half the games:
+		// the models' slopes need games that differ in each lever, and a
 		// search that closes in on one point plays few.
-		probe := slices.Clone(next)
-		i := r % len(probe)
-		step := max(radius/2, 0.05)
-		if (r/len(probe))%2 == 1 {
-			step = -step
-		}
-		if probe[i]+step > 1 || probe[i]+step < 0 {
-			step = -step
-		}
-		probe[i] = min(max(probe[i]+step, 0), 1)
-		t.probe = true
-		t.loss(probe, max(games/2, 1))
-		t.probe = false
-		if t.err != nil {
-			return t.res, t.err
+		for i := range next {
+			probe := slices.Clone(next)
+			step := max(radius/2, 0.05)
+			if (r+i)%2 == 1 {
+				step = -step
+			}
+			if probe[i]+step > 1 || probe[i]+step < 0 {
+				step = -step
+			}
+			probe[i] = min(max(probe[i]+step, 0), 1)
+			t.probe = true
+			t.loss(probe, max(games/2, 1))
+			t.probe = false
+			if t.err != nil {
+				return t.err
+			}
 		}
 		if s := t.res.Steps[measured]; s.Refused == "" {
 			t.res.Best = measured
@@ -225,7 +243,7 @@ func Tune(o Options) (*Result, error) {
 	} else {
 		t.res.Answer = t.res.Steps[t.res.Best].Values
 	}
-	return t.res, nil
+	return nil
 }
 
 // The refining rounds' trust region: the first round moves at most a
@@ -236,7 +254,7 @@ func Tune(o Options) (*Result, error) {
 const (
 	refineRadius = 0.25
 	refineShrink = 2.0 / 3
-	minWidth     = 0.5
+	minWidth     = 0.25
 )
 
 // dist is the distance of two points of the search's space.
@@ -305,10 +323,11 @@ func (t *tuner) explore(x []float64) error {
 	for _, st := range t.o.Stages {
 		gens += st.Generations
 	}
-	// The first generation's spread: a quarter of each lever's range.
+	// The first generation's spread: a seventh of each lever's range,
+	// about the distance one lever's step of --levers moves.
 	// (CmaEsChol samples from InitCholesky's covariance, which its
 	// InitStepSize does not scale.)
-	const spread = 0.25
+	const spread = 0.15
 	cov := mat.NewDiagDense(len(x), nil)
 	for i := range x {
 		cov.SetDiag(i, spread*spread)
@@ -337,15 +356,21 @@ func (t *tuner) explore(x []float64) error {
 	return nil
 }
 
-// bestExplored is the exploration's candidate of least loss on its last
-// stage's games (-1: none the configuration took).
-func (t *tuner) bestExplored() int {
+// bestMeasured is the candidate measured of least loss among those of the
+// latest round (the exploration's: of its last stage's games), probes
+// left out (-1: none the configuration took).
+func (t *tuner) bestMeasured() int {
 	best := -1
 	for i, s := range t.res.Steps {
-		if s.Refused != "" {
+		if s.Refused != "" || s.Probe {
 			continue
 		}
-		if best < 0 || s.Games > t.res.Steps[best].Games || s.Games == t.res.Steps[best].Games && s.Loss < t.res.Steps[best].Loss {
+		if best < 0 {
+			best = i
+			continue
+		}
+		b := t.res.Steps[best]
+		if c := cmp.Or(cmp.Compare(s.Round, b.Round), cmp.Compare(s.Games, b.Games), cmp.Compare(b.Loss, s.Loss)); c > 0 {
 			best = i
 		}
 	}
