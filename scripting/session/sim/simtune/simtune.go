@@ -14,12 +14,12 @@
 //     no one sample's luck steers the whole search.
 //   - Refine: rounds of a response surface, as simulation optimisation
 //     does: a logistic model of each skill's win against the levers is fit
-//     (gonum's BFGS) to every game played near the current answer, the
-//     model's values for the targets are solved for (gonum's Nelder–Mead),
-//     within a trust region that shrinks round by round, and played on
-//     more games than the round before. A model reads every game, where a
-//     ranking reads only which candidate came first: the last rounds pin
-//     the rates down on a few hundred games.
+//     (gonum's BFGS) to the games played near the current answer, the
+//     levers' values that meet the targets are solved for (least squares
+//     in the models' logits, gonum's mat), within a trust region that
+//     shrinks round by round, and played on more games than the round
+//     before, with a probe beside them for each lever. A model reads every
+//     game, where a ranking reads only which candidate came first.
 //
 // The package plays no game itself: Options.Eval plays a candidate's games
 // (the lab's sessions, through package sim), so a tune is as deterministic
