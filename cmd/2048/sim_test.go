@@ -384,7 +384,8 @@ func TestSimTuneInterrupted(t *testing.T) {
 	cmd := exec.Command(binary, "sim", "--ruleset", "cellular", "--difficulty", "mid", "--tune", "greedy=0.2",
 		"--tune-keys", "goal.turns,blight.rate", "--tune-stages", "400x50", "--jobs", "1", "--write", "tuned.toml")
 	cmd.Dir = dir
-	var stdout, stderr bytes.Buffer
+	var stdout bytes.Buffer
+	var stderr syncBuffer // read while the command writes it
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
