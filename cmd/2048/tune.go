@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -89,13 +90,7 @@ func runTune(o simOptions, base *config.Config, mods []*scripting.Mod, opts sim.
 		}
 	}
 	start := time.Now()
-	planned := 0 // the games of the search, to say how long it has left
-	for _, st := range stages {
-		planned += simtune.Population(len(levers)) * st.Generations * st.Games * len(t.skills)
-	}
-	for _, g := range refine {
-		planned += (g + len(levers)*max(g/2, 1)) * len(t.skills)
-	}
+	planned := simtune.PlannedGames(len(levers), stages, refine) * len(t.skills) // to say how long it has left
 	played := 0
 	n := 0
 	res, err := simtune.Tune(simtune.Options{
@@ -333,13 +328,14 @@ func (t *tuneRun) screenLevers(ladder []sim.Skill) ([]simtune.Lever, error) {
 		return nil, err
 	}
 	moved := map[string]float64{} // a key's largest move of the win rate
-	var keys []string
+	var found []simtune.Lever     // the dials, in the order first screened
 	for i, v := range vs {
 		key, _, _ := strings.Cut(v.label, "=")
 		if slices.Contains(notLevers, key) {
 			continue
 		}
-		if l, err := t.lever(key); err != nil || l.Int && l.Hi-l.Lo < minDial {
+		l, err := t.lever(key)
+		if err != nil || l.Int && l.Hi-l.Lo < minDial {
 			continue // a switch, or a number of a few values: a step, not a dial
 		}
 		fmt.Fprintf(t.stderr, "2048 sim: tune: screening the levers at %s, %d of %d: %s\n", screen.Name, i+1, len(vs), v.label)
@@ -348,25 +344,16 @@ func (t *tuneRun) screenLevers(ladder []sim.Skill) ([]simtune.Lever, error) {
 			return nil, err
 		}
 		if _, ok := moved[key]; !ok {
-			keys = append(keys, key)
+			found = append(found, l)
 		}
 		moved[key] = math.Max(moved[key], math.Abs(r-baseRate))
 	}
-	slices.SortStableFunc(keys, func(a, b string) int {
-		switch {
-		case moved[a] > moved[b]:
-			return -1
-		case moved[a] < moved[b]:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(found, func(a, b simtune.Lever) int { return cmp.Compare(moved[b.Key], moved[a.Key]) })
 	var out []simtune.Lever
-	for _, key := range keys {
-		if len(out) == tuneLevers || moved[key] == 0 {
+	for _, l := range found {
+		if len(out) == tuneLevers || moved[l.Key] == 0 {
 			break
 		}
-		l, _ := t.lever(key)
 		out = append(out, l)
 	}
 	if len(out) == 0 {
@@ -431,10 +418,10 @@ func (t *tuneRun) eval(levers []simtune.Lever, values []float64, from, games int
 // skill and returns its win rate.
 func (t *tuneRun) rate(v variant, k sim.Skill, from, games int, seed uint64) (float64, error) {
 	rs, err := t.play(v, k, from, games, seed)
-	if err != nil {
+	if err != nil || len(rs) == 0 {
 		return 0, err
 	}
-	return sim.NewReport(sim.Header{}, rs).WinRate, nil
+	return float64(sim.Wins(rs)) / float64(len(rs)), nil
 }
 
 func (t *tuneRun) play(v variant, k sim.Skill, from, games int, seed uint64) ([]sim.Result, error) {
@@ -525,7 +512,7 @@ func (r *tuneReport) text(w io.Writer) error {
 			measured++
 		}
 	}
-	fmt.Fprintf(&b, "search: %d candidates measured (%d games at each skill): CMA-ES exploring (%s games a candidate), then %d refining rounds of a logistic model (%s games)\n\n", measured, r.Games(), stageGames(r.Stages), len(r.Refine), refineGames(r.Refine))
+	fmt.Fprintf(&b, "search: %d candidates measured (%d games at each skill): CMA-ES exploring (%s games a candidate), then %d refining rounds of a logistic model (%s games)\n\n", measured, r.Games(), joinInts(r.StageGames()), len(r.Refine), joinInts(r.Refine))
 	kw := len("lever")
 	for _, l := range r.Levers {
 		kw = max(kw, len(l.Key))
@@ -592,18 +579,11 @@ func (r *tuneReport) verdict() string {
 	return line + ": other levers (--tune-keys) or more games a round (--tune-stages) may come nearer"
 }
 
-func refineGames(games []int) string {
+// joinInts writes numbers as a list: "20, 40, 80".
+func joinInts(ns []int) string {
 	var s []string
-	for _, g := range games {
-		s = append(s, strconv.Itoa(g))
-	}
-	return strings.Join(s, ", ")
-}
-
-func stageGames(stages []simtune.Stage) string {
-	var s []string
-	for _, st := range stages {
-		s = append(s, strconv.Itoa(st.Games))
+	for _, n := range ns {
+		s = append(s, strconv.Itoa(n))
 	}
 	return strings.Join(s, ", ")
 }

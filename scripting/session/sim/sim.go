@@ -411,12 +411,17 @@ func HalfWidth(results []Result) float64 {
 	if len(results) == 0 {
 		return 0.5
 	}
+	_, ci := rate(Wins(results), len(results))
+	return (ci[1] - ci[0]) / 2
+}
+
+// Wins counts the won games of results.
+func Wins(results []Result) int {
 	wins := 0
 	for _, r := range results {
 		if r.Outcome == Won {
 			wins++
 		}
 	}
-	_, ci := rate(wins, len(results))
-	return (ci[1] - ci[0]) / 2
+	return wins
 }

@@ -193,7 +193,7 @@ func (t *tuner) run() error {
 	for r, games := range o.Refine {
 		next := t.solve(c, radius)
 		t.round = r + 1
-		t.loss(next, games)
+		t.loss(next, t.next, games)
 		if t.err != nil {
 			return t.err
 		}
@@ -212,7 +212,7 @@ func (t *tuner) run() error {
 			}
 			probe[i] = min(max(probe[i]+step, 0), 1)
 			t.probe = true
-			t.loss(probe, max(games/2, 1))
+			t.loss(probe, t.next, probeGames(games))
 			t.probe = false
 			if t.err != nil {
 				return t.err
@@ -266,6 +266,32 @@ func dist(a, b []float64) float64 {
 	return math.Sqrt(d)
 }
 
+// PlannedGames is the games a search of n levers plays at each skill at
+// most (a candidate remembered plays none): its generations' candidates,
+// and each refining round's candidate and its probes, one a lever.
+func PlannedGames(n int, stages []Stage, refine []int) int {
+	games := 0
+	for _, st := range stages {
+		games += Population(n) * st.Generations * st.Games
+	}
+	for _, g := range refine {
+		games += g + n*probeGames(g)
+	}
+	return games
+}
+
+// probeGames is the games of a probe of a round of games games.
+func probeGames(games int) int { return max(games/2, 1) }
+
+// StageGames lists the games a candidate of each exploring stage plays.
+func (r *Result) StageGames() []int {
+	var out []int
+	for _, st := range r.Stages {
+		out = append(out, st.Games)
+	}
+	return out
+}
+
 // Population is the size of a CMA-ES generation of a search of n levers,
 // its own default: 4 + ⌊3 ln n⌋ (4 for one lever, 6 for two, 7 for three).
 func Population(n int) int { return 4 + int(math.Floor(3*math.Log(float64(n)))) }
@@ -305,16 +331,17 @@ func (o Options) check() error {
 
 // tuner is one tune's state.
 type tuner struct {
-	o     Options
-	res   *Result
-	pop   int
-	evals int            // exploring candidates measured or remembered so far
-	gen   int            // the generation of the last of them
-	round int            // the refining round (0: exploring)
-	probe bool           // measuring a refining round's probe
-	next  int            // the first game not yet played
-	seen  map[string]int // the generation's candidates measured: their step
-	err   error          // Eval's error that stops the search
+	o       Options
+	res     *Result
+	pop     int
+	evals   int            // exploring candidates measured or remembered so far
+	gen     int            // the generation of the last of them
+	genFrom int            // the first game of that generation's games
+	round   int            // the refining round (0: exploring)
+	probe   bool           // measuring a refining round's probe
+	next    int            // the first game not yet played
+	seen    map[string]int // the generation's candidates measured: their step
+	err     error          // Eval's error that stops the search
 }
 
 // explore is the CMA-ES phase, from x.
@@ -400,7 +427,7 @@ func (t *tuner) explored(x []float64) float64 {
 	gen := t.evals / t.pop
 	t.evals++
 	if gen != t.gen || t.seen == nil {
-		t.gen, t.seen = gen, map[string]int{}
+		t.gen, t.seen, t.genFrom = gen, map[string]int{}, t.next
 	}
 	games := t.o.Stages[len(t.o.Stages)-1].Games
 	for _, st := range t.o.Stages {
@@ -415,14 +442,14 @@ func (t *tuner) explored(x []float64) float64 {
 		c := min(max(v, 0), 1)
 		outside += (v - c) * (v - c)
 	}
-	return t.loss(x, games) + outside
+	return t.loss(x, t.genFrom, games) + outside
 }
 
 // loss measures the candidate at x (clamped into the levers' ranges) on
-// games games: the first of a generation (or a round) plays games of its
-// own, the others of the generation the same ones; it returns the sum of
-// its squared misses.
-func (t *tuner) loss(x []float64, games int) float64 {
+// games games from game from (a generation's candidates all play the
+// generation's games; a round's, games of their own), and returns the sum
+// of its squared misses.
+func (t *tuner) loss(x []float64, from, games int) float64 {
 	values := make([]float64, len(x))
 	for i, l := range t.o.Levers {
 		values[i] = l.value(min(max(x[i], 0), 1))
@@ -433,10 +460,6 @@ func (t *tuner) loss(x []float64, games int) float64 {
 		s.Repeated = true
 		t.record(s)
 		return s.Loss
-	}
-	from := t.next
-	if n := len(t.res.Steps); n > 0 && t.res.Steps[n-1].Round == t.round && t.res.Steps[n-1].Generation == t.gen && t.round == 0 {
-		from = t.res.Steps[n-1].From // the generation's games
 	}
 	t.next = max(t.next, from+games)
 	s := Step{Round: t.round, Generation: t.gen, From: from, Games: games, Values: values, Probe: t.probe}
@@ -505,8 +528,11 @@ func (t *tuner) solve(c []float64, radius float64) []float64 {
 		r := slices.Clone(y)
 		for j := range k {
 			for i := range n {
-				r[j] -= a.At(j, i) * x[i] * btof(held[i])
-				r[j] -= a.At(j, i) * c[i] * btof(!held[i])
+				if held[i] {
+					r[j] -= a.At(j, i) * x[i]
+				} else {
+					r[j] -= a.At(j, i) * c[i]
+				}
 			}
 		}
 		const lambda = 1e-3
@@ -551,13 +577,6 @@ func (t *tuner) solve(c []float64, radius float64) []float64 {
 		}
 	}
 	return x
-}
-
-func btof(b bool) float64 {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // fit fits the logistic model of target k's win, logit p = a + b·x, to
