@@ -92,14 +92,14 @@ func (p *Player) evalState(g *engine.Game) float64 {
 		for c := 0; c < b.Width; c++ {
 			line = append(line, level(b.At(engine.Pos{Row: r, Col: c})))
 		}
-		v += w.line(line)
+		v += p.tables.line(w, line)
 	}
 	for c := 0; c < b.Width; c++ {
 		line = line[:0]
 		for r := 0; r < b.Height; r++ {
 			line = append(line, level(b.At(engine.Pos{Row: r, Col: c})))
 		}
-		v += w.line(line)
+		v += p.tables.line(w, line)
 	}
 	p.line = line
 	score, _ := st.Score.Uint64()
@@ -113,15 +113,19 @@ func level(c engine.Cell) uint16 {
 	return c.Level
 }
 
-// line evaluates a row or column of any length as row does a 4-cell one.
-func (w Weights) line(l []uint16) float64 {
-	if len(l) == 4 {
-		return w.row([4]uint16{l[0], l[1], l[2], l[3]})
-	}
+// line evaluates a row or column of any length as w.row does a 4-cell
+// one: a longer line is the sum of its 4-cell windows. A window of levels
+// below 16 is looked up in t, w's tables, to the same value.
+func (t *tables) line(w Weights, l []uint16) float64 {
 	// Scale a longer or shorter line's terms as a 4-cell row's.
 	total := 0.0
 	for i := 0; i+4 <= len(l); i++ {
-		total += w.row([4]uint16{l[i], l[i+1], l[i+2], l[i+3]})
+		a, b, c, d := l[i], l[i+1], l[i+2], l[i+3]
+		if a|b|c|d < 16 {
+			total += t.exact[int(a)|int(b)<<4|int(c)<<8|int(d)<<12]
+		} else {
+			total += w.row([4]uint16{a, b, c, d})
+		}
 	}
 	if len(l) < 4 {
 		var pad [4]uint16

@@ -8,9 +8,12 @@ import (
 )
 
 // tables hold the evaluation of each of the 65536 rows of a packed board
-// (the moves are package bitboard's).
+// (the moves are package bitboard's): heur as the packed search sums it,
+// exact the same value in full (row's own), which the search through the
+// engine's rules reads for a row of levels below 16 (evalState).
 type tables struct {
-	heur [1 << 16]float32
+	heur  [1 << 16]float32
+	exact [1 << 16]float64
 }
 
 var (
@@ -31,7 +34,8 @@ func tablesFor(w Weights) *tables {
 		for i := range line {
 			line[i] = uint16(row>>(4*i)) & 0xf
 		}
-		t.heur[row] = float32(w.row(line))
+		t.exact[row] = w.row(line)
+		t.heur[row] = float32(t.exact[row])
 	}
 	tablesCache[w] = t
 	return t
