@@ -25,7 +25,7 @@ func (g *Game) Fork(seed uint64) *Game {
 // must not be g; whatever dst held is dropped. It returns dst.
 func (g *Game) ForkInto(dst *Game, seed uint64) *Game {
 	b0, b1 := dst.bufs[0], dst.bufs[1]
-	*dst = Game{rules: g.rules, opt: g.opt}
+	*dst = Game{rules: g.rules, opt: g.opt, moves: g.moves}
 	dst.bufs[0], dst.bufs[1] = b0, b1
 	dst.opt.UndoLimit = 0
 	dst.cur, dst.next = &dst.bufs[0], &dst.bufs[1]
@@ -39,3 +39,13 @@ func (g *Game) ForkInto(dst *Game, seed uint64) *Game {
 	}
 	return dst
 }
+
+// CountMoves makes every move this game plays from now on, and every move
+// of the forks made of it (and of theirs), add one to *n; nil stops the
+// count. A move that the game's state rules out (the game is over, the
+// direction is not one) is not counted; one the hooks refuse is. The
+// count is the work of a player's searches through the engine's rules, in
+// moves, the same on every machine: the lab's budget (package sim). A
+// game and its forks are played on one goroutine, which alone may read *n
+// while they play.
+func (g *Game) CountMoves(n *uint64) { g.moves = n }

@@ -160,3 +160,41 @@ func TestForkHooks(t *testing.T) {
 		}
 	}
 }
+
+// TestCountMoves: a game's count holds its moves and those of its forks,
+// and of their forks; a move in no direction is not counted; nil stops
+// the count.
+func TestCountMoves(t *testing.T) {
+	g, err := New(NewClassic(), Options{Width: 4, Height: 4, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n uint64
+	g.CountMoves(&n)
+	moves := uint64(0)
+	for _, d := range Directions {
+		if _, err := g.Move(d); err != nil {
+			t.Fatal(err)
+		}
+		moves++
+	}
+	f := g.Fork(1)
+	ff := f.ForkInto(new(Game), 2)
+	for _, d := range Directions[:2] {
+		f.Move(d)
+		ff.Move(d)
+		moves += 2
+	}
+	if _, err := g.Move(Direction(9)); err == nil {
+		t.Fatal("an invalid direction moved")
+	}
+	if n != moves {
+		t.Fatalf("counted %d moves, want %d", n, moves)
+	}
+	g.CountMoves(nil)
+	g.Move(Up)
+	g.Fork(4).Move(Down)
+	if n != moves {
+		t.Fatalf("counted %d moves after the count stopped, want %d", n, moves)
+	}
+}

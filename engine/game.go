@@ -165,6 +165,10 @@ type Game struct {
 	stale    bool
 	synced   uint64
 
+	// moves, when set (CountMoves), counts the moves this game and its
+	// forks play.
+	moves *uint64
+
 	turn    Turn
 	expired []Mark // the marks the last move's ageing removed, while hooked
 	moveEv  MoveEvent
@@ -338,6 +342,9 @@ func (g *Game) Move(d Direction) (res Result, err error) {
 	}
 	if g.cur.Status.Over() {
 		return Result{}, nil
+	}
+	if g.moves != nil {
+		*g.moves++
 	}
 	if p, ok := g.fastClassic(); ok && g.moveFast(p, d, &res) {
 		return res, nil

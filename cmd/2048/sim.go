@@ -12,6 +12,8 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -127,16 +129,19 @@ type simOptions struct {
 	// precision: play each run until its win rate is known to ±precision
 	// (runGames).
 	precision float64
-	depth     int
-	samples   int
-	aiConfig  string
-	json      string
-	csv       string
-	plot      string
-	shard     string
-	compare   []string
-	sweep     []string
-	timing    bool
+	// budget: the most moves a run's games may play, searches included
+	// (sim.Options.Budget); 0 is none.
+	budget   uint64
+	depth    int
+	samples  int
+	aiConfig string
+	json     string
+	csv      string
+	plot     string
+	shard    string
+	compare  []string
+	sweep    []string
+	timing   bool
 	// The studies (study.go): the skill ladder, mod sets compared, levers.
 	skill       bool
 	skills      string
@@ -176,6 +181,7 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	gameFlags(fs, &o.build, &o.mods, &o.modSets)
 	fs.IntVar(&o.games, "games", 200, "`games` to play, exactly (with --precision, the most to play: default 5000); given neither, a run plays until its win rate is known to ±7 points; with --shard, 200")
 	fs.Float64Var(&o.precision, "precision", 0, "play each run in batches of 25 games until its win rate's 95% interval is within ±`P` (0.05: ±5 points), or --games are played")
+	fs.Uint64Var(&o.budget, "budget", 0, "end each run once its games have played `MOVES` moves through the engine's rules, their player's searches included, the same count on every machine; the game that reaches it is the run's last (default: 50000000 where a run gives neither --games nor --precision, else none)")
 	fs.Uint64Var(&o.seed, "seed", 1, "the run's `seed`")
 	fs.StringVar(&o.policy, "policy", sim.DefaultPolicy, "the `policy`: "+strings.Join(sim.Policies(), ", "))
 	fs.IntVar(&o.maxTurns, "max-turns", 0, "a game that reaches this many `turns` is unfinished (default: the ruleset's, which lets its games end: classic 100000, cellular 1000)")
@@ -221,6 +227,9 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	}
 	if !set["games"] && !set["precision"] && o.shard == "" && o.tune == "" {
 		o.precision = defaultPrecision
+		if !set["budget"] {
+			o.budget = defaultBudget
+		}
 	}
 	if o.precision != 0 {
 		if !set["games"] {
@@ -303,7 +312,7 @@ func simMain(o simOptions, shard, shards int, stdout, stderr io.Writer) error {
 	var policyTime time.Duration
 	play := func(c *config.Config, label string) (*sim.Report, time.Duration, error) {
 		opt := sim.Options{Setup: session.Setup{Config: c, Mods: mods}, Policy: o.policy, Make: mk,
-			Games: o.games, Seed: o.seed, MaxTurns: o.maxTurns, Jobs: o.jobs, Shard: shard, Shards: shards, Timing: o.timing, Stop: o.stop}
+			Games: o.games, Seed: o.seed, MaxTurns: o.maxTurns, Jobs: o.jobs, Shard: shard, Shards: shards, Timing: o.timing, Stop: o.stop, Budget: o.budget}
 		rs, err := runGames(opt, o, stderr, label)
 		stopped := errors.Is(err, sim.ErrStopped)
 		if err != nil && !stopped {
@@ -318,7 +327,7 @@ func simMain(o simOptions, shard, shards int, stdout, stderr io.Writer) error {
 			policyTime += r.PolicyNanos
 		}
 		h := sim.Header{Config: string(c.TOML()), Policy: o.policy, Ruleset: c.Ruleset, Difficulty: c.Preset, Seed: o.seed, MaxTurns: o.maxTurns,
-			RunGames: o.games, Shard: shard, Shards: shards, Mods: runMods, Partial: stopped, Precision: o.precision}
+			RunGames: o.games, Shard: shard, Shards: shards, Mods: runMods, Partial: stopped, Precision: o.precision, Budget: o.budget}
 		return sim.NewReport(h, rs), hooks, nil
 	}
 	base, err := config.Build(o.build)
@@ -567,6 +576,14 @@ type bar struct {
 	// A run played to a precision (--precision): the half-width wanted,
 	// and the one its batches reached so far (0 before the first).
 	precision, half float64
+	// The moves played so far, and the run's budget of them (--budget).
+	played atomic.Uint64
+	budget uint64
+	// mu guards the lines, which the workers and the ticker write; done
+	// games so far; stop ends the ticker.
+	mu    sync.Mutex
+	games int
+	stop  chan struct{}
 }
 
 // progressEvery is how often a run off a terminal says how far it is.
@@ -582,7 +599,26 @@ func progress(stderr io.Writer, label string, games, shards int) *bar {
 	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		return &bar{start: now, total: games, w: f}
 	}
-	return &bar{start: now, total: games, w: stderr, lines: true, label: label, last: now}
+	b := &bar{start: now, total: games, w: stderr, lines: true, label: label, last: now, stop: make(chan struct{})}
+	if progressEvery > 0 {
+		// A line every progressEvery, though no game ends in it: a
+		// searching player's game can take minutes.
+		go func() {
+			t := time.NewTicker(progressEvery)
+			defer t.Stop()
+			for {
+				select {
+				case <-b.stop:
+					return
+				case <-t.C:
+					b.mu.Lock()
+					b.line(b.games)
+					b.mu.Unlock()
+				}
+			}
+		}()
+	}
+	return b
 }
 
 // batch is told the games done and the win rate's half-width after each
@@ -590,7 +626,9 @@ func progress(stderr io.Writer, label string, games, shards int) *bar {
 // the next batch, the most the run plays unless that batch is short of
 // the precision.
 func (b *bar) batch(done int, half float64) {
+	b.mu.Lock()
 	b.half = half
+	b.mu.Unlock()
 	if b.b != nil && half > b.precision {
 		b.b.SetTotal(int64(min(done+precisionBatch, b.total)), false)
 	}
@@ -598,14 +636,10 @@ func (b *bar) batch(done int, half float64) {
 
 func (b *bar) update(done int) {
 	if b.lines {
-		if now := time.Now(); now.Sub(b.last) >= progressEvery && done < b.total {
-			b.last = now
-			line := progressLine(b.label, done, b.total, now.Sub(b.start))
-			if b.precision > 0 {
-				line = preciseLine(b.label, done, b.total, now.Sub(b.start), b.half, b.precision)
-			}
-			fmt.Fprintf(b.w, "2048 sim: %s\n", line)
-		}
+		b.mu.Lock()
+		b.games = done
+		b.line(done)
+		b.mu.Unlock()
 		return
 	}
 	if !b.shown {
@@ -623,6 +657,38 @@ func (b *bar) update(done int) {
 			mpb.AppendDecorators(decor.Percentage(), decor.Name(" "), decor.EwmaETA(decor.ET_STYLE_GO, 30)))
 	}
 	b.b.SetCurrent(int64(done))
+}
+
+// line writes the progress line of done games, unless one was written
+// less than progressEvery ago or the run is over. b.mu is held.
+func (b *bar) line(done int) {
+	now := time.Now()
+	if now.Sub(b.last) < progressEvery || done >= b.total {
+		return
+	}
+	b.last = now
+	took := now.Sub(b.start)
+	line := progressLine(b.label, done, b.total, took)
+	if b.precision > 0 {
+		line = preciseLine(b.label, done, b.total, took, b.half, b.precision)
+	}
+	if b.budget > 0 {
+		line += budgetLine(b.played.Load(), b.budget, took)
+	}
+	fmt.Fprintf(b.w, "2048 sim: %s\n", line)
+}
+
+// budgetLine says how much of a run's budget of moves (--budget) its games
+// have played, and when the rest would be played at the rate so far. The
+// run then ends as soon as the games before the one that reached it have
+// finished (a long game can keep it a while).
+func budgetLine(played, budget uint64, took time.Duration) string {
+	out := fmt.Sprintf("; %s of %s moves", sim.Count(played), sim.Count(budget))
+	if played > 0 && played < budget {
+		left := time.Duration(float64(budget-played) / float64(played) * float64(took))
+		out += ", the budget spent in about " + left.Round(time.Second).String()
+	}
+	return out
 }
 
 // progressLine says how far a run is: the games done of the total, the
@@ -656,6 +722,9 @@ func preciseLine(label string, done, most int, took time.Duration, half, want fl
 }
 
 func (b *bar) done() {
+	if b.stop != nil {
+		close(b.stop)
+	}
 	if b.p != nil {
 		if b.precision > 0 {
 			b.b.SetTotal(-1, true) // the games played are the whole
@@ -680,11 +749,13 @@ func conflictingSimFlags(set map[string]bool, o simOptions) error {
 		return fmt.Errorf("--skill and --skills do not go together: --skill plays every rung, --skills %s only those", o.skills)
 	case o.precision != 0 && o.shard != "":
 		return errors.New("--precision and --shard do not go together: a shard plays a fixed slice of the games; give --games instead")
+	case o.budget != 0 && o.shard != "":
+		return errors.New("--budget and --shard do not go together: a shard plays a fixed slice of the games; give --games instead")
 	case o.tune == "" && (o.tuneKeys != "" || o.write != "" || o.tuneStages != ""):
 		return errors.New("--tune-keys, --tune-stages and --write go with --tune SKILL=RATE,...: name the win rates wanted")
 	}
 	if o.tune != "" {
-		for _, f := range []string{"policy", "skill", "skills", "compare", "compare-mods", "sweep", "levers", "precision", "shard", "csv"} {
+		for _, f := range []string{"policy", "skill", "skills", "compare", "compare-mods", "sweep", "levers", "precision", "budget", "shard", "csv"} {
 			if set[f] {
 				return fmt.Errorf("--tune and --%s do not go together: --tune plays the skills it names (--tune greedy=0.25,expert=0.6), its search's stages and a check on --games fresh games; drop --%s", f, f)
 			}
@@ -722,12 +793,25 @@ const precisionBatch = 25
 // (a rate near a half), and in 25 where none or all are won.
 const defaultPrecision = 0.07
 
+// defaultBudget is the budget of a run that gives neither --games nor
+// --precision: 50 million moves, searches included. A classic game that
+// its mods keep from ending (bomb clears tiles) lasts thousands of turns,
+// and the expert searches about 1,600 moves a turn, at about 6 µs a move
+// with bomb's handlers: its row of the skill ladder on classic with bomb
+// ends after about nine games, every one finished, and the whole ladder
+// takes about four minutes on 2 cores (the README's figures), within the
+// five a designer's question should take. A cellular run of the expert
+// holds about 140 games of mid (363,000 moves a game), near ±7 points;
+// the packed classic expert plays no moves of the engine's in its search.
+const defaultBudget = 50_000_000
+
 // runGames plays a run, with its progress on stderr: all its games, or
 // with --precision, batches until its win rate is known well enough.
 func runGames(opt sim.Options, o simOptions, stderr io.Writer, label string) ([]sim.Result, error) {
 	bar := progress(stderr, label, o.games, opt.Shards)
 	defer bar.done()
 	opt.Progress = bar.update
+	bar.budget, opt.Played = opt.Budget, &bar.played
 	if o.precision > 0 {
 		bar.precision = o.precision
 		opt.Batch = bar.batch

@@ -289,6 +289,38 @@ func TestSimPrecision(t *testing.T) {
 	}
 }
 
+// TestSimBudget: --budget ends a run with the game at which its games'
+// moves (a lookahead's searches included) reach it, the same games with
+// one worker or two; the report and the study's table say so, and a
+// progress line says the moves played against the budget.
+func TestSimBudget(t *testing.T) {
+	var out1, out2, errOut bytes.Buffer
+	args := []string{"--budget", "20000", "--games", "40", "--policy", "lookahead", "--depth", "1", "--set", "size=3", "--jobs", "2"}
+	if code := runSim(args, &out1, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	if !strings.Contains(out1.String(), "played until its games had played 20,000 moves") || strings.Contains(out1.String(), "· 40 games") {
+		t.Errorf("the run did not end at its budget:\n%s", out1.String())
+	}
+	args[len(args)-1] = "1"
+	if code := runSim(args, &out2, &errOut); code != 0 || out1.String() != out2.String() {
+		t.Errorf("--jobs 1 and 2 differ:\n%s\n%s", out1.String(), out2.String())
+	}
+	var study bytes.Buffer
+	if code := runSim([]string{"--budget", "20000", "--games", "40", "--skills", "random,lookahead 1", "--set", "size=3"}, &study, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	if !strings.Contains(study.String(), "* ended at the budget: its games had played 20,000 moves") || !strings.Contains(study.String(), "*  ") {
+		t.Errorf("the study does not mark the row ended at its budget:\n%s", study.String())
+	}
+	if code := runSim([]string{"--budget", "100", "--shard", "1/2"}, &study, &errOut); code != 2 || !strings.Contains(errOut.String(), "--budget and --shard do not go together") {
+		t.Errorf("--budget with --shard: exit %d, %s", code, errOut.String())
+	}
+	if got, want := budgetLine(12_500_000, 50_000_000, 10*time.Second), "; 12.5 million of 50 million moves, the budget spent in about 30s"; got != want {
+		t.Errorf("budgetLine: got %q, want %q", got, want)
+	}
+}
+
 // TestPreciseLine: off a terminal, a run played to a precision says the
 // games done, the most it plays, the half-width so far and the one wanted.
 func TestPreciseLine(t *testing.T) {

@@ -354,7 +354,7 @@ func formatStep(x float64) string {
 // runStudy plays every variant at every skill on the same seeds and writes
 // the study's table, and its JSON, CSV and plot when asked.
 func runStudy(o simOptions, st *study, shard, shards int, stdout, stderr io.Writer) error {
-	s := &sim.Study{Kind: st.kind, Games: o.games, Seed: o.seed, MaxTurns: o.maxTurns, Precision: o.precision}
+	s := &sim.Study{Kind: st.kind, Games: o.games, Seed: o.seed, MaxTurns: o.maxTurns, Precision: o.precision, Budget: o.budget}
 	// Every game's result is kept only for what needs it (the plot's
 	// curves, the JSON); the table needs each run's summary.
 	keep := o.plot != "" || o.json != ""
@@ -379,7 +379,7 @@ func runStudy(o simOptions, st *study, shard, shards int, stdout, stderr io.Writ
 				break
 			}
 			opt := sim.Options{Setup: session.Setup{Config: v.cfg, Mods: v.mods}, Policy: k.Name, Make: mk,
-				Games: o.games, Seed: o.seed, MaxTurns: o.maxTurns, Jobs: o.jobs, Shard: shard, Shards: shards, Stop: o.stop}
+				Games: o.games, Seed: o.seed, MaxTurns: o.maxTurns, Jobs: o.jobs, Shard: shard, Shards: shards, Stop: o.stop, Budget: o.budget}
 			label := v.label + " · " + k.Name
 			rs, err := runGames(opt, o, stderr, label)
 			stopped = errors.Is(err, sim.ErrStopped)
@@ -387,7 +387,7 @@ func runStudy(o simOptions, st *study, shard, shards int, stdout, stderr io.Writ
 				return err
 			}
 			h := sim.Header{Config: string(v.cfg.TOML()), Policy: k.Name, Ruleset: v.cfg.Ruleset, Difficulty: v.cfg.Preset, Seed: o.seed, MaxTurns: o.maxTurns,
-				RunGames: o.games, Shard: shard, Shards: shards, Mods: runMods, Partial: stopped, Precision: o.precision}
+				RunGames: o.games, Shard: shard, Shards: shards, Mods: runMods, Partial: stopped, Precision: o.precision, Budget: o.budget}
 			if stopped && len(rs) == 0 {
 				break // the run stopped before a game finished: nothing of it to show
 			}

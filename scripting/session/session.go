@@ -524,3 +524,8 @@ func (s *Session) Reload(mods []*scripting.Mod) error {
 // the player does. Playing it never touches the session's game; play it
 // before the session's next move, not beside it.
 func (s *Session) Fork(seed uint64) *engine.Game { return s.g.Fork(seed) }
+
+// CountMoves counts in *n the moves the session's game and its forks play
+// (engine.Game.CountMoves): a policy's work, searches included, in moves.
+// A reload that replaces the game stops the count.
+func (s *Session) CountMoves(n *uint64) { s.g.CountMoves(n) }

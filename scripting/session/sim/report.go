@@ -57,7 +57,15 @@ type Report struct {
 	// played to (RunPrecise): its games are those it took, at most
 	// RunGames.
 	Precision float64 `json:"precision,omitempty"`
+	// Budget, when set, is the most moves the run's games could play
+	// (Options.Budget); Moves is what they played (Spent).
+	Budget uint64 `json:"budget,omitempty"`
+	Moves  uint64 `json:"moves"`
 }
+
+// Cut reports whether the run ended at its budget, its last game reaching
+// it: it holds the games the budget let it play.
+func (r *Report) Cut() bool { return r.Budget > 0 && r.Moves >= r.Budget }
 
 // Shard is which slice of a run's games a report holds: the games i with
 // i % Of == Index.
@@ -112,6 +120,7 @@ type Header struct {
 	Mods          []RunMod
 	Partial       bool    // the run was stopped: the results are the games that finished
 	Precision     float64 // the run was played to this half-width (RunPrecise)
+	Budget        uint64  // the most moves its games could play (Options.Budget)
 }
 
 // NewReport makes the report of results (in any order) of a run.
@@ -120,7 +129,8 @@ func NewReport(h Header, results []Result) *Report {
 	slices.SortFunc(rs, func(a, b Result) int { return a.Game - b.Game })
 	r := &Report{Games: len(rs), Config: h.Config, Policy: h.Policy, Seed: h.Seed,
 		Ruleset: h.Ruleset, Difficulty: h.Difficulty, MaxTurns: h.MaxTurns, Results: rs, Top: []Level{}, Mods: []ModStats{},
-		RunGames: h.RunGames, Setup: slices.Clone(h.Mods), Partial: h.Partial, Precision: h.Precision}
+		RunGames: h.RunGames, Setup: slices.Clone(h.Mods), Partial: h.Partial, Precision: h.Precision,
+		Budget: h.Budget, Moves: Spent(rs)}
 	if r.RunGames == 0 {
 		r.RunGames = len(rs)
 	}
@@ -408,7 +418,13 @@ func (r *Report) CSV(w io.Writer) error {
 func (r *Report) Text(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s · difficulty %s · policy %s · %d games · seed %d · at most %d turns\n\n", r.Ruleset, r.Difficulty, r.Policy, r.Games, r.Seed, r.MaxTurns)
-	if r.Precision > 0 && !r.Partial {
+	switch {
+	case r.Partial:
+	case r.Cut() && r.Precision > 0:
+		fmt.Fprintf(&b, "played in batches until the win rate was known to ±%.1f points, or its games had played %s moves, searches included (the budget): %d games did, and every one finished; the win rate is known to ±%.1f points\n\n", 100*r.Precision, Count(r.Budget), r.Games, 100*HalfWidth(r.Results))
+	case r.Cut():
+		fmt.Fprintf(&b, "played until its games had played %s moves, searches included (the budget): %d games of %d did, and every one finished\n\n", Count(r.Budget), r.Games, r.RunGames)
+	case r.Precision > 0:
 		fmt.Fprintf(&b, "played in batches until the win rate was known to ±%.1f points (or %d games were played)\n\n", 100*r.Precision, r.RunGames)
 	}
 	switch {
@@ -456,4 +472,20 @@ func num(x float64) string {
 		return strconv.FormatFloat(x, 'f', 0, 64)
 	}
 	return strconv.FormatFloat(x, 'f', 2, 64)
+}
+
+// Count writes a count of moves for a person: 100 million, 2.5 million,
+// 40,000.
+func Count(n uint64) string {
+	switch {
+	case n >= 1e9:
+		return strconv.FormatFloat(float64(n)/1e9, 'g', 3, 64) + " billion"
+	case n >= 1e6:
+		return strconv.FormatFloat(float64(n)/1e6, 'g', 3, 64) + " million"
+	}
+	s := strconv.FormatUint(n, 10)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }

@@ -21,6 +21,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -52,6 +53,17 @@ type Options struct {
 	// Batch, when set, is called by RunPrecise after each batch with the
 	// games done and the win rate's half-width so far.
 	Batch func(done int, halfWidth float64)
+	// Budget, when above 0, is the most moves the run's games may play,
+	// their players' searches included (Result.Moves), counted in game
+	// order: the run ends with the game at which the games before it and
+	// it reach the budget, and the games after it are dropped, even those
+	// under way. The moves are the same on every machine, so the same
+	// options end with the same games, whatever Jobs is.
+	Budget uint64
+	// Played, when set, has the moves of the games added as they are
+	// played (Result.Moves), those under way too: a run's progress between
+	// the games' ends.
+	Played *atomic.Uint64
 	// Stop, when closed, stops the run at once: no game starts, the games
 	// under way are dropped at their next move, and Run returns the games
 	// finished, with ErrStopped (Ctrl-C, SIGTERM).
@@ -94,7 +106,12 @@ type Result struct {
 	Top        int     `json:"top"` // the highest level reached: a tile's exponent, or a cell's energy
 	// Refused counts the directions the rules allowed and the mods
 	// refused, over the game's moves.
-	Refused   int           `json:"refused,omitempty"`
+	Refused int `json:"refused,omitempty"`
+	// Moves counts the moves the game and its policy's searches played
+	// through the engine's rules (engine.Game.CountMoves): its work, the
+	// same on every machine. The packed classic search (classic 4×4, no
+	// mods) plays none of its own: its games count their turns.
+	Moves     uint64        `json:"moves"`
 	Mods      []ModStats    `json:"mods,omitempty"`
 	HookNanos time.Duration `json:"-"` // wall-clock time of the moves with mods: never in the byte-identical output
 	// PolicyNanos is the wall-clock time the policy took to choose, kept
@@ -169,21 +186,42 @@ func Run(o Options) ([]Result, error) {
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	done := 0
+	// The budget's cut: the games before next[cut]'s index in order, all
+	// finished, and their moves; over, closed once they reach the budget,
+	// drops the games after them; last is then the run's last game.
+	var (
+		prefix int
+		spent  uint64
+		over   = make(chan struct{})
+		last   = len(games) - 1
+		cut    atomic.Int64
+	)
+	cut.Store(int64(len(games)))
 	for w := 0; w < min(jobs, len(games)); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for k := range next {
-				results[k], errs[k] = playGame(o, games[k])
+				dropped := func() bool { return int64(k) > cut.Load() }
+				results[k], errs[k] = playGame(o, games[k], dropped)
+				mu.Lock()
 				if errs[k] == nil {
 					finished[k] = true
 				}
-				if o.Progress != nil {
-					mu.Lock()
+				for o.Budget > 0 && last == len(games)-1 && prefix < len(games) && finished[prefix] {
+					spent += results[prefix].Moves
+					if spent >= o.Budget {
+						last = prefix
+						cut.Store(int64(prefix))
+						close(over)
+					}
+					prefix++
+				}
+				if o.Progress != nil && int64(k) <= cut.Load() {
 					done++
 					o.Progress(done)
-					mu.Unlock()
 				}
+				mu.Unlock()
 			}
 		}()
 	}
@@ -192,6 +230,7 @@ func Run(o Options) ([]Result, error) {
 		select {
 		case next <- k:
 			continue
+		case <-over:
 		case <-o.Stop: // a nil Stop never fires
 			stopped = true
 		}
@@ -204,6 +243,7 @@ func Run(o Options) ([]Result, error) {
 		stopped = true
 	default:
 	}
+	results, errs, finished = results[:last+1], errs[:last+1], finished[:last+1]
 	for _, err := range errs {
 		if err != nil && !errors.Is(err, ErrStopped) {
 			return nil, err
@@ -221,6 +261,15 @@ func Run(o Options) ([]Result, error) {
 	return results, nil
 }
 
+// Spent is the moves of results (Result.Moves), the work a budget counts.
+func Spent(results []Result) uint64 {
+	var n uint64
+	for _, r := range results {
+		n += r.Moves
+	}
+	return n
+}
+
 // shorten cuts s to at most n bytes, at a character's start, with "…"
 // when it was cut.
 func shorten(s string, n int) string {
@@ -235,7 +284,9 @@ func shorten(s string, n int) string {
 }
 
 // playGame plays game i of the run through a session.
-func playGame(o Options, i int) (Result, error) {
+// dropped, checked every move, says that the run no longer needs the game
+// (its budget is spent): it then stops, with ErrStopped.
+func playGame(o Options, i int, dropped func() bool) (Result, error) {
 	seed := GameSeed(o.Seed, i)
 	r := Result{Game: i, Seed: seed, Outcome: Unfinished}
 	policy, err := o.Make(seed)
@@ -250,6 +301,7 @@ func playGame(o Options, i int) (Result, error) {
 		return r, err
 	}
 	defer s.Close()
+	s.CountMoves(&r.Moves)
 	stats := map[string]*ModStats{}
 	for _, m := range s.Mods() {
 		stats[m.ID()] = &ModStats{Mod: m.ID()}
@@ -267,11 +319,15 @@ func playGame(o Options, i int) (Result, error) {
 	// (stop_on_win = false) is played on to its end, for its highest
 	// tile, and counts as won.
 	won := false
+	counted := uint64(0) // the moves added to o.Played
 	for s.State().Turn < o.MaxTurns {
 		select {
 		case <-o.Stop:
 			return r, ErrStopped
 		default:
+		}
+		if dropped() {
+			return r, ErrStopped
 		}
 		st := s.Status()
 		won = won || st == engine.WonContinue
@@ -299,6 +355,10 @@ func playGame(o Options, i int) (Result, error) {
 			start = time.Now()
 		}
 		res, err := s.Move(d)
+		if o.Played != nil {
+			o.Played.Add(r.Moves - counted)
+			counted = r.Moves
+		}
 		if o.Timing && len(stats) > 0 {
 			r.HookNanos += time.Since(start)
 		}
@@ -371,7 +431,8 @@ func scoreValue(r engine.Rules, sc engine.Score) float64 {
 
 // RunPrecise plays the run's games in batches of batch games, from the
 // first, until the win rate's 95% interval is within ±precision (0.05: ±5
-// points) or o.Games games are played, and returns their results. Game i
+// points), o.Games games are played or o.Budget is spent (Run's budget,
+// across the batches), and returns their results. Game i
 // is the same game as in a run of o.Games, so the same options give the
 // same games, and the answer stops where it is known. o.Progress, if set,
 // is told the games done across the batches, and o.Batch each batch's
@@ -385,6 +446,9 @@ func RunPrecise(o Options, precision float64, batch int) ([]Result, error) {
 	for from := 0; from < o.Games; from += batch {
 		b := o
 		b.From, b.Games = from, min(from+batch, o.Games)
+		if o.Budget > 0 {
+			b.Budget = o.Budget - Spent(all)
+		}
 		if progress != nil {
 			done := len(all)
 			b.Progress = func(n int) { progress(done + n) }
@@ -398,11 +462,16 @@ func RunPrecise(o Options, precision float64, batch int) ([]Result, error) {
 		if o.Batch != nil {
 			o.Batch(len(all), hw)
 		}
-		if hw <= precision {
+		if hw <= precision || Cut(o, all) {
 			break
 		}
 	}
 	return all, nil
+}
+
+// Cut reports whether the results of a run of o ended at its budget.
+func Cut(o Options, results []Result) bool {
+	return o.Budget > 0 && Spent(results) >= o.Budget
 }
 
 // HalfWidth is the half-width of the 95% interval of results' win rate

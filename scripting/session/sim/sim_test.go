@@ -245,3 +245,59 @@ func TestRunPrecise(t *testing.T) {
 		t.Errorf("the same options gave %d and %d games", len(rs), len(again))
 	}
 }
+
+// TestBudget: a run with a budget of moves ends with the game at which its
+// games reach it, the same games with one worker or two, and each the same
+// as in the whole run; a search's moves count (lookahead plays many a
+// turn); RunPrecise spends one budget across its batches.
+func TestBudget(t *testing.T) {
+	for _, policy := range []string{"random", "lookahead"} {
+		o := options(t, policy, 40)
+		o.Jobs = 2
+		whole, err := Run(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		turns := 0
+		for _, r := range whole {
+			turns += r.Turns
+			if r.Moves < uint64(r.Turns) || policy == "lookahead" && r.Moves < 4*uint64(r.Turns) {
+				t.Fatalf("%s game %d: %d moves counted in %d turns", policy, r.Game, r.Moves, r.Turns)
+			}
+		}
+		o.Budget = Spent(whole) / 3
+		var runs [][]Result
+		for _, jobs := range []int{1, 2} {
+			o.Jobs = jobs
+			rs, err := Run(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			runs = append(runs, rs)
+		}
+		rs := runs[0]
+		n := len(rs)
+		if n == 0 || n == len(whole) || Spent(rs) < o.Budget || Spent(rs[:n-1]) >= o.Budget || !Cut(o, rs) {
+			t.Fatalf("%s: budget %d: %d games of %d, %d moves", policy, o.Budget, n, len(whole), Spent(rs))
+		}
+		if len(runs[1]) != n {
+			t.Fatalf("%s: one worker played %d games to the budget, two %d", policy, n, len(runs[1]))
+		}
+		for i, r := range rs {
+			same := func(a, b Result) bool {
+				return a.Game == b.Game && a.Turns == b.Turns && a.Score == b.Score && a.Outcome == b.Outcome && a.Moves == b.Moves
+			}
+			if w, two := whole[i], runs[1][i]; !same(r, w) || !same(r, two) {
+				t.Fatalf("%s game %d differs at the budget: %+v, %+v, want %+v", policy, i, r, two, w)
+			}
+		}
+		o.Jobs = 2
+		precise, err := RunPrecise(o, 0.001, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(precise) != n {
+			t.Errorf("%s: RunPrecise to the budget played %d games, Run %d", policy, len(precise), n)
+		}
+	}
+}

@@ -56,6 +56,9 @@ type Study struct {
 	// Precision, when set, is the half-width each run's win rate was
 	// played to (RunPrecise): Games is then the most a run plays.
 	Precision float64 `json:"precision,omitempty"`
+	// Budget, when set, is the most moves each run's games could play
+	// (Options.Budget).
+	Budget uint64 `json:"budget,omitempty"`
 }
 
 // Configs returns the study's configuration labels in order, once each.
@@ -140,7 +143,11 @@ func (s *Study) Text(w io.Writer) error {
 		sw = max(sw, utf8.RuneCountInString(k))
 	}
 	if s.Precision > 0 {
-		fmt.Fprintf(&b, "each run played until its win rate is known to ±%.1f points (at most %d games), seed %d, at most %d turns; 95%% intervals\n\n", 100*s.Precision, s.Games, s.Seed, s.MaxTurns)
+		budget := ""
+		if s.Budget > 0 {
+			budget = " or " + Count(s.Budget) + " moves"
+		}
+		fmt.Fprintf(&b, "each run played until its win rate is known to ±%.1f points (at most %d games%s), seed %d, at most %d turns; 95%% intervals\n\n", 100*s.Precision, s.Games, budget, s.Seed, s.MaxTurns)
 	} else {
 		fmt.Fprintf(&b, "%d games a run, seed %d, at most %d turns; 95%% intervals\n\n", s.Games, s.Seed, s.MaxTurns)
 	}
@@ -150,8 +157,9 @@ func (s *Study) Text(w io.Writer) error {
 		fmt.Fprintf(&b, "%-*s  ", cw, "configuration")
 	}
 	fmt.Fprintf(&b, "%-*s  ", sw, "skill")
-	if s.Precision > 0 {
-		fmt.Fprintf(&b, "%5s  ", "games")
+	cut := false // a run ended at the budget
+	if s.Precision > 0 || s.Budget > 0 {
+		fmt.Fprintf(&b, "%6s  ", "games")
 	}
 	fmt.Fprintf(&b, "%-21s  %-21s  %-21s  %-22s  %-22s", "won", "lost", "unfinished", "median turns", "median score")
 	if diff {
@@ -172,8 +180,12 @@ func (s *Study) Text(w io.Writer) error {
 				fmt.Fprintf(&b, "%-*s  ", cw, pad(c, cw))
 			}
 			fmt.Fprintf(&b, "%-*s  ", sw, pad(k, sw))
-			if s.Precision > 0 {
-				fmt.Fprintf(&b, "%5d  ", r.Games)
+			if s.Precision > 0 || s.Budget > 0 {
+				mark := " "
+				if r.Cut() {
+					mark, cut = "*", true
+				}
+				fmt.Fprintf(&b, "%5d%s  ", r.Games, mark)
 			}
 			fmt.Fprintf(&b, "%-21s  %-21s  %-21s  %-22s  %-22s", cell(r.WinRate, r.WinCI), cell(r.LossRate, r.LossCI), cell(r.UnfinishedRate, r.UnfinishedCI), median(r.Turns), median(r.Score))
 			if diff {
@@ -189,6 +201,9 @@ func (s *Study) Text(w io.Writer) error {
 			}
 			b.WriteString("\n")
 		}
+	}
+	if cut {
+		fmt.Fprintf(&b, "\n* ended at the budget: its games had played %s moves, their player's searches included; every game finished (--budget, --games)\n", Count(s.Budget))
 	}
 	if v := s.Verdicts(); len(v) > 0 {
 		b.WriteString("\n")
