@@ -33,10 +33,7 @@ error.
 
 // runConfig runs `2048 config SUBCOMMAND`.
 func runConfig(args []string, stdout, stderr io.Writer) int {
-	return runSubcommand("config", configUsage, map[string]command{
-		"show":  runConfigShow,
-		"check": runConfigCheck,
-	}, args, stdout, stderr)
+	return runSubcommand("config", configUsage, subcommands["config"], args, stdout, stderr)
 }
 
 // setFlags is the repeatable --set flag.

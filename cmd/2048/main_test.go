@@ -6,6 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -248,6 +250,39 @@ func TestConfigCheckEveryError(t *testing.T) {
 	for i, w := range want {
 		if !strings.HasPrefix(lines[i], w) {
 			t.Errorf("line %d: %q, want it to start %q", i+1, lines[i], w)
+		}
+	}
+}
+
+// TestUsageNamesEveryCommand: 2048 --help and 2048 help name every command
+// and every subcommand that run dispatches to (commands and subcommands),
+// each on a line of its own: a new command without a line of help fails.
+func TestUsageNamesEveryCommand(t *testing.T) {
+	var names []string
+	for name := range commands {
+		if !strings.HasPrefix(name, "-") { // -h, --version: other spellings
+			names = append(names, name)
+		}
+	}
+	for group, subs := range subcommands {
+		if commands[group] == nil {
+			t.Errorf("subcommands of %q, which is no command", group)
+		}
+		for sub := range subs {
+			names = append(names, group+" "+sub)
+		}
+	}
+	slices.Sort(names)
+	for _, args := range [][]string{{"--help"}, {"help"}, {"-h"}} {
+		out, errOut, code := run2048(t, t.TempDir(), args...)
+		if code != 0 {
+			t.Fatalf("2048 %s: exit %d\n%s", args[0], code, errOut)
+		}
+		for _, name := range names {
+			line := regexp.MustCompile(`(?m)^  2048 ` + regexp.QuoteMeta(name) + `( |$)`)
+			if !line.MatchString(out) {
+				t.Errorf("2048 %s does not name '2048 %s' on a line of its own:\n%s", args[0], name, out)
+			}
 		}
 	}
 }
