@@ -233,6 +233,25 @@ func TestFlagsAnywhere(t *testing.T) {
 	}
 }
 
+// TestConfigCheckLineOrder: config check lists a file's errors by line,
+// though the range checks (lines 1 and 2) find theirs after the unknown
+// key and the wrong type (lines 3 and 4).
+func TestConfigCheckLineOrder(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "bad.toml"), []byte("size = 20\nwin_value = 4\ncolour = \"red\"\nundo_limit = \"x\"\n"), 0o644)
+	_, errOut, code := run2048(t, dir, "config", "check", "bad.toml")
+	lines := strings.Split(strings.TrimSpace(errOut), "\n")
+	want := []string{"bad.toml:1: size: ", "bad.toml:2: win_value: ", "bad.toml:3: colour: unknown key", "bad.toml:4: undo_limit: "}
+	if code != 1 || len(lines) != len(want) {
+		t.Fatalf("exit %d, %d lines, want 1 and %d:\n%s", code, len(lines), len(want), errOut)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[i], w) {
+			t.Errorf("line %d: %q, want it to start %q\n%s", i+1, lines[i], w, errOut)
+		}
+	}
+}
+
 // TestConfigCheckEveryError: config check says every error of a file at
 // once, one a line, each with its line and key.
 func TestConfigCheckEveryError(t *testing.T) {
