@@ -23,9 +23,11 @@
 package config
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/mod2048/mod2048/cellular"
@@ -196,13 +198,28 @@ func (c *Config) Game(seed uint64, scripted bool) (engine.Rules, engine.Options,
 
 // join returns errs as one error: nil for none, the error itself for one
 // (a *Error, as a caller matches it), and errors.Join of them for more
-// (each one found by errors.As, the first first).
+// (each one found by errors.As). Joined errors among errs are taken apart,
+// and the errors put in the order of where they are: by file (in the order
+// the files first come up, so that the layers keep theirs), then by line,
+// then by key on a line; errors at the same place, and errors without a
+// line (--set), keep their order. A file's errors
+// read from top to bottom, whichever check found them.
 func join(errs ...error) error {
 	var kept []error
-	for _, e := range errs {
+	var add func(e error)
+	add = func(e error) {
+		if j, ok := e.(interface{ Unwrap() []error }); ok {
+			for _, e := range j.Unwrap() {
+				add(e)
+			}
+			return
+		}
 		if e != nil {
 			kept = append(kept, e)
 		}
+	}
+	for _, e := range errs {
+		add(e)
 	}
 	switch len(kept) {
 	case 0:
@@ -210,5 +227,26 @@ func join(errs ...error) error {
 	case 1:
 		return kept[0]
 	}
+	rank := map[string]int{}
+	at := func(e error) (file string, line int, key string) {
+		var ce *Error
+		if errors.As(e, &ce) {
+			return ce.Origin.File, ce.Origin.Line, ce.Key
+		}
+		return "", 0, ""
+	}
+	for _, e := range kept {
+		if f, _, _ := at(e); rank[f] == 0 {
+			rank[f] = len(rank) + 1
+		}
+	}
+	slices.SortStableFunc(kept, func(a, b error) int {
+		fa, la, ka := at(a)
+		fb, lb, kb := at(b)
+		if c := cmp.Or(cmp.Compare(rank[fa], rank[fb]), cmp.Compare(la, lb)); c != 0 || la == 0 {
+			return c // without a line (--set), the order they were given in
+		}
+		return strings.Compare(ka, kb)
+	})
 	return errors.Join(kept...)
 }

@@ -33,10 +33,7 @@ error.
 
 // runConfig runs `2048 config SUBCOMMAND`.
 func runConfig(args []string, stdout, stderr io.Writer) int {
-	return runSubcommand("config", configUsage, map[string]command{
-		"show":  runConfigShow,
-		"check": runConfigCheck,
-	}, args, stdout, stderr)
+	return runSubcommand("config", configUsage, subcommands["config"], args, stdout, stderr)
 }
 
 // setFlags is the repeatable --set flag.
@@ -141,7 +138,7 @@ func runConfigCheck(args []string, stdout, stderr io.Writer) int {
 	var o config.BuildOptions
 	layerFlags(fs, &o)
 	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), "Usage: 2048 config check [--ruleset R] [--difficulty D] FILE ...\n\nChecks configuration files: each over its preset, strictly, then validated.\nEvery error of a file is reported, one a line, with its line and key.\n\n")
+		fmt.Fprint(fs.Output(), "Usage: 2048 config check [--ruleset R] [--difficulty D] FILE ...\n\nChecks configuration files: each over its preset, strictly, then validated.\nEvery error of a file is reported, one a line, with its line and key,\nin the order of the lines.\n\n")
 		fs.PrintDefaults()
 	}
 	if ok, code := parseFlags(fs, args); !ok {

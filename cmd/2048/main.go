@@ -6,9 +6,15 @@
 //	2048                        play classic 2048 in the terminal (resumes the save)
 //	2048 play [FLAGS]           play any ruleset, difficulty, configuration and mods
 //	2048 test [-v] [PATH ...]   run the fixtures (.cases) in PATHs (default .)
+//	2048 replay [FLAGS] FILE    play a recorded game back
+//	2048 sim [FLAGS]            play many seeded games and report them
+//	2048 sim merge FILE ...     combine the JSON reports of a sharded sim
 //	2048 config show [FLAGS]    print the effective configuration as TOML
 //	2048 config check FILE ...  check configuration files
 //	2048 mod new NAME [FLAGS]   create a new mod from a working example
+//	2048 mod list [DIR|ID ...]  describe mods (default: the installed ones)
+//	2048 mod install DIR|ZIP    check a mod and install it
+//	2048 mod check DIR|ID       check a mod: load, fixtures, a short soak
 //	2048 serve [FLAGS]          serve the browser game
 //	2048 version                print the version
 //	2048 help [COMMAND]         show help
@@ -41,12 +47,18 @@ Usage:
                               it reproduces, --to-fixture writes a fixture
   2048 sim [FLAGS]            the balance lab: play many seeded games with a
                               policy and report wins, losses, scores, turns
+  2048 sim merge FILE ...     combine the JSON reports of a sharded sim run
   2048 test [-v] [PATH ...]   run the fixture files (.cases) named, and every
                               one below the folders named (default: .)
   2048 config show [FLAGS]    print the effective configuration as TOML
   2048 config check FILE ...  check configuration files
   2048 mod new NAME [FLAGS]   create the folder NAME with a new mod to edit
-                              (see '2048 help mod')
+  2048 mod list [DIR|ID ...]  describe mods: id, version, settings (default:
+                              the installed mods)
+  2048 mod install DIR|ZIP    check a mod and copy it into the user's mod
+                              folder, where '--mod ID' finds it
+  2048 mod check DIR|ID       what a mod's CI runs: manifest, load, fixtures
+                              and a short seeded soak (see '2048 help mod')
   2048 serve [FLAGS]          serve the browser game (--addr HOST:PORT), or
                               write it as a static site (--write DIR)
   2048 version                print the version
@@ -73,29 +85,46 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return runPlay(nil, stdout, stderr)
 	}
-	switch args[0] {
-	case "play":
-		return runPlay(args[1:], stdout, stderr)
-	case "test":
-		return runTest(args[1:], stdout, stderr)
-	case "config":
-		return runConfig(args[1:], stdout, stderr)
-	case "mod":
-		return runMod(args[1:], stdout, stderr)
-	case "replay":
-		return runReplay(args[1:], stdout, stderr)
-	case "sim":
-		return runSim(args[1:], stdout, stderr)
-	case "serve":
-		return runServe(args[1:], stdout, stderr)
-	case "version", "--version", "-version":
-		fmt.Fprintf(stdout, "2048 %s\n", version)
-		return 0
-	case "help", "-h", "-help", "--help":
-		return runHelp(args[1:], stdout, stderr)
+	if cmd, ok := commands[args[0]]; ok {
+		return cmd(args[1:], stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "2048: unknown command %q\n\n%s", args[0], usage)
 	return 2
+}
+
+// commands are the commands run dispatches to, by name; the names that
+// start with - are other spellings of version and help. A command that has
+// subcommands dispatches them through subcommands. usage names every
+// command and subcommand (TestUsageNamesEveryCommand).
+var commands = map[string]command{
+	"play":      runPlay,
+	"test":      runTest,
+	"config":    runConfig,
+	"mod":       runMod,
+	"replay":    runReplay,
+	"sim":       runSim,
+	"serve":     runServe,
+	"version":   runVersion,
+	"--version": runVersion,
+	"-version":  runVersion,
+	"help":      runHelp,
+	"-h":        runHelp,
+	"-help":     runHelp,
+	"--help":    runHelp,
+}
+
+// subcommands are the subcommands of the commands that have them: command
+// → subcommand → what runs it.
+var subcommands = map[string]map[string]command{
+	"config": {"show": runConfigShow, "check": runConfigCheck},
+	"mod":    {"new": runModNew, "list": runModList, "install": runModInstall, "check": runModCheck},
+	"sim":    {"merge": runSimMerge},
+}
+
+// runVersion is `2048 version`.
+func runVersion(args []string, stdout, stderr io.Writer) int {
+	fmt.Fprintf(stdout, "2048 %s\n", version)
+	return 0
 }
 
 func runTest(args []string, stdout, stderr io.Writer) int {

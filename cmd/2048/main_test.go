@@ -6,6 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -231,6 +233,25 @@ func TestFlagsAnywhere(t *testing.T) {
 	}
 }
 
+// TestConfigCheckLineOrder: config check lists a file's errors by line,
+// though the range checks (lines 1 and 2) find theirs after the unknown
+// key and the wrong type (lines 3 and 4).
+func TestConfigCheckLineOrder(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "bad.toml"), []byte("size = 20\nwin_value = 4\ncolour = \"red\"\nundo_limit = \"x\"\n"), 0o644)
+	_, errOut, code := run2048(t, dir, "config", "check", "bad.toml")
+	lines := strings.Split(strings.TrimSpace(errOut), "\n")
+	want := []string{"bad.toml:1: size: ", "bad.toml:2: win_value: ", "bad.toml:3: colour: unknown key", "bad.toml:4: undo_limit: "}
+	if code != 1 || len(lines) != len(want) {
+		t.Fatalf("exit %d, %d lines, want 1 and %d:\n%s", code, len(lines), len(want), errOut)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[i], w) {
+			t.Errorf("line %d: %q, want it to start %q\n%s", i+1, lines[i], w, errOut)
+		}
+	}
+}
+
 // TestConfigCheckEveryError: config check says every error of a file at
 // once, one a line, each with its line and key.
 func TestConfigCheckEveryError(t *testing.T) {
@@ -248,6 +269,39 @@ func TestConfigCheckEveryError(t *testing.T) {
 	for i, w := range want {
 		if !strings.HasPrefix(lines[i], w) {
 			t.Errorf("line %d: %q, want it to start %q", i+1, lines[i], w)
+		}
+	}
+}
+
+// TestUsageNamesEveryCommand: 2048 --help and 2048 help name every command
+// and every subcommand that run dispatches to (commands and subcommands),
+// each on a line of its own: a new command without a line of help fails.
+func TestUsageNamesEveryCommand(t *testing.T) {
+	var names []string
+	for name := range commands {
+		if !strings.HasPrefix(name, "-") { // -h, --version: other spellings
+			names = append(names, name)
+		}
+	}
+	for group, subs := range subcommands {
+		if commands[group] == nil {
+			t.Errorf("subcommands of %q, which is no command", group)
+		}
+		for sub := range subs {
+			names = append(names, group+" "+sub)
+		}
+	}
+	slices.Sort(names)
+	for _, args := range [][]string{{"--help"}, {"help"}, {"-h"}} {
+		out, errOut, code := run2048(t, t.TempDir(), args...)
+		if code != 0 {
+			t.Fatalf("2048 %s: exit %d\n%s", args[0], code, errOut)
+		}
+		for _, name := range names {
+			line := regexp.MustCompile(`(?m)^  2048 ` + regexp.QuoteMeta(name) + `( |$)`)
+			if !line.MatchString(out) {
+				t.Errorf("2048 %s does not name '2048 %s' on a line of its own:\n%s", args[0], name, out)
+			}
 		}
 	}
 }

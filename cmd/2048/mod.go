@@ -131,7 +131,7 @@ func renderScaffold(d scaffoldData) (map[string][]byte, error) {
 
 // runMod runs `2048 mod SUBCOMMAND`.
 func runMod(args []string, stdout, stderr io.Writer) int {
-	return runSubcommand("mod", modUsage, map[string]command{"new": runModNew, "list": runModList, "install": runModInstall, "check": runModCheck}, args, stdout, stderr)
+	return runSubcommand("mod", modUsage, subcommands["mod"], args, stdout, stderr)
 }
 
 func runModNew(args []string, stdout, stderr io.Writer) int {

@@ -573,10 +573,11 @@ each ruleset it names (both when it names none), runs its fixtures (every
 .cases file in its folder), and plays a short seeded soak (--games games of
 at most --moves random moves, each ruleset) that counts the mod's errors,
 refusals and disables and measures the mean time of a move with the mod
-(none when no move was played).
+(none when no move was played). It warns about a mod folder without a
+README.md (what the mod does, for players), which is part of a mod.
 
 Exit status: 0 when the mod loads, its fixtures pass and the soak shows no
-error; 1 otherwise; 2 for a usage error.
+error (a warning does not change it); 1 otherwise; 2 for a usage error.
 `
 
 func runModCheck(args []string, stdout, stderr io.Writer) int {
@@ -602,6 +603,9 @@ func runModCheck(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprintf(stdout, "manifest: ok (%s %s)\n", m.ID(), safe(m.Manifest.Version))
+	if w := readmeWarning(m.Dir); w != "" {
+		fmt.Fprintf(stdout, "readme: warning: %s\n", safe(w))
+	}
 	if err := trialLoad(m); err != nil {
 		fmt.Fprintf(stdout, "load: FAIL: %s\n", safe(err))
 		return 1
@@ -643,6 +647,23 @@ func runModCheck(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// readmeWarning says what is wrong with the README.md of the mod in dir
+// (MODDING.md: a mod holds a README.md for players), or "" when it has one.
+// A missing README is a warning: the mod works without it.
+func readmeWarning(dir string) string {
+	p := filepath.Join(dir, "README.md")
+	info, err := os.Stat(p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Sprintf("no README.md in %s: a mod has one, to say what it does for players (see MODDING.md)", dir)
+	case err != nil:
+		return err.Error()
+	case !info.Mode().IsRegular():
+		return fmt.Sprintf("%s is not a regular file", p)
+	}
+	return ""
 }
 
 // soakResult is what a soak counted.

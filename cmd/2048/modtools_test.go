@@ -104,3 +104,27 @@ func TestModInstallListCheck(t *testing.T) {
 		t.Errorf("mod check bad: exit %d\n%s", code, out)
 	}
 }
+
+// TestModCheckWarnsMissingReadme: mod check warns about a mod folder
+// without a README.md (MODDING.md lists it as part of a mod), and the
+// warning leaves the exit status of a mod that is otherwise fine at 0.
+func TestModCheckWarnsMissingReadme(t *testing.T) {
+	repoMods, _ := filepath.Abs(filepath.Join("..", "..", "mods"))
+	dir := t.TempDir()
+	mod := filepath.Join(dir, "freeze")
+	if err := copyModDir(filepath.Join(repoMods, "freeze"), mod); err != nil {
+		t.Fatal(err)
+	}
+	const warning = "readme: warning: no README.md in "
+	out, errOut, code := run2048(t, dir, "mod", "check", "--games", "1", "--moves", "10", mod)
+	if code != 0 || strings.Contains(out, "readme:") {
+		t.Errorf("mod check with a README.md: exit %d, want 0 and no warning\n%s%s", code, out, errOut)
+	}
+	if err := os.Remove(filepath.Join(mod, "README.md")); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code = run2048(t, dir, "mod", "check", "--games", "1", "--moves", "10", mod)
+	if code != 0 || !strings.Contains(out, warning+mod) || !strings.Contains(out, "fixtures: ok") {
+		t.Errorf("mod check without a README.md: exit %d, want 0 and %q\n%s%s", code, warning+mod, out, errOut)
+	}
+}

@@ -662,6 +662,40 @@ end)`)
 	sc.contains("Score")
 }
 
+// TestPlayLogKeepsAll: the L view shows a notice whole, where a long word
+// ends with a character shown as an escape (a right-to-left override, U+202E:
+// \u202e) at a line's end: the word goes on over the next line, and the
+// words after it, up to the notice's line break and after, all show.
+func TestPlayLogKeepsAll(t *testing.T) {
+	long := "AB" + strings.Repeat("x", 58) + "CD-"
+	dir := writeMod(t, "lava", `game.on("tick", function(ev)
+  game.notify("N1 `+long+`\226\128\174-ok")
+  game.notify("N2 `+strings.Repeat("y", 60)+`\226\128\174 lost words\nnext line")
+end)`)
+	manifest := filepath.Join(dir, "mod.toml")
+	data, _ := os.ReadFile(manifest)
+	os.WriteFile(manifest, []byte(strings.Replace(string(data), "api_version = 1", "api_version = 2", 1)), 0o644)
+	_, cfg := testSession(t, t.TempDir(), "--mod", dir, "--seed", "2")
+	sc := openScreen(t, cfg, 80, 40)
+	for i := 0; sc.app.Session().State().Turn < 1 && i < 4; i++ {
+		sc.press([]string{"Left", "Right", "Up", "Down"}[i])
+	}
+	sc.press("L")
+	// The log box's text, its lines run together.
+	var box strings.Builder
+	for _, row := range strings.Split(sc.text(), "\n") {
+		row = strings.TrimSpace(row)
+		if strings.HasPrefix(row, "│") && strings.HasSuffix(row, "│") {
+			box.WriteString(strings.TrimSpace(strings.Trim(row, "│")))
+		}
+	}
+	for _, want := range []string{long + `\u202e-ok`, strings.Repeat("y", 60) + `\u202elost words`, "next line"} {
+		if !strings.Contains(box.String(), want) {
+			t.Errorf("the log view lacks %q:\n%s", want, sc.text())
+		}
+	}
+}
+
 func TestPlayResize(t *testing.T) {
 	_, cfg := testSession(t, t.TempDir(), "--seed", "1")
 	sc := openScreen(t, cfg, 80, 24)

@@ -165,8 +165,10 @@ func simGC() (restore func()) {
 }
 
 func runSim(args []string, stdout, stderr io.Writer) int {
-	if len(args) > 0 && args[0] == "merge" {
-		return runSimMerge(args[1:], stdout, stderr)
+	if len(args) > 0 {
+		if sub, ok := subcommands["sim"][args[0]]; ok {
+			return sub(args[1:], stdout, stderr)
+		}
 	}
 	// The lab makes a game's state, and a modded game's Lua state, for
 	// every game, and throws it away a few hundred microseconds later: a

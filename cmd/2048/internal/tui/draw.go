@@ -471,12 +471,18 @@ func boxRune(x, y, w, h int, row, col bool) rune {
 }
 
 // wrap breaks text into lines of at most width columns, at spaces where it
-// can.
+// can: a word wider than a line is broken across lines, by columns (a wide
+// character takes two), and each line break of text starts a new line, so
+// that none of text is lost. The lines are the text as put shows it
+// (termtext.Printable): a control or bidirectional character, which has no
+// width, is measured as the escape that shows in its place (\u202e), and a
+// line cannot grow past width when it is drawn, and be cut.
 func wrap(text string, width int) []string {
 	var lines []string
 	for _, para := range strings.Split(text, "\n") {
 		cur := ""
 		for _, word := range strings.Fields(para) {
+			word = termtext.Printable(word)
 			for uniseg.StringWidth(word) > width {
 				if cur != "" {
 					lines = append(lines, cur)

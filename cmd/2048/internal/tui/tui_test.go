@@ -10,8 +10,10 @@ import (
 	"time"
 
 	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/uniseg"
 
 	"github.com/mod2048/mod2048/cellular"
+	"github.com/mod2048/mod2048/cmd/2048/internal/termtext"
 	"github.com/mod2048/mod2048/config"
 	"github.com/mod2048/mod2048/engine"
 	"github.com/mod2048/mod2048/scripting/session"
@@ -104,6 +106,47 @@ func TestWrap(t *testing.T) {
 	}
 	if got := wrap("abcdefghij", 4); strings.Join(got, "|") != "abcd|efgh|ij" {
 		t.Errorf("wrap of a long word: %q", got)
+	}
+}
+
+// TestWrapKeepsAll: wrap loses nothing: a word longer than a line goes on
+// over the next lines, by columns (a wide character takes two), every line
+// of a message is kept, and a character that put shows as an escape
+// (\u202e) is measured as the escape, so that no line is cut when drawn.
+func TestWrapKeepsAll(t *testing.T) {
+	tests := []struct {
+		name, text string
+		width      int
+		want       []string
+	}{
+		{"words", "the quick brown fox", 9, []string{"the quick", "brown fox"}},
+		{"long word", "abcdefghij", 4, []string{"abcd", "efgh", "ij"}},
+		{"long word after words", "N1 ABxxxxxxCD-ok", 6, []string{"N1", "ABxxxx", "xxCD-o", "k"}},
+		{"long word, then words", "ABCDEFG hi there", 5, []string{"ABCDE", "FG hi", "there"}},
+		{"lines", "one two\nthree four five\n\nsix", 9, []string{"one two", "three", "four five", "", "six"}},
+		{"long word in a line of several", "first\nAAAAAAAAAA tail\nlast", 4, []string{"firs", "t", "AAAA", "AAAA", "AA", "tail", "last"}},
+		{"CRLF", "one\r\ntwo", 10, []string{"one", "two"}},
+		{"tab", "a\tb", 10, []string{"a b"}},
+		{"wide runes", "日本語の文字", 5, []string{"日本", "語の", "文字"}},
+		{"wide rune after a narrow one", "a日本", 2, []string{"a", "日", "本"}},
+		{"wide words", "日本 語の 文字", 5, []string{"日本", "語の", "文字"}},
+		{"combining marks", "e\u0301e\u0301e\u0301", 2, []string{"e\u0301e\u0301", "e\u0301"}},
+		{"right-to-left override", "CD-\u202e-ok", 8, []string{`CD-\u202`, `e-ok`}},
+		{"override at a line's end", "N1 ABCDEF\u202e-ok", 8, []string{"N1", `ABCDEF\u`, `202e-ok`}},
+		{"escape", "x \x1b[2J", 10, []string{`x \x1b[2J`}},
+		{"not UTF-8", "a\xffb", 4, []string{`a\xf`, `fb`}},
+	}
+	for _, tt := range tests {
+		got := wrap(tt.text, tt.width)
+		if strings.Join(got, "|") != strings.Join(tt.want, "|") || len(got) != len(tt.want) {
+			t.Errorf("%s: wrap(%q, %d) = %q, want %q", tt.name, tt.text, tt.width, got, tt.want)
+		}
+		for _, l := range got {
+			// As put draws it: no wider than the line.
+			if w := uniseg.StringWidth(termtext.Printable(l)); w > tt.width {
+				t.Errorf("%s: line %q is %d columns wide when drawn, over %d", tt.name, l, w, tt.width)
+			}
+		}
 	}
 }
 
