@@ -22,15 +22,16 @@ type FixtureOptions struct {
 }
 
 // Fixture writes the game a replay recorded as a fixture case (the .cases
-// format of FIXTURES.md, with this project's Mods:, ModSet: and Marks:):
-// the configuration, the mods and their settings, the seed, the board the
-// last game started from as Given:, then each move that stands, with the
-// spawns it had as its SpawnScript: and its board, score change, status
-// and marks as what to expect. Moves taken back by undo (and not redone)
-// are left out: undo restores the random source, so the moves that stand,
-// played from the start, are the game. `2048 test` passes the case as
-// written; a mod author then edits an expectation into what the mod should
-// have done.
+// format of FIXTURES.md, with this project's Mods:, ModSet:, Marks: and
+// Notice:): the configuration, the mods and their settings, the seed, the
+// board the last game started from as Given:, then each move that stands,
+// with the spawns it had as its SpawnScript: and its board, score change,
+// status, marks and the mods' messages to the player (Notice:, each run of
+// white space in a message one space) as what to expect. Moves taken back
+// by undo (and not redone) are left out: undo restores the random source,
+// so the moves that stand, played from the start, are the game. `2048
+// test` passes the case as written; a mod author then edits an expectation
+// into what the mod should have done.
 func (f *File) Fixture(setup session.Setup, o FixtureOptions) ([]byte, error) {
 	if len(o.Mods) != len(setup.Mods) {
 		return nil, fmt.Errorf("%d mod folders for %d mods", len(o.Mods), len(setup.Mods))
@@ -68,6 +69,7 @@ func (f *File) Fixture(setup session.Setup, o FixtureOptions) ([]byte, error) {
 		return nil, errors.New("the game starts with marks on the board, and a fixture's Given: cannot set them: start a new game and write the fixture from it")
 	}
 	s.WatchSpawns()
+	s.TakeNotices() // the messages of what came before the case's moves
 
 	var b strings.Builder
 	r := s.Rules()
@@ -139,6 +141,13 @@ func (f *File) Fixture(setup session.Setup, o FixtureOptions) ([]byte, error) {
 		fmt.Fprintf(&b, "Status: %s\n", st.Status)
 		if len(setup.Mods) > 0 {
 			fmt.Fprintf(&b, "Marks: %s\n", engine.FormatMarks(st.Marks))
+			notices := s.TakeNotices()
+			for _, n := range notices {
+				fmt.Fprintf(&b, "Notice: %s: %s\n", n.Mod, strings.Join(strings.Fields(n.Text), " "))
+			}
+			if len(notices) == 0 {
+				b.WriteString("Notice: none\n")
+			}
 		}
 		score = st.Score
 	}
