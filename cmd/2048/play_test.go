@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 
+	"github.com/mod2048/mod2048/cellular"
 	"github.com/mod2048/mod2048/cmd/2048/internal/saves"
 	"github.com/mod2048/mod2048/cmd/2048/internal/tui"
 	"github.com/mod2048/mod2048/config"
@@ -485,6 +487,41 @@ func TestPlayWinAndLose(t *testing.T) {
 	}
 }
 
+// TestPlayCellularBestStable: once a cellular game is over, its goal
+// line says how close it came: the energy of its best stable turn against
+// the goal, as the rules scored it; a new game starts the count again.
+// (Without the Life tick every turn is stable.)
+func TestPlayCellularBestStable(t *testing.T) {
+	s, cfg := testSession(t, t.TempDir(), "--ruleset", "cellular", "--seed", "3", "--set", "goal.turns=12", "--set", "goal.stabilize_per_cell=0.9", "--set", "life.enabled=false")
+	sc := openScreen(t, cfg, 80, 24)
+	ref := shadow(t, s, 3)
+	best := 0
+	for i := 0; ref.State().Status == engine.Playing && i < 100; i++ {
+		for k := range engine.Directions {
+			if d := engine.Directions[(i+k)%4]; ref.Legal(d) {
+				sc.press(d.String())
+				ref.Move(d)
+				if st := ref.State(); st.Vars[cellular.VarStreak] > 0 {
+					best = max(best, int(st.Vars[cellular.VarBase]))
+				}
+				break
+			}
+		}
+	}
+	if ref.State().Status != engine.Lost {
+		t.Fatalf("the game did not end: %v", ref.State().Status)
+	}
+	goal := ref.Rules().(*cellular.Rules).Threshold()
+	sc.contains(fmt.Sprintf("best stable %d/%d", best, goal))
+	if best == 0 {
+		t.Error("no stable turn in the game: the test shows nothing")
+	}
+	sc.press("r")
+	if strings.Contains(sc.text(), "best stable") {
+		t.Error("a new game shows the last one's best stable energy")
+	}
+}
+
 func TestPlayCellular(t *testing.T) {
 	s, cfg := testSession(t, t.TempDir(), "--ruleset", "cellular", "--seed", "3")
 	sc := openScreen(t, cfg, 80, 24)
@@ -502,9 +539,15 @@ func TestPlayCellular(t *testing.T) {
 	}
 	sc.golden("cellular_moves")
 	sc.contains("Score " + engine.FormatScore(ref.Rules(), ref.Score()))
+	// The goal line: the alive energy against the goal, the last turn's
+	// stability and multiplier, the turns left, as the rules count them.
+	g := ref.Rules().(*cellular.Rules).Standing(ref.State())
+	word := map[bool]string{true: "stable", false: "unstable"}[g.Stable]
+	sc.contains(fmt.Sprintf("Energy %d/%d · %s ×%g · %d turns left", g.Energy, g.Goal, word, float64(g.Quarters)/4, g.TurnsLeft))
 	sc.press("?")
 	sc.golden("cellular_help")
-	sc.press("Down", "j", "Down", "Down", "Down", "Down")
+	sc.contains("The goal line")
+	sc.press("Down", "j", "Down", "Down", "Down", "Down", "Down", "Down", "Down", "Down", "Down", "Down", "Down", "Down", "Down", "Down", "Down", "Down", "Down", "Down")
 	sc.golden("cellular_help_scrolled")
 	sc.contains("incoming blight")
 	sc.press("Esc")

@@ -26,7 +26,7 @@ type geom struct{ w, h int }
 var geoms = [...]geom{{7, 3}, {7, 1}, {5, 1}}
 
 const (
-	chromeRows = 4  // two header lines above the board; the status and key lines below
+	chromeRows = 4  // two header lines above the board (three on cellular); the status and key lines below
 	minWidth   = 24 // the status and key lines need some room
 )
 
@@ -36,16 +36,16 @@ func boardSize(g geom, cols, rows int) (w, h int) {
 }
 
 // frameSize returns the size of the whole frame: the board, header, status
-// and key lines.
-func frameSize(g geom, cols, rows int) (w, h int) {
+// and key lines, with extra header lines more than classic's two.
+func frameSize(g geom, cols, rows, extra int) (w, h int) {
 	bw, bh := boardSize(g, cols, rows)
-	return max(bw, minWidth), bh + chromeRows
+	return max(bw, minWidth), bh + chromeRows + extra
 }
 
 // layout picks the largest cell size whose frame fits a sw×sh screen.
-func layout(sw, sh, cols, rows int) (geom, bool) {
+func layout(sw, sh, cols, rows, extra int) (geom, bool) {
 	for _, g := range geoms {
-		if w, h := frameSize(g, cols, rows); w <= sw && h <= sh {
+		if w, h := frameSize(g, cols, rows, extra); w <= sw && h <= sh {
 			return g, true
 		}
 	}
@@ -56,14 +56,23 @@ func layout(sw, sh, cols, rows int) (geom, bool) {
 func (a *App) fits() bool {
 	sw, sh := a.scr.Size()
 	b := &a.s.State().Board
-	_, ok := layout(sw, sh, b.Width, b.Height)
+	_, ok := layout(sw, sh, b.Width, b.Height, a.extraHeader())
 	return ok
 }
 
+// extraHeader is the header lines the game has more than classic's two:
+// cellular's goal line.
+func (a *App) extraHeader() int {
+	if _, ok := a.s.Rules().(*cellular.Rules); ok {
+		return 1
+	}
+	return 0
+}
+
 // MinSize returns the smallest terminal the game fits in for a board of
-// cols×rows cells.
-func MinSize(cols, rows int) (w, h int) {
-	return frameSize(geoms[len(geoms)-1], cols, rows)
+// cols×rows cells, with extra header lines (1 for cellular's goal line).
+func MinSize(cols, rows, extra int) (w, h int) {
+	return frameSize(geoms[len(geoms)-1], cols, rows, extra)
 }
 
 // seg is a run of text in one style.
@@ -139,21 +148,23 @@ func (a *App) draw() {
 	s.Clear()
 	sw, sh := s.Size()
 	b := &a.s.State().Board
-	g, ok := layout(sw, sh, b.Width, b.Height)
+	extra := a.extraHeader()
+	g, ok := layout(sw, sh, b.Width, b.Height, extra)
 	if !ok {
 		a.drawTooSmall(sw, sh, b.Width, b.Height)
 		return
 	}
 	bw, bh := boardSize(g, b.Width, b.Height)
-	_, fh := frameSize(g, b.Width, b.Height)
+	_, fh := frameSize(g, b.Width, b.Height, extra)
 	y := (sh - fh) / 2
 	// Every line is centered on the screen, the board too.
 	for i, l := range a.header() {
 		a.centered(y+i, sw, l...)
 	}
-	a.drawBoard((sw-bw)/2, y+2, g)
-	a.drawStatus(y+2+bh, sw, bw)
-	a.centered(y+3+bh, sw, a.keyLine(sw)...)
+	top := y + 2 + extra
+	a.drawBoard((sw-bw)/2, top, g)
+	a.drawStatus(top+bh, sw, bw)
+	a.centered(top+1+bh, sw, a.keyLine(sw)...)
 	if a.overlay == overlayHelp || a.overlay == overlayLog {
 		a.drawHelp(sw, sh)
 	}
@@ -177,7 +188,7 @@ func segsWidth(segs []seg) int {
 // drawTooSmall replaces the frame with a message saying how large the
 // terminal must be.
 func (a *App) drawTooSmall(sw, sh, cols, rows int) {
-	w, h := MinSize(cols, rows)
+	w, h := MinSize(cols, rows, a.extraHeader())
 	lines := wrap(fmt.Sprintf("terminal too small: need %d×%d", w, h), max(sw, 1))
 	lines = append(lines, wrap(fmt.Sprintf("(now %d×%d)", sw, sh), max(sw, 1))...)
 	y := max((sh-len(lines))/2, 0)
@@ -190,7 +201,8 @@ func (a *App) drawTooSmall(sw, sh, cols, rows int) {
 	}
 }
 
-// header returns the two header lines: what is played, then the numbers.
+// header returns the header lines: what is played, then the numbers, and
+// on cellular how the game stands against its goal (goalLine).
 func (a *App) header() [][]seg {
 	t := a.th
 	first := []seg{{"2048", t.title}, {" · ", t.text}, {a.cfg.Ruleset, t.value}}
@@ -208,13 +220,50 @@ func (a *App) header() [][]seg {
 		{"  Best ", t.text}, {engine.FormatScore(rules, a.best), t.value},
 		{"  Turn ", t.text}, {strconv.Itoa(st.Turn), t.value},
 	}
-	if _, ok := rules.(*cellular.Rules); ok {
-		second = append(second, seg{"  Streak ", t.text}, seg{strconv.FormatInt(st.Vars[cellular.VarStreak], 10), t.value})
-	}
 	if st.Status != engine.Playing {
 		second = append(second, seg{"  " + st.Status.String(), t.value})
 	}
+	if r, ok := rules.(*cellular.Rules); ok {
+		return [][]seg{first, second, a.goalLine(r, st)}
+	}
 	return [][]seg{first, second}
+}
+
+// goalLine is cellular's third header line: the alive energy against the
+// goal, whether the last turn was stable and the score multiplier it
+// earned (its streak's), the turns left, and, once the game is over, the
+// best stable energy reached: Energy 9/14 · stable ×1.25 · 112 turns left.
+func (a *App) goalLine(r *cellular.Rules, st *engine.State) []seg {
+	t := a.th
+	g := r.Standing(st)
+	sep := seg{" · ", t.text}
+	energy := strconv.Itoa(g.Energy)
+	if g.Goal > 0 {
+		energy += "/" + strconv.Itoa(g.Goal)
+	}
+	line := []seg{{"Energy ", t.text}, {energy, t.value}}
+	if g.Hold > 1 {
+		line = append(line, sep, seg{fmt.Sprintf("held %d of %d", g.Held, g.Hold), t.value})
+	}
+	if g.Played {
+		word := "unstable"
+		if g.Stable {
+			word = "stable"
+		}
+		line = append(line, sep, seg{word + " ", t.text}, seg{multiplier(g.Quarters), t.value})
+	}
+	if g.TurnsLeft >= 0 && !st.Status.Over() {
+		line = append(line, sep, seg{strconv.Itoa(g.TurnsLeft), t.value}, seg{" turns left", t.text})
+	}
+	if st.Status.Over() && g.Goal > 0 {
+		line = append(line, sep, seg{"best stable ", t.text}, seg{fmt.Sprintf("%d/%d", a.stableBest, g.Goal), t.value})
+	}
+	return line
+}
+
+// multiplier writes a multiplier in quarters: ×1.25, ×0.75, ×3.
+func multiplier(quarters int64) string {
+	return "×" + strconv.FormatFloat(float64(quarters)/4, 'f', -1, 64)
 }
 
 // keyLine returns the line under the status line: the keys, or, while the

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/gdamore/tcell/v2"
@@ -73,7 +74,9 @@ func (a *App) helpLines(width int) [][]seg {
 
 	o.heading("Goal")
 	o.text(2, a.goal(), t.overlay)
-	if _, ok := a.s.Rules().(*cellular.Rules); ok {
+	if r, ok := a.s.Rules().(*cellular.Rules); ok {
+		o.heading("The goal line")
+		table(goalLegend(r))
 		o.heading("Cells")
 		table(cellLegend)
 	}
@@ -121,6 +124,27 @@ var cellLegend = [][2]string{
 	{"C", "a catalyst: the next alive cell through it doubles its energy (a3+C: a cell on one)"},
 	{"Bn", "blight with n charges: turns alive neighbours dormant"},
 	{"bn", "incoming blight: active after the next turn"},
+}
+
+// goalLegend explains cellular's goal line (goalLine), with the rules'
+// own numbers.
+func goalLegend(r *cellular.Rules) [][2]string {
+	set := r.Settings()
+	rows := [][2]string{
+		{"Energy", fmt.Sprintf("the alive cells' energy now, against the %d a stable turn must end with to win", r.Threshold())},
+		{"stable", "the last turn's Life tick had no birth and no death; unstable: it had some"},
+		{"×1.25", fmt.Sprintf("the last turn's score multiplier: ×1 on a first stable turn, a quarter more for each stable turn in a row (the streak) up to ×3, ×%s on an unstable one", strconv.FormatFloat(set.Score.Unstable, 'f', -1, 64))},
+	}
+	if r.Threshold() == 0 {
+		rows[0][1] = "the alive cells' energy now (this game has no goal)"
+	}
+	if set.Goal.Hold > 1 {
+		rows = append(rows, [2]string{"held", fmt.Sprintf("the stable turns at the goal in a row so far, of the %d a win takes", set.Goal.Hold)})
+	}
+	if set.Goal.Turns > 0 {
+		rows = append(rows, [2]string{"turns left", fmt.Sprintf("the turns before the limit of %d, when a game short of the goal is lost", set.Goal.Turns)})
+	}
+	return append(rows, [2]string{"best stable", "once the game is over: the energy of its best stable turn, against the goal (how close it came)"})
 }
 
 // goal says how the game is won.

@@ -15,6 +15,7 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 
+	"github.com/mod2048/mod2048/cellular"
 	"github.com/mod2048/mod2048/engine"
 	"github.com/mod2048/mod2048/scripting/session"
 )
@@ -98,7 +99,10 @@ type App struct {
 	// (the L key).
 	history []string
 	best    engine.Score
-	quit    bool
+	// stableBest is the best stable energy of the cellular game on screen
+	// (updateStableBest).
+	stableBest int
+	quit       bool
 	// unsaved is the error of the last autosave while it fails: the game
 	// on screen is not the one on disk. The key line says so until a save
 	// succeeds.
@@ -416,6 +420,7 @@ func (a *App) quitKey() {
 }
 
 func (a *App) updateBest() {
+	a.updateStableBest()
 	score := a.s.Score()
 	if score.Cmp(a.best) <= 0 {
 		return
@@ -467,6 +472,22 @@ func (a *App) newGame() {
 	}
 	a.setInfo("new game")
 	a.changed()
+}
+
+// updateStableBest keeps the best stable energy of the cellular game on
+// screen: the alive energy of its best stable turn, which the goal line
+// shows when the game is over (how close it came). A new game, or one
+// undone to its start, starts it again; a game opened from a save starts
+// from its last turn.
+func (a *App) updateStableBest() {
+	st := a.s.State()
+	if st.Turn == 0 {
+		a.stableBest = 0
+		return
+	}
+	if st.Vars[cellular.VarStreak] > 0 {
+		a.stableBest = max(a.stableBest, int(st.Vars[cellular.VarBase]))
+	}
 }
 
 // Close ends the mods' Lua states.

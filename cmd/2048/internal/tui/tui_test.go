@@ -163,13 +163,21 @@ func TestLayout(t *testing.T) {
 		{80, 24, 6, 6, geom{7, 1}, true},
 	}
 	for _, tt := range tests {
-		g, ok := layout(tt.sw, tt.sh, tt.cols, tt.rows)
+		g, ok := layout(tt.sw, tt.sh, tt.cols, tt.rows, 0)
 		if g != tt.want || ok != tt.fits {
 			t.Errorf("layout(%d×%d, %d×%d) = %v %v, want %v %v", tt.sw, tt.sh, tt.cols, tt.rows, g, ok, tt.want, tt.fits)
 		}
 	}
-	if w, h := MinSize(4, 4); w != 25 || h != 13 {
-		t.Errorf("MinSize(4, 4) = %d×%d", w, h)
+	if w, h := MinSize(4, 4, 0); w != 25 || h != 13 {
+		t.Errorf("MinSize(4, 4, 0) = %d×%d", w, h)
+	}
+	// Cellular's goal line takes a row more: 6×6 at its largest cells
+	// needs 30 rows.
+	if g, ok := layout(80, 29, 6, 6, 1); g != (geom{7, 1}) || !ok {
+		t.Errorf("layout(80×29, 6×6, a goal line) = %v %v, want the smaller cells", g, ok)
+	}
+	if g, ok := layout(80, 30, 6, 6, 1); g != (geom{7, 3}) || !ok {
+		t.Errorf("layout(80×30, 6×6, a goal line) = %v %v, want the largest cells", g, ok)
 	}
 }
 
