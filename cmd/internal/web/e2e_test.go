@@ -677,7 +677,7 @@ func TestModNotices(t *testing.T) {
 	if !strings.HasPrefix(toast, "Bomb: A bomb went off at row ") {
 		t.Fatalf("no toast of the bomb's notice; the toasts: %q", toast)
 	}
-	// The reference screenshot shows the toast over the board and the
+	// The reference screenshot shows the toast under the board and the
 	// fuses' counts (the DOM snapshot leaves the passing toast out).
 	golden(t, p, "notice")
 }
@@ -865,4 +865,60 @@ func TestModSettingsPanel(t *testing.T) {
 		t.Errorf("the toasts %q: want the player's mod's word, loud", got)
 	}
 	shot(t, "mod-settings-own", p.ScreenshotOf("#settings fieldset"))
+}
+
+// TestToastBesideBoard: a mod's toast (game.notify) never covers the
+// board: under it on a phone and a narrow window, beside it on a wide
+// one, within the viewport. With -update, the reference screenshots
+// toast-narrow and toast-wide show the toast with the board.
+func TestToastBesideBoard(t *testing.T) {
+	b := browser(t)
+	o := bridge.Options{Ruleset: "classic", Mods: []bridge.ModSource{{Builtin: "bomb"}}, ModSets: []string{"bomb.interval=1", "bomb.fuse=1"}, Seed: "5"}
+	url := webtest.Serve(t, &web.Defaults{Options: o})
+	for _, vp := range []struct {
+		name          string
+		width, height int64
+		beside        bool
+	}{
+		{"narrow", 360, 740, false},
+		{"middle", 800, 900, false},
+		{"wide", 1280, 900, true},
+	} {
+		p := b.Open(t, url, webtest.PageOptions{Width: vp.width, Height: vp.height})
+		p.Eval(`localStorage.clear()`, nil)
+		p.Reload()
+		type rect struct{ Left, Top, Right, Bottom float64 }
+		var boxes struct {
+			Board  rect
+			Toasts []rect
+			Width  float64
+		}
+		for i := 0; i < 12 && len(boxes.Toasts) == 0; i++ {
+			p.Press([]string{"ArrowLeft", "ArrowDown", "ArrowRight", "ArrowUp"}[i%4])
+			p.Idle()
+			p.Eval(`(() => {
+				const r = (e) => { const b = e.getBoundingClientRect(); return {Left: b.left, Top: b.top, Right: b.right, Bottom: b.bottom}; };
+				return {Board: r(document.getElementById("game")), Toasts: [...document.querySelectorAll("#toasts .toast")].map(r), Width: window.innerWidth};
+			})()`, &boxes)
+		}
+		if len(boxes.Toasts) == 0 {
+			t.Fatalf("%s: no toast in 12 moves", vp.name)
+		}
+		if vp.name != "middle" {
+			shot(t, "toast-"+vp.name, p.ScreenshotView())
+		}
+		bd := boxes.Board
+		for _, tb := range boxes.Toasts {
+			if tb.Left < bd.Right && bd.Left < tb.Right && tb.Top < bd.Bottom && bd.Top < tb.Bottom {
+				t.Errorf("%s: a toast %+v covers the board %+v", vp.name, tb, bd)
+			}
+			if tb.Left < 0 || tb.Right > boxes.Width {
+				t.Errorf("%s: a toast %+v is outside the viewport's %v px", vp.name, tb, boxes.Width)
+			}
+			if beside := tb.Left >= bd.Right; beside != vp.beside {
+				t.Errorf("%s: a toast %+v beside the board %+v: %v, want %v", vp.name, tb, bd, beside, vp.beside)
+			}
+		}
+		p.Close()
+	}
 }

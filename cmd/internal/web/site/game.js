@@ -491,16 +491,16 @@
     clearTimeout(noticeTimer);
   }
 
-  // toast shows the mods' messages (game.notify) over the board, each
-  // with its mod's name, one under the other, for a few seconds; the live
-  // region reads them out.
+  // toast shows the mods' messages (game.notify) beside the board, or
+  // under it on a narrow page (never over it), each with its mod's name,
+  // one under the other, for a few seconds; the live region reads them
+  // out.
   function toast(notices) {
     if (!notices || notices.length === 0) return;
     const box = $("toasts");
-    notices.forEach((n, i) => {
+    notices.forEach((n) => {
       const el = document.createElement("div");
       el.className = "toast";
-      el.style.top = 4 + i * 36 + "px";
       el.textContent = n.name + ": " + n.text;
       box.appendChild(el);
       setTimeout(() => el.classList.add("gone"), 2600);

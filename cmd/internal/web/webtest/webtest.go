@@ -423,3 +423,12 @@ func (p *Page) ScreenshotOf(sel string) []byte {
 	p.run(chromedp.Screenshot(sel, &png, chromedp.ByQuery))
 	return png
 }
+
+// ScreenshotView returns a PNG of the viewport: what the player sees,
+// beside the main column too.
+func (p *Page) ScreenshotView() []byte {
+	p.t.Helper()
+	var png []byte
+	p.run(chromedp.CaptureScreenshot(&png))
+	return png
+}
