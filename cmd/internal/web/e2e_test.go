@@ -677,7 +677,248 @@ func TestModNotices(t *testing.T) {
 	if !strings.HasPrefix(toast, "Bomb: A bomb went off at row ") {
 		t.Fatalf("no toast of the bomb's notice; the toasts: %q", toast)
 	}
-	// The reference screenshot shows the toast over the board and the
+	// The reference screenshot shows the toast under the board and the
 	// fuses' counts (the DOM snapshot leaves the passing toast out).
 	golden(t, p, "notice")
+}
+
+// shot writes a reference screenshot, testdata/screens/NAME.png, with
+// -update (as golden does): a picture to look at, not compared.
+func shot(t *testing.T, name string, png []byte) {
+	t.Helper()
+	if !*update {
+		return
+	}
+	path := filepath.Join("testdata", "screens", name+".png")
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestModSettingsPanel: the settings panel lists a chosen mod's settings
+// from its manifest (a number with its bounds, its default and its
+// description); a bad value shows the manifest's error and leaves the
+// game as it was; a good one starts the game with it (a bomb on the
+// first move with interval 1) under a setup key of its own, and the
+// panel shows it again after a reload; a player's mod's settings (a
+// switch, a text) reach its Lua. With -update, the reference screenshots
+// mod-settings and mod-settings-own show the panel.
+func TestModSettingsPanel(t *testing.T) {
+	b := browser(t)
+	p := b.Open(t, webtest.Serve(t, nil), webtest.PageOptions{})
+	p.Run(
+		chromedp.Click("#settings summary", chromedp.ByQuery),
+		chromedp.Click("#mod-bomb", chromedp.ByQuery),
+	)
+	if !p.Visible("#settings-bomb") {
+		t.Fatal("bomb's settings are not shown once it is chosen")
+	}
+	var fields []string
+	p.Eval(`[...document.querySelectorAll("#settings-bomb label.setting")].map((l) => {
+		const f = l.querySelector("input");
+		return [f.dataset.key, f.type, f.min, f.max, f.step, f.value, l.querySelector(".setting-name").textContent, l.querySelector(".setting-desc").textContent].join("|");
+	})`, &fields)
+	want := []string{
+		"bomb.fuse|number|1|9|1|5|fuse (1 to 9, default 5)|Turns a bomb's fuse burns before it explodes; the tile shows the turns left.",
+		"bomb.interval|number|1|100|1|6|interval (1 to 100, default 6)|Turns between two bombs.",
+	}
+	if strings.Join(fields, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("bomb's settings fields:\n%s\nwant\n%s", strings.Join(fields, "\n"), strings.Join(want, "\n"))
+	}
+	// A mod not chosen shows none; a switch and a text for the other
+	// types (moss's choke, one way's direction).
+	if p.Visible("#settings-freeze") {
+		t.Error("freeze's settings are shown, freeze not chosen")
+	}
+	var kinds []string
+	p.Eval(`[document.getElementById("set-one_way-direction").type, document.getElementById("set-one_way-direction").value]`, &kinds)
+	if strings.Join(kinds, " ") != "text down" {
+		t.Errorf("one way's direction field: %v, want a text with down", kinds)
+	}
+	p.Run(chromedp.SetValue("#ruleset", "cellular", chromedp.ByQuery))
+	p.Eval(`(() => { const r = document.getElementById("ruleset"); r.dispatchEvent(new Event("change")); const f = document.getElementById("set-moss-choke"); return [f.type, String(f.checked)]; })()`, &kinds)
+	if strings.Join(kinds, " ") != "checkbox true" {
+		t.Errorf("moss's choke field: %v, want a checked checkbox", kinds)
+	}
+	p.Run(chromedp.SetValue("#ruleset", "classic", chromedp.ByQuery))
+	p.Eval(`document.getElementById("ruleset").dispatchEvent(new Event("change"))`, nil)
+	p.Click("#mod-bomb") // a mod of another ruleset is unchosen
+
+	// A bad value: the manifest's bounds, said as --mod-set says them; the
+	// game is the one before.
+	var before, after string
+	game := `JSON.stringify((({key, cells, score, seed, mods}) => ({key, cells, score, seed, mods}))(window.mod2048.view().view))`
+	p.Eval(game, &before)
+	p.Run(
+		chromedp.SetValue("#set-bomb-interval", "0", chromedp.ByQuery),
+		chromedp.Click("#start", chromedp.ByQuery),
+	)
+	p.Idle()
+	if got := p.Text("#mod-error"); got != "mod bomb: setting interval: 0 is below the minimum 1" || !p.Visible("#mod-error") {
+		t.Errorf("the error of interval 0: %q", got)
+	}
+	var marked bool
+	p.Eval(`document.getElementById("set-bomb-interval").classList.contains("has-error") && document.activeElement.id === "set-bomb-interval"`, &marked)
+	if !marked {
+		t.Error("the refused field is not marked and focused")
+	}
+	if p.Eval(game, &after); after != before {
+		t.Fatalf("a refused setting changed the game:\n%s\nwas\n%s", after, before)
+	}
+
+	// A good value starts the game with it.
+	p.Run(
+		chromedp.SetValue("#set-bomb-interval", "1", chromedp.ByQuery),
+		chromedp.SetValue("#seed", "5", chromedp.ByQuery),
+		chromedp.Click("#start", chromedp.ByQuery),
+	)
+	p.Idle()
+	if p.Visible("#mod-error") {
+		t.Fatalf("interval 1 refused: %q", p.Text("#mod-error"))
+	}
+	var o bridge.Options
+	p.Eval(`JSON.parse(localStorage.getItem("gameSetup"))`, &o)
+	if strings.Join(o.ModSets, " ") != "bomb.interval=1" || len(o.Mods) != 1 || o.Mods[0].Builtin != "bomb" {
+		t.Fatalf("the game's options %+v, want bomb with interval 1", o)
+	}
+	var legal []string
+	var key string
+	p.Eval(`window.mod2048.view().view.legal`, &legal)
+	p.Eval(`window.mod2048.view().view.key`, &key)
+	p.Press(map[string]string{"left": "ArrowLeft", "right": "ArrowRight", "up": "ArrowUp", "down": "ArrowDown"}[legal[0]])
+	p.Idle()
+	var bombs []string
+	p.Eval(`[...document.querySelectorAll("#tiles .mark")].map((e) => e.dataset.mark + " " + e.textContent)`, &bombs)
+	if strings.Join(bombs, ",") != "bomb:fuse 5" {
+		t.Fatalf("after the first move with interval 1, the marks %q: want one bomb, its fuse at 5", bombs)
+	}
+	// Its own setup key: bomb with its defaults has another, and its own
+	// best.
+	d := bridge.New()
+	defer d.Close()
+	def := d.NewGame(bridge.Options{Ruleset: "classic", Mods: []bridge.ModSource{{Builtin: "bomb"}}, Seed: "5"}, nil)
+	if def.Error != nil || def.View.Key == key {
+		t.Fatalf("bomb with interval 1 has the key %s of bomb with its defaults (%+v)", key, def.Error)
+	}
+	var bests map[string]string
+	p.Eval(`JSON.parse(localStorage.getItem("bestScores"))`, &bests)
+	if _, ok := bests[key]; !ok {
+		t.Errorf("no best score kept under the game's key %s: %v", key, bests)
+	}
+
+	// After a reload: the same game, and the panel shows its settings.
+	p.Reload()
+	p.Run(chromedp.Click("#settings summary", chromedp.ByQuery))
+	var shown []string
+	p.Eval(`[document.getElementById("mod-bomb").checked ? "bomb" : "no bomb", document.getElementById("settings-bomb").hidden ? "hidden" : "shown", document.getElementById("set-bomb-interval").value, document.getElementById("set-bomb-fuse").value, window.mod2048.view().view.key]`, &shown)
+	if strings.Join(shown, " ") != "bomb shown 1 5 "+key {
+		t.Fatalf("after a reload the panel shows %v, want bomb shown 1 5 %s", shown, key)
+	}
+	p.Run(chromedp.SetValue("#set-bomb-fuse", "3", chromedp.ByQuery))
+	p.Eval(`document.getElementById("set-bomb-fuse").dispatchEvent(new Event("input"))`, nil)
+	p.Eval(`document.getElementById("settings").scrollIntoView()`, nil)
+	shot(t, "mod-settings", p.ScreenshotOf("#settings"))
+
+	// A player's mod's settings, from its manifest: a switch and a text,
+	// whose string goes to the mod quoted, as TOML.
+	zipPath := filepath.Join(t.TempDir(), "says.zip")
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for name, src := range map[string]string{
+		"says/mod.toml": "id = \"says\"\nname = \"Says\"\nversion = \"1.0.0\"\napi_version = 2\n\n[settings.word]\ntype = \"string\"\ndefault = \"hello\"\ndescription = \"What it says.\"\n\n[settings.loud]\ntype = \"bool\"\ndefault = false\ndescription = \"Whether it shouts.\"\n",
+		"says/main.lua": `game.on("tick", function() local w = game.settings.word; if game.settings.loud then w = w:upper() end; game.notify(w) end)`,
+	} {
+		w, err := zw.Create(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write([]byte(src))
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(zipPath, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p.Run(
+		chromedp.SetUploadFiles("#mod-zip", []string{zipPath}, chromedp.ByQuery),
+		chromedp.Poll(`!!document.getElementById("set-says-word")`, nil),
+		chromedp.SetValue("#set-says-word", "bye, \"you\"", chromedp.ByQuery),
+		chromedp.Click("#set-says-loud", chromedp.ByQuery),
+		chromedp.Click("#start", chromedp.ByQuery),
+	)
+	p.Idle()
+	if p.Visible("#mod-error") {
+		t.Fatalf("the player's mod's settings refused: %q", p.Text("#mod-error"))
+	}
+	p.Eval(`JSON.parse(localStorage.getItem("gameSetup"))`, &o)
+	if got := strings.Join(o.ModSets, " "); got != `bomb.fuse=3 bomb.interval=1 says.loud=true says.word="bye, \"you\""` {
+		t.Errorf("the game's mod settings %s", got)
+	}
+	p.Eval(`window.mod2048.view().view.legal`, &legal)
+	p.Press(map[string]string{"left": "ArrowLeft", "right": "ArrowRight", "up": "ArrowUp", "down": "ArrowDown"}[legal[0]])
+	p.Idle()
+	if got := p.Text("#toasts"); !strings.Contains(got, `Says: BYE, "YOU"`) {
+		t.Errorf("the toasts %q: want the player's mod's word, loud", got)
+	}
+	shot(t, "mod-settings-own", p.ScreenshotOf("#settings fieldset"))
+}
+
+// TestToastBesideBoard: a mod's toast (game.notify) never covers the
+// board: under it on a phone and a narrow window, beside it on a wide
+// one, within the viewport. With -update, the reference screenshots
+// toast-narrow and toast-wide show the toast with the board.
+func TestToastBesideBoard(t *testing.T) {
+	b := browser(t)
+	o := bridge.Options{Ruleset: "classic", Mods: []bridge.ModSource{{Builtin: "bomb"}}, ModSets: []string{"bomb.interval=1", "bomb.fuse=1"}, Seed: "5"}
+	url := webtest.Serve(t, &web.Defaults{Options: o})
+	for _, vp := range []struct {
+		name          string
+		width, height int64
+		beside        bool
+	}{
+		{"narrow", 360, 740, false},
+		{"middle", 800, 900, false},
+		{"wide", 1280, 900, true},
+	} {
+		p := b.Open(t, url, webtest.PageOptions{Width: vp.width, Height: vp.height})
+		p.Eval(`localStorage.clear()`, nil)
+		p.Reload()
+		type rect struct{ Left, Top, Right, Bottom float64 }
+		var boxes struct {
+			Board  rect
+			Toasts []rect
+			Width  float64
+		}
+		for i := 0; i < 12 && len(boxes.Toasts) == 0; i++ {
+			p.Press([]string{"ArrowLeft", "ArrowDown", "ArrowRight", "ArrowUp"}[i%4])
+			p.Idle()
+			p.Eval(`(() => {
+				const r = (e) => { const b = e.getBoundingClientRect(); return {Left: b.left, Top: b.top, Right: b.right, Bottom: b.bottom}; };
+				return {Board: r(document.getElementById("game")), Toasts: [...document.querySelectorAll("#toasts .toast")].map(r), Width: window.innerWidth};
+			})()`, &boxes)
+		}
+		if len(boxes.Toasts) == 0 {
+			t.Fatalf("%s: no toast in 12 moves", vp.name)
+		}
+		if vp.name != "middle" {
+			shot(t, "toast-"+vp.name, p.ScreenshotView())
+		}
+		bd := boxes.Board
+		for _, tb := range boxes.Toasts {
+			if tb.Left < bd.Right && bd.Left < tb.Right && tb.Top < bd.Bottom && bd.Top < tb.Bottom {
+				t.Errorf("%s: a toast %+v covers the board %+v", vp.name, tb, bd)
+			}
+			if tb.Left < 0 || tb.Right > boxes.Width {
+				t.Errorf("%s: a toast %+v is outside the viewport's %v px", vp.name, tb, boxes.Width)
+			}
+			if beside := tb.Left >= bd.Right; beside != vp.beside {
+				t.Errorf("%s: a toast %+v beside the board %+v: %v, want %v", vp.name, tb, bd, beside, vp.beside)
+			}
+		}
+		p.Close()
+	}
 }

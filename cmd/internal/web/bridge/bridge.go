@@ -21,6 +21,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"sort"
 	"strconv"
 	"time"
 
@@ -332,16 +333,35 @@ func build(o Options) (session.Setup, string, error) {
 		}
 		setup.Mods = append(setup.Mods, m)
 	}
-	changed, err := setMods(setup.Mods, o.ModSets)
-	if err != nil {
+	if err := setMods(setup.Mods, o.ModSets); err != nil {
 		return session.Setup{}, "", err
 	}
 	h := fnv.New64a()
 	h.Write(c.TOML())
 	for _, m := range setup.Mods {
-		fmt.Fprintf(h, "\x00mod %s %s %q", m.ID(), m.Manifest.Version, changed[m.ID()])
+		fmt.Fprintf(h, "\x00mod %s %s %q", m.ID(), m.Manifest.Version, settingsKey(m))
 	}
 	return setup, strconv.FormatUint(h.Sum64(), 36), nil
+}
+
+// settingsKey lists a mod's settings that differ from their defaults, as
+// NAME=VALUE sorted by name, each value written as the mod reads it: the
+// same settings give the same key however they were written (in any
+// order, "+3" or "3", a default given or not), and other settings another
+// (nil for the defaults: the key of the mod without settings).
+func settingsKey(m *scripting.Mod) []string {
+	var out []string
+	for name, s := range m.Manifest.Settings {
+		v, def := m.Values[name], s.Default
+		if n, ok := def.(int64); ok && s.Type == "number" {
+			def = float64(n)
+		}
+		if v != def {
+			out = append(out, name+"="+fmt.Sprint(v))
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // buildConfig makes the configuration of o: the preset, the TOML over it,
@@ -380,14 +400,14 @@ func buildConfig(o Options) (*config.Config, error) {
 // TOMLName is the name a pasted configuration has in its errors.
 const TOMLName = "custom.toml"
 
-// setMods applies MOD.KEY=VALUE settings and returns those made, by mod.
-func setMods(mods []*scripting.Mod, sets []string) (map[string][]string, error) {
-	changed := map[string][]string{}
+// setMods applies MOD.KEY=VALUE settings (as --mod-set: each value a
+// TOML value, checked by the mod against its manifest).
+func setMods(mods []*scripting.Mod, sets []string) error {
 	for _, kv := range sets {
 		name, value, ok := cut(kv, '=')
 		id, key, dotted := cut(name, '.')
 		if !ok || !dotted || id == "" || key == "" {
-			return nil, &Error{Kind: KindMod, Key: kv, Message: fmt.Sprintf("mod setting %q: want MOD.KEY=VALUE", kv)}
+			return &Error{Kind: KindMod, Key: kv, Message: fmt.Sprintf("mod setting %q: want MOD.KEY=VALUE", kv)}
 		}
 		var mod *scripting.Mod
 		for _, m := range mods {
@@ -396,14 +416,13 @@ func setMods(mods []*scripting.Mod, sets []string) (map[string][]string, error) 
 			}
 		}
 		if mod == nil {
-			return nil, &Error{Kind: KindMod, Key: kv, Message: fmt.Sprintf("mod setting %q: no mod %s is loaded", kv, id)}
+			return &Error{Kind: KindMod, Key: kv, Message: fmt.Sprintf("mod setting %q: no mod %s is loaded", kv, id)}
 		}
 		if err := mod.Set(key, value); err != nil {
-			return nil, &Error{Kind: KindMod, Key: kv, Message: err.Error()}
+			return &Error{Kind: KindMod, Key: kv, Message: err.Error()}
 		}
-		changed[id] = append(changed[id], key+"="+value)
 	}
-	return changed, nil
+	return nil
 }
 
 func cut(s string, sep byte) (before, after string, found bool) {

@@ -565,3 +565,161 @@ func TestNoticesAndCounters(t *testing.T) {
 		t.Errorf("the notices came twice: %+v", again.Notices)
 	}
 }
+
+// settingsManifest declares a setting of each type a manifest knows.
+const settingsManifest = ownManifest + `
+[settings.count]
+type = "int"
+default = 3
+min = 1
+max = 9
+description = "How many."
+
+[settings.rate]
+type = "number"
+default = 1
+min = 0
+max = 2.5
+description = "How fast."
+
+[settings.loud]
+type = "bool"
+default = false
+description = "Whether it shouts."
+
+[settings.word]
+type = "string"
+default = "hello"
+description = "What it says."
+`
+
+// TestModSettingsListed: the settings panel's list of a mod's settings
+// comes from its manifest: each setting's type, default, bounds and
+// description, sorted by name, for a player's mod and a shipped one.
+func TestModSettingsListed(t *testing.T) {
+	r := bridge.InspectMod(bridge.ModSource{Name: "mine", Files: map[string]string{"mod.toml": settingsManifest, "main.lua": ""}})
+	if r.Error != nil {
+		t.Fatal(r.Error)
+	}
+	f := func(x float64) *float64 { return &x }
+	want := []bridge.SettingInfo{
+		{Name: "count", Type: "int", Default: "3", Min: f(1), Max: f(9), Description: "How many."},
+		{Name: "loud", Type: "bool", Default: "false", Description: "Whether it shouts."},
+		{Name: "rate", Type: "number", Default: "1", Min: f(0), Max: f(2.5), Description: "How fast."},
+		{Name: "word", Type: "string", Default: "hello", Description: "What it says."},
+	}
+	got, _ := json.Marshal(r.Mod.Settings)
+	wantJSON, _ := json.Marshal(want)
+	if string(got) != string(wantJSON) {
+		t.Errorf("settings\n%s\nwant\n%s", got, wantJSON)
+	}
+	c := bridge.ListCatalog().Catalog
+	for _, m := range c.Mods {
+		if m.ID != "bomb" {
+			continue
+		}
+		got, _ := json.Marshal(m.Settings)
+		const want = `[{"name":"fuse","type":"int","default":"5","min":1,"max":9,"description":"Turns a bomb's fuse burns before it explodes; the tile shows the turns left."},{"name":"interval","type":"int","default":"6","min":1,"max":100,"description":"Turns between two bombs."}]`
+		if string(got) != want {
+			t.Errorf("bomb's settings in the catalog\n%s\nwant\n%s", got, want)
+		}
+		return
+	}
+	t.Fatal("no bomb in the catalog")
+}
+
+// TestModSettingsApplied: a mod's settings (Options.ModSets, as the
+// panel sends them) start the game with them, and are part of the setup
+// key, so that the page keeps separate saves and bests for them; the same
+// settings however written give the same key, and defaults the key of no
+// settings.
+func TestModSettingsApplied(t *testing.T) {
+	bomb := []bridge.ModSource{{Builtin: "bomb"}}
+	keyOf := func(sets ...string) string {
+		b := bridge.New()
+		defer b.Close()
+		return ok(t, b.NewGame(bridge.Options{Mods: bomb, ModSets: sets, Seed: "5"}, nil)).Key
+	}
+	plain, one := keyOf(), keyOf("bomb.interval=1")
+	if plain == one {
+		t.Fatal("bomb with interval 1 has the key of bomb with its defaults")
+	}
+	if k := keyOf("bomb.interval=6", "bomb.fuse=5"); k != plain {
+		t.Errorf("the defaults given: key %s, want the key of no settings %s", k, plain)
+	}
+	if k := keyOf("bomb.fuse=5", "bomb.interval=+1"); k != one {
+		t.Errorf("interval +1 and the default fuse: key %s, want the key of interval=1 %s", k, one)
+	}
+	if a, b := keyOf("bomb.interval=2", "bomb.fuse=3"), keyOf("bomb.fuse=3", "bomb.interval=2"); a != b || a == plain || a == one {
+		t.Errorf("the same settings in another order: keys %s and %s", a, b)
+	}
+	own := func(sets ...string) string {
+		b := bridge.New()
+		defer b.Close()
+		src := bridge.ModSource{Name: "mine", Files: map[string]string{"mod.toml": settingsManifest, "main.lua": ""}}
+		return ok(t, b.NewGame(bridge.Options{Mods: []bridge.ModSource{src}, ModSets: sets, Seed: "1"}, nil)).Key
+	}
+	if own("mine.rate=1.0", "mine.loud=false", `mine.word="hello"`) != own() || own("mine.rate=1.5") == own() || own("mine.word=bye") == own() || own("mine.loud=true") == own() {
+		t.Error("the keys of a mod's number, bool and string settings do not follow their values")
+	}
+
+	// The game plays with the value: a bomb on the first move.
+	b := bridge.New()
+	defer b.Close()
+	bests := map[string]string{plain: "7", one: "100"}
+	v := ok(t, b.NewGame(bridge.Options{Mods: bomb, ModSets: []string{"bomb.interval=1"}, Seed: "5"}, bests))
+	if v.Best != "100" {
+		t.Errorf("best %s, want the best of its own key (100)", v.Best)
+	}
+	v = ok(t, b.Move(v.Legal[0]))
+	if len(v.Marks) != 1 || v.Marks[0].Name != "bomb:fuse" || v.Marks[0].Turns != 5 {
+		t.Fatalf("after a move with interval 1, marks %+v: want one bomb with the fuse's 5 turns", v.Marks)
+	}
+	d := bridge.New()
+	defer d.Close()
+	v = ok(t, d.NewGame(bridge.Options{Mods: bomb, Seed: "5"}, bests))
+	if v.Best != "7" {
+		t.Errorf("best %s with the defaults, want 7", v.Best)
+	}
+	if v = ok(t, d.Move(v.Legal[0])); len(v.Marks) != 0 {
+		t.Errorf("with the defaults, a bomb on the first move: %+v", v.Marks)
+	}
+}
+
+// TestModSettingRefused: a bad value is refused with the message the
+// terminal's --mod-set gives (the mod's, from its manifest), and the
+// bridge keeps the game it had, unchanged.
+func TestModSettingRefused(t *testing.T) {
+	b := bridge.New()
+	defer b.Close()
+	bomb := []bridge.ModSource{{Builtin: "bomb"}}
+	v := ok(t, b.NewGame(bridge.Options{Mods: bomb, ModSets: []string{"bomb.interval=1"}, Seed: "5"}, nil))
+	ok(t, b.Move(v.Legal[0]))
+	before, _ := json.Marshal(ok(t, b.View()))
+	for set, want := range map[string]string{
+		"bomb.interval=0":    "mod bomb: setting interval: 0 is below the minimum 1",
+		"bomb.interval=101":  "mod bomb: setting interval: 101 is above the maximum 100",
+		"bomb.interval=2.5":  "mod bomb: setting interval: want an integer, got 2.5",
+		"bomb.fuse=true":     "mod bomb: setting fuse: want an integer, got true",
+		"bomb.interval=":     `mod bomb: setting interval: "" is not a value`,
+		"bomb.range=2":       `mod bomb has no setting "range" (settings: fuse, interval)`,
+		"freeze.interval=2":  `mod setting "freeze.interval=2": no mod freeze is loaded`,
+		"bomb.interval=1=2":  "mod bomb: setting interval",
+		"bomb.interval=1 ; ": "mod bomb: setting interval",
+	} {
+		var r bridge.Reply
+		args, _ := json.Marshal([]any{bridge.Options{Mods: bomb, ModSets: []string{"bomb.fuse=2", set}, Seed: "9"}})
+		if err := json.Unmarshal(b.Dispatch("newGame", args), &r); err != nil {
+			t.Fatal(err)
+		}
+		if r.Error == nil || r.Error.Kind != bridge.KindMod || r.Error.Key != set || !strings.HasPrefix(r.Error.Message, want) {
+			t.Errorf("%s: error %+v, want a mod error for it saying %q", set, r.Error, want)
+		}
+		if r.View != nil {
+			t.Errorf("%s: a view with the error", set)
+		}
+		if after, _ := json.Marshal(ok(t, b.View())); string(after) != string(before) {
+			t.Fatalf("%s: the game changed:\n%s\nwas\n%s", set, after, before)
+		}
+	}
+}

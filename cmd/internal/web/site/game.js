@@ -72,6 +72,7 @@
   let options = null; // the options of the game being played
   let view = null; // the last view
   let ownMods = []; // the player's own mods, as ModSources
+  let modValues = new Map(); // "MOD.SETTING" → its value in the settings panel, as typed
   let noticeTimer = 0;
 
   // ---- Drawing.
@@ -490,16 +491,16 @@
     clearTimeout(noticeTimer);
   }
 
-  // toast shows the mods' messages (game.notify) over the board, each
-  // with its mod's name, one under the other, for a few seconds; the live
-  // region reads them out.
+  // toast shows the mods' messages (game.notify) beside the board, or
+  // under it on a narrow page (never over it), each with its mod's name,
+  // one under the other, for a few seconds; the live region reads them
+  // out.
   function toast(notices) {
     if (!notices || notices.length === 0) return;
     const box = $("toasts");
-    notices.forEach((n, i) => {
+    notices.forEach((n) => {
       const el = document.createElement("div");
       el.className = "toast";
-      el.style.top = 4 + i * 36 + "px";
       el.textContent = n.name + ": " + n.text;
       box.appendChild(el);
       setTimeout(() => el.classList.add("gone"), 2600);
@@ -680,7 +681,7 @@
   function fillMods() {
     const ruleset = $("ruleset").value;
     const list = $("mod-list");
-    const checked = new Set([...list.querySelectorAll("input:checked")].map((i) => i.value));
+    const checked = new Set([...list.querySelectorAll("input[name=mod]:checked")].map((i) => i.value));
     list.textContent = "";
     for (const m of catalog.mods) {
       const ok = !m.rulesets || m.rulesets.length === 0 || m.rulesets.includes(ruleset);
@@ -700,6 +701,126 @@
       desc.textContent = m.description + (ok ? "" : " (" + m.rulesets.join(", ") + " only)");
       label.appendChild(desc);
       list.appendChild(label);
+      const fields = settingFields(m);
+      if (fields) {
+        fields.hidden = !box.checked;
+        box.addEventListener("change", () => (fields.hidden = !box.checked));
+        list.appendChild(fields);
+      }
+    }
+  }
+
+  // settingFields lists a mod's settings (its manifest's, as the catalog
+  // or inspectMod describes them) as fields: a number with its bounds, a
+  // switch for true or false, a text for a string, each with its
+  // description; their values are the panel's (modValues), else the
+  // defaults. null for a mod without settings.
+  function settingFields(m) {
+    if (!m.settings || m.settings.length === 0) return null;
+    const box = document.createElement("div");
+    box.className = "mod-settings";
+    box.id = "settings-" + m.id;
+    box.setAttribute("role", "group");
+    box.setAttribute("aria-label", m.name + " settings");
+    for (const s of m.settings) {
+      const key = m.id + "." + s.name;
+      const value = modValues.has(key) ? modValues.get(key) : s.default;
+      const label = document.createElement("label");
+      label.className = "setting setting-" + s.type;
+      const field = document.createElement("input");
+      field.id = "set-" + m.id + "-" + s.name;
+      field.dataset.key = key;
+      field.dataset.type = s.type;
+      field.dataset.default = s.default;
+      const name = document.createElement("span");
+      name.className = "setting-name";
+      name.textContent = s.name;
+      const hint = document.createElement("span");
+      hint.className = "setting-hint";
+      if (s.type === "bool") {
+        field.type = "checkbox";
+        field.checked = value === "true";
+        hint.textContent = " (default " + (s.default === "true" ? "on" : "off") + ")";
+      } else if (s.type === "int" || s.type === "number") {
+        field.type = "number";
+        field.step = s.type === "int" ? "1" : "any";
+        field.inputMode = s.type === "int" ? "numeric" : "decimal";
+        if (s.min !== undefined) field.min = s.min;
+        if (s.max !== undefined) field.max = s.max;
+        field.value = value;
+        const range = s.min !== undefined && s.max !== undefined ? s.min + " to " + s.max : s.min !== undefined ? "at least " + s.min : s.max !== undefined ? "at most " + s.max : "";
+        hint.textContent = " (" + (range ? range + ", " : "") + "default " + s.default + ")";
+      } else {
+        field.type = "text";
+        field.value = value;
+        field.spellcheck = false;
+        hint.textContent = " (default " + s.default + ")";
+      }
+      field.autocomplete = "off";
+      const keep = () => {
+        modValues.set(key, fieldValue(field));
+        field.classList.remove("has-error");
+      };
+      field.addEventListener("input", keep);
+      field.addEventListener("change", keep);
+      const desc = document.createElement("span");
+      desc.className = "setting-desc";
+      desc.textContent = s.description || "";
+      if (s.type === "bool") {
+        const line = document.createElement("span");
+        line.className = "setting-line";
+        line.append(field, name, hint);
+        label.append(line, desc);
+      } else {
+        name.appendChild(hint);
+        label.append(name, field, desc);
+      }
+      box.appendChild(label);
+    }
+    return box;
+  }
+
+  // fieldValue is a setting's field's value as the panel keeps it.
+  function fieldValue(field) {
+    return field.type === "checkbox" ? String(field.checked) : field.value;
+  }
+
+  // modSetsOf gives the settings of the mods of the box elements in
+  // root (the checked ones) as MOD.SETTING=VALUE, as --mod-set takes them
+  // (each value a TOML value: a string is quoted); a field left empty, or
+  // at its default, gives none. The engine checks every value.
+  function modSetsOf(root) {
+    const sets = [];
+    for (const field of root.querySelectorAll(".mod-settings input")) {
+      if (field.closest(".mod-settings").hidden) continue;
+      const type = field.dataset.type, def = field.dataset.default;
+      let text = fieldValue(field);
+      if (type === "int" || type === "number") {
+        text = text.trim();
+        if (text === "" && !field.validity.badInput) continue;
+        if (text !== "" && Number(text) === Number(def)) continue;
+      } else if (text === def) {
+        continue;
+      } else if (type === "string") {
+        text = JSON.stringify(text);
+      }
+      sets.push(field.dataset.key + "=" + text);
+    }
+    return sets;
+  }
+
+  // showSettings puts a game's mod settings (options.modSets) in the
+  // panel's values: the settings it does not set are at their defaults.
+  function showSettings(sets) {
+    modValues = new Map();
+    for (const kv of sets || []) {
+      const i = kv.indexOf("=");
+      if (i < 0) continue;
+      let v = kv.slice(i + 1);
+      if (v.startsWith('"')) {
+        try { v = JSON.parse(v); } catch (e) { /* shown as written */ }
+      }
+      modValues.set(kv.slice(0, i), v);
     }
   }
 
@@ -709,9 +830,14 @@
     fillDifficulties();
     if (view.difficulty) $("difficulty").value = view.difficulty;
     $("toml").value = options.toml || "";
+    showSettings(options.modSets);
     fillMods();
     const ids = new Set((options.mods || []).filter((m) => m.builtin).map((m) => m.builtin));
-    for (const box of $("mod-list").querySelectorAll("input")) box.checked = ids.has(box.value);
+    for (const box of $("mod-list").querySelectorAll("input[name=mod]")) {
+      box.checked = ids.has(box.value);
+      const fields = $("settings-" + box.value);
+      if (fields) fields.hidden = !box.checked;
+    }
     ownMods = (options.mods || []).filter((m) => !m.builtin);
     listOwnMods();
   }
@@ -743,6 +869,8 @@
       rm.setAttribute("aria-label", "Remove " + (info.name || m.name));
       rm.addEventListener("click", () => { ownMods.splice(i, 1); listOwnMods(); });
       li.appendChild(rm);
+      const fields = info.id ? settingFields(info) : null;
+      if (fields) li.appendChild(fields);
       ul.appendChild(li);
     });
   }
@@ -792,13 +920,12 @@
     const o = { ruleset: $("ruleset").value, difficulty: $("difficulty").value };
     const toml = $("toml").value;
     if (toml.trim() !== "") o.toml = toml;
-    const mods = [...$("mod-list").querySelectorAll("input:checked")].map((b) => ({ builtin: b.value }));
+    const mods = [...$("mod-list").querySelectorAll("input[name=mod]:checked")].map((b) => ({ builtin: b.value }));
     const all = mods.concat(ownMods);
     if (all.length) o.mods = all;
-    // The mods' settings of the game before (2048 serve --mod-set) stay
-    // for the mods that stay.
-    const ids = new Set(all.map((m) => m.builtin || ownModInfo(m).id));
-    const modSets = ((options && options.modSets) || []).filter((kv) => ids.has(kv.split(".")[0]));
+    // The mods' settings, as the panel shows them (those of the game
+    // before, 2048 serve --mod-set's among them, until changed).
+    const modSets = modSetsOf($("mod-list")).concat(modSetsOf($("own-mods")));
     if (modSets.length) o.modSets = modSets;
     const seed = $("seed").value.trim();
     o.seed = seed || randomSeed();
@@ -806,6 +933,7 @@
     formError("mod-error", "");
     formError("setup-error", "");
     $("toml").classList.remove("has-error");
+    for (const f of document.querySelectorAll(".mod-settings input.has-error")) f.classList.remove("has-error");
     const err = start(o, null);
     if (!err) {
       announce("New " + view.ruleset + " game.");
@@ -818,6 +946,15 @@
       selectLine($("toml"), err.line);
     } else if (err.kind === "mod") {
       formError("mod-error", err.message);
+      // A setting's error (its key is the MOD.SETTING=VALUE refused)
+      // marks its field.
+      const name = err.key ? err.key.split("=")[0] : "";
+      const field = name ? [...document.querySelectorAll(".mod-settings input")].find((f) => f.dataset.key === name) : null;
+      if (field) {
+        field.classList.add("has-error");
+        field.setAttribute("aria-describedby", "mod-error");
+        field.focus();
+      }
     } else {
       formError("setup-error", err.message);
     }

@@ -413,7 +413,22 @@ func (p *Page) Visible(sel string) bool {
 // Screenshot returns a PNG of the page's main column.
 func (p *Page) Screenshot() []byte {
 	p.t.Helper()
+	return p.ScreenshotOf(".container")
+}
+
+// ScreenshotOf returns a PNG of the element sel (a CSS selector).
+func (p *Page) ScreenshotOf(sel string) []byte {
+	p.t.Helper()
 	var png []byte
-	p.run(chromedp.Screenshot(".container", &png, chromedp.ByQuery))
+	p.run(chromedp.Screenshot(sel, &png, chromedp.ByQuery))
+	return png
+}
+
+// ScreenshotView returns a PNG of the viewport: what the player sees,
+// beside the main column too.
+func (p *Page) ScreenshotView() []byte {
+	p.t.Helper()
+	var png []byte
+	p.run(chromedp.CaptureScreenshot(&png))
 	return png
 }
