@@ -1,6 +1,10 @@
 package cellular
 
-import "github.com/mod2048/mod2048/engine"
+import (
+	"strconv"
+
+	"github.com/mod2048/mod2048/engine"
+)
 
 // Standing is how a game stands against the rules' goal: what a player's
 // screen shows of it beside the score (the terminal's header, the page's).
@@ -49,4 +53,10 @@ func (r *Rules) Standing(s *engine.State) Standing {
 		st.Held = 1
 	}
 	return st
+}
+
+// Multiplier writes the last turn's multiplier for a player: ×1.25, ×0.75,
+// ×3.
+func (g Standing) Multiplier() string {
+	return "×" + strconv.FormatFloat(float64(g.Quarters)/4, 'f', -1, 64)
 }

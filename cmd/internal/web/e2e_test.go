@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/mod2048/mod2048/cellular"
 	"github.com/mod2048/mod2048/cmd/internal/web"
 	"github.com/mod2048/mod2048/cmd/internal/web/bridge"
 	"github.com/mod2048/mod2048/cmd/internal/web/webtest"
@@ -148,6 +149,19 @@ func same(t *testing.T, p *webtest.Page, m *mirror, step string) {
 	}
 	if got, want := firstLine(p.Text("#score")), m.score(); got != want {
 		t.Fatalf("%s: the page's score %q, the engine's %q", step, got, want)
+	}
+	if r, ok := m.s.Rules().(*cellular.Rules); ok && !m.s.Status().Over() {
+		// The goal line, as the terminal's: the energy against the goal,
+		// the last turn stable or not and its multiplier, the turns left.
+		g := r.Standing(m.s.State())
+		want := fmt.Sprintf("Energy %d/%d", g.Energy, g.Goal)
+		if g.Played {
+			want += " · " + map[bool]string{true: "stable ", false: "unstable "}[g.Stable] + g.Multiplier()
+		}
+		want += fmt.Sprintf(" · %d turns left", g.TurnsLeft)
+		if got := p.Text("#goal-line"); got != want {
+			t.Fatalf("%s: the page's goal line %q, want %q", step, got, want)
+		}
 	}
 }
 
@@ -365,6 +379,9 @@ func TestCellular(t *testing.T) {
 		}
 	}
 	golden(t, p, "cellular")
+	if p.Visible("#goal-line") != true {
+		t.Error("a cellular game shows no goal line")
+	}
 }
 
 // TestModded plays with the freeze mod: its hazard on the board, with its

@@ -250,7 +250,7 @@ func (a *App) goalLine(r *cellular.Rules, st *engine.State) []seg {
 		if g.Stable {
 			word = "stable"
 		}
-		line = append(line, sep, seg{word + " ", t.text}, seg{multiplier(g.Quarters), t.value})
+		line = append(line, sep, seg{word + " ", t.text}, seg{g.Multiplier(), t.value})
 	}
 	if g.TurnsLeft >= 0 && !st.Status.Over() {
 		line = append(line, sep, seg{strconv.Itoa(g.TurnsLeft), t.value}, seg{" turns left", t.text})
@@ -261,10 +261,6 @@ func (a *App) goalLine(r *cellular.Rules, st *engine.State) []seg {
 	return line
 }
 
-// multiplier writes a multiplier in quarters: ×1.25, ×0.75, ×3.
-func multiplier(quarters int64) string {
-	return "×" + strconv.FormatFloat(float64(quarters)/4, 'f', -1, 64)
-}
 
 // keyLine returns the line under the status line: the keys, or, while the
 // game is not saved, the warning that says so, with as much of the reason

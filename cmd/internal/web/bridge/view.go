@@ -38,6 +38,9 @@ type View struct {
 	Message string `json:"message,omitempty"`
 	// WinValue is the tile that wins (classic).
 	WinValue string `json:"winValue,omitempty"`
+	// Standing is how a cellular game stands against its goal, for the
+	// page's goal line.
+	Standing *Standing `json:"standing,omitempty"`
 	// Legal are the directions a move may go.
 	Legal []string `json:"legal"`
 	// Undo and Redo are how many moves undo and redo can take back and
@@ -61,6 +64,25 @@ type View struct {
 	// mods.
 	Hazards []Hazard  `json:"hazards,omitempty"`
 	Mods    []ModInfo `json:"mods,omitempty"`
+}
+
+// Standing is cellular.Standing as the page shows it: the turn, the alive
+// energy against the goal (0: none), whether a turn has been played and
+// the last was stable, its multiplier (×1.25), the turns left (-1: no
+// limit), and the stable turns at the goal held of the hold a win takes.
+type Standing struct {
+	Turn       int    `json:"turn"`
+	Energy     int    `json:"energy"`
+	Goal       int    `json:"goal"`
+	Played     bool   `json:"played"`
+	Stable     bool   `json:"stable"`
+	Multiplier string `json:"multiplier"`
+	TurnsLeft  int    `json:"turnsLeft"`
+	Hold       int    `json:"hold"`
+	Held       int    `json:"held"`
+	// Base is the alive energy the last turn scored (what a stable turn
+	// is judged by): the page keeps the best stable one.
+	Base int `json:"base"`
 }
 
 // Cell is one cell. Kind is "" (empty), "tile" (classic), "alive" or
@@ -203,6 +225,12 @@ func (b *Bridge) view(res *engine.Result) View {
 	}
 	if _, ok := rules.(*engine.Classic); ok {
 		v.WinValue = strconv.FormatInt(b.setup.Config.Classic.WinValue, 10)
+	}
+	if r, ok := rules.(*cellular.Rules); ok {
+		st := s.State()
+		g := r.Standing(st)
+		v.Standing = &Standing{Turn: st.Turn, Energy: g.Energy, Goal: g.Goal, Played: g.Played, Stable: g.Stable,
+			Multiplier: g.Multiplier(), TurnsLeft: g.TurnsLeft, Hold: g.Hold, Held: g.Held, Base: int(st.Vars[cellular.VarBase])}
 	}
 	for _, m := range s.State().Marks {
 		mk := Mark{At: posOf(m.Pos), Name: m.Name, Turns: m.Turns, Count: m.Count, Block: m.Block, Glyph: "!"}

@@ -210,9 +210,42 @@
     $("undo").disabled = v.undo === 0;
     $("redo").disabled = v.redo === 0;
     setText($("goal"), v.ruleset === "classic" && v.winValue ? v.winValue + "!" : "a stable colony!");
+    showGoalLine(v);
     showMessage(v);
     describeBoard(v);
     showSeed(v);
+  }
+
+  // ---- Cellular's goal line, as the terminal's: the alive energy
+  // against the goal, the last turn stable or not and the multiplier it
+  // earned, the turns left, and once the game is over the best stable
+  // energy it reached (kept here while the game is played; a new game,
+  // or one undone to its start, starts it again).
+  let bestStable = 0;
+
+  function showGoalLine(v) {
+    const el = $("goal-line");
+    const g = v.standing;
+    if (!g) {
+      el.hidden = true;
+      return;
+    }
+    if (g.turn === 0) bestStable = 0;
+    else if (g.stable) bestStable = Math.max(bestStable, g.base);
+    const parts = [];
+    const strong = (t) => "<strong>" + t + "</strong>";
+    parts.push("Energy " + strong(g.goal > 0 ? g.energy + "/" + g.goal : String(g.energy)));
+    if (g.hold > 1) parts.push("held " + strong(g.held + " of " + g.hold));
+    if (g.played) parts.push((g.stable ? "stable " : "unstable ") + strong(g.multiplier));
+    const over = v.status === "lost" || v.status === "won";
+    if (g.turnsLeft >= 0 && !over) parts.push(strong(String(g.turnsLeft)) + (g.turnsLeft === 1 ? " turn left" : " turns left"));
+    if (over && g.goal > 0) parts.push("best stable " + strong(bestStable + "/" + g.goal));
+    const html = parts.join(" · ");
+    if (el.innerHTML !== html) el.innerHTML = html;
+    el.title = "Energy: the alive cells' energy against the energy a stable turn (no birth, no death) must end with to win. " +
+      "The multiplier: the last turn's score multiplier, ×1 on a first stable turn and a quarter more for each stable turn in a row, up to ×3. " +
+      "Turns left: before the turn limit.";
+    el.hidden = false;
   }
 
   // setText sets an element's text when it changes (a change costs the
