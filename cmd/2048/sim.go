@@ -203,7 +203,7 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	fs.Var((*repeated)(&o.compareMods), "compare-mods", "a comma-separated `list` of mods (folders or installed ids) to play instead of --mod, beside the base, on the same seeds; repeatable; \"\" plays no mod")
 	fs.StringVar(&o.tune, "tune", "", "find the numbers for a skill ladder: `SKILL=RATE,...` (greedy=0.25,expert=0.6), the win rate wanted at each skill")
 	fs.StringVar(&o.tuneKeys, "tune-keys", "", "the levers --tune moves, `KEY[=LO:HI],...` (configuration keys, MOD.SETTING); default: the three settings whose steps move the win rate most")
-	fs.StringVar(&o.tuneStages, "tune-stages", "", "--tune's stages, `GAMESxGENERATIONS,...` (default 12x3,36x2,96x2): each generation's candidates played on the stage's games")
+	fs.StringVar(&o.tuneStages, "tune-stages", "", "--tune's stages: exploring `GAMESxGENERATIONS`, then each refining round's games (default 8x6,20,40,80,120,120)")
 	fs.StringVar(&o.write, "write", "", "--tune: write the tuned configuration to `file` (TOML, for --config)")
 	fs.BoolVar(&o.levers, "levers", false, "the levers table: each numeric setting one step down and up, each switch flipped, against the base")
 	fs.Usage = func() {
