@@ -344,3 +344,26 @@ func TestModListFolderOfMods(t *testing.T) {
 		}
 	}
 }
+
+// TestReadmeSaysWhatMakeTestNeeds: the README says how long `make test`
+// takes and what it needs, and what it needs is what CI installs.
+func TestReadmeSaysWhatMakeTestNeeds(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ci, err := os.ReadFile("../../.ci/run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(strings.Fields(string(readme)), " ")
+	if !regexp.MustCompile("`make test` is what CI runs \\(`.ci/run`\\)\\. It takes about \\w+ minutes on 2 cores").MatchString(text) {
+		t.Error("the README does not say how long make test takes on 2 cores")
+	}
+	for _, need := range []string{"tmux", "chromium"} {
+		if !strings.Contains(strings.ToLower(text), need) || !strings.Contains(string(ci), need) {
+			t.Errorf("%s: the README names it as a need of make test, and .ci/run installs it: README %v, .ci/run %v",
+				need, strings.Contains(strings.ToLower(text), need), strings.Contains(string(ci), need))
+		}
+	}
+}
