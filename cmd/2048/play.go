@@ -271,25 +271,21 @@ func newAdvisor(path string) (tui.Advisor, error) {
 	}, nil
 }
 
-// adviceText says why the first of a ranking leads: "62% to win from here
-// (Up 55%, Left 40%)" where the expert sees a chance of a win, else "then
-// Up, Left" (the other moves, best first), or "the only move".
+// adviceText says why the first of a ranking leads, in a player's words:
+// "the expert's best move; next Up, then Left" (the other moves, best
+// first), or "the only move". It shows no chance of a win: measured on
+// games played by the tips, the search's own chance does not mean what it
+// would say (cellular/RULES.md, "The tip"), and classic's search ranks
+// moves in units of its own.
 func adviceText(adv []sim.Advice) string {
 	if len(adv) == 1 {
 		return "the only move"
 	}
 	var rest []string
 	for _, a := range adv[1:] {
-		if a.Win >= 0 {
-			rest = append(rest, fmt.Sprintf("%v %.0f%%", a.Dir, 100*a.Win))
-		} else {
-			rest = append(rest, a.Dir.String())
-		}
+		rest = append(rest, a.Dir.String())
 	}
-	if adv[0].Win >= 0 {
-		return fmt.Sprintf("%.0f%% to win from here (%s)", 100*adv[0].Win, strings.Join(rest, ", "))
-	}
-	return "then " + strings.Join(rest, ", ")
+	return "the expert's best move; next " + strings.Join(rest, ", then ")
 }
 
 // aiSettings reads the expert player's settings from the TOML file at path

@@ -229,9 +229,11 @@ func playerState(s, into *engine.State) *engine.State {
 // Advice is one move as the expert ranks it.
 type Advice struct {
 	Dir engine.Direction
-	// Win is the chance of a win the expert sees after the move, from 0
-	// to 1, where its evaluation is one (cellular); -1 where it is not
-	// (classic, whose expert ranks moves by its own units).
+	// Win is the chance of a win the expert's search sees after the move,
+	// from 0 to 1, where its evaluation is one (cellular); -1 where it is
+	// not (classic, whose expert ranks moves by its own units). It is the
+	// search's own, not a figure to show a player: on games played by the
+	// tips it does not mean what it says (cellular/RULES.md, "The tip").
 	Win float64
 }
 
