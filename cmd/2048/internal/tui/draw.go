@@ -261,7 +261,6 @@ func (a *App) goalLine(r *cellular.Rules, st *engine.State) []seg {
 	return line
 }
 
-
 // keyLine returns the line under the status line: the keys, or, while the
 // game is not saved, the warning that says so, with as much of the reason
 // and the keys as the screen has room for. "NOT SAVED" itself fits the
