@@ -672,6 +672,20 @@ end)`)
 	}
 }
 
+// apiVersion2 makes the mod in dir (writeMod's, API version 1) one of API
+// version 2.
+func apiVersion2(t *testing.T, dir string) {
+	t.Helper()
+	manifest := filepath.Join(dir, "mod.toml")
+	data, err := os.ReadFile(manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(manifest, []byte(strings.Replace(string(data), "api_version = 1", "api_version = 2", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestPlayNotices: a mod's game.notify shows on the status line with its
 // name, and the L key shows the messages and an error whole, where the
 // status line cuts them at the screen's edge.
@@ -680,10 +694,7 @@ func TestPlayNotices(t *testing.T) {
   game.notify("the lava burns a tile at turn " .. ev.turn)
   if ev.turn == 2 then error("a long error: " .. string.rep("word ", 40) .. "the end") end
 end)`)
-	// The notify call is API version 2.
-	manifest := filepath.Join(dir, "mod.toml")
-	data, _ := os.ReadFile(manifest)
-	os.WriteFile(manifest, []byte(strings.Replace(string(data), "api_version = 1", "api_version = 2", 1)), 0o644)
+	apiVersion2(t, dir) // the notify call is API version 2
 	_, cfg := testSession(t, t.TempDir(), "--mod", dir, "--seed", "2")
 	sc := openScreen(t, cfg, 80, 40)
 	for i := 0; sc.app.Session().State().Turn < 1 && i < 4; i++ {
@@ -715,9 +726,7 @@ func TestPlayLogKeepsAll(t *testing.T) {
   game.notify("N1 `+long+`\226\128\174-ok")
   game.notify("N2 `+strings.Repeat("y", 60)+`\226\128\174 lost words\nnext line")
 end)`)
-	manifest := filepath.Join(dir, "mod.toml")
-	data, _ := os.ReadFile(manifest)
-	os.WriteFile(manifest, []byte(strings.Replace(string(data), "api_version = 1", "api_version = 2", 1)), 0o644)
+	apiVersion2(t, dir)
 	_, cfg := testSession(t, t.TempDir(), "--mod", dir, "--seed", "2")
 	sc := openScreen(t, cfg, 80, 40)
 	for i := 0; sc.app.Session().State().Turn < 1 && i < 4; i++ {

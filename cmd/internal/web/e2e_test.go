@@ -6,8 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -576,24 +578,10 @@ func TestSettings(t *testing.T) {
 
 	// A player's mod as a zip, picked in the settings, with a shipped mod.
 	zipPath := filepath.Join(t.TempDir(), "tick_log.zip")
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	for name, src := range map[string]string{
+	writeZip(t, zipPath, map[string]string{
 		"tick_log/mod.toml": "id = \"tick_log\"\nname = \"Tick log\"\nversion = \"1.0.0\"\napi_version = 2\n",
 		"tick_log/main.lua": `game.on("tick", function() game.log("tick") end)`,
-	} {
-		w, err := zw.Create(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.Write([]byte(src))
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(zipPath, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	})
 	p.Run(
 		chromedp.Click("#settings summary", chromedp.ByQuery),
 		chromedp.SetUploadFiles("#mod-zip", []string{zipPath}, chromedp.ByQuery),
@@ -619,14 +607,7 @@ func TestSettings(t *testing.T) {
 	}
 	// A mod that cannot load is refused when picked, with its error.
 	bad := filepath.Join(t.TempDir(), "bad.zip")
-	buf.Reset()
-	zw = zip.NewWriter(&buf)
-	w, _ := zw.Create("bad/mod.toml")
-	w.Write([]byte("id = \"bad\"\n"))
-	zw.Close()
-	if err := os.WriteFile(bad, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeZip(t, bad, map[string]string{"bad/mod.toml": "id = \"bad\"\n"})
 	p.Run(
 		chromedp.SetUploadFiles("#mod-zip", []string{bad}, chromedp.ByQuery),
 		chromedp.Poll(`!document.getElementById("mod-error").hidden`, nil),
@@ -842,24 +823,10 @@ func TestModSettingsPanel(t *testing.T) {
 	// A player's mod's settings, from its manifest: a switch and a text,
 	// whose string goes to the mod quoted, as TOML.
 	zipPath := filepath.Join(t.TempDir(), "says.zip")
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	for name, src := range map[string]string{
+	writeZip(t, zipPath, map[string]string{
 		"says/mod.toml": "id = \"says\"\nname = \"Says\"\nversion = \"1.0.0\"\napi_version = 2\n\n[settings.word]\ntype = \"string\"\ndefault = \"hello\"\ndescription = \"What it says.\"\n\n[settings.loud]\ntype = \"bool\"\ndefault = false\ndescription = \"Whether it shouts.\"\n",
 		"says/main.lua": `game.on("tick", function() local w = game.settings.word; if game.settings.loud then w = w:upper() end; game.notify(w) end)`,
-	} {
-		w, err := zw.Create(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.Write([]byte(src))
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(zipPath, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	})
 	p.Run(
 		chromedp.SetUploadFiles("#mod-zip", []string{zipPath}, chromedp.ByQuery),
 		chromedp.Poll(`!!document.getElementById("set-says-word")`, nil),
@@ -937,5 +904,25 @@ func TestToastBesideBoard(t *testing.T) {
 			}
 		}
 		p.Close()
+	}
+}
+
+// writeZip writes a zip of files (name → content) at path.
+func writeZip(t *testing.T, path string, files map[string]string) {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		w, err := zw.Create(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write([]byte(files[name]))
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
