@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -52,10 +53,11 @@ type Manifest struct {
 
 // Setting is one typed setting a mod declares, with its default and bounds.
 type Setting struct {
-	Type        string   `toml:"type"` // "int", "number", "bool" or "string"
+	Type        string   `toml:"type"` // "int", "number", "bool", "string" or "choice"
 	Default     any      `toml:"default"`
 	Min         *float64 `toml:"min"`
 	Max         *float64 `toml:"max"`
+	Choices     []string `toml:"choices"` // a choice's values, two at least
 	Description string   `toml:"description"`
 }
 
@@ -221,6 +223,17 @@ func checkSetting(name string, s Setting) (any, error) {
 	if s.Default == nil {
 		return nil, errors.New("a setting needs a default")
 	}
+	switch {
+	case s.Type == "choice" && len(s.Choices) < 2:
+		return nil, errors.New(`a choice needs two choices at least: choices = ["a", "b"]`)
+	case s.Type != "choice" && s.Choices != nil:
+		return nil, fmt.Errorf(`choices go with type = "choice", not %q`, s.Type)
+	}
+	for i, c := range s.Choices {
+		if c == "" || slices.Contains(s.Choices[:i], c) {
+			return nil, fmt.Errorf("choices: %q is empty or named twice", c)
+		}
+	}
 	return convertSetting(s, s.Default)
 }
 
@@ -265,8 +278,14 @@ func convertSetting(s Setting, v any) (any, error) {
 			return nil, fmt.Errorf("want a string, got %v", v)
 		}
 		return str, nil
+	case "choice":
+		str, ok := v.(string)
+		if !ok || !slices.Contains(s.Choices, str) {
+			return nil, fmt.Errorf("want one of %s, got %v", strings.Join(s.Choices, ", "), v)
+		}
+		return str, nil
 	}
-	return nil, fmt.Errorf("type %q is not int, number, bool or string", s.Type)
+	return nil, fmt.Errorf("type %q is not int, number, bool, string or choice", s.Type)
 }
 
 // Order puts mods in load order: every mod after the mods it depends on,

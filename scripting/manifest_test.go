@@ -73,6 +73,14 @@ func TestLoadModErrors(t *testing.T) {
 			where: ":8: colour: ", want: []string{"unknown key"}},
 		{name: "unknown table", src: manifestHead + "[extra]\na = 1\n",
 			where: ":5: extra", want: []string{"unknown key"}},
+		{name: "a choice of one", src: setting(`type = "choice"`, `choices = ["a"]`, `default = "a"`),
+			where: ":6: settings.x: ", want: []string{"a choice needs two choices at least"}},
+		{name: "a choice's default not among them", src: setting(`type = "choice"`, `choices = ["a", "b"]`, `default = "c"`),
+			where: ":6: settings.x: ", want: []string{"want one of a, b, got c"}},
+		{name: "a choice named twice", src: setting(`type = "choice"`, `choices = ["a", "b", "a"]`, `default = "a"`),
+			where: ":6: settings.x: ", want: []string{`"a" is empty or named twice`}},
+		{name: "choices of an int", src: setting(`type = "int"`, `default = 1`, `choices = ["1", "2"]`),
+			where: ":6: settings.x: ", want: []string{`choices go with type = "choice", not "int"`}},
 		{name: "unknown key in a setting", src: setting(`type = "int"`, `default = 1`, `typo = 2`),
 			where: ":9: settings.x.typo: ", want: []string{"unknown key"}},
 		{name: "upper-case key", src: manifestHead + "Priority = 3\n",
@@ -108,7 +116,7 @@ func TestLoadModErrors(t *testing.T) {
 		{name: "id twice", src: manifestHead + "id = \"n\"\n",
 			where: ":5: ", want: []string{"id"}},
 		{name: "setting type unknown", src: setting(`type = "float"`, `default = 1.5`),
-			where: ":6: settings.x: ", want: []string{`type "float" is not int, number, bool or string`}},
+			where: ":6: settings.x: ", want: []string{`type "float" is not int, number, bool, string or choice`}},
 		{name: "setting without a type", src: setting(`default = 1`),
 			where: ":6: settings.x: ", want: []string{`type "" is not`}},
 		{name: "setting without a default", src: setting(`type = "int"`),
@@ -428,6 +436,11 @@ default = false
 [settings.label]
 type = "string"
 default = "hi"
+
+[settings.way]
+type = "choice"
+choices = ["Up", "Down", "two words"]
+default = "Down"
 `)
 	tests := []struct {
 		name, text string
@@ -449,7 +462,11 @@ default = "hi"
 		{"label", "bare", "bare", ""},
 		{"label", "3", nil, "want a string"},
 		{"label", "not a value", nil, "is not a value"},
-		{"size", "3", nil, `mod m has no setting "size" (settings: count, label, on, ratio)`},
+		{"way", "Up", "Up", ""},
+		{"way", `"two words"`, "two words", ""},
+		{"way", "up", nil, "want one of Up, Down, two words, got up"},
+		{"way", "3", nil, "want one of Up, Down, two words, got 3"},
+		{"size", "3", nil, `mod m has no setting "size" (settings: count, label, on, ratio, way)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name+"="+tt.text, func(t *testing.T) {

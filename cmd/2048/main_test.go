@@ -367,3 +367,18 @@ func TestReadmeSaysWhatMakeTestNeeds(t *testing.T) {
 		}
 	}
 }
+
+// TestModListChoice: mod list names a choice's choices.
+func TestModListChoice(t *testing.T) {
+	dir := writeModFiles(t, filepath.Join(t.TempDir(), "pick"), map[string]string{
+		"mod.toml": manifest("pick", "1.0") + "\n[settings.way]\ntype = \"choice\"\nchoices = [\"up\", \"down\"]\ndefault = \"up\"\ndescription = \"A way.\"\n",
+		"main.lua": `local way = game.settings.way`,
+	})
+	var out, errOut bytes.Buffer
+	if code := run([]string{"mod", "list", dir}, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	if !strings.Contains(out.String(), `setting way = "up" (choice: up, down): A way.`) {
+		t.Errorf("mod list:\n%s", out.String())
+	}
+}

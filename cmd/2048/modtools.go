@@ -180,6 +180,8 @@ func describeMod(w io.Writer, m *scripting.Mod) {
 			bounds = fmt.Sprintf(", at least %v", *s.Min)
 		case s.Max != nil:
 			bounds = fmt.Sprintf(", at most %v", *s.Max)
+		case s.Type == "choice":
+			bounds = ": " + strings.Join(s.Choices, ", ")
 		}
 		fmt.Fprintf(w, "  setting %s = %s (%s%s): %s\n", safe(k), safe(tomlValue(s.Default)), safe(s.Type), bounds, safe(s.Description))
 	}

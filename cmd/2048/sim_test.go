@@ -104,6 +104,11 @@ func TestSimStudies(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "five.toml"), []byte("size = 5\n"), 0o644)
 	freeze, _ := filepath.Abs("../../mods/freeze")
+	// A mod with a choice: --levers plays each of its other choices.
+	pick := writeModFiles(t, filepath.Join(dir, "pick"), map[string]string{
+		"mod.toml": manifest("pick", "1.0") + "\n[settings.way]\ntype = \"choice\"\nchoices = [\"up\", \"down\", \"far away\"]\ndefault = \"up\"\ndescription = \"A way.\"\n",
+		"main.lua": `local way = game.settings.way`,
+	})
 	cases := []struct {
 		name  string
 		args  []string
@@ -121,6 +126,8 @@ func TestSimStudies(t *testing.T) {
 			[]string{"freeze.interval=2", "freeze.interval=3"}},
 		{"mod levers", []string{"--games", "4", "--policy", "random", "--set", "size=3", "--mod", freeze, "--levers"},
 			[]string{"base + freeze", "size=4", "freeze.interval=", "won − base + freeze"}},
+		{"choice levers", []string{"--games", "3", "--policy", "random", "--set", "size=3", "--mod", pick, "--levers"},
+			[]string{`pick.way="down"`, `pick.way="far away"`}},
 		{"compare mods", []string{"--games", "4", "--policy", "random", "--compare-mods", freeze, "--compare-mods", ""},
 			[]string{"mods: " + freeze, "no mods", "won − classic"}},
 		{"skills", []string{"--skills", "greedy,expert", "--games", "3", "--set", "size=3"},

@@ -303,12 +303,22 @@ func leverVariants(o simOptions, base *config.Config, mods []*scripting.Mod) ([]
 			out = append(out, variant{key + "=" + s, c, mods})
 		}
 	}
-	// The loaded mods' settings, stepped the same way (a string setting
-	// has no neighbours to step to); steps its bounds refuse are left out.
+	// The loaded mods' settings, stepped the same way, a choice to each
+	// of its other choices (a string setting has no neighbours to step
+	// to); steps its bounds refuse are left out.
 	for _, m := range mods {
 		names := slices.Sorted(maps.Keys(m.Manifest.Settings))
 		for _, name := range names {
-			for _, step := range leverSteps(m.Values[name]) {
+			steps := leverSteps(m.Values[name])
+			if s := m.Manifest.Settings[name]; s.Type == "choice" {
+				steps = nil
+				for _, c := range s.Choices {
+					if c != m.Values[name] {
+						steps = append(steps, strconv.Quote(c))
+					}
+				}
+			}
+			for _, step := range steps {
 				kv := m.ID() + "." + name + "=" + step
 				stepped, err := loadMods(o.mods, nil, false)
 				if err != nil {

@@ -820,32 +820,38 @@ func TestModSettingsPanel(t *testing.T) {
 	p.Eval(`document.getElementById("settings").scrollIntoView()`, nil)
 	shot(t, "mod-settings", p.ScreenshotOf("#settings"))
 
-	// A player's mod's settings, from its manifest: a switch and a text,
-	// whose string goes to the mod quoted, as TOML.
+	// A player's mod's settings, from its manifest: a switch, a text, whose
+	// string goes to the mod quoted, as TOML, and a choice, a select.
 	zipPath := filepath.Join(t.TempDir(), "says.zip")
 	writeZip(t, zipPath, map[string]string{
-		"says/mod.toml": "id = \"says\"\nname = \"Says\"\nversion = \"1.0.0\"\napi_version = 2\n\n[settings.word]\ntype = \"string\"\ndefault = \"hello\"\ndescription = \"What it says.\"\n\n[settings.loud]\ntype = \"bool\"\ndefault = false\ndescription = \"Whether it shouts.\"\n",
-		"says/main.lua": `game.on("tick", function() local w = game.settings.word; if game.settings.loud then w = w:upper() end; game.notify(w) end)`,
+		"says/mod.toml": "id = \"says\"\nname = \"Says\"\nversion = \"1.0.0\"\napi_version = 2\n\n[settings.word]\ntype = \"string\"\ndefault = \"hello\"\ndescription = \"What it says.\"\n\n[settings.loud]\ntype = \"bool\"\ndefault = false\ndescription = \"Whether it shouts.\"\n\n[settings.mark]\ntype = \"choice\"\nchoices = [\"!\", \"?\", \"...\"]\ndefault = \"!\"\ndescription = \"How it ends.\"\n",
+		"says/main.lua": `game.on("tick", function() local w = game.settings.word; if game.settings.loud then w = w:upper() end; game.notify(w .. game.settings.mark) end)`,
 	})
 	p.Run(
 		chromedp.SetUploadFiles("#mod-zip", []string{zipPath}, chromedp.ByQuery),
 		chromedp.Poll(`!!document.getElementById("set-says-word")`, nil),
 		chromedp.SetValue("#set-says-word", "bye, \"you\"", chromedp.ByQuery),
 		chromedp.Click("#set-says-loud", chromedp.ByQuery),
+		chromedp.SetValue("#set-says-mark", "?", chromedp.ByQuery),
 		chromedp.Click("#start", chromedp.ByQuery),
 	)
+	var choices []string
+	p.Eval(`[...document.querySelectorAll("select#set-says-mark option")].map((o) => o.value)`, &choices)
+	if strings.Join(choices, " ") != "! ? ..." {
+		t.Errorf("the choice's select offers %q", choices)
+	}
 	p.Idle()
 	if p.Visible("#mod-error") {
 		t.Fatalf("the player's mod's settings refused: %q", p.Text("#mod-error"))
 	}
 	p.Eval(`JSON.parse(localStorage.getItem("gameSetup"))`, &o)
-	if got := strings.Join(o.ModSets, " "); got != `bomb.fuse=3 bomb.interval=1 says.loud=true says.word="bye, \"you\""` {
+	if got := strings.Join(o.ModSets, " "); got != `bomb.fuse=3 bomb.interval=1 says.loud=true says.mark="?" says.word="bye, \"you\""` {
 		t.Errorf("the game's mod settings %s", got)
 	}
 	p.Eval(`window.mod2048.view().view.legal`, &legal)
 	p.Press(map[string]string{"left": "ArrowLeft", "right": "ArrowRight", "up": "ArrowUp", "down": "ArrowDown"}[legal[0]])
 	p.Idle()
-	if got := p.Text("#toasts"); !strings.Contains(got, `Says: BYE, "YOU"`) {
+	if got := p.Text("#toasts"); !strings.Contains(got, `Says: BYE, "YOU"?`) {
 		t.Errorf("the toasts %q: want the player's mod's word, loud", got)
 	}
 	shot(t, "mod-settings-own", p.ScreenshotOf("#settings fieldset"))

@@ -591,6 +591,12 @@ description = "Whether it shouts."
 type = "string"
 default = "hello"
 description = "What it says."
+
+[settings.way]
+type = "choice"
+choices = ["up", "down"]
+default = "down"
+description = "Which way."
 `
 
 // TestModSettingsListed: the settings panel's list of a mod's settings
@@ -606,6 +612,7 @@ func TestModSettingsListed(t *testing.T) {
 		{Name: "count", Type: "int", Default: "3", Min: f(1), Max: f(9), Description: "How many."},
 		{Name: "loud", Type: "bool", Default: "false", Description: "Whether it shouts."},
 		{Name: "rate", Type: "number", Default: "1", Min: f(0), Max: f(2.5), Description: "How fast."},
+		{Name: "way", Type: "choice", Default: "down", Choices: []string{"up", "down"}, Description: "Which way."},
 		{Name: "word", Type: "string", Default: "hello", Description: "What it says."},
 	}
 	got, _ := json.Marshal(r.Mod.Settings)

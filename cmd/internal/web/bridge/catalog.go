@@ -49,6 +49,7 @@ type SettingInfo struct {
 	Default     string   `json:"default"`
 	Min         *float64 `json:"min,omitempty"`
 	Max         *float64 `json:"max,omitempty"`
+	Choices     []string `json:"choices,omitempty"` // a choice's values
 	Description string   `json:"description,omitempty"`
 }
 
@@ -96,7 +97,7 @@ func ListCatalog() Reply {
 func describe(m *scripting.Mod) ShippedMod {
 	sm := ShippedMod{ID: m.ID(), Name: m.Manifest.Name, Version: m.Manifest.Version, Description: m.Manifest.Description, Rulesets: m.Manifest.Rulesets}
 	for name, s := range m.Manifest.Settings {
-		sm.Settings = append(sm.Settings, SettingInfo{Name: name, Type: s.Type, Default: fmt.Sprint(m.Values[name]), Min: s.Min, Max: s.Max, Description: s.Description})
+		sm.Settings = append(sm.Settings, SettingInfo{Name: name, Type: s.Type, Default: fmt.Sprint(m.Values[name]), Min: s.Min, Max: s.Max, Choices: s.Choices, Description: s.Description})
 	}
 	sort.Slice(sm.Settings, func(i, j int) bool { return sm.Settings[i].Name < sm.Settings[j].Name })
 	return sm

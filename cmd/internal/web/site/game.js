@@ -760,7 +760,7 @@
       const value = modValues.has(key) ? modValues.get(key) : s.default;
       const label = document.createElement("label");
       label.className = "setting setting-" + s.type;
-      const field = document.createElement("input");
+      const field = document.createElement(s.type === "choice" ? "select" : "input");
       field.id = "set-" + m.id + "-" + s.name;
       field.dataset.key = key;
       field.dataset.type = s.type;
@@ -783,6 +783,14 @@
         field.value = value;
         const range = s.min !== undefined && s.max !== undefined ? s.min + " to " + s.max : s.min !== undefined ? "at least " + s.min : s.max !== undefined ? "at most " + s.max : "";
         hint.textContent = " (" + (range ? range + ", " : "") + "default " + s.default + ")";
+      } else if (s.type === "choice") {
+        for (const c of s.choices || []) {
+          const opt = document.createElement("option");
+          opt.value = opt.textContent = c;
+          field.appendChild(opt);
+        }
+        field.value = value;
+        hint.textContent = " (default " + s.default + ")";
       } else {
         field.type = "text";
         field.value = value;
@@ -824,7 +832,7 @@
   // at its default, gives none. The engine checks every value.
   function modSetsOf(root) {
     const sets = [];
-    for (const field of root.querySelectorAll(".mod-settings input")) {
+    for (const field of root.querySelectorAll(".mod-settings input, .mod-settings select")) {
       if (field.closest(".mod-settings").hidden) continue;
       const type = field.dataset.type, def = field.dataset.default;
       let text = fieldValue(field);
@@ -834,7 +842,7 @@
         if (text !== "" && Number(text) === Number(def)) continue;
       } else if (text === def) {
         continue;
-      } else if (type === "string") {
+      } else if (type === "string" || type === "choice") {
         text = JSON.stringify(text);
       }
       sets.push(field.dataset.key + "=" + text);
@@ -966,7 +974,7 @@
     formError("mod-error", "");
     formError("setup-error", "");
     $("toml").classList.remove("has-error");
-    for (const f of document.querySelectorAll(".mod-settings input.has-error")) f.classList.remove("has-error");
+    for (const f of document.querySelectorAll(".mod-settings .has-error")) f.classList.remove("has-error");
     const err = start(o, null);
     if (!err) {
       announce("New " + view.ruleset + " game.");
@@ -982,7 +990,7 @@
       // A setting's error (its key is the MOD.SETTING=VALUE refused)
       // marks its field.
       const name = err.key ? err.key.split("=")[0] : "";
-      const field = name ? [...document.querySelectorAll(".mod-settings input")].find((f) => f.dataset.key === name) : null;
+      const field = name ? [...document.querySelectorAll(".mod-settings input, .mod-settings select")].find((f) => f.dataset.key === name) : null;
       if (field) {
         field.classList.add("has-error");
         field.setAttribute("aria-describedby", "mod-error");
