@@ -263,29 +263,39 @@ func newAdvisor(path string) (tui.Advisor, error) {
 		return nil, err
 	}
 	return func(s *session.Session) (engine.Direction, string, error) {
-		adv, err := expert.Advise(sim.ViewOf(s))
+		v := sim.ViewOf(s)
+		adv, err := expert.Advise(v)
 		if err != nil {
 			return 0, "", err
 		}
-		return adv[0].Dir, adviceText(adv), nil
+		chance, ok := expert.Chance(v)
+		if !ok {
+			chance = -1
+		}
+		return adv[0].Dir, adviceText(adv, chance), nil
 	}, nil
 }
 
 // adviceText says why the first of a ranking leads, in a player's words:
 // "the expert's best move; next Up, then Left" (the other moves, best
-// first), or "the only move". It shows no chance of a win: measured on
-// games played by the tips, the search's own chance does not mean what it
-// would say (cellular/RULES.md, "The tip"), and classic's search ranks
-// moves in units of its own.
-func adviceText(adv []sim.Advice) string {
+// first), or "the only move"; with the chance of a win from here of a
+// player who follows the tips, where the lab has measured it (chance at
+// least 0: sim.Expert.Chance), "64% to win from here, following the tips;
+// next Up, then Left". It never shows the search's own chance, which does
+// not mean what it would say (cellular/RULES.md, "The tip").
+func adviceText(adv []sim.Advice, chance float64) string {
+	head := "the expert's best move"
+	if chance >= 0 {
+		head = fmt.Sprintf("%.0f%% to win from here, following the tips", 100*chance)
+	}
 	if len(adv) == 1 {
-		return "the only move"
+		return head + "; the only move"
 	}
 	var rest []string
 	for _, a := range adv[1:] {
 		rest = append(rest, a.Dir.String())
 	}
-	return "the expert's best move; next " + strings.Join(rest, ", then ")
+	return head + "; next " + strings.Join(rest, ", then ")
 }
 
 // aiSettings reads the expert player's settings from the TOML file at path

@@ -307,7 +307,7 @@ func TestAutoplayInTmux(t *testing.T) {
 	}
 	p.keys("t")
 	p.waitFor("a tip", func(s string) bool {
-		return regexp.MustCompile(`tip: (Left|Right|Up|Down): (the expert's best move; next (Left|Right|Up|Down)|the only move)`).MatchString(s)
+		return regexp.MustCompile(`tip: (Left|Right|Up|Down): (the expert's best move|\d+% to win from here, following the tips); (next (Left|Right|Up|Down)|the only move)`).MatchString(s)
 	})
 	p.keys("q")
 	p.waitFor("the exit", func(s string) bool { return strings.Contains(s, "EXIT=0") })

@@ -255,7 +255,21 @@ func NewExpert(o PolicyOptions) (*Expert, error) {
 
 // Advise ranks the legal moves of v's position, best first. The same
 // position gives the same ranking.
-func (e *Expert) Advise(v View) ([]Advice, error) {
+func (e *Expert) Advise(v View) ([]Advice, error) { return e.advise(v) }
+
+// Chance is the chance of a win from v's position that a player who
+// follows the tips has, where the lab has measured it (ChanceFor: a
+// cellular preset, no mods); false elsewhere.
+func (e *Expert) Chance(v View) (float64, bool) {
+	r, ok := v.Rules.(*cellular.Rules)
+	if !ok || v.Fork(0).Hooked() {
+		return 0, false
+	}
+	return ChanceFor(r, v.State)
+}
+
+// advise is Advise.
+func (e *Expert) advise(v View) ([]Advice, error) {
 	if v.Legal == 0 {
 		return nil, ai.ErrNoMove
 	}

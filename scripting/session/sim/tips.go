@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mod2048/mod2048/cellular"
+	"github.com/mod2048/mod2048/config"
 	"github.com/mod2048/mod2048/engine"
 )
 
@@ -45,6 +47,10 @@ type TipPoint struct {
 	Game       int
 	Raw, Shown float64
 	Won        bool
+	// Cell is the position's cell of a chance table (ChanceCell): where
+	// it stands in time and in energy against the goal; -1 where it has
+	// none.
+	Cell int
 }
 
 // TipPoints plays o's games (cellular) with a player who follows the
@@ -53,13 +59,13 @@ type TipPoint struct {
 // tip could show would mean what it says (cellular/RULES.md, "The tip").
 func TipPoints(o Options, po PolicyOptions) ([]TipPoint, error) {
 	var mu sync.Mutex
-	raws := map[uint64]*[]float64{}
+	raws := map[uint64]*[]tipSeen{}
 	o.Make = func(seed uint64) (Policy, error) {
 		e, err := NewExpert(po)
 		if err != nil {
 			return nil, err
 		}
-		r := new([]float64)
+		r := new([]tipSeen)
 		mu.Lock()
 		raws[seed] = r
 		mu.Unlock()
@@ -71,28 +77,132 @@ func TipPoints(o Options, po PolicyOptions) ([]TipPoint, error) {
 	}
 	var out []TipPoint
 	for _, r := range rs {
-		for _, raw := range *raws[r.Seed] {
-			out = append(out, TipPoint{Game: r.Game, Raw: raw, Shown: raw, Won: r.Outcome == Won})
+		for _, t := range *raws[r.Seed] {
+			out = append(out, TipPoint{Game: r.Game, Raw: t.raw, Shown: t.raw, Won: r.Outcome == Won, Cell: t.cell})
 		}
 	}
 	return out, nil
 }
 
-// tipFollower plays the expert's tip, and keeps the search's chance of a
-// win for it.
+// tipFollower plays the expert's tip, and keeps what it saw: the search's
+// chance of a win for it, and the position's chance table cell.
 type tipFollower struct {
 	e    *Expert
-	raws *[]float64
+	raws *[]tipSeen
+}
+
+type tipSeen struct {
+	raw  float64
+	cell int
 }
 
 func (p *tipFollower) Choose(v View) engine.Direction {
-	adv, err := p.e.Advise(v)
+	adv, err := p.e.advise(v)
 	if err != nil {
 		return v.Legal.List()[0]
 	}
-	*p.raws = append(*p.raws, adv[0].Win)
+	cell := -1
+	if r, ok := v.Rules.(*cellular.Rules); ok {
+		cell = ChanceCell(r.Standing(v.State), v.State.Turn)
+	}
+	*p.raws = append(*p.raws, tipSeen{adv[0].Win, cell})
 	return adv[0].Dir
 }
+
+// A chance table holds the share of games won, by players who follow the
+// tips, from positions of each cell: chanceTurns bands of the turns played
+// against the limit, and chanceEnergies of the alive energy against the
+// goal (the last one the goal and above).
+const (
+	chanceTurns    = 5
+	chanceEnergies = 6
+	ChanceCells    = chanceTurns * chanceEnergies
+)
+
+// ChanceCell is the cell of a chance table of a cellular position: g its
+// standing, turn its turns played; -1 for a game with no goal or no turn
+// limit, whose chance no table holds.
+func ChanceCell(g cellular.Standing, turn int) int {
+	limit := turn + g.TurnsLeft
+	if g.Goal <= 0 || g.TurnsLeft < 0 || limit <= 0 {
+		return -1
+	}
+	t := min(turn*chanceTurns/limit, chanceTurns-1)
+	e := min(g.Energy*(chanceEnergies-1)/g.Goal, chanceEnergies-1)
+	return t*chanceEnergies + e
+}
+
+// ChanceTable is a preset's chance table: each cell's share of games won
+// (ChanceCell).
+type ChanceTable struct {
+	Preset string
+	Won    [ChanceCells]float64
+}
+
+// FitChances fits a chance table to points: each cell's share of games
+// won, drawn toward the share of all of them by prior positions' worth,
+// so that a cell that few positions reach says little of its own.
+func FitChances(points []TipPoint, prior float64) [ChanceCells]float64 {
+	var n, won [ChanceCells]float64
+	all, allWon := 0.0, 0.0
+	for _, p := range points {
+		if p.Cell < 0 {
+			continue
+		}
+		n[p.Cell]++
+		all++
+		if p.Won {
+			won[p.Cell]++
+			allWon++
+		}
+	}
+	var out [ChanceCells]float64
+	base := allWon / max(all, 1)
+	for i := range out {
+		out[i] = (won[i] + prior*base) / (n[i] + prior)
+	}
+	return out
+}
+
+// ChanceFor returns the chance of a win from the position of state in a
+// game of rules r with no mods, from TipChances: the share of games won
+// by players who follow the tips from positions like it, where r's
+// settings are a preset's with a table; false elsewhere (another
+// configuration, mods, a game with no goal or limit).
+func ChanceFor(r *cellular.Rules, state *engine.State) (float64, bool) {
+	t, ok := chanceTables()[r.Settings()]
+	if !ok {
+		return 0, false
+	}
+	cell := ChanceCell(r.Standing(state), state.Turn)
+	if cell < 0 {
+		return 0, false
+	}
+	return t.Won[cell], true
+}
+
+// chanceTables returns TipChances by their presets' settings, worked out
+// again only when TipChances changes (the tipchance command sets it as
+// it fits).
+func chanceTables() map[cellular.Settings]*ChanceTable {
+	chanceMu.Lock()
+	defer chanceMu.Unlock()
+	if chanceBy == nil || len(chanceFrom) != len(TipChances) || len(chanceFrom) > 0 && &chanceFrom[0] != &TipChances[0] {
+		chanceBy, chanceFrom = map[cellular.Settings]*ChanceTable{}, TipChances
+		for i, c := range TipChances {
+			if p, err := config.Preset(c.Preset); err == nil {
+				chanceBy[p.Cellular] = &TipChances[i]
+			}
+		}
+	}
+	return chanceBy
+}
+
+var (
+	chanceMu   sync.Mutex
+	chanceBy   map[cellular.Settings]*ChanceTable
+	chanceFrom []ChanceTable
+)
 
 // FitCalibration fits a calibration's knots to points: the isotonic
 // regression of the games' outcomes on the search's chance (pool adjacent
@@ -171,6 +281,9 @@ func Reliability(points []TipPoint) ReliabilityTable {
 		games[i] = map[int]bool{}
 	}
 	for _, p := range points {
+		if p.Shown < 0 {
+			continue // no chance shown
+		}
 		i := min(int(p.Shown*10), 9)
 		b := &t[i]
 		b.Positions++
