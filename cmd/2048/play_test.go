@@ -1290,6 +1290,43 @@ func TestPlayFirstSaveFails(t *testing.T) {
 	}
 }
 
+// TestPlayCellularGoalLineInTmux runs the real binary on cellular mid in
+// tmux: its header shows the alive energy against the goal, the turns left
+// and, after a move, the last turn's stability and multiplier; the header
+// as a person sees it is a golden file.
+func TestPlayCellularGoalLineInTmux(t *testing.T) {
+	dir := t.TempDir()
+	pn := newPane(t, dir, 90, 34)
+	pn.typeLine("MOD2048_STATE_DIR=" + dir + " " + binary + " play --ruleset cellular --difficulty mid --seed 3 --no-anim")
+	pn.waitFor("the goal line", func(s string) bool { return strings.Contains(s, "Energy 8/14 · 180 turns left") })
+	pn.keys("Left")
+	text := pn.waitFor("the goal line after a move", func(s string) bool { return strings.Contains(s, "179 turns left") })
+	var header []string
+	for _, l := range strings.Split(text, "\n") {
+		if l = strings.TrimSpace(l); strings.HasPrefix(l, "2048 · ") || strings.HasPrefix(l, "Score ") || strings.HasPrefix(l, "Energy ") {
+			header = append(header, l)
+		}
+	}
+	got := strings.Join(header, "\n") + "\n"
+	if !regexp.MustCompile(`Energy \d+/14 · (stable|unstable) ×[0-9.]+ · 179 turns left`).MatchString(got) {
+		t.Errorf("the goal line after a move:\n%s", got)
+	}
+	path := filepath.Join("testdata", "screens", "cellular_goal_line_tmux.golden")
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Errorf("the header in tmux:\n%s\nwant:\n%s", got, want)
+	}
+	pn.keys("q")
+}
+
 // TestPlayQuitUnsavedInTmux runs the real binary with saves that always
 // fail (a state folder in /proc, where no one, root included, can make a
 // file): the key line says NOT SAVED, q asks, y quits, and the program
