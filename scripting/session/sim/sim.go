@@ -186,9 +186,10 @@ func Run(o Options) ([]Result, error) {
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	done := 0
-	// The budget's cut: the games before next[cut]'s index in order, all
-	// finished, and their moves; over, closed once they reach the budget,
-	// drops the games after them; last is then the run's last game.
+	// The budget: prefix is the number of games, in game order, that have
+	// all finished, and spent their moves. Once spent reaches the budget,
+	// last is the game that reached it, cut holds its index (a game after
+	// it is dropped, even under way) and over is closed (no game starts).
 	var (
 		prefix int
 		spent  uint64
