@@ -586,6 +586,7 @@ type bar struct {
 	mu    sync.Mutex
 	games int
 	stop  chan struct{}
+	ended bool // done: no line after it
 }
 
 // progressEvery is how often a run off a terminal says how far it is.
@@ -665,7 +666,7 @@ func (b *bar) update(done int) {
 // less than progressEvery ago or the run is over. b.mu is held.
 func (b *bar) line(done int) {
 	now := time.Now()
-	if now.Sub(b.last) < progressEvery || done >= b.total {
+	if b.ended || now.Sub(b.last) < progressEvery || done >= b.total {
 		return
 	}
 	b.last = now
@@ -726,6 +727,9 @@ func preciseLine(label string, done, most int, took time.Duration, half, want fl
 func (b *bar) done() {
 	if b.stop != nil {
 		close(b.stop)
+		b.mu.Lock()
+		b.ended = true
+		b.mu.Unlock()
 	}
 	if b.p != nil {
 		if b.precision > 0 {
