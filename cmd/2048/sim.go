@@ -581,8 +581,9 @@ type bar struct {
 	// The moves played so far, and the run's budget of them (--budget).
 	played atomic.Uint64
 	budget uint64
-	// mu guards the lines, which the workers and the ticker write; done
-	// games so far; stop ends the ticker.
+	// mu guards the lines, which the workers and the ticker write, and
+	// what they read; games is the games done so far; stop ends the
+	// ticker.
 	mu    sync.Mutex
 	games int
 	stop  chan struct{}
@@ -816,10 +817,11 @@ const defaultBudget = 50_000_000
 func runGames(opt sim.Options, o simOptions, stderr io.Writer, label string) ([]sim.Result, error) {
 	bar := progress(stderr, label, o.games, opt.Shards)
 	defer bar.done()
-	opt.Progress = bar.update
-	bar.budget, opt.Played = opt.Budget, &bar.played
+	opt.Progress, opt.Played = bar.update, &bar.played
+	bar.mu.Lock() // the ticker reads them
+	bar.budget, bar.precision = opt.Budget, o.precision
+	bar.mu.Unlock()
 	if o.precision > 0 {
-		bar.precision = o.precision
 		opt.Batch = bar.batch
 		return sim.RunPrecise(opt, o.precision, precisionBatch)
 	}

@@ -328,6 +328,29 @@ func TestSimBudget(t *testing.T) {
 	}
 }
 
+// TestSimProgressTicker: off a terminal a run writes a line every
+// progressEvery though no game ends in it, with the moves played against
+// its budget; none comes after the run's table.
+func TestSimProgressTicker(t *testing.T) {
+	defer func(d time.Duration) { progressEvery = d }(progressEvery)
+	progressEvery = 2 * time.Millisecond
+	var out bytes.Buffer
+	errOut := &syncBuffer{}
+	args := []string{"--budget", "3000000", "--games", "60", "--policy", "lookahead", "--depth", "2", "--set", "size=3", "--jobs", "2"}
+	if code := runSim(args, &out, errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	lines := errOut.String()
+	if !strings.Contains(lines, " million moves") || !strings.Contains(lines, " of 3 million moves") {
+		t.Errorf("no line with the moves against the budget:\n%s", lines)
+	}
+	n := strings.Count(lines, "\n")
+	time.Sleep(20 * time.Millisecond)
+	if strings.Count(errOut.String(), "\n") != n {
+		t.Error("a progress line came after the run was done")
+	}
+}
+
 // TestPreciseLine: off a terminal, a run played to a precision says the
 // games done, the most it plays, the half-width so far and the one wanted.
 func TestPreciseLine(t *testing.T) {
