@@ -18,12 +18,14 @@ import (
 // legal moves, in which a mod's refusal counts as illegal. Fork copies the
 // game at its state for a search, its random source seeded with seed,
 // never the game's own, and the mods' hooks run on its moves as dry runs,
-// so that a search sees the mods as the player does.
+// so that a search sees the mods as the player does. Modded says that
+// mods are loaded, as the player sees them listed.
 type View struct {
-	State *engine.State
-	Rules engine.Rules
-	Legal engine.DirSet
-	Fork  func(seed uint64) *engine.Game
+	State  *engine.State
+	Rules  engine.Rules
+	Legal  engine.DirSet
+	Fork   func(seed uint64) *engine.Game
+	Modded bool
 }
 
 // Policy chooses moves. A policy is used by one game at a time; New makes
@@ -214,7 +216,7 @@ func (p *expertPolicy) Choose(v View) engine.Direction {
 
 // ViewOf is what a player sees of a session's game.
 func ViewOf(s *session.Session) View {
-	return View{State: playerState(s.State(), new(engine.State)), Rules: s.Rules(), Legal: s.Legal(), Fork: s.Fork}
+	return View{State: playerState(s.State(), new(engine.State)), Rules: s.Rules(), Legal: s.Legal(), Fork: s.Fork, Modded: len(s.Mods()) > 0}
 }
 
 // playerState makes into into a copy of s as a player sees it: everything
@@ -253,23 +255,20 @@ func NewExpert(o PolicyOptions) (*Expert, error) {
 	return &Expert{p: expertPolicy{p: p, rng: engine.NewRNG(1), search: newSearcher(o.AI.ForkDepth, o.AI.Samples, o.AI.Deep(), nil), weights: o.Weights}}, nil
 }
 
-// Advise ranks the legal moves of v's position, best first. The same
-// position gives the same ranking.
-func (e *Expert) Advise(v View) ([]Advice, error) { return e.advise(v) }
-
 // Chance is the chance of a win from v's position that a player who
 // follows the tips has, where the lab has measured it (ChanceFor: a
 // cellular preset, no mods); false elsewhere.
 func (e *Expert) Chance(v View) (float64, bool) {
 	r, ok := v.Rules.(*cellular.Rules)
-	if !ok || v.Fork(0).Hooked() {
+	if !ok || v.Modded {
 		return 0, false
 	}
 	return ChanceFor(r, v.State)
 }
 
-// advise is Advise.
-func (e *Expert) advise(v View) ([]Advice, error) {
+// Advise ranks the legal moves of v's position, best first. The same
+// position gives the same ranking.
+func (e *Expert) Advise(v View) ([]Advice, error) {
 	if v.Legal == 0 {
 		return nil, ai.ErrNoMove
 	}

@@ -335,7 +335,7 @@ func playGame(o Options, i int, dropped func() bool) (Result, error) {
 		if st == engine.Won || st == engine.Lost {
 			break
 		}
-		v := View{State: playerState(s.State(), &seen), Rules: rules, Legal: s.Legal(), Fork: fork}
+		v := View{State: playerState(s.State(), &seen), Rules: rules, Legal: s.Legal(), Fork: fork, Modded: len(stats) > 0}
 		if len(stats) > 0 {
 			r.Refused += bits.OnesCount8(uint8(s.RulesLegal() &^ v.Legal))
 		}

@@ -2,7 +2,6 @@ package sim
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"sync"
 
@@ -11,38 +10,11 @@ import (
 	"github.com/mod2048/mod2048/engine"
 )
 
-// Knot is a point of the tip's calibration: the search's own chance of a
-// win (Raw) and the share of games won from positions where it said so
-// (Won), when the player follows the tips.
-type Knot struct{ Raw, Won float64 }
-
-// CalibratedWin is the chance of a win a search value raw stands for
-// under knots (FitCalibration's: linear between them, flat beyond its
-// ends).
-func CalibratedWin(knots []Knot, raw float64) float64 {
-	k := knots
-	if len(k) == 0 {
-		return raw
-	}
-	if raw <= k[0].Raw {
-		return k[0].Won
-	}
-	for i := 1; i < len(k); i++ {
-		if raw <= k[i].Raw {
-			a, b := k[i-1], k[i]
-			if b.Raw == a.Raw {
-				return b.Won
-			}
-			return a.Won + (b.Won-a.Won)*(raw-a.Raw)/(b.Raw-a.Raw)
-		}
-	}
-	return k[len(k)-1].Won
-}
-
 // TipPoint is one position of a game played by the tips: the expert's
 // search value for the move it advised (Raw, its own chance of a win),
-// the chance a calibration makes of it (Shown; Raw until one is applied),
-// and whether the game was won.
+// the chance shown for it (Shown, which Reliability bins: Raw until a
+// table's is put in its place; below 0 for none), and whether the game
+// was won.
 type TipPoint struct {
 	Game       int
 	Raw, Shown float64
@@ -59,7 +31,7 @@ type TipPoint struct {
 // tip could show would mean what it says (cellular/RULES.md, "The tip").
 func TipPoints(o Options, po PolicyOptions) ([]TipPoint, error) {
 	var mu sync.Mutex
-	raws := map[uint64]*[]tipSeen{}
+	seen := map[uint64]*[]tipSeen{}
 	o.Make = func(seed uint64) (Policy, error) {
 		e, err := NewExpert(po)
 		if err != nil {
@@ -67,9 +39,9 @@ func TipPoints(o Options, po PolicyOptions) ([]TipPoint, error) {
 		}
 		r := new([]tipSeen)
 		mu.Lock()
-		raws[seed] = r
+		seen[seed] = r
 		mu.Unlock()
-		return &tipFollower{e: e, raws: r}, nil
+		return &tipFollower{e: e, seen: r}, nil
 	}
 	rs, err := Run(o)
 	if err != nil {
@@ -77,7 +49,7 @@ func TipPoints(o Options, po PolicyOptions) ([]TipPoint, error) {
 	}
 	var out []TipPoint
 	for _, r := range rs {
-		for _, t := range *raws[r.Seed] {
+		for _, t := range *seen[r.Seed] {
 			out = append(out, TipPoint{Game: r.Game, Raw: t.raw, Shown: t.raw, Won: r.Outcome == Won, Cell: t.cell})
 		}
 	}
@@ -88,7 +60,7 @@ func TipPoints(o Options, po PolicyOptions) ([]TipPoint, error) {
 // chance of a win for it, and the position's chance table cell.
 type tipFollower struct {
 	e    *Expert
-	raws *[]tipSeen
+	seen *[]tipSeen
 }
 
 type tipSeen struct {
@@ -97,7 +69,7 @@ type tipSeen struct {
 }
 
 func (p *tipFollower) Choose(v View) engine.Direction {
-	adv, err := p.e.advise(v)
+	adv, err := p.e.Advise(v)
 	if err != nil {
 		return v.Legal.List()[0]
 	}
@@ -105,7 +77,7 @@ func (p *tipFollower) Choose(v View) engine.Direction {
 	if r, ok := v.Rules.(*cellular.Rules); ok {
 		cell = ChanceCell(r.Standing(v.State), v.State.Turn)
 	}
-	*p.raws = append(*p.raws, tipSeen{adv[0].Win, cell})
+	*p.seen = append(*p.seen, tipSeen{adv[0].Win, cell})
 	return adv[0].Dir
 }
 
@@ -181,83 +153,16 @@ func ChanceFor(r *cellular.Rules, state *engine.State) (float64, bool) {
 	return t.Won[cell], true
 }
 
-// chanceTables returns TipChances by their presets' settings, worked out
-// again only when TipChances changes (the tipchance command sets it as
-// it fits).
-func chanceTables() map[cellular.Settings]*ChanceTable {
-	chanceMu.Lock()
-	defer chanceMu.Unlock()
-	if chanceBy == nil || len(chanceFrom) != len(TipChances) || len(chanceFrom) > 0 && &chanceFrom[0] != &TipChances[0] {
-		chanceBy, chanceFrom = map[cellular.Settings]*ChanceTable{}, TipChances
-		for i, c := range TipChances {
-			if p, err := config.Preset(c.Preset); err == nil {
-				chanceBy[p.Cellular] = &TipChances[i]
-			}
+// chanceTables are TipChances by their presets' settings.
+var chanceTables = sync.OnceValue(func() map[cellular.Settings]*ChanceTable {
+	out := map[cellular.Settings]*ChanceTable{}
+	for i, c := range TipChances {
+		if p, err := config.Preset(c.Preset); err == nil {
+			out[p.Cellular] = &TipChances[i]
 		}
-	}
-	return chanceBy
-}
-
-var (
-	chanceMu   sync.Mutex
-	chanceBy   map[cellular.Settings]*ChanceTable
-	chanceFrom []ChanceTable
-)
-
-// FitCalibration fits a calibration's knots to points: the isotonic
-// regression of the games' outcomes on the search's chance (pool adjacent
-// violators), a non-decreasing step function whose steps are then pooled
-// with their neighbours until each holds at least minPositions positions;
-// each knot is a step's mean chance and share won.
-func FitCalibration(points []TipPoint, minPositions int) []Knot {
-	ps := slices.Clone(points)
-	slices.SortStableFunc(ps, func(a, b TipPoint) int {
-		switch {
-		case a.Raw < b.Raw:
-			return -1
-		case a.Raw > b.Raw:
-			return 1
-		}
-		return 0
-	})
-	// Pool adjacent violators: blocks of positions, each with its mean
-	// outcome, merged while a block's mean is not below the next one's,
-	// or while the last block is too small to stand for a step.
-	type block struct {
-		n        int
-		won, raw float64 // sums
-	}
-	mean := func(b block) float64 { return b.won / float64(b.n) }
-	var bs []block
-	push := func(b block) {
-		bs = append(bs, b)
-		for len(bs) > 1 {
-			x, y := bs[len(bs)-2], bs[len(bs)-1]
-			if mean(x) < mean(y) && x.n >= minPositions {
-				break
-			}
-			bs = append(bs[:len(bs)-2], block{x.n + y.n, x.won + y.won, x.raw + y.raw})
-		}
-	}
-	for _, p := range ps {
-		b := block{n: 1, raw: p.Raw}
-		if p.Won {
-			b.won = 1
-		}
-		push(b)
-	}
-	// The last block may be small: pool it with the one before.
-	for len(bs) > 1 && bs[len(bs)-1].n < minPositions {
-		x, y := bs[len(bs)-2], bs[len(bs)-1]
-		bs = bs[:len(bs)-2]
-		push(block{x.n + y.n, x.won + y.won, x.raw + y.raw})
-	}
-	out := make([]Knot, len(bs))
-	for i, b := range bs {
-		out[i] = Knot{Raw: b.raw / float64(b.n), Won: mean(b)}
 	}
 	return out
-}
+})
 
 // Bin is one bin of a reliability table: the positions whose shown chance
 // fell in [Lo, Lo+0.1), from how many games, their mean shown chance and

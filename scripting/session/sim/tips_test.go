@@ -101,7 +101,7 @@ func TestTipPoints(t *testing.T) {
 	}
 	o.Make = func(uint64) (Policy, error) {
 		e, err := NewExpert(PolicyOptions{AI: ai.Defaults()})
-		return &tipFollower{e: e, raws: new([]tipSeen)}, err
+		return &tipFollower{e: e, seen: new([]tipSeen)}, err
 	}
 	rs, err := Run(o)
 	if err != nil {
@@ -125,27 +125,5 @@ func TestTipPoints(t *testing.T) {
 	}
 	if n != len(ps) {
 		t.Errorf("the reliability table holds %d positions of %d", n, len(ps))
-	}
-}
-
-// TestFitCalibration: the fit is non-decreasing, and maps a chance to the
-// share won where the outcomes follow a known curve.
-func TestFitCalibration(t *testing.T) {
-	var ps []TipPoint
-	for i := range 20000 {
-		raw := float64(i%1000) / 1000
-		want := raw * raw // the search says raw; the games win raw²
-		ps = append(ps, TipPoint{Game: i, Raw: raw, Won: float64((i*7919)%1000)/1000 < want})
-	}
-	k := FitCalibration(ps, 500)
-	for i := 1; i < len(k); i++ {
-		if k[i].Raw <= k[i-1].Raw || k[i].Won <= k[i-1].Won {
-			t.Fatalf("knots not increasing: %v", k)
-		}
-	}
-	for _, raw := range []float64{0.2, 0.5, 0.8} {
-		if got := CalibratedWin(k, raw); math.Abs(got-raw*raw) > 0.04 {
-			t.Errorf("CalibratedWin(%v) = %.3f, want about %.3f", raw, got, raw*raw)
-		}
 	}
 }
