@@ -31,7 +31,7 @@ import (
 	"github.com/mod2048/mod2048/scripting/session/sim/simplot"
 )
 
-const simUsage = `Usage: 2048 sim [the play flags] [--games N] [--seed S] [--policy P | --skill | --skills LIST] [--max-turns T] [--jobs J] [--json FILE] [--csv FILE] [--plot FILE] [--shard I/N] [--compare FILE.toml ... | --compare-mods LIST ... | --sweep KEY=V1,V2,... | --levers]
+const simUsage = `Usage: 2048 sim [the play flags] [--games N | --precision P] [--budget MOVES] [--seed S] [--policy P | --skill | --skills LIST] [--max-turns T] [--jobs J] [--json FILE] [--csv FILE] [--plot FILE] [--shard I/N] [--compare FILE.toml ... | --compare-mods LIST ... | --sweep KEY=V1,V2,... | --levers]
        2048 sim [the play flags] --tune SKILL=RATE,... [--tune-keys KEY[=LO:HI],...] [--tune-stages S] [--write FILE.toml] [--games N] [--seed S] [--json FILE] [--plot FILE]
        2048 sim merge [--json FILE] [--partial] FILE.json ...
 
@@ -89,7 +89,11 @@ until its win rate's 95% interval is within ±P (0.05: ±5 points), or
 --games (then 5000 by default) are played: the same flags, the same
 games. A run that gives neither --games nor --precision (nor --shard) is
 played to ±7 points: 25 games where none or all are won, about 200 where
-half are. --games N plays exactly N games. --timing adds the
+half are, and ends at a budget of 50 million moves (the moves its games
+play through the engine's rules, searches included; --budget MOVES sets
+one for any run): the game that reaches it is the run's last, every game
+finished, and its row is marked *. --games N plays exactly N games.
+--timing adds the
 policy's and the mods' mean time a move (wall-clock: the figures that
 change from run to run).
 
