@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"embed"
 	"errors"
 	"flag"
 	"fmt"
@@ -10,11 +8,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
-	"text/template"
 
-	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/scaffold"
 )
 
 const modUsage = `Usage:
@@ -49,85 +45,8 @@ finds it. check is what a mod's CI runs: manifest, load, fixtures and a
 short seeded soak ('2048 help mod list', 'install' and 'check' say more).
 `
 
-// scaffold holds the template files of `2048 mod new`. The annotation file
-// comes from package scripting (LuaAnnotations), so that a new mod's editor
-// support does not depend on this repository.
-//
-//go:embed scaffold
-var scaffold embed.FS
-
 // modID is what a mod id must look like (scripting's manifest check).
-var modID = regexp.MustCompile(`^[a-z][a-z0-9_]{0,31}$`)
-
-// scaffoldFile is one file `mod new` writes: its path in the new folder,
-// and the scaffold file it comes from (a text/template when tmpl is set; ""
-// for the mod API's annotation file).
-type scaffoldFile struct {
-	path, src string
-	tmpl      bool
-}
-
-// scaffoldFiles returns the files of a new mod with the given id, for a
-// ruleset, in the order they are written and listed.
-func scaffoldFiles(id, ruleset string) []scaffoldFile {
-	return []scaffoldFile{
-		{"mod.toml", "mod.toml.tmpl", true},
-		{"main.lua", "main.lua.tmpl", true},
-		{"README.md", "README.md.tmpl", true},
-		{id + ".cases", ruleset + ".cases.tmpl", true},
-		{".luarc.json", "luarc.json", false},
-		{".luals/mod2048.lua", "", false},
-	}
-}
-
-// scaffoldData is what the templates fill in.
-type scaffoldData struct {
-	ID      string // the mod id: "my_mod"
-	Name    string // its display name: "My Mod"
-	Upper   string // the id in upper case, for case IDs: "MY_MOD"
-	Ruleset string // "classic" or "cellular"
-	Path    string // the new folder as the user named it, slash-separated
-}
-
-// displayName makes a mod's display name from its id: "my_mod" → "My Mod".
-func displayName(id string) string {
-	words := strings.FieldsFunc(id, func(r rune) bool { return r == '_' })
-	for i, w := range words {
-		words[i] = strings.ToUpper(w[:1]) + w[1:]
-	}
-	if len(words) == 0 {
-		return id
-	}
-	return strings.Join(words, " ")
-}
-
-// renderScaffold returns the content of each file of a new mod.
-func renderScaffold(d scaffoldData) (map[string][]byte, error) {
-	out := map[string][]byte{}
-	for _, f := range scaffoldFiles(d.ID, d.Ruleset) {
-		if f.src == "" {
-			out[f.path] = scripting.LuaAnnotations()
-			continue
-		}
-		src, err := fs.ReadFile(scaffold, "scaffold/"+f.src)
-		if err != nil {
-			return nil, err
-		}
-		if f.tmpl {
-			t, err := template.New(f.src).Option("missingkey=error").Parse(string(src))
-			if err != nil {
-				return nil, err
-			}
-			var b bytes.Buffer
-			if err := t.Execute(&b, d); err != nil {
-				return nil, err
-			}
-			src = b.Bytes()
-		}
-		out[f.path] = src
-	}
-	return out, nil
-}
+var modID = scaffold.ID
 
 // runMod runs `2048 mod SUBCOMMAND`.
 func runMod(args []string, stdout, stderr io.Writer) int {
@@ -167,13 +86,7 @@ func runModNew(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	path := filepath.Join(*dir, id)
-	files, err := renderScaffold(scaffoldData{
-		ID:      id,
-		Name:    displayName(id),
-		Upper:   strings.ToUpper(id),
-		Ruleset: *ruleset,
-		Path:    filepath.ToSlash(path),
-	})
+	files, err := scaffold.Render(scaffold.For(id, *ruleset, filepath.ToSlash(path)))
 	if err != nil {
 		fmt.Fprintf(stderr, "2048 mod new: %s\n", safe(err))
 		return 1
@@ -183,8 +96,8 @@ func runModNew(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprintf(stdout, "created the %s mod %s in %s:\n", *ruleset, id, path)
-	for _, f := range scaffoldFiles(id, *ruleset) {
-		fmt.Fprintf(stdout, "  %s\n", f.path)
+	for _, f := range scaffold.Files(id, *ruleset) {
+		fmt.Fprintf(stdout, "  %s\n", f.Path)
 	}
 	fmt.Fprintf(stdout, "test it with: 2048 test %s\n", path)
 	return 0
@@ -204,11 +117,11 @@ func writeScaffold(path, id, ruleset string, files map[string][]byte) error {
 		}
 		return err
 	}
-	for _, f := range scaffoldFiles(id, ruleset) {
-		target := filepath.Join(path, filepath.FromSlash(f.path))
+	for _, f := range scaffold.Files(id, ruleset) {
+		target := filepath.Join(path, filepath.FromSlash(f.Path))
 		err := os.MkdirAll(filepath.Dir(target), 0o755)
 		if err == nil {
-			err = os.WriteFile(target, files[f.path], 0o644)
+			err = os.WriteFile(target, files[f.Path], 0o644)
 		}
 		if err != nil {
 			os.RemoveAll(path)

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/scaffold"
 )
 
 // annotations is the LuaLS annotation file of the repository, which package
@@ -24,7 +24,7 @@ func TestScaffoldAnnotations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, err := renderScaffold(scaffoldData{ID: "x", Name: "X", Upper: "X", Ruleset: "classic", Path: "x"})
+	files, err := scaffold.Render(scaffold.For("x", "classic", "x"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,41 +33,7 @@ func TestScaffoldAnnotations(t *testing.T) {
 	}
 }
 
-// TestScaffoldFiles checks that every file of the scaffold folder is used,
-// and that the templates fill in for both rulesets.
-func TestScaffoldFiles(t *testing.T) {
-	entries, err := fs.ReadDir(scaffold, "scaffold")
-	if err != nil {
-		t.Fatal(err)
-	}
-	used := map[string]bool{}
-	for _, rs := range []string{"classic", "cellular"} {
-		for _, f := range scaffoldFiles("x", rs) {
-			used[f.src] = true
-		}
-		files, err := renderScaffold(scaffoldData{ID: "x", Name: "X", Upper: "X", Ruleset: rs, Path: "x"})
-		if err != nil {
-			t.Fatalf("%s: %v", rs, err)
-		}
-		for path, content := range files {
-			if bytes.Contains(content, []byte("{{")) || bytes.Contains(content, []byte("<no value>")) {
-				t.Errorf("%s: %s keeps template text", rs, path)
-			}
-		}
-	}
-	for _, e := range entries {
-		if !used[e.Name()] {
-			t.Errorf("scaffold/%s is not used by mod new", e.Name())
-		}
-	}
-}
-
-func TestDisplayName(t *testing.T) {
-	for id, want := range map[string]string{"moss": "Moss", "one_way": "One Way", "a_b2_c": "A B2 C", "x__y_": "X Y"} {
-		if got := displayName(id); got != want {
-			t.Errorf("displayName(%q) = %q, want %q", id, got, want)
-		}
-	}
+func TestSuggestID(t *testing.T) {
 	for _, name := range []string{"My-Mod", "1st", "", "_x", "Ünïcode", strings.Repeat("ab", 40)} {
 		if s := suggestID(name); !modID.MatchString(s) {
 			t.Errorf("suggestID(%q) = %q, not a mod id", name, s)
@@ -124,7 +90,7 @@ func TestModNew(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if mod.ID() != id || mod.Manifest.Name != displayName(id) || !slices.Equal(mod.Manifest.Rulesets, []string{tt.ruleset}) {
+			if mod.ID() != id || mod.Manifest.Name != scaffold.DisplayName(id) || !slices.Equal(mod.Manifest.Rulesets, []string{tt.ruleset}) {
 				t.Errorf("manifest: id %q, name %q, rulesets %v", mod.ID(), mod.Manifest.Name, mod.Manifest.Rulesets)
 			}
 			if mod.Manifest.APIVersion != scripting.APIVersion {
