@@ -1,7 +1,7 @@
 # The two commands of the README: `make run` and `make test`.
 GO ?= go
 
-.PHONY: run fixtures test build install bench fuzz check web
+.PHONY: run fixtures test build install bench fuzz check web editor
 
 # run: play: a classic game in the terminal (resumed if one was saved).
 run:
@@ -32,6 +32,14 @@ WEBDIR ?=
 web:
 	$(GO) run ./cmd/internal/web/internal/build
 	@if [ -n "$(WEBDIR)" ]; then $(GO) run ./cmd/2048 serve --write "$(WEBDIR)"; fi
+
+# editor: build the workshop's code editor (CodeMirror 6, bundled by
+# esbuild from the npm project cmd/internal/web/editor), brotli-compressed
+# (editor.js.br; no raw editor.js is kept), with the licences of the
+# bundled packages and the stamp of its sources into cmd/internal/web/site,
+# which `2048 serve` embeds: commit them. Needs node and npm.
+editor:
+	cd cmd/internal/web/editor && npm ci && node build.mjs
 
 install:
 	$(GO) install ./cmd/2048
