@@ -62,6 +62,9 @@ type Options struct {
 	// Scripted makes the game spawn only from its queue (a fixture
 	// without a seed).
 	Scripted bool `json:"scripted,omitempty"`
+	// Record records the game from its start (or from where it is
+	// resumed), for the workshop's recordCase.
+	Record bool `json:"record,omitempty"`
 }
 
 // Bridge holds the page's session.
@@ -199,6 +202,12 @@ func (b *Bridge) adopt(setup session.Setup, key string, o Options, s *session.Se
 	bs, err := engine.ParseScoreFor(s.Rules(), best)
 	if best == "" || err != nil {
 		bs = engine.Score{}
+	}
+	if o.Record {
+		if err := s.Record(); err != nil {
+			s.Close()
+			return fail(err)
+		}
 	}
 	s.TrackMotions()
 	s.WatchSpawns()

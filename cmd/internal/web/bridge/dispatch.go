@@ -16,6 +16,14 @@ import (
 //	move        ["left"|"right"|"up"|"down"] Move
 //	undo, redo, keepPlaying, save, view     []
 //	inspectMod  [source]                    InspectMod
+//	newMod      [id, ruleset?]              NewMod
+//	completions []                          LuaCompletions
+//	reloadMods  [sources, modSets?]         ReloadMods
+//	runCases    [source]                    RunCases
+//	recordCase  [id, title?]                RecordCase
+//	zipMod      [source]                    ZipMod
+//	unpackMod   [source]                    UnpackMod
+//	modLog      []                          ModLog
 //
 // options is an Options object, source a ModSource, bests an object of best scores by setup
 // key (as text), save a save's text.
@@ -64,6 +72,42 @@ var calls = map[string]func(b *Bridge, args []json.RawMessage) Reply{
 		}
 		return InspectMod(src)
 	},
+	"newMod": func(b *Bridge, args []json.RawMessage) Reply {
+		var id, ruleset string
+		if err := decode(args, 1, &id, &ruleset); err != nil {
+			return fail(err)
+		}
+		return NewMod(id, ruleset)
+	},
+	"completions": func(b *Bridge, args []json.RawMessage) Reply { return LuaCompletions() },
+	"modLog":      func(b *Bridge, args []json.RawMessage) Reply { return b.ModLog() },
+	"reloadMods": func(b *Bridge, args []json.RawMessage) Reply {
+		var mods []ModSource
+		var sets []string
+		if err := decode(args, 1, &mods, &sets); err != nil {
+			return fail(err)
+		}
+		return b.ReloadMods(mods, sets)
+	},
+	"runCases":  func(b *Bridge, args []json.RawMessage) Reply { return withSource(args, RunCases) },
+	"zipMod":    func(b *Bridge, args []json.RawMessage) Reply { return withSource(args, ZipMod) },
+	"unpackMod": func(b *Bridge, args []json.RawMessage) Reply { return withSource(args, UnpackMod) },
+	"recordCase": func(b *Bridge, args []json.RawMessage) Reply {
+		var id, title string
+		if err := decode(args, 1, &id, &title); err != nil {
+			return fail(err)
+		}
+		return b.RecordCase(id, title)
+	},
+}
+
+// withSource calls f with the one ModSource of args.
+func withSource(args []json.RawMessage, f func(ModSource) Reply) Reply {
+	var src ModSource
+	if err := decode(args, 1, &src); err != nil {
+		return fail(err)
+	}
+	return f(src)
 }
 
 // Calls returns the names Dispatch takes, sorted.

@@ -1,0 +1,411 @@
+package bridge
+
+import (
+	"archive/zip"
+	"bytes"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/scaffold"
+	"github.com/mod2048/mod2048/scripting/session"
+	"github.com/mod2048/mod2048/scripting/session/fixture"
+	"github.com/mod2048/mod2048/scripting/session/replay"
+)
+
+// The workshop's calls: what the page's mod editor (site/workshop.js)
+// asks of the engine. They work on a mod given file by file (a
+// ModSource's Files, named by its folder, Name): the files in the editor.
+
+// NewMod returns the files of a new mod with the given id, for a ruleset
+// ("" is classic): the ones `2048 mod new` writes (package scaffold), its
+// folder named by the id.
+func NewMod(id, ruleset string) Reply {
+	if ruleset == "" {
+		ruleset = "classic"
+	}
+	if !scaffold.ID.MatchString(id) {
+		return fail(&Error{Kind: KindInput, Key: "id", Message: fmt.Sprintf("%q is not a mod id: use lower-case letters, digits and _, starting with a letter, at most 32 characters", id)})
+	}
+	files, err := scaffold.Render(scaffold.For(id, ruleset, id))
+	if err != nil {
+		return fail(&Error{Kind: KindInput, Key: "ruleset", Message: err.Error()})
+	}
+	out := make(map[string]string, len(files))
+	for p, data := range files {
+		out[p] = string(data)
+	}
+	return Reply{Files: out}
+}
+
+// LuaCompletions returns the mod API's completion listing
+// (scripting.LuaCompletions) for the editor.
+func LuaCompletions() Reply {
+	c := scripting.LuaCompletions()
+	return Reply{Completions: &c}
+}
+
+// ReloadMods gives the game the mods of mods with the settings of sets,
+// between two moves, as `2048 play --watch` does when a mod's files
+// change: the game goes on where it is, each mod keeping its storage. On
+// an error (a mod that does not load, with its file and line when it has
+// them) the game keeps the mods it had, running. The configuration stays
+// the game's.
+func (b *Bridge) ReloadMods(mods []ModSource, sets []string) Reply {
+	if b.s == nil {
+		return fail(errNoGame)
+	}
+	o := b.opts
+	o.Mods, o.ModSets = mods, sets
+	setup, key, err := build(o)
+	if err != nil {
+		return fail(locate(err, mods))
+	}
+	if len(setup.Mods) == 0 {
+		return fail(&Error{Kind: KindMod, Message: "no mod to reload"})
+	}
+	if err := b.s.Reload(setup.Mods); err != nil {
+		return fail(locate(err, mods))
+	}
+	b.setup, b.key, b.opts = setup, key, o
+	v := b.view(nil)
+	return Reply{View: &v}
+}
+
+// ModLog returns the lines each mod of the game printed (game.log and
+// print), by mod id: the last of them, as the host keeps them
+// (scripting.Limits.MaxLog). A reload starts a mod's log again.
+func (b *Bridge) ModLog() Reply {
+	if b.s == nil {
+		return fail(errNoGame)
+	}
+	out := map[string][]string{}
+	for _, m := range b.setup.Mods {
+		lines := b.s.Log(m.ID())
+		if lines == nil {
+			lines = []string{}
+		}
+		out[m.ID()] = lines
+	}
+	return Reply{Log: out}
+}
+
+// CaseResult is one fixture case as the workshop's runner reports it:
+// its file and line, ID and title, and its failure, if it failed, with
+// the boards side by side as `2048 test` prints them (Text).
+type CaseResult struct {
+	File  string `json:"file"`
+	Line  int    `json:"line"`
+	ID    string `json:"id"`
+	Title string `json:"title,omitempty"`
+	OK    bool   `json:"ok"`
+	// Where it failed: the line of the failing assertion, the step, what
+	// differed, and the expected and actual rows when a board differs.
+	FailLine int      `json:"failLine,omitempty"`
+	Step     string   `json:"step,omitempty"`
+	Message  string   `json:"message,omitempty"`
+	Expect   []string `json:"expect,omitempty"`
+	Actual   []string `json:"actual,omitempty"`
+	Text     string   `json:"text,omitempty"`
+}
+
+// RunCases runs every .cases file of the mod src (given file by file) with
+// the fixture runner of `2048 test`, in file name order: the files the
+// cases name (Mods: ., a Difficulty: file) are read from src's files, the
+// mod's folder being named by src.Name. A file that does not parse is one
+// failed result at its line, with no ID.
+func RunCases(src ModSource) Reply {
+	fsys, root, err := filesOf(src)
+	if err != nil {
+		return fail(err)
+	}
+	var names []string
+	fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".cases") {
+			names = append(names, p)
+		}
+		return nil
+	})
+	sort.Strings(names)
+	results := []CaseResult{}
+	for _, name := range names {
+		rel := strings.TrimPrefix(name, root+"/")
+		data, _ := fs.ReadFile(fsys, name)
+		f, err := fixture.Parse(name, data)
+		if err != nil {
+			r := CaseResult{File: rel, OK: false, Message: err.Error(), Text: err.Error()}
+			var pe *fixture.ParseError
+			if errors.As(err, &pe) {
+				r.Line, r.FailLine, r.Message = pe.Line, pe.Line, pe.Msg
+			}
+			results = append(results, r)
+			continue
+		}
+		for _, c := range f.Cases {
+			r := CaseResult{File: rel, Line: c.Line, ID: c.ID, Title: c.Title, OK: true}
+			if fl := fixture.RunCaseFS(fsys, f, c); fl != nil {
+				r.OK = false
+				r.FailLine, r.Step, r.Message, r.Expect, r.Actual = fl.Line, fl.Step, fl.Msg, fl.Expect, fl.Actual
+				r.Text = strings.ReplaceAll(fl.Error(), name, rel)
+			}
+			results = append(results, r)
+		}
+	}
+	return Reply{Cases: results}
+}
+
+// RecordCase writes the game so far as a fixture case, as the terminal's f
+// key does, for the .cases file in the folder of the game's one mod (its
+// Mods: line is "."): the moves that stand since the game began (or since
+// the game was resumed), with what the mod's code as it stands now does
+// with them. The game must have been started with Options.Record.
+//
+// The moves are played again under the mods the game has now, so that a
+// case recorded after an edit checks the edited code: the states the
+// recording saw under an earlier version are not compared.
+func (b *Bridge) RecordCase(id, title string) Reply {
+	if b.s == nil {
+		return fail(errNoGame)
+	}
+	if len(b.setup.Mods) != 1 {
+		return fail(&Error{Kind: KindGame, Message: fmt.Sprintf("a case is recorded for the game of one mod, and this game has %d", len(b.setup.Mods))})
+	}
+	if id == "" || strings.ContainsAny(id, " \t\n") {
+		return fail(&Error{Kind: KindInput, Key: "id", Message: fmt.Sprintf("case id %q: want one word", id)})
+	}
+	if title == "" {
+		title = "written from play"
+	}
+	f, err := replay.New(b.s, replay.Meta{Program: "2048 in the browser"})
+	if err != nil {
+		return fail(&Error{Kind: KindGame, Message: "this game is not recorded: " + err.Error()})
+	}
+	kept := f.Actions[:0]
+	for _, a := range f.Actions {
+		if session.ActionKind(a.Action) == session.ActionReload {
+			continue
+		}
+		a.Digest, a.Faults, a.State = "", nil, nil
+		kept = append(kept, a)
+	}
+	f.Actions = kept
+	text, err := f.Fixture(b.setup, replay.FixtureOptions{ID: id, Title: title, Mods: []string{"."}})
+	if err != nil {
+		return fail(&Error{Kind: KindGame, Message: "the case cannot be written: " + err.Error()})
+	}
+	return Reply{Text: string(text)}
+}
+
+// ZipMod returns the mod src (given file by file) as a zip, in base64,
+// its files in one folder named by src.Name, as `2048 mod install`
+// takes it. The mod must load.
+func ZipMod(src ModSource) Reply {
+	if src.Files == nil {
+		return fail(&Error{Kind: KindInput, Message: "zipMod takes a mod given file by file"})
+	}
+	if err := tryMod(src); err != nil {
+		return fail(locate(err, []ModSource{src}))
+	}
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	paths := make([]string, 0, len(src.Files))
+	for p := range src.Files {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: path.Join(src.Name, p), Method: zip.Deflate})
+		if err == nil {
+			_, err = w.Write([]byte(src.Files[p]))
+		}
+		if err != nil {
+			return fail(err)
+		}
+	}
+	if err := zw.Close(); err != nil {
+		return fail(err)
+	}
+	return Reply{Zip: base64.StdEncoding.EncodeToString(buf.Bytes())}
+}
+
+// tryMod loads the mod src and starts a game with it, of the first
+// ruleset its manifest names: a Lua error at its load shows now.
+func tryMod(src ModSource) error {
+	m, err := src.load()
+	if err != nil {
+		return &Error{Kind: KindMod, Message: err.Error()}
+	}
+	o := Options{Seed: "1", Mods: []ModSource{src}}
+	if rs := m.Manifest.Rulesets; len(rs) > 0 {
+		o.Ruleset = rs[0]
+	}
+	b := New()
+	defer b.Close()
+	if r := b.NewGame(o, nil); r.Error != nil {
+		return r.Error
+	}
+	return nil
+}
+
+// UnpackMod returns the files of the mod src (a zip, or files of a picked
+// folder whose mod lies a folder down) by their path in the mod's folder,
+// and the mod's id as Name: what the workshop opens. The mod need not
+// load: the editor is where it gets fixed. A zip's limits and refusals
+// are the ones a played mod's are.
+func UnpackMod(src ModSource) Reply {
+	fsys, root, err := filesOf(src)
+	if err != nil {
+		return fail(err)
+	}
+	out := map[string]string{}
+	err = fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return err
+		}
+		out[strings.TrimPrefix(p, root+"/")] = string(data)
+		return nil
+	})
+	if err != nil {
+		return fail(err)
+	}
+	name := path.Base(root)
+	if m, err := scripting.LoadModFS(mustSub(fsys, root), name); err == nil {
+		name = m.ID()
+	} else if id := manifestID.FindStringSubmatch(out[scripting.ManifestName]); id != nil {
+		name = id[1]
+	}
+	return Reply{Files: out, Name: name}
+}
+
+// manifestID finds a manifest's id when the mod does not load.
+var manifestID = regexp.MustCompile(`(?m)^\s*id\s*=\s*"([a-z][a-z0-9_]*)"`)
+
+func mustSub(fsys fs.FS, dir string) fs.FS {
+	sub, err := fs.Sub(fsys, dir)
+	if err != nil {
+		return fsys
+	}
+	return sub
+}
+
+// filesOf returns the files of src in memory and the folder in them that
+// holds its manifest.
+func filesOf(src ModSource) (fs.FS, string, error) {
+	name := src.Name
+	if name == "" {
+		name = "mod"
+	}
+	switch {
+	case src.Files != nil:
+		files := map[string][]byte{}
+		for p, text := range src.Files {
+			if !fs.ValidPath(p) || p == "." {
+				return nil, "", &Error{Kind: KindInput, Message: fmt.Sprintf("%s: %q is not a path inside the mod's folder", name, p)}
+			}
+			files[p] = []byte(text)
+		}
+		fsys, err := memFS(files)
+		if err != nil {
+			return nil, "", err
+		}
+		root, err := modRoot(fsys)
+		if err != nil {
+			return nil, "", &Error{Kind: KindInput, Message: fmt.Sprintf("%s: %v", name, err)}
+		}
+		if root != "." {
+			return fsys, root, nil
+		}
+		// The mod's files at the top: in a folder of its name, so that
+		// messages name it as the mod's folder.
+		in := map[string][]byte{}
+		for p, data := range files {
+			in[path.Join(path.Base(name), p)] = data
+		}
+		fsys, err = memFS(in)
+		return fsys, path.Base(name), err
+	case src.Zip != "":
+		data, err := base64.StdEncoding.DecodeString(src.Zip)
+		if err != nil {
+			return nil, "", &Error{Kind: KindInput, Message: fmt.Sprintf("%s: not base64: %v", name, err)}
+		}
+		zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+		if err != nil {
+			return nil, "", &Error{Kind: KindInput, Message: fmt.Sprintf("%s: not a zip: %v", name, err)}
+		}
+		fsys, err := unzip(zr, name)
+		if err != nil {
+			return nil, "", &Error{Kind: KindInput, Message: err.Error()}
+		}
+		root, err := modRoot(fsys)
+		if err != nil {
+			return nil, "", &Error{Kind: KindInput, Message: fmt.Sprintf("%s: %v", name, err)}
+		}
+		return fsys, root, nil
+	}
+	return nil, "", &Error{Kind: KindInput, Message: "a mod given file by file or as a zip"}
+}
+
+// Where an error's message names a place in a mod's files: "(main.lua:3)"
+// of a Lua error, "mod.toml:5:" of a manifest's, "main.lua at EOF" of a
+// syntax error at the end of a file, "main.lua line:4" of the parser's.
+var (
+	atLine = regexp.MustCompile(`([\w./-]+\.(?:lua|toml|cases)):(\d+)`)
+	atEOF  = regexp.MustCompile(`([\w./-]+\.lua) at EOF`)
+	parser = regexp.MustCompile(`([\w./-]+\.lua) line:(\d+)`)
+)
+
+// locate gives a mod's error the file and line its message names, the
+// file by its path in the mod's folder: the innermost place (the last
+// named, as a require's error wraps the required file's).
+func locate(err error, mods []ModSource) error {
+	e := errorOf(err)
+	if e.File != "" {
+		return e
+	}
+	if e.Kind == KindGame {
+		e.Kind = KindMod
+	}
+	msg := e.Message
+	file, line := "", 0
+	for _, re := range []*regexp.Regexp{atLine, parser} {
+		if ms := re.FindAllStringSubmatch(msg, -1); ms != nil {
+			m := ms[len(ms)-1]
+			file = m[1]
+			line, _ = strconv.Atoi(m[2])
+		}
+	}
+	if m := atEOF.FindStringSubmatch(msg); m != nil && file == "" {
+		file = m[1]
+		line = -1
+	}
+	if file == "" {
+		return e
+	}
+	src := mods[0]
+	if e.Index >= 0 && e.Index < len(mods) {
+		src = mods[e.Index]
+	}
+	// The message may name the file with the mod's folder before it.
+	for _, try := range []string{file, strings.TrimPrefix(file, src.Name+"/"), path.Base(file)} {
+		if text, ok := src.Files[try]; ok {
+			e.File = try
+			if line < 0 {
+				line = strings.Count(strings.TrimRight(text, "\n"), "\n") + 1
+			}
+			e.Line = line
+			break
+		}
+	}
+	return e
+}

@@ -1,0 +1,274 @@
+package bridge_test
+
+import (
+	"encoding/base64"
+	"strings"
+	"testing"
+
+	"github.com/mod2048/mod2048/cmd/internal/web/bridge"
+	"github.com/mod2048/mod2048/scripting"
+)
+
+// burnLua is a hazard that burns a tile after a countdown: every third
+// turn a fire mark with a three-turn fuse goes on the first tile of the
+// board without one, and when the fuse runs out the cell is emptied.
+const burnLua = `game.hazard{name = "fire", glyph = "*", color = "red", counter = "turns",
+  description = "burns its tile when the countdown ends"}
+
+game.on("tick", function(ev)
+  if ev.turn % 3 == 0 then
+    local cells = game.cells{cell = "^[1-9]", without = "fire"}
+    if #cells > 0 then
+      local c = cells[1]
+      game.mark(math.floor(c / game.width), c % game.width, "fire", 3)
+    end
+  end
+end)
+
+game.on("expire", function(ev)
+  game.set(ev.row, ev.col, 0)
+  game.notify("a tile burned")
+end)
+`
+
+// newMod is the files of a new mod id, as the workshop starts one.
+func newMod(t *testing.T, id string) map[string]string {
+	t.Helper()
+	r := bridge.NewMod(id, "")
+	if r.Error != nil {
+		t.Fatal(r.Error)
+	}
+	return r.Files
+}
+
+func TestNewMod(t *testing.T) {
+	files := newMod(t, "burn")
+	for _, p := range []string{"mod.toml", "main.lua", "README.md", "burn.cases", ".luarc.json", ".luals/mod2048.lua"} {
+		if files[p] == "" {
+			t.Errorf("no %s", p)
+		}
+	}
+	if !strings.Contains(files["mod.toml"], `id = "burn"`) {
+		t.Errorf("mod.toml: %s", files["mod.toml"])
+	}
+	// The new mod's fixture passes as written, as mod new's does.
+	r := bridge.RunCases(bridge.ModSource{Name: "burn", Files: files})
+	if r.Error != nil || len(r.Cases) != 1 || !r.Cases[0].OK || r.Cases[0].ID != "BURN-1" || r.Cases[0].File != "burn.cases" {
+		t.Fatalf("the new mod's cases: %+v %+v", r.Cases, r.Error)
+	}
+	for _, bad := range [][2]string{{"Burn", ""}, {"", ""}, {"burn", "hex"}} {
+		if r := bridge.NewMod(bad[0], bad[1]); r.Error == nil || r.Error.Kind != bridge.KindInput {
+			t.Errorf("NewMod(%q, %q) = %+v, want an input error", bad[0], bad[1], r.Error)
+		}
+	}
+	if files := newMod(t, "life"); !strings.Contains(files["mod.toml"], "classic") {
+		t.Error("a new mod is classic unless asked")
+	}
+	if r := bridge.NewMod("life", "cellular"); r.Error != nil || !strings.Contains(r.Files["mod.toml"], `rulesets = ["cellular"]`) {
+		t.Errorf("a cellular mod: %+v", r)
+	}
+}
+
+// TestReloadMods: a reload keeps the game where it is and runs the new
+// code; a broken edit is refused at its file and line, the game keeping
+// the last good code.
+func TestReloadMods(t *testing.T) {
+	files := newMod(t, "burn")
+	b := bridge.New()
+	defer b.Close()
+	src := func() []bridge.ModSource { return []bridge.ModSource{{Name: "burn", Files: files}} }
+	ok(t, b.NewGame(bridge.Options{Seed: "5", Mods: src(), Record: true}, nil))
+	for _, d := range []string{"left", "up"} {
+		ok(t, b.Move(d))
+	}
+	before := ok(t, b.View())
+	files["main.lua"] = burnLua
+	after := ok(t, b.ReloadMods(src(), nil))
+	if rowsOf(after, "0") != rowsOf(before, "0") || after.Undo != before.Undo {
+		t.Fatalf("the reload changed the game:\n%s\nturn %d, was\n%s\nturn %d", rowsOf(after, "0"), after.Undo, rowsOf(before, "0"), before.Undo)
+	}
+	// Turn 3 marks a tile; turn 6 burns it.
+	var v *bridge.View
+	burned := false
+	for i := 0; i < 40 && !burned; i++ {
+		v = ok(t, b.Move([]string{"right", "down", "left", "up"}[i%4]))
+		for _, n := range v.Notices {
+			burned = burned || n.Text == "a tile burned"
+		}
+	}
+	if !burned {
+		t.Fatal("no tile burned in 40 moves")
+	}
+	turn := v.Undo
+
+	for _, c := range []struct {
+		file, text string
+		line       int
+	}{
+		{"main.lua", burnLua + "\ngame.on(\"tick\", function(ev)\n", strings.Count(burnLua, "\n") + 2}, // at EOF: the last line
+		{"main.lua", "local x = 1\nerror('boom')\n", 2},
+		{"mod.toml", files["mod.toml"] + "\nbogus = 1\n", strings.Count(files["mod.toml"], "\n") + 2},
+		{"main.lua", "require('lib')\n", 1},
+	} {
+		broken := map[string]string{}
+		for k, v := range files {
+			broken[k] = v
+		}
+		broken[c.file] = c.text
+		r := b.ReloadMods([]bridge.ModSource{{Name: "burn", Files: broken}}, nil)
+		if r.Error == nil || r.Error.Kind != bridge.KindMod || r.Error.File != c.file || r.Error.Line != c.line {
+			t.Errorf("broken %s: %+v, want a mod error at %s:%d", c.file, r.Error, c.file, c.line)
+		}
+	}
+	// A required file's own error is located in it.
+	broken := map[string]string{"mod.toml": files["mod.toml"], "main.lua": "require('lib')\n", "lib.lua": "\nx = = 1\n"}
+	if r := b.ReloadMods([]bridge.ModSource{{Name: "burn", Files: broken}}, nil); r.Error == nil || r.Error.File != "lib.lua" || r.Error.Line != 2 {
+		t.Errorf("an error in a required file: %+v", r.Error)
+	}
+	// The game goes on with the last good code.
+	v = ok(t, b.View())
+	if v.Undo != turn {
+		t.Fatalf("a refused reload moved the game to turn %d from %d", v.Undo, turn)
+	}
+	if r := b.ReloadMods(nil, nil); r.Error == nil {
+		t.Error("a reload with no mod")
+	}
+	// Its settings change as it runs.
+	if r := b.ReloadMods(src(), []string{"burn.max_turns=0"}); r.Error != nil {
+		t.Fatal(r.Error)
+	}
+	if r := b.ReloadMods(src(), []string{"burn.max_turns=-1"}); r.Error == nil {
+		t.Error("a setting out of bounds reloads")
+	}
+}
+
+// TestRecordCase: the game so far, recorded as a case, passes the fixture
+// runner with the mod's files, also after edits during the game; a
+// broken case fails at its line with the boards side by side.
+func TestRecordCase(t *testing.T) {
+	files := newMod(t, "burn")
+	files["main.lua"] = burnLua
+	b := bridge.New()
+	defer b.Close()
+	src := []bridge.ModSource{{Name: "burn", Files: files}}
+	ok(t, b.NewGame(bridge.Options{Seed: "9", Mods: src, Record: true}, nil))
+	for i := 0; i < 4; i++ {
+		ok(t, b.Move([]string{"left", "down", "right", "up"}[i%4]))
+	}
+	// An edit mid-game: the fuse is two turns now.
+	edited := map[string]string{}
+	for k, v := range files {
+		edited[k] = v
+	}
+	edited["main.lua"] = strings.Replace(burnLua, `"fire", 3)`, `"fire", 2)`, 1)
+	ok(t, b.ReloadMods([]bridge.ModSource{{Name: "burn", Files: edited}}, nil))
+	for i := 0; i < 8; i++ {
+		ok(t, b.Move([]string{"left", "down", "right", "up"}[i%4]))
+	}
+	ok(t, b.Undo())
+	r := b.RecordCase("BURN-2", "")
+	if r.Error != nil {
+		t.Fatal(r.Error)
+	}
+	if !strings.Contains(r.Text, "Case: BURN-2 written from play") || !strings.Contains(r.Text, "Mods: .") || !strings.Contains(r.Text, "Notice: burn: a tile burned") {
+		t.Fatalf("the case:\n%s", r.Text)
+	}
+	edited["burn.cases"] = r.Text // the scaffold's case is of the scaffold's code
+	res := bridge.RunCases(bridge.ModSource{Name: "burn", Files: edited})
+	if len(res.Cases) != 1 || !res.Cases[0].OK {
+		t.Fatalf("the recorded case fails: %+v", res.Cases)
+	}
+	// The same case against the first fuse fails, with its boards.
+	edited["main.lua"] = burnLua
+	res = bridge.RunCases(bridge.ModSource{Name: "burn", Files: edited})
+	if len(res.Cases) != 1 || res.Cases[0].OK || res.Cases[0].FailLine == 0 || res.Cases[0].Step == "" || res.Cases[0].Text == "" {
+		t.Fatalf("the recorded case passes with other code: %+v", res.Cases)
+	}
+	if f := res.Cases[0]; (f.Expect == nil) != (f.Actual == nil) || !strings.HasPrefix(f.Text, "burn.cases:") {
+		t.Errorf("the failure: %+v", f)
+	}
+	// A file that does not parse is one failure at its line.
+	edited["more.cases"] = "Case: X-1\nMove: Sideways\n"
+	res = bridge.RunCases(bridge.ModSource{Name: "burn", Files: edited})
+	last := res.Cases[len(res.Cases)-1]
+	if last.File != "more.cases" || last.OK || last.FailLine != 2 {
+		t.Errorf("a file that does not parse: %+v", last)
+	}
+	// A game not recorded has no case.
+	b2 := bridge.New()
+	defer b2.Close()
+	ok(t, b2.NewGame(bridge.Options{Seed: "9", Mods: src}, nil))
+	if r := b2.RecordCase("X-1", ""); r.Error == nil {
+		t.Error("a case from a game not recorded")
+	}
+	if r := b.RecordCase("two words", ""); r.Error == nil {
+		t.Error("a case id of two words")
+	}
+}
+
+// TestZipMod: the zip of a mod's files unpacks to the same files, loads
+// as a player's mod, and refuses a mod that does not load.
+func TestZipMod(t *testing.T) {
+	files := newMod(t, "burn")
+	files["main.lua"] = burnLua
+	r := bridge.ZipMod(bridge.ModSource{Name: "burn", Files: files})
+	if r.Error != nil {
+		t.Fatal(r.Error)
+	}
+	data, err := base64.StdEncoding.DecodeString(r.Zip)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), "burn/mod.toml") {
+		t.Error("the zip's files are not in the folder burn")
+	}
+	u := bridge.UnpackMod(bridge.ModSource{Name: "burn.zip", Zip: r.Zip})
+	if u.Error != nil || u.Name != "burn" || len(u.Files) != len(files) {
+		t.Fatalf("unpacked: %+v", u)
+	}
+	for p, text := range files {
+		if u.Files[p] != text {
+			t.Errorf("%s differs after the round trip", p)
+		}
+	}
+	b := bridge.New()
+	defer b.Close()
+	ok(t, b.NewGame(bridge.Options{Seed: "1", Mods: []bridge.ModSource{{Name: "burn.zip", Zip: r.Zip}}}, nil))
+	files["main.lua"] = "error('no')"
+	if r := bridge.ZipMod(bridge.ModSource{Name: "burn", Files: files}); r.Error == nil || r.Error.File != "main.lua" || r.Error.Line != 1 {
+		t.Errorf("a zip of a mod that does not load: %+v", r.Error)
+	}
+	// A folder picked a level up unpacks to the mod's own files; one that
+	// does not load keeps its manifest's id.
+	u = bridge.UnpackMod(bridge.ModSource{Name: "picked", Files: map[string]string{"burn/mod.toml": files["mod.toml"], "burn/main.lua": files["main.lua"]}})
+	if u.Error != nil || u.Name != "burn" || u.Files["main.lua"] != "error('no')" {
+		t.Errorf("a picked folder: %+v", u)
+	}
+	if u := bridge.UnpackMod(bridge.ModSource{Name: "x", Zip: "AAAA"}); u.Error == nil {
+		t.Error("a zip that is not one")
+	}
+}
+
+func TestCompletionsCall(t *testing.T) {
+	r := bridge.LuaCompletions()
+	if r.Completions == nil || len(r.Completions.Members["game"]) != len(scripting.APIFunctions())+len(scripting.APIFields()) {
+		t.Fatalf("%+v", r.Completions)
+	}
+}
+
+func TestModLog(t *testing.T) {
+	files := newMod(t, "counter")
+	b := bridge.New()
+	defer b.Close()
+	if r := b.ModLog(); r.Error == nil {
+		t.Error("a log with no game")
+	}
+	ok(t, b.NewGame(bridge.Options{Seed: "3", Mods: []bridge.ModSource{{Name: "counter", Files: files}}}, nil))
+	for _, d := range []string{"left", "right", "up", "down"} {
+		ok(t, b.Move(d))
+	}
+	r := b.ModLog()
+	if r.Error != nil || len(r.Log["counter"]) == 0 || !strings.HasPrefix(r.Log["counter"][0], "turn 1: ") {
+		t.Fatalf("the log: %+v", r)
+	}
+}
