@@ -45,7 +45,7 @@ var (
 // host gains is in the editor's completion as soon as it is annotated.
 func LuaCompletions() Completions {
 	c := Completions{Members: map[string][]Completion{}, Strings: map[string][]Completion{}}
-	var doc []string   // the --- lines of documentation above what comes next
+	var doc []string    // the --- lines of documentation above what comes next
 	var params []string // the ---@param lines' names, for a signature
 	class, alias := "", ""
 	seen := map[string]bool{}

@@ -17,7 +17,6 @@ import (
 	"github.com/andybalholm/brotli"
 
 	"github.com/mod2048/mod2048/cmd/internal/web"
-	"github.com/mod2048/mod2048/cmd/internal/web/internal/wasmstamp"
 )
 
 // TestServeWasm: main.wasm goes brotli-compressed, as embedded, to a
@@ -195,17 +194,27 @@ func TestServiceWorkerFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := regexp.MustCompile(`const FILES = \[([^\]]*)\];`).FindSubmatch(src)
-	if m == nil {
-		t.Fatalf("%s has no FILES list", web.ServiceWorker)
-	}
 	var kept []string
-	if err := json.Unmarshal([]byte("["+string(m[1])+"]"), &kept); err != nil {
-		t.Fatal(err)
+	for _, list := range []string{"FILES", "LAZY"} {
+		m := regexp.MustCompile(`const ` + list + ` = \[([^\]]*)\];`).FindSubmatch(src)
+		if m == nil {
+			t.Fatalf("%s has no %s list", web.ServiceWorker, list)
+		}
+		var names []string
+		if err := json.Unmarshal([]byte("["+string(m[1])+"]"), &names); err != nil {
+			t.Fatal(err)
+		}
+		kept = append(kept, names...)
 	}
-	want := []string{"./", "main.wasm"}
+	// The page's files: the site's, each compressed file by the name the
+	// page asks for, without the stamps and the worker itself.
+	want := []string{"./"}
 	fs.WalkDir(web.Site(), ".", func(p string, e fs.DirEntry, err error) error {
-		if err == nil && !e.IsDir() && p != "index.html" && p != web.Compressed && p != wasmstamp.File && p != web.ServiceWorker {
+		switch {
+		case err != nil || e.IsDir() || p == "index.html" || p == web.ServiceWorker || strings.HasSuffix(p, ".stamp"):
+		case strings.HasSuffix(p, ".br"):
+			want = append(want, strings.TrimSuffix(p, ".br"))
+		default:
 			want = append(want, p)
 		}
 		return nil

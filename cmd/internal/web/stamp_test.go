@@ -72,7 +72,7 @@ func TestSiteFiles(t *testing.T) {
 // The size budgets of main.wasm: on the wire (brotli, as served) and raw.
 const (
 	wireBudget = 2_000_000
-	rawBudget  = 9_500_000
+	rawBudget  = 10_500_000 // 9.5 MB until the workshop's fixture runner (issue 32)
 )
 
 // wasmSizes returns main.wasm's size, raw and brotli-compressed.

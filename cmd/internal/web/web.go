@@ -101,7 +101,7 @@ func Wasm() ([]byte, error) {
 			wasmOnce.err = fmt.Errorf("the site lacks %s: run make web", Compressed)
 			return
 		}
-		wasmOnce.data, wasmOnce.err = decode(br)
+		wasmOnce.data, wasmOnce.err = decode("main.wasm", br)
 	})
 	return wasmOnce.data, wasmOnce.err
 }
@@ -135,15 +135,8 @@ func SiteHandler(site fs.FS, d *Defaults) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	br, ok := files[Compressed]
-	if !ok {
+	if _, ok := files[Compressed]; !ok {
 		return nil, fmt.Errorf("the site lacks %s: run make web", Compressed)
-	}
-	wasmBr := &file{data: br.data, etag: etagOf(br.data, "br"), ctype: "application/wasm"}
-	var raw struct {
-		sync.Once
-		f   *file
-		err error
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /"+DefaultsFile, func(w http.ResponseWriter, r *http.Request) {
@@ -155,25 +148,11 @@ func SiteHandler(site fs.FS, d *Defaults) (http.Handler, error) {
 		w.Header().Set("Cache-Control", "no-store")
 		w.Write(defaults)
 	})
-	mux.HandleFunc("GET /main.wasm", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Vary", "Accept-Encoding")
-		if accepts(r, "br") {
-			w.Header().Set("Content-Encoding", "br")
-			serveFile(w, r, wasmBr)
-			return
+	for name, br := range files {
+		if plain, ok := strings.CutSuffix(name, ".br"); ok {
+			mux.HandleFunc("GET /"+plain, compressedHandler(plain, br.data))
 		}
-		raw.Do(func() {
-			var wasm []byte
-			if wasm, raw.err = decode(br.data); raw.err == nil {
-				raw.f = &file{data: wasm, etag: etagOf(wasm, ""), ctype: "application/wasm"}
-			}
-		})
-		if raw.err != nil {
-			http.Error(w, raw.err.Error(), http.StatusInternalServerError)
-			return
-		}
-		serveFile(w, r, raw.f)
-	})
+	}
 	mux.HandleFunc("GET /", func(w http.ResponseWriter, r *http.Request) {
 		name := strings.TrimPrefix(r.URL.Path, "/")
 		if name == "" {
@@ -187,6 +166,39 @@ func SiteHandler(site fs.FS, d *Defaults) (http.Handler, error) {
 		serveFile(w, r, f)
 	})
 	return mux, nil
+}
+
+// compressedHandler serves the file name, which the site holds compressed
+// with brotli (br): as it is, with Content-Encoding: br, to a browser that
+// accepts brotli, and decoded (once) to any other client, each form with
+// its own ETag.
+func compressedHandler(name string, br []byte) http.HandlerFunc {
+	ctype := contentType(name)
+	sent := &file{data: br, etag: etagOf(br, "br"), ctype: ctype}
+	var raw struct {
+		sync.Once
+		f   *file
+		err error
+	}
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Vary", "Accept-Encoding")
+		if accepts(r, "br") {
+			w.Header().Set("Content-Encoding", "br")
+			serveFile(w, r, sent)
+			return
+		}
+		raw.Do(func() {
+			var data []byte
+			if data, raw.err = decode(name, br); raw.err == nil {
+				raw.f = &file{data: data, etag: etagOf(data, ""), ctype: ctype}
+			}
+		})
+		if raw.err != nil {
+			http.Error(w, raw.err.Error(), http.StatusInternalServerError)
+			return
+		}
+		serveFile(w, r, raw.f)
+	}
 }
 
 // HostGuard serves h only to requests that name the server in their Host
@@ -282,6 +294,16 @@ var contentTypes = map[string]string{
 	".webmanifest": "application/manifest+json",
 	".stamp":       "text/plain; charset=utf-8",
 	".br":          "application/octet-stream",
+	".wasm":        "application/wasm",
+	".txt":         "text/plain; charset=utf-8",
+}
+
+// contentType is the type of the site's file name.
+func contentType(name string) string {
+	if t, ok := contentTypes[path.Ext(name)]; ok {
+		return t
+	}
+	return "application/octet-stream"
 }
 
 // served reads the site's files as they are served and written: sw.js
@@ -303,11 +325,7 @@ func served(site fs.FS) (map[string]*file, error) {
 		if p == ServiceWorker {
 			data = bytes.ReplaceAll(data, []byte(versionMark), []byte(version))
 		}
-		ctype, ok := contentTypes[path.Ext(p)]
-		if !ok {
-			ctype = "application/octet-stream"
-		}
-		files[p] = &file{data: data, etag: etagOf(data, ""), ctype: ctype}
+		files[p] = &file{data: data, etag: etagOf(data, ""), ctype: contentType(p)}
 		return nil
 	})
 	return files, err
@@ -347,11 +365,11 @@ func Version(site fs.FS) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)[:8]), nil
 }
 
-// decode decodes brotli-compressed data.
-func decode(br []byte) ([]byte, error) {
+// decode decodes the brotli-compressed file name.
+func decode(name string, br []byte) ([]byte, error) {
 	data, err := io.ReadAll(brotli.NewReader(bytes.NewReader(br)))
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", Compressed, err)
+		return nil, fmt.Errorf("%s.br: %v", name, err)
 	}
 	return data, nil
 }
@@ -399,12 +417,18 @@ func Write(dir string, d *Defaults) error {
 			return err
 		}
 	}
-	wasm, err := Wasm()
-	if err != nil {
-		return err
-	}
-	if err := os.WriteFile(filepath.Join(dir, "main.wasm"), wasm, 0o644); err != nil {
-		return err
+	for p, f := range files {
+		plain, ok := strings.CutSuffix(p, ".br")
+		if !ok {
+			continue
+		}
+		data, err := decode(plain, f.data)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(plain)), data, 0o644); err != nil {
+			return err
+		}
 	}
 	if d == nil {
 		return nil
@@ -418,10 +442,13 @@ func Write(dir string, d *Defaults) error {
 
 // Files lists the files Write writes, for messages.
 func Files() []string {
-	names := []string{"main.wasm"}
+	var names []string
 	fs.WalkDir(Site(), ".", func(p string, e fs.DirEntry, err error) error {
 		if err == nil && !e.IsDir() {
 			names = append(names, p)
+			if plain, ok := strings.CutSuffix(p, ".br"); ok {
+				names = append(names, plain)
+			}
 		}
 		return nil
 	})

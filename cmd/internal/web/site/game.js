@@ -480,6 +480,7 @@
         announce(view.notice ? view.notice : DIR_NAMES[action.dir] + ": nothing moves.");
         if (view.notice) notify(view.notice);
         showReports(view.reports);
+        told(view);
         return;
       }
       animate(prev, view);
@@ -493,6 +494,7 @@
     showReports(view.reports);
     toast(view.notices);
     announceAction(action, view);
+    told(view);
   }
 
   function announceAction(action, v) {
@@ -621,9 +623,7 @@
     if (reply.error) return reply.error;
     if (anim) { clearTimeout(anim.timer); anim = null; }
     queue.length = 0;
-    options = withoutSeed(opts);
-    optionsJSON = JSON.stringify(options);
-    store(KEY_SETUP, optionsJSON);
+    keepSetup(opts);
     view = reply.view;
     gridSize = "";
     draw(view, [], []);
@@ -632,7 +632,99 @@
     $("reports-box").hidden = true;
     showReports(view.reports);
     syncForm();
+    told(view);
     return null;
+  }
+
+  // keepSetup makes opts the game's setup as the page keeps it, with the
+  // game (a reload of its mods changes them, and the page then resumes
+  // the game with the mods it has now).
+  function keepSetup(opts) {
+    options = withoutSeed(opts);
+    optionsJSON = JSON.stringify(options);
+    store(KEY_SETUP, optionsJSON);
+  }
+
+  // ---- The workshop (workshop.js): the mod editor beside the game,
+  // loaded only when it opens (a button, or a link to #workshop or to a
+  // shared mod). It plays through this page's game: page is all it sees
+  // of it.
+  const viewers = [];
+  function told(v) {
+    for (const f of viewers) {
+      try { f(v); } catch (e) { console.error(e); }
+    }
+  }
+
+  const page = {
+    api: () => api,
+    view: () => view,
+    options: () => options,
+    // onView calls f with every view the game shows, after it is drawn.
+    onView: (f) => viewers.push(f),
+    // start starts a new game of opts; null, or the error that kept the
+    // game as it was.
+    start(opts) {
+      const err = start(opts, null);
+      if (!err) announce("New " + view.ruleset + " game.");
+      return err;
+    },
+    // reload gives the game new code for its mods, keeping the game
+    // (bridge.ReloadMods); null, or the error that kept the last good
+    // code running.
+    reload(mods, modSets) {
+      if (anim) anim.finish();
+      const r = api.reloadMods(mods, modSets || []);
+      if (r.error) return r.error;
+      keepSetup(Object.assign({}, options, { mods, modSets: modSets && modSets.length ? modSets : undefined }));
+      view = r.view;
+      draw(view, [], []);
+      persistSoon();
+      showReports(view.reports);
+      told(view);
+      return null;
+    },
+    settingFields: (m) => settingFields(m),
+    modSetsOf: (root) => modSetsOf(root),
+    setValues: (sets) => showSettings(sets),
+    notify: (text) => notify(text),
+    announce: (text) => announce(text),
+    focusGame: () => game.focus(),
+    timings,
+  };
+
+  // openWorkshop loads the workshop's style, editor and code once, and
+  // opens it; hash is the location's fragment that asked for it.
+  let workshopLoad = null;
+  function openWorkshop(hash) {
+    const t0 = performance.now();
+    if (!workshopLoad) {
+      const add = (tag, attrs) => new Promise((resolve, reject) => {
+        const el = document.createElement(tag);
+        Object.assign(el, attrs);
+        el.onload = resolve;
+        el.onerror = () => reject(new Error("the workshop's " + (attrs.src || attrs.href) + " cannot be loaded"));
+        document.head.appendChild(el);
+      });
+      workshopLoad = Promise.all([
+        add("link", { rel: "stylesheet", href: "workshop.css" }),
+        add("script", { src: "editor.js" }),
+        add("script", { src: "workshop.js" }),
+      ]).catch((e) => { workshopLoad = null; throw e; });
+    }
+    return workshopLoad.then(() => {
+      window.mod2048Workshop.open(page, hash);
+      timings.workshop = performance.now() - t0;
+    }, (e) => notify(e.message));
+  }
+
+  function onHash() {
+    const h = location.hash;
+    if (h === "#workshop" || h.startsWith("#workshop/") || h.startsWith("#share=")) {
+      if (api) openWorkshop(h);
+    } else if (window.mod2048Workshop) {
+      window.mod2048Workshop.close();
+    }
   }
 
   function randomSeed() {
@@ -1078,6 +1170,7 @@
     $("retry").addEventListener("click", () => { input({ kind: "new" }); game.focus(); });
     $("keep-playing").addEventListener("click", () => { input({ kind: "keep" }); game.focus(); });
     $("notice-close").addEventListener("click", () => ($("notice").hidden = true));
+    window.addEventListener("hashchange", onHash);
   }
 
   // ---- Loading.
@@ -1119,6 +1212,7 @@
     timings.wasmReady = performance.now();
     firstGame(defaults);
     document.body.dataset.ready = "1";
+    onHash();
     afterDraw();
     requestAnimationFrame(() => {
       timings.firstFrame = performance.now();

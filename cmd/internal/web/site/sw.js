@@ -17,6 +17,11 @@ const VERSION = "@VERSION@";
 const PREFIX = "mod2048-";
 const CACHE = PREFIX + VERSION;
 const FILES = ["./", "style.css", "game.js", "wasm_exec.js", "main.wasm", "manifest.webmanifest", "icon-192.png", "icon-512.png"];
+// LAZY are the workshop's files: the page loads them only when the
+// workshop opens, so a player who never opens it never downloads them.
+// The worker keeps each in the version's set the first time the page
+// fetches it, so an opened workshop opens again offline.
+const LAZY = ["workshop.js", "workshop.css", "editor.js", "editor-licenses.txt"];
 
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
@@ -47,11 +52,14 @@ self.addEventListener("fetch", (event) => {
   const rel = url.pathname.slice(scope.pathname.length);
   let key;
   if (rel === "" || rel === "index.html") key = "./";
-  else if (FILES.includes(rel)) key = rel;
+  else if (FILES.includes(rel) || LAZY.includes(rel)) key = rel;
   else return; // defaults.json and anything else: the network's
   event.respondWith((async () => {
     const cache = await caches.open(CACHE);
     const hit = await cache.match(key);
-    return hit || fetch(req);
+    if (hit) return hit;
+    const res = await fetch(req);
+    if (res.ok && LAZY.includes(key)) await cache.put(key, res.clone());
+    return res;
   })());
 });

@@ -1,0 +1,701 @@
+// The workshop: a mod's files in an editor beside the game, as `2048 play
+// --watch` and `2048 test` are in a terminal. game.js loads this file (with
+// workshop.css and editor.js, the CodeMirror bundle) only when the
+// workshop opens, and gives it the page's game (open's page): every rule,
+// check and runner is the engine's, behind the page's mod2048 object.
+//
+//   - Every pause in typing reloads the mod into the running game, which
+//     goes on where it is (bridge.ReloadMods); a broken edit keeps the
+//     last good code running, and its error is marked at its file and line.
+//   - Ctrl-Enter (or Run fixtures) runs the mod's .cases files with the
+//     runner of `2048 test`; Record a case writes the game so far as a
+//     case, as the terminal's f key does.
+//   - The work is kept in this site's storage after every change; it is
+//     exported as a zip that `2048 mod install` takes, imported from a zip
+//     or a folder, and shared as a link that holds the files, compressed,
+//     in its fragment (#share=...), which opens only when the player says
+//     yes.
+"use strict";
+
+(function () {
+  const STORE = "mod2048-workshop";
+  const PAUSE_MS = 400; // a pause in typing that reloads the mod
+  // The annotation file every new mod has (a copy of the host's, for the
+  // language server): left out of share links, and put back when one
+  // opens.
+  const ANNOTATIONS = ".luals/mod2048.lua";
+
+  let page = null; // game.js's page (open's argument)
+  let api = null;
+  let root = null; // the workshop's element
+  let work = null; // {name, files: {path: text}, active, modSets: []}
+  const editors = new Map(); // path → editor handle
+  let listing = null; // the completion listing (bridge.LuaCompletions)
+  let timer = 0;
+  let running = false; // the game plays this workshop's mod
+  let loadError = null; // the last reload's error, while it stands
+  const reports = new Map(); // file → [{line, message}] of handler errors
+  let lastTurnNote = "";
+
+  const $ = (id) => document.getElementById(id);
+  const el = (tag, props, ...kids) => {
+    const e = document.createElement(tag);
+    if (props) Object.assign(e, props);
+    for (const k of kids) e.append(k);
+    return e;
+  };
+
+  // ---- Opening and closing.
+  function open(p, hash) {
+    if (!page) {
+      page = p;
+      api = p.api();
+      const r = api.completions();
+      listing = r.completions || null;
+      build();
+      page.onView(onView);
+    }
+    document.body.classList.add("workshop-open");
+    root.hidden = false;
+    if (hash.startsWith("#share=")) {
+      offerShare(hash.slice("#share=".length));
+      return;
+    }
+    if (!work) {
+      const kept = readKept();
+      if (kept) {
+        load(kept, false);
+      } else {
+        showNewForm(true);
+      }
+    }
+  }
+
+  function close() {
+    document.body.classList.remove("workshop-open");
+    if (root) root.hidden = true;
+    flush();
+  }
+
+  // ---- Building the panel.
+  function button(id, text, title) {
+    return el("button", { type: "button", className: "button small", id, textContent: text, title: title || "" });
+  }
+
+  function build() {
+    root = el("section", { id: "workshop", className: "workshop" });
+    root.setAttribute("aria-label", "Mod workshop");
+    const zipInput = el("input", { type: "file", id: "ws-import-zip", accept: ".zip,application/zip", className: "ws-file" });
+    const dirInput = el("input", { type: "file", id: "ws-import-folder", multiple: true, className: "ws-file" });
+    dirInput.setAttribute("webkitdirectory", "");
+    const ruleset = el("select", { id: "ws-new-ruleset" }, el("option", { value: "classic", textContent: "classic" }), el("option", { value: "cellular", textContent: "cellular" }));
+    root.append(
+      el("header", { className: "ws-bar" },
+        el("h2", { className: "ws-title" }, "Workshop ", el("span", { id: "ws-name" })),
+        el("div", { className: "ws-actions" },
+          button("ws-new", "New mod", "Start a mod from the template of 2048 mod new"),
+          el("label", { className: "button small", title: "Open a mod's zip" }, "Import zip", zipInput),
+          el("label", { className: "button small", title: "Open a mod's folder" }, "Import folder", dirInput),
+          button("ws-export", "Export zip", "A zip that 2048 mod install takes"),
+          button("ws-share", "Share link", "A link that holds the mod's files"),
+          el("a", { className: "button small", id: "ws-close", href: "#", textContent: "Close" }))),
+      el("form", { className: "ws-form", id: "ws-new-form", hidden: true },
+        el("label", null, "Mod id ", el("input", { id: "ws-new-id", value: "my_mod", spellcheck: false, autocomplete: "off", size: 16 })),
+        el("label", null, "Ruleset ", ruleset),
+        el("button", { type: "submit", className: "button small", id: "ws-new-create", textContent: "Create" }),
+        button("ws-new-cancel", "Cancel"),
+        el("span", { className: "ws-error", id: "ws-new-error", role: "alert" })),
+      el("div", { className: "ws-form", id: "ws-share-box", hidden: true },
+        el("label", null, "Link ", el("input", { id: "ws-share-link", readOnly: true, spellcheck: false })),
+        button("ws-share-copy", "Copy"),
+        button("ws-share-hide", "Done"),
+        el("span", { className: "ws-note", id: "ws-share-note" })),
+      el("div", { className: "ws-confirm", id: "ws-confirm", hidden: true, role: "dialog" },
+        el("p", { id: "ws-confirm-text" }),
+        el("ul", { id: "ws-confirm-files" }),
+        el("p", { className: "ws-note", textContent: "Nothing of it runs until you open it; its files come from the link, not from a server." }),
+        el("div", null, button("ws-confirm-yes", "Open it"), button("ws-confirm-no", "Not now"))),
+      el("div", { className: "ws-tabs", id: "ws-tabs", role: "tablist" }),
+      el("div", { className: "ws-editors", id: "ws-editors" }),
+      el("p", { className: "ws-status", id: "ws-status", role: "status" }),
+      el("div", { className: "ws-settings mod-settings-host", id: "ws-settings" }),
+      el("div", { className: "ws-run" },
+        button("ws-run", "Run fixtures", "Run the mod's .cases files (Ctrl-Enter)"),
+        button("ws-record", "Record a case", "Write the game so far as a fixture case"),
+        el("span", { className: "ws-summary", id: "ws-summary" })),
+      el("div", { className: "ws-panel-tabs", role: "tablist" },
+        panelTab("problems", "Problems"), panelTab("fixtures", "Fixtures"), panelTab("log", "Log")),
+      el("div", { className: "ws-panel", id: "ws-panel-problems" }, el("ul", { id: "ws-problems" })),
+      el("div", { className: "ws-panel", id: "ws-panel-fixtures", hidden: true }, el("ul", { id: "ws-fixtures" })),
+      el("div", { className: "ws-panel", id: "ws-panel-log", hidden: true }, el("pre", { id: "ws-log" })));
+    document.body.insertBefore(root, document.body.firstChild);
+    showPanel("problems");
+
+    $("ws-new").addEventListener("click", () => showNewForm(false));
+    $("ws-new-cancel").addEventListener("click", () => ($("ws-new-form").hidden = true));
+    $("ws-new-form").addEventListener("submit", (e) => { e.preventDefault(); createMod(); });
+    $("ws-export").addEventListener("click", exportZip);
+    $("ws-share").addEventListener("click", share);
+    $("ws-share-copy").addEventListener("click", () => copyLink());
+    $("ws-share-hide").addEventListener("click", () => ($("ws-share-box").hidden = true));
+    $("ws-close").addEventListener("click", (e) => {
+      e.preventDefault();
+      history.pushState(null, "", location.pathname + location.search);
+      close();
+      page.focusGame();
+    });
+    $("ws-run").addEventListener("click", runCases);
+    $("ws-record").addEventListener("click", recordCase);
+    zipInput.addEventListener("change", () => importZip(zipInput.files[0]).finally(() => (zipInput.value = "")));
+    dirInput.addEventListener("change", () => importFolder(dirInput.files).finally(() => (dirInput.value = "")));
+    // Ctrl-Enter runs the fixtures, in the editor too: caught on its way
+    // down, before the editor takes it (for a blank line).
+    document.addEventListener("keydown", (e) => {
+      if (root.hidden) return;
+      if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
+        e.preventDefault();
+        e.stopPropagation();
+        runCases();
+      }
+    }, true);
+    window.addEventListener("pagehide", flush);
+  }
+
+  function panelTab(name, text) {
+    const b = el("button", { type: "button", className: "ws-panel-tab", id: "ws-tab-" + name, textContent: text });
+    b.setAttribute("role", "tab");
+    b.addEventListener("click", () => showPanel(name));
+    return b;
+  }
+
+  function showPanel(name) {
+    for (const n of ["problems", "fixtures", "log"]) {
+      $("ws-panel-" + n).hidden = n !== name;
+      $("ws-tab-" + n).setAttribute("aria-selected", String(n === name));
+    }
+  }
+
+  // ---- The work: its files, kept in this site's storage.
+  function readKept() {
+    try {
+      const w = JSON.parse(localStorage.getItem(STORE) || "null");
+      if (w && typeof w.name === "string" && w.files && typeof w.files === "object") return w;
+    } catch (e) {
+      page.notify("The workshop's kept mod cannot be read (" + e.message + ").");
+    }
+    return null;
+  }
+
+  function keep() {
+    if (!work) return;
+    try {
+      localStorage.setItem(STORE, JSON.stringify(work));
+    } catch (e) {
+      setStatus("error", "The mod cannot be kept in this browser: " + e.message);
+    }
+  }
+
+  // flush keeps the work and applies a pending edit at once.
+  function flush() {
+    if (timer) {
+      clearTimeout(timer);
+      timer = 0;
+      keep();
+      apply();
+    }
+  }
+
+  // load opens w's files in the editor and starts a game with the mod (or,
+  // when the page's game is already this mod's, reloads it into the game).
+  function load(w, fresh) {
+    work = { name: w.name, files: Object.assign({}, w.files), active: w.active, modSets: w.modSets || [] };
+    if (!(work.active in work.files)) work.active = firstTab();
+    for (const h of editors.values()) h.destroy();
+    editors.clear();
+    $("ws-editors").textContent = "";
+    reports.clear();
+    drawTabs();
+    select(work.active);
+    keep();
+    const o = page.options();
+    running = !fresh && !!(o && o.record && o.mods && o.mods.length === 1 && o.mods[0].name === work.name && o.mods[0].files);
+    apply();
+  }
+
+  // tabs are the mod's files that the editor shows: all but the language
+  // server's (kept, and exported).
+  function tabs() {
+    const order = (p) => (p === "mod.toml" ? 0 : p.endsWith(".lua") ? 1 : p.endsWith(".cases") ? 2 : 3);
+    return Object.keys(work.files)
+      .filter((p) => !p.startsWith(".") && !p.includes("/."))
+      .sort((a, b) => order(a) - order(b) || (a === "main.lua" ? -1 : b === "main.lua" ? 1 : a.localeCompare(b)));
+  }
+
+  function firstTab() {
+    const t = tabs();
+    return t.includes("main.lua") ? "main.lua" : t[0];
+  }
+
+  function drawTabs() {
+    const box = $("ws-tabs");
+    box.textContent = "";
+    for (const p of tabs()) {
+      const b = el("button", { type: "button", className: "ws-tab", textContent: p });
+      b.dataset.path = p;
+      b.setAttribute("role", "tab");
+      b.setAttribute("aria-selected", String(p === work.active));
+      if (problemsOf(p).length) b.classList.add("has-error");
+      b.addEventListener("click", () => select(p));
+      box.appendChild(b);
+    }
+    $("ws-name").textContent = work.name;
+  }
+
+  function langOf(p) {
+    return p.endsWith(".lua") ? "lua" : p.endsWith(".toml") ? "toml" : p.endsWith(".cases") ? "cases" : "text";
+  }
+
+  // editorOf makes (once) the editor of the file p: one for each file,
+  // so that each keeps its own undo history.
+  function editorOf(p) {
+    if (!editors.has(p)) {
+      const host = el("div", { className: "ws-editor", hidden: true });
+      host.dataset.path = p;
+      $("ws-editors").appendChild(host);
+      const h = window.mod2048Editor.create(host, {
+        doc: work.files[p],
+        lang: langOf(p),
+        completions: p.endsWith(".lua") ? listing : null,
+        onChange: (text) => edited(p, text),
+      });
+      editors.set(p, h);
+      markFile(p);
+    }
+    return editors.get(p);
+  }
+
+  function select(p) {
+    if (!p) return;
+    work.active = p;
+    const h = editorOf(p);
+    for (const [q, e] of editors) e.view.dom.parentElement.hidden = q !== p;
+    for (const b of $("ws-tabs").children) b.setAttribute("aria-selected", String(b.dataset.path === p));
+    h.view.requestMeasure();
+  }
+
+  // edited takes a change to the file p: kept, and applied to the game
+  // after a pause in typing.
+  function edited(p, text) {
+    work.files[p] = text;
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = 0;
+      keep();
+      apply();
+    }, PAUSE_MS);
+  }
+
+  function setText(p, text) {
+    work.files[p] = text;
+    const h = editors.get(p);
+    if (h) {
+      const doc = h.view.state.doc;
+      h.view.dispatch({ changes: { from: 0, to: doc.length, insert: text } });
+    }
+  }
+
+  function source() {
+    return { name: work.name, files: Object.assign({}, work.files) };
+  }
+
+  // rulesetOf reads the ruleset a mod's manifest names first.
+  function rulesetOf(toml) {
+    const m = /^\s*rulesets\s*=\s*\[\s*"(\w+)"/m.exec(toml || "");
+    return m ? m[1] : "classic";
+  }
+
+  // apply gives the game the files as they stand: a reload that keeps the
+  // game, or a new game when none of this mod runs.
+  function apply() {
+    if (!work) return;
+    let err;
+    if (running) {
+      err = page.reload([source()], work.modSets);
+    } else {
+      const seed = String(Math.floor(Math.random() * 2 ** 31));
+      err = page.start({ ruleset: rulesetOf(work.files["mod.toml"]), mods: [source()], modSets: work.modSets.length ? work.modSets : undefined, seed, record: true });
+      if (!err) running = true;
+    }
+    loadError = err || null;
+    if (!err) reports.clear();
+    showSettings();
+    showProblems();
+    if (err) {
+      setStatus("error", where(err) + err.message + (running ? " (the game goes on with the last good version)" : ""));
+      if (err.file && editors.has(err.file) === false && err.file in work.files) markFile(err.file);
+    } else {
+      setStatus("ok", "Running: the game plays the mod as it stands" + lastTurnNote);
+    }
+  }
+
+  function where(e) {
+    return e.file ? e.file + (e.line ? ":" + e.line : "") + ": " : "";
+  }
+
+  function setStatus(kind, text) {
+    const s = $("ws-status");
+    s.textContent = text;
+    s.dataset.kind = kind;
+  }
+
+  // ---- Problems: the load error and the handlers' errors, each marked at
+  // its file and line.
+  function problemsOf(p) {
+    const out = [];
+    if (loadError && loadError.file === p) out.push({ line: loadError.line || 1, message: loadError.message, severity: "error" });
+    for (const r of reports.get(p) || []) out.push(r);
+    return out;
+  }
+
+  function markFile(p) {
+    const h = editors.get(p);
+    if (h) h.setDiagnostics(problemsOf(p));
+  }
+
+  function showProblems() {
+    const ul = $("ws-problems");
+    ul.textContent = "";
+    const add = (file, line, text, kind) => {
+      const li = el("li", { className: "ws-problem " + kind });
+      const at = el("button", { type: "button", className: "ws-at", textContent: file ? file + (line ? ":" + line : "") : "mod" });
+      at.addEventListener("click", () => goTo(file, line));
+      li.append(at, " " + text);
+      ul.appendChild(li);
+    };
+    if (loadError) add(loadError.file, loadError.line, loadError.message, "error");
+    for (const [file, list] of reports) for (const r of list) add(file, r.line, r.message, "warning");
+    if (!ul.children.length) ul.appendChild(el("li", { className: "ws-none", textContent: "No problems." }));
+    for (const p of editors.keys()) markFile(p);
+    drawTabs();
+  }
+
+  // goTo puts the cursor on a file's line, shown at the top of its
+  // editor.
+  function goTo(file, line) {
+    if (!file || !(file in work.files)) return;
+    select(file);
+    const h = editors.get(file);
+    const doc = h.view.state.doc;
+    const at = doc.line(Math.min(Math.max(line || 1, 1), doc.lines));
+    h.view.dispatch({ selection: { anchor: at.from }, effects: h.view.constructor.scrollIntoView(at.from, { y: "start", yMargin: 20 }) });
+    h.focus();
+  }
+
+  // onView takes every view the game shows: the handlers' errors (budget
+  // stops among them) are marked at their lines, and the notices and the
+  // mod's log go to the log panel.
+  function onView(v) {
+    if (!work || root.hidden || !running) return;
+    let changed = false;
+    for (const r of v.reports || []) {
+      if (!r.file) continue;
+      const list = reports.get(r.file) || [];
+      list.push({ line: r.line, message: r.event + ": " + r.message + (r.disabled ? " (the mod is now disabled)" : ""), severity: "warning" });
+      while (list.length > 20) list.shift();
+      reports.set(r.file, list);
+      changed = true;
+    }
+    if (changed) showProblems();
+    for (const n of v.notices || []) logLine("notice: " + n.text);
+    showLog();
+  }
+
+  const notices = [];
+  function logLine(text) {
+    notices.push(text);
+    while (notices.length > 50) notices.shift();
+  }
+
+  function showLog() {
+    const r = api.modLog();
+    const lines = r.log && work ? r.log[modID()] || [] : [];
+    const shown = lines.slice(-200).join("\n");
+    $("ws-log").textContent = shown + (notices.length ? (shown ? "\n" : "") + notices.slice(-20).join("\n") : "");
+    $("ws-log").scrollTop = $("ws-log").scrollHeight;
+  }
+
+  function modID() {
+    const m = /^\s*id\s*=\s*"([^"]*)"/m.exec(work.files["mod.toml"] || "");
+    return m ? m[1] : work.name;
+  }
+
+  // ---- The mod's settings, changed while it runs.
+  function showSettings() {
+    const box = $("ws-settings");
+    box.textContent = "";
+    const r = api.inspectMod(source());
+    if (r.error || !r.mod || !r.mod.settings || !r.mod.settings.length) return;
+    page.setValues(work.modSets);
+    const fields = page.settingFields(r.mod);
+    if (!fields) return;
+    box.appendChild(el("p", { className: "ws-settings-title", textContent: "Settings (applied as you change them)" }));
+    box.appendChild(fields);
+    fields.addEventListener("change", () => {
+      work.modSets = page.modSetsOf(box);
+      keep();
+      const err = page.reload([source()], work.modSets);
+      for (const f of fields.querySelectorAll(".has-error")) f.classList.remove("has-error");
+      if (err) {
+        const name = err.key ? err.key.split("=")[0] : "";
+        const field = [...fields.querySelectorAll("input, select")].find((f) => f.dataset.key === name);
+        if (field) field.classList.add("has-error");
+        setStatus("error", err.message + " (the game goes on with the settings it had)");
+      } else {
+        setStatus("ok", "Running with the settings " + (work.modSets.join(", ") || "at their defaults"));
+      }
+    });
+  }
+
+  // ---- Fixtures.
+  function runCases() {
+    if (!work) return;
+    flush();
+    const r = api.runCases(source());
+    const ul = $("ws-fixtures");
+    ul.textContent = "";
+    showPanel("fixtures");
+    if (r.error) {
+      ul.appendChild(el("li", { className: "ws-case fail", textContent: r.error.message }));
+      $("ws-summary").textContent = r.error.message;
+      return;
+    }
+    const cases = r.cases || [];
+    const failed = cases.filter((c) => !c.ok);
+    const byFile = new Map();
+    for (const c of cases) {
+      const li = el("li", { className: "ws-case " + (c.ok ? "pass" : "fail") });
+      const at = el("button", { type: "button", className: "ws-at", textContent: c.file + ":" + (c.ok ? c.line : c.failLine || c.line) });
+      at.addEventListener("click", () => goTo(c.file, c.ok ? c.line : c.failLine || c.line));
+      li.append(el("span", { className: "ws-mark", textContent: c.ok ? "✓" : "✗" }), " ", at, " " + (c.id || "the file") + (c.title ? " " + c.title : ""));
+      if (!c.ok) {
+        li.appendChild(el("p", { className: "ws-fail-msg", textContent: (c.step ? "step " + c.step + ": " : "") + c.message }));
+        if (c.expect || c.actual) li.appendChild(sideBySide(c.expect || [], c.actual || []));
+        const list = byFile.get(c.file) || [];
+        list.push({ line: c.failLine || c.line || 1, message: (c.id ? c.id + ": " : "") + c.message, severity: "error" });
+        byFile.set(c.file, list);
+      }
+      ul.appendChild(li);
+    }
+    if (!cases.length) ul.appendChild(el("li", { className: "ws-none", textContent: "The mod has no .cases file: record one from play." }));
+    $("ws-summary").textContent = (cases.length - failed.length) + " passed, " + failed.length + " failed";
+    $("ws-summary").dataset.kind = failed.length ? "error" : "ok";
+    for (const p of Object.keys(work.files)) {
+      if (!p.endsWith(".cases")) continue;
+      const h = editorOf(p);
+      h.setDiagnostics(byFile.get(p) || []);
+    }
+  }
+
+  // sideBySide shows a failed case's expected and actual boards (and
+  // marks) in two columns, as `2048 test` prints them.
+  function sideBySide(expect, actual) {
+    const box = el("div", { className: "ws-boards" });
+    box.append(
+      el("div", null, el("p", { textContent: "expected" }), el("pre", { textContent: expect.join("\n") })),
+      el("div", null, el("p", { textContent: "actual" }), el("pre", { textContent: actual.join("\n") })));
+    return box;
+  }
+
+  // recordCase writes the game so far as a new case at the end of the
+  // mod's .cases file (one is made when it has none).
+  function recordCase() {
+    if (!work) return;
+    flush();
+    if (!running) {
+      setStatus("error", "No game of this mod is running: fix the error first.");
+      return;
+    }
+    let file = Object.keys(work.files).find((p) => p.endsWith(".cases") && !p.includes("/"));
+    const text = file ? work.files[file] : "";
+    const ids = new Set();
+    for (const p of Object.keys(work.files)) {
+      if (p.endsWith(".cases")) for (const m of work.files[p].matchAll(/^Case:\s*(\S+)/gm)) ids.add(m[1]);
+    }
+    const prefix = modID().toUpperCase();
+    let n = 1;
+    while (ids.has(prefix + "-" + n)) n++;
+    const id = prefix + "-" + n;
+    const r = api.recordCase(id, "");
+    if (r.error) {
+      setStatus("error", r.error.message);
+      return;
+    }
+    if (!file) {
+      file = modID() + ".cases";
+      work.files[file] = "";
+      drawTabs();
+    }
+    const joined = text === "" ? r.text : text.replace(/\n*$/, "\n\n") + r.text;
+    setText(file, joined);
+    keep();
+    select(file);
+    goTo(file, joined.slice(0, joined.lastIndexOf("Case: " + id)).split("\n").length);
+    setStatus("ok", "Recorded " + id + " in " + file + ": run the fixtures (Ctrl-Enter).");
+  }
+
+  // ---- New, import, export.
+  function showNewForm(first) {
+    $("ws-new-form").hidden = false;
+    $("ws-new-error").textContent = first ? "Start a mod: its id names its folder and its fixtures." : "";
+    $("ws-new-id").focus();
+    $("ws-new-id").select();
+  }
+
+  function createMod() {
+    const id = $("ws-new-id").value.trim();
+    const r = api.newMod(id, $("ws-new-ruleset").value);
+    if (r.error) {
+      $("ws-new-error").textContent = r.error.message;
+      return;
+    }
+    if (work && !confirm("Replace the mod " + work.name + " in the workshop with a new one? (Export it first to keep it.)")) return;
+    $("ws-new-form").hidden = true;
+    load({ name: id, files: r.files, active: "main.lua" }, true);
+  }
+
+  function b64(bytes) {
+    let bin = "";
+    for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+    return btoa(bin);
+  }
+
+  function unb64(text) {
+    const bin = atob(text);
+    const out = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+    return out;
+  }
+
+  function opened(r) {
+    if (r.error) {
+      setStatus("error", r.error.message);
+      return;
+    }
+    if (work && !confirm("Replace the mod " + work.name + " in the workshop with " + r.name + "?")) return;
+    load({ name: r.name, files: r.files }, true);
+  }
+
+  async function importZip(file) {
+    if (!file) return;
+    opened(api.unpackMod({ name: file.name, zip: b64(new Uint8Array(await file.arrayBuffer())) }));
+  }
+
+  async function importFolder(list) {
+    if (!list || !list.length) return;
+    const files = {};
+    let name = "";
+    for (const f of list) {
+      const p = f.webkitRelativePath || f.name;
+      name = name || p.split("/")[0];
+      files[p] = await f.text();
+    }
+    opened(api.unpackMod({ name, files }));
+  }
+
+  function exportZip() {
+    if (!work) return;
+    flush();
+    const r = api.zipMod(source());
+    if (r.error) {
+      setStatus("error", "Not exported: " + where(r.error) + r.error.message);
+      return;
+    }
+    const url = URL.createObjectURL(new Blob([unb64(r.zip)], { type: "application/zip" }));
+    const a = el("a", { href: url, download: work.name + ".zip" });
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10000);
+    setStatus("ok", "Exported " + work.name + ".zip: install it with 2048 mod install " + work.name + ".zip");
+  }
+
+  // ---- Share links: the files as JSON, deflated, in base64url, in the
+  // link's fragment, which no browser sends to a server.
+  async function pipe(bytes, stream) {
+    const out = new Response(new Blob([bytes]).stream().pipeThrough(stream));
+    return new Uint8Array(await out.arrayBuffer());
+  }
+
+  async function share() {
+    if (!work) return;
+    flush();
+    const files = {};
+    for (const [p, t] of Object.entries(work.files)) if (p !== ANNOTATIONS) files[p] = t;
+    const json = new TextEncoder().encode(JSON.stringify({ name: work.name, files }));
+    const packed = await pipe(json, new CompressionStream("deflate-raw"));
+    const link = location.origin + location.pathname + "#share=" + b64(packed).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+    $("ws-share-box").hidden = false;
+    $("ws-share-link").value = link;
+    $("ws-share-note").textContent = link.length + " characters; the files stay in the link: nothing is uploaded.";
+    copyLink();
+  }
+
+  function copyLink() {
+    const input = $("ws-share-link");
+    input.focus();
+    input.select();
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(input.value).then(() => ($("ws-share-note").textContent = "Copied. " + $("ws-share-note").textContent.replace(/^Copied\. /, "")), () => {});
+    }
+  }
+
+  // offerShare reads a shared mod from a link and shows its name and files;
+  // it is loaded only when the player says yes.
+  async function offerShare(data) {
+    let shared;
+    try {
+      const bytes = unb64(data.replace(/-/g, "+").replace(/_/g, "/"));
+      shared = JSON.parse(new TextDecoder().decode(await pipe(bytes, new DecompressionStream("deflate-raw"))));
+      if (!shared || typeof shared.name !== "string" || !shared.files || typeof shared.files !== "object") throw new Error("it holds no mod");
+      for (const v of Object.values(shared.files)) if (typeof v !== "string") throw new Error("a file that is not text");
+    } catch (e) {
+      setStatus("error", "The shared link cannot be read: " + e.message);
+      if (!work) {
+        const kept = readKept();
+        if (kept) load(kept, false);
+      }
+      return;
+    }
+    const box = $("ws-confirm");
+    const name = /^\s*name\s*=\s*"([^"]*)"/m.exec(shared.files["mod.toml"] || "");
+    $("ws-confirm-text").textContent = "Open the shared mod " + (name ? name[1] + " (" + shared.name + ")" : shared.name) + "? Its files:";
+    const ul = $("ws-confirm-files");
+    ul.textContent = "";
+    for (const [p, t] of Object.entries(shared.files).sort()) ul.appendChild(el("li", { textContent: p + " — " + new TextEncoder().encode(t).length + " bytes" }));
+    box.hidden = false;
+    $("ws-confirm-yes").focus();
+    const done = () => {
+      box.hidden = true;
+      history.replaceState(null, "", location.pathname + location.search + "#workshop");
+    };
+    $("ws-confirm-yes").onclick = () => {
+      done();
+      if (shared.files[".luarc.json"] !== undefined && shared.files[ANNOTATIONS] === undefined) {
+        const r = api.newMod(/^[a-z][a-z0-9_]*$/.test(shared.name) ? shared.name : "mod", "");
+        if (!r.error) shared.files[ANNOTATIONS] = r.files[ANNOTATIONS];
+      }
+      load({ name: shared.name, files: shared.files }, true);
+    };
+    $("ws-confirm-no").onclick = () => {
+      done();
+      if (!work) {
+        const kept = readKept();
+        if (kept) load(kept, false);
+        else showNewForm(true);
+      }
+    };
+  }
+
+  // editor gives a file's editor handle (for the browser tests).
+  window.mod2048Workshop = { open, close, editor: (p) => editorOf(p) };
+})();

@@ -1,0 +1,319 @@
+package web_test
+
+import (
+	"archive/zip"
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	cdpbrowser "github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+
+	"github.com/mod2048/mod2048/cmd/internal/web/internal/wasmstamp"
+	"github.com/mod2048/mod2048/cmd/internal/web/webtest"
+)
+
+// burnHazard is what the stranger adds to the new mod's main.lua: a fire
+// mark with a three-turn countdown on a tile every third turn, and the
+// tile burned (emptied) when the countdown ends. Its first line is typed
+// key by key, with the editor's completion; the rest is pasted.
+const burnHazard = `game.hazard{name = "fire", glyph = "*", color = "red", counter = "turns",
+  description = "burns its tile when the countdown ends"}
+
+game.on("tick", function(ev)
+  if ev.turn % 3 == 0 then
+    local cells = game.cells{cell = "^[1-9]", without = "fire"}
+    if #cells > 0 then
+      local c = cells[1]
+      game.mark(math.floor(c / game.width), c % game.width, "fire", 3)
+    end
+  end
+end)
+
+game.on("expire", function(ev)
+  game.set(ev.row, ev.col, 0)
+  game.notify("a tile burned")
+end)
+`
+
+// TestWorkshopStranger does in the page what a stranger would, with
+// nothing installed: open the workshop and make a new mod; type a hazard
+// that burns a tile after a countdown and see it act in the game beside
+// the editor; break the code and see the error at its line while the
+// game goes on; fix it and record a fixture from play; run the fixtures
+// green; export the zip (which `2048 mod install` then takes and `2048
+// test` passes); open the share link in a fresh browser profile, confirm,
+// and play the mod.
+func TestWorkshopStranger(t *testing.T) {
+	b := browser(t)
+	url := webtest.Serve(t, nil)
+	p := b.Open(t, url, webtest.PageOptions{Width: 1400, Height: 900})
+
+	// Open the workshop, make a new mod.
+	p.Click("#open-workshop")
+	p.WaitFor(`!!document.getElementById("ws-new-form") && !document.getElementById("ws-new-form").hidden`, 10*time.Second)
+	p.Eval(`document.getElementById("ws-new-id").value = ""`, nil)
+	p.Run(
+		chromedp.SendKeys("#ws-new-id", "burn", chromedp.ByQuery),
+		chromedp.Click("#ws-new-create", chromedp.ByQuery),
+	)
+	p.WaitFor(`document.querySelector('#ws-status').dataset.kind === "ok"`, 10*time.Second)
+	var tabs []string
+	p.Eval(`[...document.querySelectorAll("#ws-tabs .ws-tab")].map((b) => b.textContent)`, &tabs)
+	if strings.Join(tabs, " ") != "mod.toml main.lua burn.cases README.md" {
+		t.Fatalf("the new mod's tabs: %v", tabs)
+	}
+	if got := p.Text("#ws-name"); got != "burn" {
+		t.Errorf("the workshop names the mod %q", got)
+	}
+	if loc := location(p); !strings.HasSuffix(loc, "#workshop") {
+		t.Errorf("the workshop's address: %s", loc)
+	}
+
+	// Type the hazard at the end of main.lua: completion offers the API.
+	endOfDoc(p, "main.lua")
+	p.Run(chromedp.KeyEvent("\n"), chromedp.KeyEvent("game.ha"))
+	p.WaitFor(`!!document.querySelector(".cm-tooltip-autocomplete")`, 5*time.Second)
+	var offered []string
+	p.Eval(`[...document.querySelectorAll(".cm-tooltip-autocomplete li")].map((li) => li.textContent)`, &offered)
+	if len(offered) == 0 || !strings.HasPrefix(offered[0], "hazard") {
+		t.Errorf("completion after game.ha offers %v, want hazard", offered)
+	}
+	// Take it, as a person does: after a look (CodeMirror takes no Enter
+	// in the list's first 75 ms).
+	time.Sleep(200 * time.Millisecond)
+	p.Run(
+		input.DispatchKeyEvent(input.KeyRawDown).WithKey("Enter").WithCode("Enter").WithWindowsVirtualKeyCode(13),
+		input.DispatchKeyEvent(input.KeyUp).WithKey("Enter").WithCode("Enter").WithWindowsVirtualKeyCode(13),
+	)
+	var line string
+	p.Eval(`(() => { const v = window.mod2048Workshop.editor("main.lua").view; const s = v.state; return s.doc.lineAt(s.selection.main.head).text; })()`, &line)
+	if line != "game.hazard" {
+		t.Errorf("after taking the completion the line is %q", line)
+	}
+	selectLine(p, "main.lua")
+	p.Run(input.InsertText(burnHazard))
+
+	// The template refuses every move after three turns: its setting
+	// max_turns, changed while the game runs, lets it go on.
+	p.WaitFor(`document.querySelector('#ws-status').dataset.kind === "ok" && document.querySelector('#ws-status').textContent.startsWith("Running")`, 10*time.Second)
+	p.WaitFor(`!!document.getElementById("set-burn-max_turns")`, 5*time.Second)
+	p.Run(chromedp.SetValue("#set-burn-max_turns", "0", chromedp.ByQuery))
+	p.Eval(`document.getElementById("set-burn-max_turns").dispatchEvent(new Event("change", {bubbles: true}))`, nil)
+	if got := p.Text("#ws-status"); !strings.Contains(got, "burn.max_turns=0") {
+		t.Fatalf("the setting is not applied: %q", got)
+	}
+
+	// Play beside the editor until a tile burns.
+	p.Click("#game")
+	burned := playUntil(t, p, `document.getElementById("ws-log").textContent.includes("notice: a tile burned")`, 60)
+	if !burned {
+		t.Fatalf("no tile burned; the log:\n%s", p.Text("#ws-log"))
+	}
+	var marks int
+	p.Eval(`document.querySelectorAll("#tiles .mark").length`, &marks)
+	viewShot(t, p, "workshop")
+
+	// Break the code: the error at its line, the game going on.
+	var before string
+	p.Eval(`JSON.stringify(window.mod2048.view().view.cells)`, &before)
+	endOfDoc(p, "main.lua")
+	p.Run(input.InsertText("\nlocal broken = = 1"))
+	var brokenLine int
+	p.Eval(`(() => { const d = window.mod2048Workshop.editor("main.lua").view.state.doc; for (let i = 1; i <= d.lines; i++) if (d.line(i).text.includes("local broken")) return i; return 0; })()`, &brokenLine)
+	p.WaitFor(`document.querySelector('#ws-status').dataset.kind === "error"`, 10*time.Second)
+	status := p.Text("#ws-status")
+	if !strings.Contains(status, fmt.Sprintf("main.lua:%d:", brokenLine)) || !strings.Contains(status, "the game goes on") {
+		t.Errorf("the error: %q, want it at main.lua:%d", status, brokenLine)
+	}
+	var marked []int
+	p.Eval(`(() => { const v = window.mod2048Workshop.editor("main.lua").view; return [...document.querySelectorAll('.ws-editor[data-path="main.lua"] .cm-lintRange-error')].map((e) => v.state.doc.lineAt(v.posAtDOM(e)).number); })()`, &marked)
+	if len(marked) == 0 || marked[0] != brokenLine {
+		t.Errorf("the editor marks lines %v, want %d", marked, brokenLine)
+	}
+	p.Click("#game")
+	if !playUntil(t, p, fmt.Sprintf(`JSON.stringify(window.mod2048.view().view.cells) !== %q`, before), 8) {
+		t.Error("the game does not go on while the code is broken")
+	}
+	viewShot(t, p, "workshop_error")
+
+	// Fix it (undo in the editor), then record the game so far as a case.
+	p.Run(chromedp.Click(`.ws-editor[data-path="main.lua"] .cm-content`, chromedp.ByQuery), chromedp.KeyEvent("z", chromedp.KeyModifiers(input.ModifierCtrl)))
+	p.WaitFor(`document.querySelector('#ws-status').dataset.kind === "ok"`, 10*time.Second)
+	p.Click("#game")
+	playUntil(t, p, `false`, 4)
+	p.Click("#ws-record")
+	p.WaitFor(`document.querySelector('.ws-tab[aria-selected="true"]').textContent === "burn.cases"`, 5*time.Second)
+	var cases string
+	p.Eval(`window.mod2048Workshop.editor("burn.cases").view.state.doc.toString()`, &cases)
+	for _, want := range []string{"Case: BURN-2 written from play", "Mods: .", "ModSet: burn.max_turns=0", "Notice: burn: a tile burned"} {
+		if !strings.Contains(cases, want) {
+			t.Errorf("the recorded case lacks %q:\n%s", want, cases)
+		}
+	}
+
+	// Run the fixtures with one key (in the editor, which keeps its text):
+	// green.
+	cases = ""
+	p.Eval(`window.mod2048Workshop.editor("burn.cases").view.state.doc.toString()`, &cases)
+	p.Run(
+		input.DispatchKeyEvent(input.KeyRawDown).WithKey("Enter").WithCode("Enter").WithWindowsVirtualKeyCode(13).WithModifiers(input.ModifierCtrl),
+		input.DispatchKeyEvent(input.KeyUp).WithKey("Enter").WithCode("Enter").WithWindowsVirtualKeyCode(13).WithModifiers(input.ModifierCtrl),
+	)
+	p.WaitFor(`document.getElementById("ws-summary").textContent !== ""`, 20*time.Second)
+	if got := p.Text("#ws-summary"); got != "2 passed, 0 failed" {
+		t.Fatalf("the fixtures: %q\n%s", got, p.Text("#ws-fixtures"))
+	}
+	var after string
+	p.Eval(`window.mod2048Workshop.editor("burn.cases").view.state.doc.toString()`, &after)
+	if after != cases {
+		t.Error("Ctrl-Enter changed the fixture file")
+	}
+	viewShot(t, p, "workshop_fixtures")
+
+	// Export the zip.
+	dir := t.TempDir()
+	p.Run(cdpbrowser.SetDownloadBehavior(cdpbrowser.SetDownloadBehaviorBehaviorAllow).WithDownloadPath(dir))
+	p.Click("#ws-export")
+	zipPath := filepath.Join(dir, "burn.zip")
+	waitFile(t, zipPath)
+	checkZip(t, zipPath)
+
+	// Share: the link opens in a fresh profile, asks, and plays the mod.
+	p.Click("#ws-share")
+	p.WaitFor(`document.getElementById("ws-share-link").value.includes("#share=")`, 5*time.Second)
+	var link string
+	p.Eval(`document.getElementById("ws-share-link").value`, &link)
+	fresh := webtest.Start(t)
+	q := fresh.Open(t, link, webtest.PageOptions{Width: 1400, Height: 900})
+	q.WaitFor(`!!document.getElementById("ws-confirm") && !document.getElementById("ws-confirm").hidden`, 10*time.Second)
+	ask := q.Text("#ws-confirm")
+	for _, want := range []string{"Open the shared mod Burn (burn)?", "main.lua", "burn.cases", "mod.toml"} {
+		if !strings.Contains(ask, want) {
+			t.Errorf("the question lacks %q: %q", want, ask)
+		}
+	}
+	var mods int
+	q.Eval(`(window.mod2048.view().view.mods || []).length`, &mods)
+	if mods != 0 {
+		t.Fatal("the shared mod runs before the player says yes")
+	}
+	viewShot(t, q, "workshop_share")
+	q.Click("#ws-confirm-yes")
+	q.WaitFor(`document.querySelector('#ws-status').dataset.kind === "ok"`, 10*time.Second)
+	q.Click("#game")
+	if !playUntil(t, q, `document.querySelectorAll("#tiles .mark").length > 0`, 30) {
+		t.Error("the shared mod puts no fire on the board")
+	}
+	if logs := append(p.Logs(), q.Logs()...); len(logs) > 0 {
+		t.Errorf("the pages logged errors: %v", logs)
+	}
+}
+
+// location is the page's address.
+func location(p *webtest.Page) string {
+	var s string
+	p.Eval(`location.href`, &s)
+	return s
+}
+
+// endOfDoc puts the cursor of the file's editor at the end of its text.
+func endOfDoc(p *webtest.Page, file string) {
+	p.Eval(fmt.Sprintf(`(() => { const v = window.mod2048Workshop.editor(%q).view; v.focus(); v.dispatch({selection: {anchor: v.state.doc.length}}); })()`, file), nil)
+}
+
+// selectLine selects the cursor's line in the file's editor.
+func selectLine(p *webtest.Page, file string) {
+	p.Eval(fmt.Sprintf(`(() => { const v = window.mod2048Workshop.editor(%q).view; const l = v.state.doc.lineAt(v.state.selection.main.head); v.focus(); v.dispatch({selection: {anchor: l.from, head: l.to}}); })()`, file), nil)
+}
+
+// playUntil plays moves round the four directions until cond holds, at
+// most n of them.
+func playUntil(t *testing.T, p *webtest.Page, cond string, n int) bool {
+	t.Helper()
+	keys := []string{"ArrowLeft", "ArrowDown", "ArrowRight", "ArrowUp"}
+	for i := 0; i < n; i++ {
+		var ok bool
+		p.Eval(cond, &ok)
+		if ok {
+			return true
+		}
+		p.Press(keys[i%4])
+		p.Idle()
+	}
+	var ok bool
+	p.Eval(cond, &ok)
+	return ok
+}
+
+// viewShot writes the viewport to testdata/screens/NAME.png with -update.
+func viewShot(t *testing.T, p *webtest.Page, name string) {
+	t.Helper()
+	if *update {
+		p.Idle()
+		shot(t, name, p.ScreenshotView())
+	}
+}
+
+func waitFile(t *testing.T, path string) {
+	t.Helper()
+	for i := 0; i < 100; i++ {
+		if info, err := os.Stat(path); err == nil && info.Size() > 0 {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("%s was not downloaded", path)
+}
+
+// checkZip installs the exported zip with the real binary's `2048 mod
+// install` into a fresh data folder, and runs `2048 test` on the
+// installed mod.
+func checkZip(t *testing.T, path string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, f := range zr.File {
+		names = append(names, f.Name)
+	}
+	t.Logf("the exported zip: %d bytes, %v", len(data), names)
+	root, err := wasmstamp.Root(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(t.TempDir(), "2048")
+	build := exec.Command(wasmstamp.Go(), "build", "-o", bin, "./cmd/2048")
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	home := t.TempDir()
+	env := append(os.Environ(), "XDG_DATA_HOME="+home, "HOME="+home)
+	install := exec.Command(bin, "mod", "install", path)
+	install.Env = env
+	out, err := install.CombinedOutput()
+	if err != nil {
+		t.Fatalf("2048 mod install %s: %v\n%s", path, err, out)
+	}
+	installed := filepath.Join(home, "2048", "mods", "burn")
+	test := exec.Command(bin, "test", "-v", installed)
+	test.Env = env
+	out, err = test.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "2 passed, 0 failed") {
+		t.Fatalf("2048 test %s: %v\n%s", installed, err, out)
+	}
+	t.Logf("2048 test on the installed mod: %s", strings.TrimSpace(string(out)))
+}
