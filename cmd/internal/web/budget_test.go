@@ -33,7 +33,9 @@ import (
 //     Chromium's code cache on disk, which a new tab's process reads);
 //   - a move on a 4×4 board, the engine's call through the bridge and
 //     the drawing (the animation's start and its last frame's board), and
-//     the save that follows the frame.
+//     the save that follows the frame;
+//   - the workshop's code on the wire, and how long it takes to open,
+//     from the network and from the service worker's cache.
 //
 // The sizes fail above their budgets; it asserts nothing of the times:
 // they are the machine's.
@@ -114,6 +116,26 @@ func TestBudgets(t *testing.T) {
 	a50, a90 := pct(len(moves), func(i int) float64 { return moves[i].Engine + moves[i].Draw })
 	s50, s90 := pct(len(saves), func(i int) float64 { return saves[i] })
 	t.Logf("a move in the browser on a 4×4 board over %d moves: engine + drawing p90 %.2f ms (target p90 < 4), median %.2f; engine call median %.2f ms (p90 %.2f), drawing (the animation's start and its last frame) %.2f ms (p90 %.2f); the save after the frame %.2f ms (p90 %.2f)", len(moves), a90, a50, e50, e90, d50, d90, s50, s90)
+	// The workshop: its code on the wire, and the time from the page
+	// asking for it (a link to #workshop) to its editor in place: first
+	// from the network, then from the service worker's cache (in a new
+	// tab: the page keeps what it loaded once).
+	wire, total := workshopWire(t), 0
+	for _, n := range wire {
+		total += n
+	}
+	t.Logf("the workshop's code on the wire: %.0f KB (budget %d): %v", float64(total)/1e3, workshopBudget/1000, wire)
+	var opens []float64
+	for i := 0; i < 2; i++ {
+		q := b.Open(t, p.URL, webtest.PageOptions{Motion: true})
+		var ms float64
+		q.Eval(`location.hash = "#workshop"`, nil)
+		q.Await(`new Promise((resolve) => { const f = () => window.mod2048Timings.workshop ? resolve(window.mod2048Timings.workshop) : setTimeout(f, 5); f(); })`, &ms)
+		opens = append(opens, ms)
+		q.Close()
+	}
+	t.Logf("the workshop opens in %.0f ms the first time (its files from the network) and %.0f ms from the service worker's cache (target ≤ 1000)", opens[0], opens[1])
+
 	var loop float64
 	p.Eval(`(() => { const t0 = performance.now(); const dirs = ["left", "up", "right", "down"]; for (let i = 0; i < 400; i++) window.mod2048.move(dirs[i % 4]); return (performance.now() - t0) / 400; })()`, &loop)
 	t.Logf("the bridge's move alone, 400 calls in a loop: %.3f ms a call", loop)

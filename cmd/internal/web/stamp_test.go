@@ -3,6 +3,7 @@ package web_test
 import (
 	"bytes"
 	"io/fs"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"strings"
@@ -112,5 +113,48 @@ func TestWasmLeavesOutTheExpert(t *testing.T) {
 		if strings.HasSuffix(pkg, "/engine/ai") || strings.HasSuffix(pkg, "/engine/bitboard") {
 			t.Errorf("the WebAssembly builds from %s", pkg)
 		}
+	}
+}
+
+// workshopBudget is the most the workshop's code may weigh on the wire:
+// its script, style and editor as served to a browser that accepts
+// brotli (the editor compressed, the rest as they are).
+const workshopBudget = 400_000
+
+// workshopFiles are the files the page loads when the workshop opens.
+var workshopFiles = []string{"workshop.js", "workshop.css", "editor.js"}
+
+// workshopWire returns the bytes each workshop file takes on the wire,
+// by its name, fetched from the site's handler as a browser does.
+func workshopWire(t *testing.T) map[string]int {
+	t.Helper()
+	h, err := web.Handler(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sizes := map[string]int{}
+	for _, f := range workshopFiles {
+		req := httptest.NewRequest("GET", "/"+f, nil)
+		req.Header.Set("Accept-Encoding", "gzip, deflate, br")
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != 200 {
+			t.Fatalf("GET /%s: %d", f, rec.Code)
+		}
+		sizes[f] = rec.Body.Len()
+	}
+	return sizes
+}
+
+// TestWorkshopSize: the workshop's code is within its budget on the wire.
+func TestWorkshopSize(t *testing.T) {
+	sizes := workshopWire(t)
+	total := 0
+	for _, n := range sizes {
+		total += n
+	}
+	t.Logf("the workshop on the wire: %d bytes (budget %d): %v", total, workshopBudget, sizes)
+	if total > workshopBudget {
+		t.Errorf("the workshop takes %d bytes on the wire, over its budget of %d: %v", total, workshopBudget, sizes)
 	}
 }

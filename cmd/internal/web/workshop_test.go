@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 
+	"github.com/mod2048/mod2048/cmd/internal/web"
 	"github.com/mod2048/mod2048/cmd/internal/web/internal/wasmstamp"
 	"github.com/mod2048/mod2048/cmd/internal/web/webtest"
 )
@@ -56,6 +58,9 @@ func TestWorkshopStranger(t *testing.T) {
 	p := b.Open(t, url, webtest.PageOptions{Width: 1400, Height: 900})
 
 	// Open the workshop, make a new mod.
+	// The workshop's games take the settings' seed (a stranger leaves it
+	// empty for a random one).
+	p.Eval(`document.getElementById("seed").value = "7"`, nil)
 	p.Click("#open-workshop")
 	p.WaitFor(`!!document.getElementById("ws-new-form") && !document.getElementById("ws-new-form").hidden`, 10*time.Second)
 	p.Eval(`document.getElementById("ws-new-id").value = ""`, nil)
@@ -194,7 +199,7 @@ func TestWorkshopStranger(t *testing.T) {
 	q := fresh.Open(t, link, webtest.PageOptions{Width: 1400, Height: 900})
 	q.WaitFor(`!!document.getElementById("ws-confirm") && !document.getElementById("ws-confirm").hidden`, 10*time.Second)
 	ask := q.Text("#ws-confirm")
-	for _, want := range []string{"Open the shared mod Burn (burn)?", "main.lua", "burn.cases", "mod.toml"} {
+	for _, want := range []string{"Open the shared mod Burn (burn)?", "main.lua", "burn.cases", "mod.toml", "Its settings: burn.max_turns=0."} {
 		if !strings.Contains(ask, want) {
 			t.Errorf("the question lacks %q: %q", want, ask)
 		}
@@ -210,6 +215,10 @@ func TestWorkshopStranger(t *testing.T) {
 	q.Click("#game")
 	if !playUntil(t, q, `document.querySelectorAll("#tiles .mark").length > 0`, 30) {
 		t.Error("the shared mod puts no fire on the board")
+	}
+	// With its settings: past the template's three turns.
+	if !playUntil(t, q, `window.mod2048.view().view.undo >= 5`, 12) {
+		t.Error("the shared mod's game stops: its settings did not come with it")
 	}
 	if logs := append(p.Logs(), q.Logs()...); len(logs) > 0 {
 		t.Errorf("the pages logged errors: %v", logs)
@@ -316,4 +325,207 @@ func checkZip(t *testing.T, path string) {
 		t.Fatalf("2048 test %s: %v\n%s", installed, err, out)
 	}
 	t.Logf("2048 test on the installed mod: %s", strings.TrimSpace(string(out)))
+}
+
+// setFile replaces the text of a file in the workshop's editor, as an
+// edit (the workshop reloads the mod after it), and waits for the reload.
+func setFile(p *webtest.Page, file, text string) {
+	p.Eval(fmt.Sprintf(`(() => { const v = window.mod2048Workshop.editor(%q).view; v.dispatch({changes: {from: 0, to: v.state.doc.length, insert: %q}}); document.getElementById("ws-status").dataset.kind = "pending"; })()`, file, text), nil)
+	p.WaitFor(`document.getElementById("ws-status").dataset.kind !== "pending"`, 10*time.Second)
+}
+
+// lintLines are the lines of a file's editor marked with severity.
+func lintLines(p *webtest.Page, file, severity string) []int {
+	var lines []int
+	p.Eval(fmt.Sprintf(`(() => { const v = window.mod2048Workshop.editor(%q).view; return [...v.dom.querySelectorAll(".cm-lintRange-%s")].map((e) => v.state.doc.lineAt(v.posAtDOM(e)).number); })()`, file, severity), &lines)
+	return lines
+}
+
+// newWorkshopMod opens the workshop on a fresh page and makes the mod id.
+func newWorkshopMod(t *testing.T, b *webtest.Browser, url, id string) *webtest.Page {
+	t.Helper()
+	p := b.Open(t, url+"#workshop", webtest.PageOptions{Width: 1400, Height: 900})
+	p.Eval(`document.getElementById("seed").value = "11"`, nil)
+	p.WaitFor(`!!document.getElementById("ws-new-form") && !document.getElementById("ws-new-form").hidden`, 10*time.Second)
+	p.Eval(fmt.Sprintf(`document.getElementById("ws-new-id").value = %q`, id), nil)
+	p.Click("#ws-new-create")
+	p.WaitFor(`document.querySelector('#ws-status').dataset.kind === "ok"`, 10*time.Second)
+	return p
+}
+
+// TestWorkshopProblems: every kind of a mod's error is marked at its file
+// and line, the game going on: a handler's error and a budget stop as
+// they happen in play, a manifest's error at load; the mod's log shows;
+// a failing case shows its boards side by side.
+func TestWorkshopProblems(t *testing.T) {
+	b := browser(t)
+	p := newWorkshopMod(t, b, webtest.Serve(t, nil), "oops")
+	p.Click("#game")
+	playUntil(t, p, `window.mod2048.view().view.undo >= 2`, 8)
+	p.Click("#ws-tab-log")
+	if log := p.Text("#ws-log"); !strings.Contains(log, "turn 1: ") {
+		t.Errorf("the log panel shows %q, want the template's turn lines", log)
+	}
+
+	// A handler's error, in play.
+	setFile(p, "main.lua", "game.on(\"tick\", function(ev)\n  local t = nil\n  return t.x\nend)\n")
+	p.Click("#game")
+	playUntil(t, p, `document.querySelectorAll("#ws-problems .ws-problem").length > 0`, 6)
+	if got := p.Text("#ws-problems"); !strings.Contains(got, "main.lua:3") || !strings.Contains(got, "tick: ") {
+		t.Errorf("the problems: %q, want the tick handler's error at main.lua:3", got)
+	}
+	if got := lintLines(p, "main.lua", "warning"); len(got) == 0 || got[0] != 3 {
+		t.Errorf("the editor marks lines %v, want 3", got)
+	}
+
+	// A budget stop.
+	setFile(p, "main.lua", "game.on(\"tick\", function(ev)\n  while true do\n  end\nend)\n")
+	if got := p.Text("#ws-problems"); got != "No problems." {
+		t.Errorf("a good reload keeps the problems: %q", got)
+	}
+	p.Click("#game")
+	playUntil(t, p, `document.querySelectorAll("#ws-problems .ws-problem").length > 0`, 6)
+	if got := p.Text("#ws-problems"); !strings.Contains(got, "instruction budget") || !regexpMatch(`main\.lua:[23]`, got) {
+		t.Errorf("the problems: %q, want a budget stop in the loop", got)
+	}
+
+	// A manifest's error: at its line, the game going on.
+	var toml string
+	p.Eval(`window.mod2048Workshop.editor("mod.toml").view.state.doc.toString()`, &toml)
+	setFile(p, "mod.toml", toml+"bogus = 1\n")
+	line := strings.Count(toml, "\n") + 1
+	if got := p.Text("#ws-status"); !strings.HasPrefix(got, fmt.Sprintf("mod.toml:%d: ", line)) || !strings.Contains(got, "unknown key") {
+		t.Errorf("the manifest's error: %q, want it at mod.toml:%d", got, line)
+	}
+	p.Click(`.ws-tab[data-path="mod.toml"]`)
+	if got := lintLines(p, "mod.toml", "error"); len(got) == 0 || got[0] != line {
+		t.Errorf("mod.toml marks lines %v, want %d", got, line)
+	}
+	setFile(p, "mod.toml", toml)
+
+	// A failing case: red, at its line, its boards side by side.
+	setFile(p, "main.lua", "")
+	var cases string
+	p.Eval(`window.mod2048Workshop.editor("oops.cases").view.state.doc.toString()`, &cases)
+	setFile(p, "oops.cases", strings.Replace(cases, "Move: Right\nExpect:\n0 0 0 2", "Move: Right\nExpect:\n0 0 2 0", 1))
+	p.Click("#ws-run")
+	p.WaitFor(`document.getElementById("ws-summary").textContent !== ""`, 20*time.Second)
+	if got := p.Text("#ws-summary"); got != "0 passed, 1 failed" {
+		t.Errorf("the summary: %q", got)
+	}
+	var boards []string
+	p.Eval(`[...document.querySelectorAll("#ws-fixtures .ws-case.fail .ws-boards pre")].map((e) => e.textContent)`, &boards)
+	if len(boards) != 2 || !strings.HasPrefix(boards[0], "0 0 2 0") || !strings.HasPrefix(boards[1], "0 0 0 2") {
+		t.Errorf("the failure's boards: %q", boards)
+	}
+	if got := lintLines(p, "oops.cases", "error"); len(got) != 1 {
+		t.Errorf("the case file marks lines %v, want the failing one", got)
+	}
+	viewShot(t, p, "workshop_failing_case")
+	if logs := p.Logs(); len(logs) > 0 {
+		t.Errorf("the page logged errors: %v", logs)
+	}
+}
+
+func regexpMatch(pattern, s string) bool { return regexp.MustCompile(pattern).MatchString(s) }
+
+// TestWorkshopKept: the work is kept in the browser: a reload opens the
+// same files with the game where it was, and once the workshop has been
+// opened online it opens offline too. A zip imports (the workshop asks
+// before it replaces the mod it holds).
+func TestWorkshopKept(t *testing.T) {
+	b := browser(t)
+	h, err := web.Handler(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := webtest.NewServer(t, h)
+	p := b.Open(t, srv.URL, webtest.PageOptions{Width: 1400, Height: 900})
+	awaitWorker(p)
+	p.Eval(`document.getElementById("seed").value = "5"`, nil)
+	p.Click("#open-workshop")
+	p.WaitFor(`!!document.getElementById("ws-new-form") && !document.getElementById("ws-new-form").hidden`, 10*time.Second)
+	p.Eval(`document.getElementById("ws-new-id").value = "keep"`, nil)
+	p.Click("#ws-new-create")
+	p.WaitFor(`document.querySelector('#ws-status').dataset.kind === "ok"`, 10*time.Second)
+	var main string
+	p.Eval(`window.mod2048Workshop.editor("main.lua").view.state.doc.toString()`, &main)
+	setFile(p, "main.lua", "-- kept across reloads\n"+main)
+	p.Click("#game")
+	playUntil(t, p, `false`, 2)
+	var before string
+	p.Eval(`JSON.stringify(window.mod2048.view().view.cells)`, &before)
+
+	srv.Stop()
+	p.Reload()
+	p.WaitFor(`!!window.mod2048Workshop && document.querySelector('#ws-status').dataset.kind === "ok"`, 10*time.Second)
+	var kept, after string
+	p.Eval(`window.mod2048Workshop.editor("main.lua").view.state.doc.toString()`, &kept)
+	p.Eval(`JSON.stringify(window.mod2048.view().view.cells)`, &after)
+	if !strings.HasPrefix(kept, "-- kept across reloads\n") {
+		t.Errorf("main.lua after an offline reload: %q", kept[:min(len(kept), 80)])
+	}
+	if after != before {
+		t.Errorf("the game after the reload:\n%s\nwas\n%s", after, before)
+	}
+	// The game goes on with the mod: the template's limit of three turns.
+	p.Click("#game")
+	playUntil(t, p, `window.mod2048.view().view.status === "lost"`, 4)
+	var status string
+	p.Eval(`window.mod2048.view().view.status`, &status)
+	if status != "lost" {
+		t.Errorf("after five moves of the template's mod the game is %q, want lost", status)
+	}
+
+	// A zip imports, once the player says yes.
+	zipPath := filepath.Join(t.TempDir(), "bomb.zip")
+	writeModZip(t, zipPath, "../../../mods/bomb")
+	p.Run(chromedp.SetUploadFiles("#ws-import-zip", []string{zipPath}, chromedp.ByQuery))
+	p.WaitFor(`!document.getElementById("ws-confirm").hidden`, 5*time.Second)
+	if ask := p.Text("#ws-confirm"); !strings.Contains(ask, "Replace the mod keep in the workshop with bomb?") || !strings.Contains(ask, "main.lua") {
+		t.Errorf("the question: %q", ask)
+	}
+	p.Click("#ws-confirm-yes")
+	p.WaitFor(`document.getElementById("ws-name").textContent === "bomb" && document.querySelector('#ws-status').dataset.kind === "ok"`, 10*time.Second)
+	var tabs []string
+	p.Eval(`[...document.querySelectorAll("#ws-tabs .ws-tab")].map((b) => b.textContent)`, &tabs)
+	if strings.Join(tabs, " ") != "mod.toml main.lua bomb.cases README.md" {
+		t.Errorf("the imported mod's tabs: %v", tabs)
+	}
+	var mods []string
+	p.Eval(`(window.mod2048.view().view.mods || []).map((m) => m.id)`, &mods)
+	if strings.Join(mods, " ") != "bomb" {
+		t.Errorf("the game plays %v, want bomb", mods)
+	}
+	if logs := p.Logs(); len(logs) > 0 {
+		t.Errorf("the page logged errors: %v", logs)
+	}
+}
+
+// writeModZip zips the mod folder dir into path, in a folder of its name.
+func writeModZip(t *testing.T, path, dir string) {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := zw.Create(filepath.Base(dir) + "/" + e.Name())
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write(data)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -204,13 +204,14 @@ func (b *Bridge) RecordCase(id, title string) Reply {
 }
 
 // ZipMod returns the mod src (given file by file) as a zip, in base64,
-// its files in one folder named by src.Name, as `2048 mod install`
+// its files in one folder named by the mod's id, as `2048 mod install`
 // takes it. The mod must load.
 func ZipMod(src ModSource) Reply {
 	if src.Files == nil {
 		return fail(&Error{Kind: KindInput, Message: "zipMod takes a mod given file by file"})
 	}
-	if err := tryMod(src); err != nil {
+	m, err := tryMod(src)
+	if err != nil {
 		return fail(locate(err, []ModSource{src}))
 	}
 	var buf bytes.Buffer
@@ -221,7 +222,7 @@ func ZipMod(src ModSource) Reply {
 	}
 	sort.Strings(paths)
 	for _, p := range paths {
-		w, err := zw.CreateHeader(&zip.FileHeader{Name: path.Join(src.Name, p), Method: zip.Deflate})
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: path.Join(m.ID(), p), Method: zip.Deflate})
 		if err == nil {
 			_, err = w.Write([]byte(src.Files[p]))
 		}
@@ -237,10 +238,10 @@ func ZipMod(src ModSource) Reply {
 
 // tryMod loads the mod src and starts a game with it, of the first
 // ruleset its manifest names: a Lua error at its load shows now.
-func tryMod(src ModSource) error {
+func tryMod(src ModSource) (*scripting.Mod, error) {
 	m, err := src.load()
 	if err != nil {
-		return &Error{Kind: KindMod, Message: err.Error()}
+		return nil, &Error{Kind: KindMod, Message: err.Error()}
 	}
 	o := Options{Seed: "1", Mods: []ModSource{src}}
 	if rs := m.Manifest.Rulesets; len(rs) > 0 {
@@ -249,9 +250,9 @@ func tryMod(src ModSource) error {
 	b := New()
 	defer b.Close()
 	if r := b.NewGame(o, nil); r.Error != nil {
-		return r.Error
+		return nil, r.Error
 	}
-	return nil
+	return m, nil
 }
 
 // UnpackMod returns the files of the mod src (a zip, or files of a picked

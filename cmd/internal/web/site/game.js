@@ -684,6 +684,9 @@
       told(view);
       return null;
     },
+    // seed is the seed of a new game: the settings' Seed, else a random
+    // one.
+    seed: () => $("seed").value.trim() || randomSeed(),
     settingFields: (m) => settingFields(m),
     modSetsOf: (root) => modSetsOf(root),
     setValues: (sets) => showSettings(sets),

@@ -35,6 +35,7 @@
   let running = false; // the game plays this workshop's mod
   let loadError = null; // the last reload's error, while it stands
   const reports = new Map(); // file → [{line, message}] of handler errors
+  const caseFails = new Map(); // file → [{line, message}] of the last run's failed cases
   let lastTurnNote = "";
 
   const $ = (id) => document.getElementById(id);
@@ -113,7 +114,7 @@
       el("div", { className: "ws-confirm", id: "ws-confirm", hidden: true, role: "dialog" },
         el("p", { id: "ws-confirm-text" }),
         el("ul", { id: "ws-confirm-files" }),
-        el("p", { className: "ws-note", textContent: "Nothing of it runs until you open it; its files come from the link, not from a server." }),
+        el("p", { className: "ws-note", id: "ws-confirm-note" }),
         el("div", null, button("ws-confirm-yes", "Open it"), button("ws-confirm-no", "Not now"))),
       el("div", { className: "ws-tabs", id: "ws-tabs", role: "tablist" }),
       el("div", { className: "ws-editors", id: "ws-editors" }),
@@ -208,12 +209,20 @@
   // load opens w's files in the editor and starts a game with the mod (or,
   // when the page's game is already this mod's, reloads it into the game).
   function load(w, fresh) {
-    work = { name: w.name, files: Object.assign({}, w.files), active: w.active, modSets: w.modSets || [] };
+    // The name is the mod's folder: a mod id (its manifest's, else
+    // "mod"), whatever a link or a zip called it.
+    let name = w.name;
+    if (!/^[a-z][a-z0-9_]{0,31}$/.test(name)) {
+      const id = /^\s*id\s*=\s*"([a-z][a-z0-9_]{0,31})"/m.exec((w.files && w.files["mod.toml"]) || "");
+      name = id ? id[1] : "mod";
+    }
+    work = { name, files: Object.assign({}, w.files), active: w.active, modSets: w.modSets || [] };
     if (!(work.active in work.files)) work.active = firstTab();
     for (const h of editors.values()) h.destroy();
     editors.clear();
     $("ws-editors").textContent = "";
     reports.clear();
+    caseFails.clear();
     drawTabs();
     select(work.active);
     keep();
@@ -322,7 +331,7 @@
     if (running) {
       err = page.reload([source()], work.modSets);
     } else {
-      const seed = String(Math.floor(Math.random() * 2 ** 31));
+      const seed = page.seed();
       err = page.start({ ruleset: rulesetOf(work.files["mod.toml"]), mods: [source()], modSets: work.modSets.length ? work.modSets : undefined, seed, record: true });
       if (!err) running = true;
     }
@@ -354,6 +363,7 @@
     const out = [];
     if (loadError && loadError.file === p) out.push({ line: loadError.line || 1, message: loadError.message, severity: "error" });
     for (const r of reports.get(p) || []) out.push(r);
+    for (const r of caseFails.get(p) || []) out.push(r);
     return out;
   }
 
@@ -489,11 +499,10 @@
     if (!cases.length) ul.appendChild(el("li", { className: "ws-none", textContent: "The mod has no .cases file: record one from play." }));
     $("ws-summary").textContent = (cases.length - failed.length) + " passed, " + failed.length + " failed";
     $("ws-summary").dataset.kind = failed.length ? "error" : "ok";
-    for (const p of Object.keys(work.files)) {
-      if (!p.endsWith(".cases")) continue;
-      const h = editorOf(p);
-      h.setDiagnostics(byFile.get(p) || []);
-    }
+    caseFails.clear();
+    for (const [p, list] of byFile) caseFails.set(p, list);
+    for (const p of byFile.keys()) if (p in work.files) editorOf(p);
+    showProblems();
   }
 
   // sideBySide shows a failed case's expected and actual boards (and
@@ -558,9 +567,10 @@
       $("ws-new-error").textContent = r.error.message;
       return;
     }
-    if (work && !confirm("Replace the mod " + work.name + " in the workshop with a new one? (Export it first to keep it.)")) return;
     $("ws-new-form").hidden = true;
-    load({ name: id, files: r.files, active: "main.lua" }, true);
+    const go = () => load({ name: id, files: r.files, active: "main.lua" }, true);
+    if (!work) return go();
+    ask("Replace the mod " + work.name + " in the workshop with a new mod " + id + "?", [], "Replace it", "Export " + work.name + " first to keep it: the workshop holds one mod.").then((yes) => yes && go());
   }
 
   function b64(bytes) {
@@ -581,8 +591,9 @@
       setStatus("error", r.error.message);
       return;
     }
-    if (work && !confirm("Replace the mod " + work.name + " in the workshop with " + r.name + "?")) return;
-    load({ name: r.name, files: r.files }, true);
+    const go = () => load({ name: r.name, files: r.files }, true);
+    if (!work) return go();
+    ask("Replace the mod " + work.name + " in the workshop with " + r.name + "?", filesOf(r.files), "Replace it", "Export " + work.name + " first to keep it: the workshop holds one mod.").then((yes) => yes && go());
   }
 
   async function importZip(file) {
@@ -631,7 +642,7 @@
     flush();
     const files = {};
     for (const [p, t] of Object.entries(work.files)) if (p !== ANNOTATIONS) files[p] = t;
-    const json = new TextEncoder().encode(JSON.stringify({ name: work.name, files }));
+    const json = new TextEncoder().encode(JSON.stringify({ name: work.name, files, modSets: work.modSets }));
     const packed = await pipe(json, new CompressionStream("deflate-raw"));
     const link = location.origin + location.pathname + "#share=" + b64(packed).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
     $("ws-share-box").hidden = false;
@@ -666,36 +677,52 @@
       }
       return;
     }
-    const box = $("ws-confirm");
     const name = /^\s*name\s*=\s*"([^"]*)"/m.exec(shared.files["mod.toml"] || "");
-    $("ws-confirm-text").textContent = "Open the shared mod " + (name ? name[1] + " (" + shared.name + ")" : shared.name) + "? Its files:";
-    const ul = $("ws-confirm-files");
-    ul.textContent = "";
-    for (const [p, t] of Object.entries(shared.files).sort()) ul.appendChild(el("li", { textContent: p + " — " + new TextEncoder().encode(t).length + " bytes" }));
-    box.hidden = false;
-    $("ws-confirm-yes").focus();
-    const done = () => {
-      box.hidden = true;
-      history.replaceState(null, "", location.pathname + location.search + "#workshop");
-    };
-    $("ws-confirm-yes").onclick = () => {
-      done();
+    const sets = Array.isArray(shared.modSets) && shared.modSets.length ? " Its settings: " + shared.modSets.join(", ") + "." : "";
+    const yes = await ask("Open the shared mod " + (name ? name[1] + " (" + shared.name + ")" : shared.name) + "? Its files:", filesOf(shared.files).concat(sets ? [sets.trim()] : []), "Open it",
+      "Nothing of it runs until you open it; its files come from the link, not from a server." + (work ? " It replaces " + work.name + " in the workshop." : ""));
+    history.replaceState(null, "", location.pathname + location.search + "#workshop");
+    if (yes) {
       if (shared.files[".luarc.json"] !== undefined && shared.files[ANNOTATIONS] === undefined) {
         const r = api.newMod(/^[a-z][a-z0-9_]*$/.test(shared.name) ? shared.name : "mod", "");
         if (!r.error) shared.files[ANNOTATIONS] = r.files[ANNOTATIONS];
       }
-      load({ name: shared.name, files: shared.files }, true);
-    };
-    $("ws-confirm-no").onclick = () => {
-      done();
-      if (!work) {
-        const kept = readKept();
-        if (kept) load(kept, false);
-        else showNewForm(true);
-      }
-    };
+      const sets = Array.isArray(shared.modSets) ? shared.modSets.filter((x) => typeof x === "string") : [];
+      load({ name: shared.name, files: shared.files, modSets: sets }, true);
+    } else if (!work) {
+      const kept = readKept();
+      if (kept) load(kept, false);
+      else showNewForm(true);
+    }
   }
 
-  // editor gives a file's editor handle (for the browser tests).
+  // filesOf lists files as "PATH — N bytes", by path.
+  function filesOf(files) {
+    return Object.entries(files).sort().map(([p, t]) => p + " — " + new TextEncoder().encode(t).length + " bytes");
+  }
+
+  // ask shows a question in the workshop's own box (no browser dialog),
+  // with a list and a note, and resolves to whether the player said yes.
+  function ask(question, items, yesText, note) {
+    const box = $("ws-confirm");
+    $("ws-confirm-text").textContent = question;
+    const ul = $("ws-confirm-files");
+    ul.textContent = "";
+    for (const i of items) ul.appendChild(el("li", { textContent: i }));
+    ul.hidden = !items.length;
+    $("ws-confirm-note").textContent = note || "";
+    $("ws-confirm-yes").textContent = yesText;
+    box.hidden = false;
+    $("ws-confirm-yes").focus();
+    return new Promise((resolve) => {
+      const done = (yes) => {
+        box.hidden = true;
+        resolve(yes);
+      };
+      $("ws-confirm-yes").onclick = () => done(true);
+      $("ws-confirm-no").onclick = () => done(false);
+    });
+  }
+
   window.mod2048Workshop = { open, close, editor: (p) => editorOf(p) };
 })();
