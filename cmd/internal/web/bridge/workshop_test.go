@@ -272,3 +272,28 @@ func TestModLog(t *testing.T) {
 		t.Fatalf("the log: %+v", r)
 	}
 }
+
+// TestRunCasesFiles: a case's Difficulty: file and Mods: folder are read
+// from the mod's files, never from disk, and none outside them.
+func TestRunCasesFiles(t *testing.T) {
+	files := newMod(t, "small")
+	files["small.toml"] = "size = 3\n"
+	files["three.cases"] = "Case: S-1 a 3×3 board from the mod's file\nDifficulty: small.toml\nMods: .\nGiven:\n2 0 0\n0 0 0\n2 0 0\nSpawnScript: [{2,2,2}]\nMove: Up\nExpect:\n4 0 0\n0 0 0\n0 0 2\n"
+	files["out.cases"] = "Case: O-1 a mod outside\nMods: ../bomb\nGiven:\n2 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0\n"
+	files["disk.cases"] = "Case: D-1 a file on disk\nDifficulty: /etc/passwd\nGiven:\n2 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0\n"
+	r := bridge.RunCases(bridge.ModSource{Name: "small", Files: files})
+	got := map[string]bridge.CaseResult{}
+	for _, c := range r.Cases {
+		got[c.ID] = c
+	}
+	if c := got["S-1"]; !c.OK {
+		t.Errorf("the 3×3 case: %+v", c)
+	}
+	// ../bomb is a folder beside the mod's among its files: there is none.
+	if c := got["O-1"]; c.OK || !strings.Contains(c.Message, "bomb: not a mod") {
+		t.Errorf("a mod outside: %+v", c)
+	}
+	if c := got["D-1"]; c.OK || !strings.Contains(c.Message, "outside the mod's files") {
+		t.Errorf("a file on disk: %+v", c)
+	}
+}
