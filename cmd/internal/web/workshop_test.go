@@ -21,28 +21,18 @@ import (
 	"github.com/mod2048/mod2048/cmd/internal/web/webtest"
 )
 
-// burnHazard is what the stranger adds to the new mod's main.lua: a fire
-// mark with a three-turn countdown on a tile every third turn, and the
-// tile burned (emptied) when the countdown ends. Its first line is typed
-// key by key, with the editor's completion; the rest is pasted.
-const burnHazard = `game.hazard{name = "fire", glyph = "*", color = "red", counter = "turns",
-  description = "burns its tile when the countdown ends"}
-
-game.on("tick", function(ev)
-  if ev.turn % 3 == 0 then
-    local cells = game.cells{cell = "^[1-9]", without = "fire"}
-    if #cells > 0 then
-      local c = cells[1]
-      game.mark(math.floor(c / game.width), c % game.width, "fire", 3)
-    end
-  end
-end)
-
-game.on("expire", function(ev)
-  game.set(ev.row, ev.col, 0)
-  game.notify("a tile burned")
-end)
-`
+// burnHazard is what the stranger adds to the new mod's main.lua
+// (testdata/burn.lua): a hazard that burns a tile after a countdown. Its
+// first line is typed key by key, with the editor's completion; the rest
+// is pasted.
+var burnHazard = func() string {
+	data, err := os.ReadFile("testdata/burn.lua")
+	if err != nil {
+		panic(err)
+	}
+	_, code, _ := strings.Cut(string(data), "\n\n")
+	return code
+}()
 
 // TestWorkshopStranger does in the page what a stranger would, with
 // nothing installed: open the workshop and make a new mod; type a hazard

@@ -2,6 +2,7 @@ package bridge_test
 
 import (
 	"encoding/base64"
+	"os"
 	"strings"
 	"testing"
 
@@ -9,27 +10,15 @@ import (
 	"github.com/mod2048/mod2048/scripting"
 )
 
-// burnLua is a hazard that burns a tile after a countdown: every third
-// turn a fire mark with a three-turn fuse goes on the first tile of the
-// board without one, and when the fuse runs out the cell is emptied.
-const burnLua = `game.hazard{name = "fire", glyph = "*", color = "red", counter = "turns",
-  description = "burns its tile when the countdown ends"}
-
-game.on("tick", function(ev)
-  if ev.turn % 3 == 0 then
-    local cells = game.cells{cell = "^[1-9]", without = "fire"}
-    if #cells > 0 then
-      local c = cells[1]
-      game.mark(math.floor(c / game.width), c % game.width, "fire", 3)
-    end
-  end
-end)
-
-game.on("expire", function(ev)
-  game.set(ev.row, ev.col, 0)
-  game.notify("a tile burned")
-end)
-`
+// burnLua is a hazard that burns a tile after a countdown
+// (testdata/burn.lua, which the browser tests type into the workshop).
+var burnLua = func() string {
+	data, err := os.ReadFile("../testdata/burn.lua")
+	if err != nil {
+		panic(err)
+	}
+	return string(data)
+}()
 
 // newMod is the files of a new mod id, as the workshop starts one.
 func newMod(t *testing.T, id string) map[string]string {
