@@ -60,7 +60,7 @@ func TestWorkshopStranger(t *testing.T) {
 	)
 	p.WaitFor(`document.querySelector('#ws-status').dataset.kind === "ok"`, 10*time.Second)
 	var tabs []string
-	p.Eval(`[...document.querySelectorAll("#ws-tabs .ws-tab")].map((b) => b.textContent)`, &tabs)
+	p.Eval(`[...document.querySelectorAll("#ws-tabs .ws-tab[data-path]")].map((b) => b.textContent)`, &tabs)
 	if strings.Join(tabs, " ") != "mod.toml main.lua burn.cases README.md" {
 		t.Fatalf("the new mod's tabs: %v", tabs)
 	}
@@ -393,6 +393,32 @@ func TestWorkshopProblems(t *testing.T) {
 	}
 	setFile(p, "mod.toml", toml)
 
+	// A file of its own for require: added, its error marked in it, and
+	// deleted, which leaves main.lua's require failing at its line.
+	p.Click("#ws-new-file")
+	p.Eval(`document.getElementById("ws-file-name").value = "lib.lua"`, nil)
+	p.Click("#ws-file-add")
+	p.WaitFor(`document.querySelector('.ws-tab[aria-selected="true"]').textContent === "lib.lua"`, 5*time.Second)
+	setFile(p, "lib.lua", "local M = {}\nM.fuse = = 3\nreturn M\n")
+	setFile(p, "main.lua", "local lib = require(\"lib\")\n")
+	if got := p.Text("#ws-status"); !strings.HasPrefix(got, "lib.lua:2: ") {
+		t.Errorf("an error in a required file: %q, want it at lib.lua:2", got)
+	}
+	if got := lintLines(p, "lib.lua", "error"); len(got) != 1 || got[0] != 2 {
+		t.Errorf("lib.lua marks lines %v, want 2", got)
+	}
+	setFile(p, "lib.lua", "local M = {}\nM.fuse = 3\nreturn M\n")
+	if kind := p.Text("#ws-status"); !strings.HasPrefix(kind, "Running") {
+		t.Errorf("with lib.lua fixed: %q", kind)
+	}
+	p.Click("#ws-delete-file")
+	p.WaitFor(`!document.getElementById("ws-confirm").hidden`, 5*time.Second)
+	p.Click("#ws-confirm-yes")
+	p.WaitFor(`!document.querySelector('.ws-tab[data-path="lib.lua"]') && document.querySelector('#ws-status').dataset.kind === "error"`, 5*time.Second)
+	if got := p.Text("#ws-status"); !strings.HasPrefix(got, "main.lua:1: ") {
+		t.Errorf("a require of a deleted file: %q, want it at main.lua:1", got)
+	}
+
 	// A failing case: red, at its line, its boards side by side.
 	setFile(p, "main.lua", "")
 	var cases string
@@ -478,7 +504,7 @@ func TestWorkshopKept(t *testing.T) {
 	p.Click("#ws-confirm-yes")
 	p.WaitFor(`document.getElementById("ws-name").textContent === "bomb" && document.querySelector('#ws-status').dataset.kind === "ok"`, 10*time.Second)
 	var tabs []string
-	p.Eval(`[...document.querySelectorAll("#ws-tabs .ws-tab")].map((b) => b.textContent)`, &tabs)
+	p.Eval(`[...document.querySelectorAll("#ws-tabs .ws-tab[data-path]")].map((b) => b.textContent)`, &tabs)
 	if strings.Join(tabs, " ") != "mod.toml main.lua bomb.cases README.md" {
 		t.Errorf("the imported mod's tabs: %v", tabs)
 	}

@@ -32,7 +32,7 @@
   const editors = new Map(); // path → editor handle
   let listing = null; // the completion listing (bridge.LuaCompletions)
   let timer = 0;
-  let running = false; // the game plays this workshop's mod
+  let fresh = false; // the next apply starts a new game, whatever runs
   let loadError = null; // the last reload's error, while it stands
   const reports = new Map(); // file → [{line, message}] of handler errors
   const caseFails = new Map(); // file → [{line, message}] of the last run's failed cases
@@ -117,6 +117,11 @@
         el("p", { className: "ws-note", id: "ws-confirm-note" }),
         el("div", null, button("ws-confirm-yes", "Open it"), button("ws-confirm-no", "Not now"))),
       el("div", { className: "ws-tabs", id: "ws-tabs", role: "tablist" }),
+      el("form", { className: "ws-form", id: "ws-file-form", hidden: true },
+        el("label", null, "New file ", el("input", { id: "ws-file-name", placeholder: "lib.lua", spellcheck: false, autocomplete: "off", size: 20 })),
+        el("button", { type: "submit", className: "button small", id: "ws-file-add", textContent: "Add" }),
+        button("ws-file-cancel", "Cancel"),
+        el("span", { className: "ws-error", id: "ws-file-error", role: "alert" })),
       el("div", { className: "ws-editors", id: "ws-editors" }),
       el("p", { className: "ws-status", id: "ws-status", role: "status" }),
       el("div", { className: "ws-settings mod-settings-host", id: "ws-settings" }),
@@ -145,6 +150,8 @@
       close();
       page.focusGame();
     });
+    $("ws-file-form").addEventListener("submit", (e) => { e.preventDefault(); addFile(); });
+    $("ws-file-cancel").addEventListener("click", () => ($("ws-file-form").hidden = true));
     $("ws-run").addEventListener("click", runCases);
     $("ws-record").addEventListener("click", recordCase);
     zipInput.addEventListener("change", () => importZip(zipInput.files[0]).finally(() => (zipInput.value = "")));
@@ -208,7 +215,7 @@
 
   // load opens w's files in the editor and starts a game with the mod (or,
   // when the page's game is already this mod's, reloads it into the game).
-  function load(w, fresh) {
+  function load(w, isFresh) {
     // The name is the mod's folder: a mod id (its manifest's, else
     // "mod"), whatever a link or a zip called it.
     let name = w.name;
@@ -226,8 +233,7 @@
     drawTabs();
     select(work.active);
     keep();
-    const o = page.options();
-    running = !fresh && !!(o && o.record && o.mods && o.mods.length === 1 && o.mods[0].name === work.name && o.mods[0].files);
+    fresh = isFresh;
     apply();
   }
 
@@ -257,6 +263,18 @@
       b.addEventListener("click", () => select(p));
       box.appendChild(b);
     }
+    const add = el("button", { type: "button", className: "ws-tab ws-tab-add", id: "ws-new-file", textContent: "+", title: "Add a file to the mod" });
+    add.setAttribute("aria-label", "Add a file");
+    add.addEventListener("click", () => {
+      $("ws-file-form").hidden = false;
+      $("ws-file-error").textContent = "";
+      $("ws-file-name").focus();
+    });
+    const del = el("button", { type: "button", className: "ws-tab ws-tab-add", id: "ws-delete-file", textContent: "−", title: "Delete the open file" });
+    del.setAttribute("aria-label", "Delete the open file");
+    del.disabled = work.active === "mod.toml";
+    del.addEventListener("click", deleteFile);
+    box.append(add, del);
     $("ws-name").textContent = work.name;
   }
 
@@ -286,10 +304,59 @@
   function select(p) {
     if (!p) return;
     work.active = p;
+    if ($("ws-delete-file")) $("ws-delete-file").disabled = p === "mod.toml";
     const h = editorOf(p);
     for (const [q, e] of editors) e.view.dom.parentElement.hidden = q !== p;
     for (const b of $("ws-tabs").children) b.setAttribute("aria-selected", String(b.dataset.path === p));
     h.view.requestMeasure();
+  }
+
+  // addFile adds the file the form names: a Lua module for require, a
+  // fixture file, a document.
+  function addFile() {
+    const p = $("ws-file-name").value.trim();
+    let problem = "";
+    if (!/^[a-z0-9_][a-z0-9_-]*(\/[a-z0-9_][a-z0-9_-]*)*\.(lua|cases|toml|md|txt)$/.test(p)) {
+      problem = "Name a .lua, .cases, .toml, .md or .txt file in lower-case letters, digits, _ and - (a folder with /).";
+    } else if (p in work.files) {
+      problem = p + " is there already.";
+    }
+    if (problem) {
+      $("ws-file-error").textContent = problem;
+      return;
+    }
+    $("ws-file-form").hidden = true;
+    $("ws-file-name").value = "";
+    const mod = p.replace(/\.lua$/, "");
+    work.files[p] = p.endsWith(".lua") ? "-- " + p + ": main.lua runs it with require(\"" + mod + "\"), once, and gets what it returns.\nlocal M = {}\n\nreturn M\n"
+      : p.endsWith(".cases") ? "# Fixtures of the mod " + modID() + ": Ctrl-Enter runs them.\n" : "";
+    drawTabs();
+    select(p);
+    keep();
+    apply();
+  }
+
+  // deleteFile deletes the open file, once the player says yes.
+  function deleteFile() {
+    const p = work.active;
+    if (!p || p === "mod.toml") return;
+    ask("Delete " + p + " from the mod " + work.name + "?", [], "Delete it", "Undo cannot bring a deleted file back.").then((yes) => {
+      if (!yes) return;
+      delete work.files[p];
+      const h = editors.get(p);
+      if (h) {
+        h.view.dom.parentElement.remove();
+        h.destroy();
+        editors.delete(p);
+      }
+      reports.delete(p);
+      caseFails.delete(p);
+      work.active = firstTab();
+      drawTabs();
+      select(work.active);
+      keep();
+      apply();
+    });
   }
 
   // edited takes a change to the file p: kept, and applied to the game
@@ -328,12 +395,13 @@
   function apply() {
     if (!work) return;
     let err;
+    const running = !fresh && playing();
+    fresh = false;
     if (running) {
       err = page.reload([source()], work.modSets);
     } else {
       const seed = page.seed();
       err = page.start({ ruleset: rulesetOf(work.files["mod.toml"]), mods: [source()], modSets: work.modSets.length ? work.modSets : undefined, seed, record: true });
-      if (!err) running = true;
     }
     loadError = err || null;
     if (!err) reports.clear();
@@ -345,6 +413,15 @@
     } else {
       setStatus("ok", "Running: the game plays the mod as it stands" + lastTurnNote);
     }
+  }
+
+  // playing says whether the page's game is this workshop's: its one
+  // mod, given file by file under the work's name, recorded. A game the
+  // player started from the settings is not, and the next edit starts
+  // one that is.
+  function playing() {
+    const o = page.options();
+    return !!(work && o && o.record && o.mods && o.mods.length === 1 && o.mods[0].name === work.name && o.mods[0].files);
   }
 
   function where(e) {
@@ -405,7 +482,7 @@
   // stops among them) are marked at their lines, and the notices and the
   // mod's log go to the log panel.
   function onView(v) {
-    if (!work || root.hidden || !running) return;
+    if (!work || root.hidden || !playing()) return;
     let changed = false;
     for (const r of v.reports || []) {
       if (!r.file) continue;
@@ -520,7 +597,7 @@
   function recordCase() {
     if (!work) return;
     flush();
-    if (!running) {
+    if (!playing()) {
       setStatus("error", "No game of this mod is running: fix the error first.");
       return;
     }
