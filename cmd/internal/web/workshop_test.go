@@ -513,6 +513,23 @@ func TestWorkshopKept(t *testing.T) {
 	if strings.Join(mods, " ") != "bomb" {
 		t.Errorf("the game plays %v, want bomb", mods)
 	}
+
+	// And a folder.
+	dir, err := filepath.Abs("../../../mods/freeze")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Run(chromedp.SetUploadFiles("#ws-import-folder", []string{dir}, chromedp.ByQuery))
+	p.WaitFor(`!document.getElementById("ws-confirm").hidden`, 5*time.Second)
+	if ask := p.Text("#ws-confirm"); !strings.Contains(ask, "Replace the mod bomb in the workshop with freeze?") {
+		t.Errorf("the question: %q", ask)
+	}
+	p.Click("#ws-confirm-yes")
+	p.WaitFor(`document.getElementById("ws-name").textContent === "freeze" && document.querySelector('#ws-status').dataset.kind === "ok"`, 10*time.Second)
+	p.Eval(`(window.mod2048.view().view.mods || []).map((m) => m.id)`, &mods)
+	if strings.Join(mods, " ") != "freeze" {
+		t.Errorf("the game plays %v, want freeze", mods)
+	}
 	if logs := p.Logs(); len(logs) > 0 {
 		t.Errorf("the page logged errors: %v", logs)
 	}
@@ -544,4 +561,20 @@ func writeModZip(t *testing.T, path, dir string) {
 	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestWorkshopNarrow: on a page narrower than the editor and the board
+// side by side, the workshop goes above the game, neither over the other.
+func TestWorkshopNarrow(t *testing.T) {
+	b := browser(t)
+	p := b.Open(t, webtest.Serve(t, nil)+"#workshop", webtest.PageOptions{Width: 800, Height: 1000})
+	p.WaitFor(`!!document.getElementById("ws-new-form") && !document.getElementById("ws-new-form").hidden`, 10*time.Second)
+	p.Click("#ws-new-create")
+	p.WaitFor(`document.querySelector('#ws-status').dataset.kind === "ok"`, 10*time.Second)
+	var box struct{ WorkshopBottom, GameTop, EditorHeight, Width, PageWidth float64 }
+	p.Eval(`(() => { const w = document.getElementById("workshop").getBoundingClientRect(); const g = document.querySelector(".container").getBoundingClientRect(); const e = document.getElementById("ws-editors").getBoundingClientRect(); return {WorkshopBottom: w.bottom, GameTop: g.top, EditorHeight: e.height, Width: w.width, PageWidth: document.documentElement.scrollWidth}; })()`, &box)
+	if box.WorkshopBottom > box.GameTop || box.EditorHeight < 200 || box.PageWidth > 800 {
+		t.Errorf("the narrow layout: %+v", box)
+	}
+	viewShot(t, p, "workshop_narrow")
 }
