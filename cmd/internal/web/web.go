@@ -9,7 +9,13 @@
 // serve` without a WebAssembly build step; a test fails when main.wasm is
 // older than its sources (package wasmstamp). Only the compressed file is
 // in the repository: Handler sends it as it is to browsers that accept
-// brotli and decodes it for the others, and Write writes both forms.
+// brotli and decodes it for the others, and Write writes both forms. The
+// workshop's code editor is the same: editor.js.br, built by make editor
+// from the npm project in editor/ with its licences (editor-licenses.txt)
+// and the stamp of its sources (editor.stamp); every NAME.br of the site
+// is served as NAME. The workshop's own script and style
+// (workshop.js, workshop.css) are loaded with the editor only when the
+// workshop opens.
 //
 // The page plays through the mod2048 object of package bridge alone. A
 // server may give the page its first game's options (Defaults): `2048
@@ -49,7 +55,9 @@ var embedded embed.FS
 // game.js, wasm_exec.js, main.wasm.br and main.wasm.stamp, and for
 // offline play and installing to a home screen sw.js (the service
 // worker), manifest.webmanifest and its icons (icon-192.png, icon-512.png,
-// drawn by cmd/internal/web/internal/icons). Wasm gives main.wasm itself.
+// drawn by cmd/internal/web/internal/icons); and the workshop's
+// workshop.js, workshop.css, editor.js.br, editor.stamp and
+// editor-licenses.txt. Wasm gives main.wasm itself.
 func Site() fs.FS {
 	sub, err := fs.Sub(embedded, "site")
 	if err != nil {

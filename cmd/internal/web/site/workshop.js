@@ -133,7 +133,8 @@
         panelTab("problems", "Problems"), panelTab("fixtures", "Fixtures"), panelTab("log", "Log")),
       el("div", { className: "ws-panel", id: "ws-panel-problems" }, el("ul", { id: "ws-problems" })),
       el("div", { className: "ws-panel", id: "ws-panel-fixtures", hidden: true }, el("ul", { id: "ws-fixtures" })),
-      el("div", { className: "ws-panel", id: "ws-panel-log", hidden: true }, el("pre", { id: "ws-log" })));
+      el("div", { className: "ws-panel", id: "ws-panel-log", hidden: true }, el("pre", { id: "ws-log" })),
+      el("p", { className: "ws-credits" }, "The editor is CodeMirror 6: ", el("a", { href: "editor-licenses.txt", target: "_blank", textContent: "its licences" }), "."));
     document.body.insertBefore(root, document.body.firstChild);
     showPanel("problems");
 
