@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"pgregory.net/rapid"
+
 	"github.com/mod2048/mod2048/cmd/internal/web/bridge"
 	"github.com/mod2048/mod2048/scripting"
 )
@@ -285,4 +287,33 @@ func TestRunCasesFiles(t *testing.T) {
 	if c := got["D-1"]; c.OK || !strings.Contains(c.Message, "outside the mod's files") {
 		t.Errorf("a file on disk: %+v", c)
 	}
+}
+
+// TestZipRoundTrip: any mod's files, zipped by the workshop, unpack to the
+// same files (a property over file sets: names, folders, contents).
+func TestZipRoundTrip(t *testing.T) {
+	manifest := "id = \"trip\"\nname = \"Trip\"\nversion = \"1.0.0\"\napi_version = 2\n"
+	rapid.Check(t, func(t *rapid.T) {
+		files := map[string]string{"mod.toml": manifest, "main.lua": "-- entry\n"}
+		name := rapid.StringMatching(`[a-z][a-z0-9_]{0,6}(/[a-z][a-z0-9_]{0,6})?\.(lua|cases|md|txt)`)
+		for _, p := range rapid.SliceOfN(name, 0, 6).Draw(t, "paths") {
+			if p == "main.lua" {
+				continue
+			}
+			files[p] = rapid.String().Draw(t, "content")
+		}
+		r := bridge.ZipMod(bridge.ModSource{Name: "whatever", Files: files})
+		if r.Error != nil {
+			t.Fatalf("zip: %v", r.Error)
+		}
+		u := bridge.UnpackMod(bridge.ModSource{Name: "trip.zip", Zip: r.Zip})
+		if u.Error != nil || u.Name != "trip" || len(u.Files) != len(files) {
+			t.Fatalf("unpacked %d files as %q (%v), zipped %d", len(u.Files), u.Name, u.Error, len(files))
+		}
+		for p, text := range files {
+			if u.Files[p] != text {
+				t.Fatalf("%s differs after the round trip", p)
+			}
+		}
+	})
 }
