@@ -48,6 +48,13 @@ func TestWorkshopStranger(t *testing.T) {
 	p := b.Open(t, url, webtest.PageOptions{Width: 1400, Height: 900})
 
 	// Open the workshop, make a new mod.
+	// A player who does not open the workshop loads none of it.
+	var loaded []string
+	p.Eval(`performance.getEntriesByType("resource").map((e) => new URL(e.name).pathname).filter((n) => /workshop|editor/.test(n))`, &loaded)
+	if len(loaded) > 0 {
+		t.Errorf("the page loaded %v before the workshop was opened", loaded)
+	}
+
 	// The workshop's games take the settings' seed (a stranger leaves it
 	// empty for a random one).
 	p.Eval(`document.getElementById("seed").value = "7"`, nil)
@@ -143,8 +150,13 @@ func TestWorkshopStranger(t *testing.T) {
 	p.WaitFor(`document.querySelector('#ws-status').dataset.kind === "ok"`, 10*time.Second)
 	p.Click("#game")
 	playUntil(t, p, `false`, 4)
-	p.Click("#ws-record")
+	p.Press("f") // on the game, as in the terminal
 	p.WaitFor(`document.querySelector('.ws-tab[aria-selected="true"]').textContent === "burn.cases"`, 5*time.Second)
+	var focus string
+	p.Eval(`document.activeElement.id`, &focus)
+	if focus != "game" {
+		t.Errorf("after f the focus is on %q, want the game", focus)
+	}
 	var cases string
 	p.Eval(`window.mod2048Workshop.editor("burn.cases").view.state.doc.toString()`, &cases)
 	for _, want := range []string{"Case: BURN-2 written from play", "Mods: .", "ModSet: burn.max_turns=0", "Notice: burn: a tile burned"} {
@@ -157,6 +169,7 @@ func TestWorkshopStranger(t *testing.T) {
 	// green.
 	cases = ""
 	p.Eval(`window.mod2048Workshop.editor("burn.cases").view.state.doc.toString()`, &cases)
+	p.Run(chromedp.Click(`.ws-editor[data-path="burn.cases"] .cm-content`, chromedp.ByQuery))
 	p.Run(
 		input.DispatchKeyEvent(input.KeyRawDown).WithKey("Enter").WithCode("Enter").WithWindowsVirtualKeyCode(13).WithModifiers(input.ModifierCtrl),
 		input.DispatchKeyEvent(input.KeyUp).WithKey("Enter").WithCode("Enter").WithWindowsVirtualKeyCode(13).WithModifiers(input.ModifierCtrl),

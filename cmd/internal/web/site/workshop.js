@@ -8,8 +8,8 @@
 //     goes on where it is (bridge.ReloadMods); a broken edit keeps the
 //     last good code running, and its error is marked at its file and line.
 //   - Ctrl-Enter (or Run fixtures) runs the mod's .cases files with the
-//     runner of `2048 test`; Record a case writes the game so far as a
-//     case, as the terminal's f key does.
+//     runner of `2048 test`; Record a case (or f on the game) writes the
+//     game so far as a case, as the terminal's f key does.
 //   - The work is kept in this site's storage after every change; it is
 //     exported as a zip that `2048 mod install` takes, imported from a zip
 //     or a folder, and shared as a link that holds the files, compressed,
@@ -127,7 +127,7 @@
       el("div", { className: "ws-settings mod-settings-host", id: "ws-settings" }),
       el("div", { className: "ws-run" },
         button("ws-run", "Run fixtures", "Run the mod's .cases files (Ctrl-Enter)"),
-        button("ws-record", "Record a case", "Write the game so far as a fixture case"),
+        button("ws-record", "Record a case", "Write the game so far as a fixture case (f on the game)"),
         el("span", { className: "ws-summary", id: "ws-summary" })),
       el("div", { className: "ws-panel-tabs", role: "tablist" },
         panelTab("problems", "Problems"), panelTab("fixtures", "Fixtures"), panelTab("log", "Log")),
@@ -154,7 +154,7 @@
     $("ws-file-form").addEventListener("submit", (e) => { e.preventDefault(); addFile(); });
     $("ws-file-cancel").addEventListener("click", () => ($("ws-file-form").hidden = true));
     $("ws-run").addEventListener("click", runCases);
-    $("ws-record").addEventListener("click", recordCase);
+    $("ws-record").addEventListener("click", () => recordCase(false));
     zipInput.addEventListener("change", () => importZip(zipInput.files[0]).finally(() => (zipInput.value = "")));
     dirInput.addEventListener("change", () => importFolder(dirInput.files).finally(() => (dirInput.value = "")));
     // Ctrl-Enter runs the fixtures, in the editor too: caught on its way
@@ -165,6 +165,15 @@
         e.preventDefault();
         e.stopPropagation();
         runCases();
+        return;
+      }
+      // f on the game (not in a field or the editor) records a case, as
+      // the terminal's f key does.
+      const t = e.target;
+      const typing = t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable);
+      if (e.key === "f" && !typing && !e.ctrlKey && !e.metaKey && !e.altKey) {
+        e.preventDefault();
+        recordCase(true);
       }
     }, true);
     window.addEventListener("pagehide", flush);
@@ -469,14 +478,14 @@
 
   // goTo puts the cursor on a file's line, shown at the top of its
   // editor.
-  function goTo(file, line) {
+  function goTo(file, line, keepFocus) {
     if (!file || !(file in work.files)) return;
     select(file);
     const h = editors.get(file);
     const doc = h.view.state.doc;
     const at = doc.line(Math.min(Math.max(line || 1, 1), doc.lines));
     h.view.dispatch({ selection: { anchor: at.from }, effects: h.view.constructor.scrollIntoView(at.from, { y: "start", yMargin: 20 }) });
-    h.focus();
+    if (!keepFocus) h.focus();
   }
 
   // onView takes every view the game shows: the handlers' errors (budget
@@ -595,7 +604,7 @@
 
   // recordCase writes the game so far as a new case at the end of the
   // mod's .cases file (one is made when it has none).
-  function recordCase() {
+  function recordCase(fromGame) {
     if (!work) return;
     flush();
     if (!playing()) {
@@ -626,7 +635,8 @@
     setText(file, joined);
     keep();
     select(file);
-    goTo(file, joined.slice(0, joined.lastIndexOf("Case: " + id)).split("\n").length);
+    // From the game's f key, the game keeps the keys.
+    goTo(file, joined.slice(0, joined.lastIndexOf("Case: " + id)).split("\n").length, fromGame === true);
     setStatus("ok", "Recorded " + id + " in " + file + ": run the fixtures (Ctrl-Enter).");
   }
 
