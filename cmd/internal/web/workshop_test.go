@@ -582,8 +582,28 @@ func TestWorkshopNarrow(t *testing.T) {
 	b := browser(t)
 	p := b.Open(t, webtest.Serve(t, nil)+"#workshop", webtest.PageOptions{Width: 800, Height: 1000})
 	p.WaitFor(`!!document.getElementById("ws-new-form") && !document.getElementById("ws-new-form").hidden`, 10*time.Second)
+	// A cellular mod: its game is cellular, its fixture passes.
+	p.Eval(`document.getElementById("ws-new-ruleset").value = "cellular"`, nil)
 	p.Click("#ws-new-create")
 	p.WaitFor(`document.querySelector('#ws-status').dataset.kind === "ok"`, 10*time.Second)
+	var ruleset string
+	p.Eval(`window.mod2048.view().view.ruleset`, &ruleset)
+	if ruleset != "cellular" {
+		t.Errorf("a new cellular mod plays %q", ruleset)
+	}
+	p.Click("#ws-run")
+	p.WaitFor(`document.getElementById("ws-summary").textContent !== ""`, 20*time.Second)
+	if got := p.Text("#ws-summary"); got != "1 passed, 0 failed" {
+		t.Errorf("the cellular mod's fixtures: %q", got)
+	}
+	// Made a classic mod, it gets a classic game.
+	var toml string
+	p.Eval(`window.mod2048Workshop.editor("mod.toml").view.state.doc.toString()`, &toml)
+	setFile(p, "mod.toml", strings.Replace(toml, `rulesets = ["cellular"]`, `rulesets = ["classic"]`, 1))
+	p.Eval(`window.mod2048.view().view.ruleset`, &ruleset)
+	if ruleset != "classic" {
+		t.Errorf("a mod made classic plays %q", ruleset)
+	}
 	var box struct{ WorkshopBottom, GameTop, EditorHeight, Width, PageWidth float64 }
 	p.Eval(`(() => { const w = document.getElementById("workshop").getBoundingClientRect(); const g = document.querySelector(".container").getBoundingClientRect(); const e = document.getElementById("ws-editors").getBoundingClientRect(); return {WorkshopBottom: w.bottom, GameTop: g.top, EditorHeight: e.height, Width: w.width, PageWidth: document.documentElement.scrollWidth}; })()`, &box)
 	if box.WorkshopBottom > box.GameTop || box.EditorHeight < 200 || box.PageWidth > 800 {

@@ -394,10 +394,16 @@
     return { name: work.name, files: Object.assign({}, work.files) };
   }
 
-  // rulesetOf reads the ruleset a mod's manifest names first.
+  // rulesetsOf reads the rulesets a mod's manifest names ([] for both).
+  function rulesetsOf(toml) {
+    const m = /^\s*rulesets\s*=\s*\[([^\]]*)\]/m.exec(toml || "");
+    return m ? [...m[1].matchAll(/"(\w+)"/g)].map((x) => x[1]) : [];
+  }
+
+  // rulesetOf is the ruleset a new game of the mod plays: the first its
+  // manifest names, else classic.
   function rulesetOf(toml) {
-    const m = /^\s*rulesets\s*=\s*\[\s*"(\w+)"/m.exec(toml || "");
-    return m ? m[1] : "classic";
+    return rulesetsOf(toml)[0] || "classic";
   }
 
   // apply gives the game the files as they stand: a reload that keeps the
@@ -405,7 +411,11 @@
   function apply() {
     if (!work) return;
     let err;
-    const running = !fresh && playing();
+    // A manifest that no longer takes the game's ruleset gets a new game
+    // of one it takes.
+    const rs = rulesetsOf(work.files["mod.toml"]);
+    const v = page.view();
+    const running = !fresh && playing() && !(rs.length && v && !rs.includes(v.ruleset));
     fresh = false;
     if (running) {
       err = page.reload([source()], work.modSets);
