@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -368,6 +369,23 @@ func TestWorkshopProblems(t *testing.T) {
 	p.Click("#ws-tab-log")
 	if log := p.Text("#ws-log"); !strings.Contains(log, "turn 1: ") {
 		t.Errorf("the log panel shows %q, want the template's turn lines", log)
+	}
+
+	// Completion knows the events in game.on(" and the keys of a request
+	// in a table; the edits below replace these.
+	for _, c := range []struct{ text, want string }{
+		{"game.on(\"ti", "tick"},
+		{"game.on(\"tick\", function(ev)\n  return { ref", "refuse"},
+		{"game.hazard{ name = \"x\", cou", "counter"},
+		{"local n = game.", "cells"},
+	} {
+		p.Eval(fmt.Sprintf(`(() => { const v = window.mod2048Workshop.editor("main.lua").view; v.dispatch({changes: {from: 0, to: v.state.doc.length, insert: %q}, selection: {anchor: %d}}); v.focus(); window.mod2048Editor.startCompletion(v); })()`, c.text, len([]rune(c.text))), nil)
+		p.WaitFor(`window.mod2048Editor.currentCompletions(window.mod2048Workshop.editor("main.lua")).length > 0`, 5*time.Second)
+		var got []string
+		p.Eval(`window.mod2048Editor.currentCompletions(window.mod2048Workshop.editor("main.lua"))`, &got)
+		if !slices.Contains(got, c.want) {
+			t.Errorf("completion at %q offers %v, want %s", c.text, got, c.want)
+		}
 	}
 
 	// A handler's error, in play.
