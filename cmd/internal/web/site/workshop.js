@@ -36,7 +36,6 @@
   let loadError = null; // the last reload's error, while it stands
   const reports = new Map(); // file → [{line, message}] of handler errors
   const caseFails = new Map(); // file → [{line, message}] of the last run's failed cases
-  let lastTurnNote = "";
 
   const $ = (id) => document.getElementById(id);
   const el = (tag, props, ...kids) => {
@@ -431,7 +430,7 @@
       setStatus("error", where(err) + err.message + (running ? " (the game goes on with the last good version)" : ""));
       if (err.file && editors.has(err.file) === false && err.file in work.files) markFile(err.file);
     } else {
-      setStatus("ok", "Running: the game plays the mod as it stands" + lastTurnNote);
+      setStatus("ok", "Running: the game plays the mod as it stands");
     }
   }
 
