@@ -65,20 +65,6 @@ func Files(id, ruleset string) []File {
 	}
 }
 
-// Templates returns the names of the template files, for a test that
-// every one is used.
-func Templates() ([]string, error) {
-	entries, err := fs.ReadDir(templates, "files")
-	if err != nil {
-		return nil, err
-	}
-	names := make([]string, len(entries))
-	for i, e := range entries {
-		names[i] = e.Name()
-	}
-	return names, nil
-}
-
 // placeholder finds what a template fills in.
 var placeholder = regexp.MustCompile(`\{\{[^}]*\}\}`)
 

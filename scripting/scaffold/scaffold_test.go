@@ -1,28 +1,28 @@
-package scaffold_test
+package scaffold
 
 import (
 	"bytes"
+	"io/fs"
 	"strings"
 	"testing"
 
 	"github.com/mod2048/mod2048/scripting"
-	"github.com/mod2048/mod2048/scripting/scaffold"
 )
 
 // TestRender: every template is used, both rulesets fill in completely,
 // and the annotation file is the host's.
 func TestRender(t *testing.T) {
-	names, err := scaffold.Templates()
+	entries, err := fs.ReadDir(templates, "files")
 	if err != nil {
 		t.Fatal(err)
 	}
 	used := map[string]bool{}
 	for _, rs := range []string{"classic", "cellular"} {
-		files, err := scaffold.Render(scaffold.For("my_mod", rs, ""))
+		files, err := Render(For("my_mod", rs, ""))
 		if err != nil {
 			t.Fatalf("%s: %v", rs, err)
 		}
-		for _, f := range scaffold.Files("my_mod", rs) {
+		for _, f := range Files("my_mod", rs) {
 			used[f.Template] = true
 			content, ok := files[f.Path]
 			if !ok {
@@ -43,19 +43,19 @@ func TestRender(t *testing.T) {
 			t.Errorf("%s: the fixture's case is not named from the id", rs)
 		}
 	}
-	for _, n := range names {
-		if !used[n] {
+	for _, e := range entries {
+		if n := e.Name(); !used[n] {
 			t.Errorf("files/%s is not used", n)
 		}
 	}
-	if _, err := scaffold.Render(scaffold.For("x", "hex", "")); err == nil {
+	if _, err := Render(For("x", "hex", "")); err == nil {
 		t.Error("an unknown ruleset renders")
 	}
 }
 
 func TestDisplayName(t *testing.T) {
 	for id, want := range map[string]string{"moss": "Moss", "one_way": "One Way", "a_b2_c": "A B2 C", "x__y_": "X Y"} {
-		if got := scaffold.DisplayName(id); got != want {
+		if got := DisplayName(id); got != want {
 			t.Errorf("DisplayName(%q) = %q, want %q", id, got, want)
 		}
 	}

@@ -41,22 +41,7 @@ const (
 
 // load reads and checks the mod.
 func (m ModSource) load() (*scripting.Mod, error) {
-	given := 0
-	for _, set := range []bool{m.Builtin != "", m.Files != nil, m.Zip != ""} {
-		if set {
-			given++
-		}
-	}
-	if given != 1 {
-		return nil, errors.New("a mod is one of builtin, files or zip")
-	}
-	name := m.Name
-	if name == "" {
-		name = "mod"
-	}
-	var fsys fs.FS
-	switch {
-	case m.Builtin != "":
+	if m.Builtin != "" && m.Files == nil && m.Zip == "" {
 		found := false
 		for _, id := range mods.IDs() {
 			found = found || id == m.Builtin
@@ -69,51 +54,88 @@ func (m ModSource) load() (*scripting.Mod, error) {
 			return nil, err
 		}
 		return scripting.LoadModFS(sub, "mods/"+m.Builtin)
+	}
+	fsys, root, err := m.files()
+	if err != nil {
+		return nil, err
+	}
+	sub, err := fs.Sub(fsys, root)
+	if err != nil {
+		return nil, err
+	}
+	return scripting.LoadModFS(sub, m.name())
+}
+
+// name names the mod in messages.
+func (m ModSource) name() string {
+	if m.Name == "" {
+		return "mod"
+	}
+	return m.Name
+}
+
+// files reads a player's mod (given file by file, or as a zip) into
+// memory, within the limits, and returns its files and the folder in them
+// that holds its manifest. Files given at the top of the mod's folder are
+// put in a folder named by Name (its last element), so that the mod's
+// folder has a name in messages and a fixture's "Mods: ." finds it.
+func (m ModSource) files() (fs.FS, string, error) {
+	name := m.name()
+	var fsys fs.FS
+	switch {
+	case m.Builtin != "" || (m.Files != nil) == (m.Zip != ""):
+		return nil, "", errors.New("a mod is one of builtin, files or zip")
 	case m.Files != nil:
 		if len(m.Files) > MaxModFiles {
-			return nil, fmt.Errorf("%s: %d files, more than the %d a mod may have", name, len(m.Files), MaxModFiles)
+			return nil, "", fmt.Errorf("%s: %d files, more than the %d a mod may have", name, len(m.Files), MaxModFiles)
 		}
 		files, total := map[string][]byte{}, 0
 		for p, src := range m.Files {
 			total += len(src)
 			if !fs.ValidPath(p) || p == "." {
-				return nil, fmt.Errorf("%s: %q is not a path inside the mod's folder", name, p)
+				return nil, "", fmt.Errorf("%s: %q is not a path inside the mod's folder", name, p)
 			}
 			files[p] = []byte(src)
 		}
 		if total > MaxModBytes {
-			return nil, fmt.Errorf("%s: its files have %d bytes, more than the %s a mod may have", name, total, infile.Size(MaxModBytes))
+			return nil, "", fmt.Errorf("%s: its files have %d bytes, more than the %s a mod may have", name, total, infile.Size(MaxModBytes))
+		}
+		if _, top := files[scripting.ManifestName]; top {
+			folder := path.Base(name)
+			if folder == "." || folder == "/" || folder == ".." {
+				folder = "mod"
+			}
+			in := make(map[string][]byte, len(files))
+			for p, data := range files {
+				in[path.Join(folder, p)] = data
+			}
+			files = in
 		}
 		var err error
 		if fsys, err = memFS(files); err != nil {
-			return nil, fmt.Errorf("%s: %v", name, err)
+			return nil, "", fmt.Errorf("%s: %v", name, err)
 		}
 	default:
 		if len(m.Zip) > MaxModBytes*4/3+4 {
-			return nil, fmt.Errorf("%s: the zip is larger than the %s a mod may have", name, infile.Size(MaxModBytes))
+			return nil, "", fmt.Errorf("%s: the zip is larger than the %s a mod may have", name, infile.Size(MaxModBytes))
 		}
 		data, err := base64.StdEncoding.DecodeString(m.Zip)
 		if err != nil {
-			return nil, fmt.Errorf("%s: not base64: %v", name, err)
+			return nil, "", fmt.Errorf("%s: not base64: %v", name, err)
 		}
 		zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
 		if err != nil {
-			return nil, fmt.Errorf("%s: not a zip: %v", name, err)
+			return nil, "", fmt.Errorf("%s: not a zip: %v", name, err)
 		}
 		if fsys, err = unzip(zr, name); err != nil {
-			return nil, err
+			return nil, "", err
 		}
 	}
 	root, err := modRoot(fsys)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", name, err)
+		return nil, "", fmt.Errorf("%s: %v", name, err)
 	}
-	if root != "." {
-		if fsys, err = fs.Sub(fsys, root); err != nil {
-			return nil, err
-		}
-	}
-	return scripting.LoadModFS(fsys, name)
+	return fsys, root, nil
 }
 
 // unzip reads a zip's regular files into memory, within the limits: an

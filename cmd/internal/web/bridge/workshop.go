@@ -76,7 +76,8 @@ func (b *Bridge) ReloadMods(mods []ModSource, sets []string) Reply {
 	}
 	b.setup, b.key, b.opts = setup, key, o
 	v := b.view(nil)
-	return Reply{View: &v}
+	first := describe(setup.Mods[0])
+	return Reply{View: &v, Mod: &first}
 }
 
 // ModLog returns the lines each mod of the game printed (game.log and
@@ -301,60 +302,13 @@ func mustSub(fsys fs.FS, dir string) fs.FS {
 }
 
 // filesOf returns the files of src in memory and the folder in them that
-// holds its manifest.
+// holds its manifest (ModSource.files), its errors of kind "input".
 func filesOf(src ModSource) (fs.FS, string, error) {
-	name := src.Name
-	if name == "" {
-		name = "mod"
+	fsys, root, err := src.files()
+	if err != nil {
+		return nil, "", &Error{Kind: KindInput, Message: err.Error()}
 	}
-	switch {
-	case src.Files != nil:
-		files := map[string][]byte{}
-		for p, text := range src.Files {
-			if !fs.ValidPath(p) || p == "." {
-				return nil, "", &Error{Kind: KindInput, Message: fmt.Sprintf("%s: %q is not a path inside the mod's folder", name, p)}
-			}
-			files[p] = []byte(text)
-		}
-		fsys, err := memFS(files)
-		if err != nil {
-			return nil, "", err
-		}
-		root, err := modRoot(fsys)
-		if err != nil {
-			return nil, "", &Error{Kind: KindInput, Message: fmt.Sprintf("%s: %v", name, err)}
-		}
-		if root != "." {
-			return fsys, root, nil
-		}
-		// The mod's files at the top: in a folder of its name, so that
-		// messages name it as the mod's folder.
-		in := map[string][]byte{}
-		for p, data := range files {
-			in[path.Join(path.Base(name), p)] = data
-		}
-		fsys, err = memFS(in)
-		return fsys, path.Base(name), err
-	case src.Zip != "":
-		data, err := base64.StdEncoding.DecodeString(src.Zip)
-		if err != nil {
-			return nil, "", &Error{Kind: KindInput, Message: fmt.Sprintf("%s: not base64: %v", name, err)}
-		}
-		zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
-		if err != nil {
-			return nil, "", &Error{Kind: KindInput, Message: fmt.Sprintf("%s: not a zip: %v", name, err)}
-		}
-		fsys, err := unzip(zr, name)
-		if err != nil {
-			return nil, "", &Error{Kind: KindInput, Message: err.Error()}
-		}
-		root, err := modRoot(fsys)
-		if err != nil {
-			return nil, "", &Error{Kind: KindInput, Message: fmt.Sprintf("%s: %v", name, err)}
-		}
-		return fsys, root, nil
-	}
-	return nil, "", &Error{Kind: KindInput, Message: "a mod given file by file or as a zip"}
+	return fsys, root, nil
 }
 
 // Where an error's message names a place in a mod's files: "(main.lua:3)"

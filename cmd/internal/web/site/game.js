@@ -670,19 +670,19 @@
       return err;
     },
     // reload gives the game new code for its mods, keeping the game
-    // (bridge.ReloadMods); null, or the error that kept the last good
-    // code running.
+    // (bridge.ReloadMods): {mod}, the first mod as it now is, or {error},
+    // the error that kept the last good code running.
     reload(mods, modSets) {
       if (anim) anim.finish();
       const r = api.reloadMods(mods, modSets || []);
-      if (r.error) return r.error;
+      if (r.error) return { error: r.error };
       keepSetup(Object.assign({}, options, { mods, modSets: modSets && modSets.length ? modSets : undefined }));
       view = r.view;
       draw(view, [], []);
       persistSoon();
       showReports(view.reports);
       told(view);
-      return null;
+      return { mod: r.mod };
     },
     // seed is the seed of a new game: the settings' Seed, else a random
     // one.
@@ -691,9 +691,10 @@
     modSetsOf: (root) => modSetsOf(root),
     setValues: (sets) => showSettings(sets),
     notify: (text) => notify(text),
-    announce: (text) => announce(text),
     focusGame: () => game.focus(),
-    timings,
+    modFromFolder: (files) => modFromFolder(files),
+    modFromZip: (file) => modFromZip(file),
+    toBase64: (bytes) => toBase64(bytes),
   };
 
   // openWorkshop loads the workshop's style, editor and code once, and
@@ -1020,30 +1021,51 @@
     listOwnMods();
   }
 
-  async function readFolder(files) {
-    if (!files || files.length === 0) return;
-    const limits = catalog.limits;
-    if (files.length > limits.modFiles) return formError("mod-error", "The folder has " + files.length + " files; a mod may have " + limits.modFiles + ".");
+  // modFromFolder reads a picked folder's files as a mod's source
+  // ({name, files}), within the limits: {src}, or {error}.
+  async function modFromFolder(files) {
+    // Before the catalog has come, the engine's own checks are the only.
+    const limits = catalog ? catalog.limits : { modFiles: Infinity, modBytes: Infinity };
+    if (files.length > limits.modFiles) return { error: "The folder has " + files.length + " files; a mod may have " + limits.modFiles + "." };
     let total = 0;
     const out = {};
     let name = "";
     for (const f of files) {
       total += f.size;
-      if (total > limits.modBytes) return formError("mod-error", "The folder is larger than a mod may be.");
+      if (total > limits.modBytes) return { error: "The folder is larger than a mod may be." };
       const path = f.webkitRelativePath || f.name;
       name = name || path.split("/")[0];
       out[path] = await f.text();
     }
-    addOwnMod({ name, files: out });
+    return { src: { name, files: out } };
+  }
+
+  // modFromZip reads a zip file as a mod's source ({name, zip}, the zip
+  // in base64), within the limits: {src}, or {error}.
+  async function modFromZip(file) {
+    if (catalog && file.size > catalog.limits.modBytes) return { error: "The zip is larger than a mod may be." };
+    return { src: { name: file.name, zip: toBase64(new Uint8Array(await file.arrayBuffer())) } };
+  }
+
+  // toBase64 writes bytes in base64.
+  function toBase64(bytes) {
+    let bin = "";
+    for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+    return btoa(bin);
+  }
+
+  async function readFolder(files) {
+    if (!files || files.length === 0) return;
+    const r = await modFromFolder(files);
+    if (r.error) return formError("mod-error", r.error);
+    addOwnMod(r.src);
   }
 
   async function readZip(file) {
     if (!file) return;
-    if (file.size > catalog.limits.modBytes) return formError("mod-error", "The zip is larger than a mod may be.");
-    const bytes = new Uint8Array(await file.arrayBuffer());
-    let bin = "";
-    for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
-    addOwnMod({ name: file.name, zip: btoa(bin) });
+    const r = await modFromZip(file);
+    if (r.error) return formError("mod-error", r.error);
+    addOwnMod(r.src);
   }
 
   function formError(id, text) {

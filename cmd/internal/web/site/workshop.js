@@ -190,6 +190,7 @@
       $("ws-panel-" + n).hidden = n !== name;
       $("ws-tab-" + n).setAttribute("aria-selected", String(n === name));
     }
+    if (name === "log") showLog();
   }
 
   // ---- The work: its files, kept in this site's storage.
@@ -239,6 +240,7 @@
     $("ws-editors").textContent = "";
     reports.clear();
     caseFails.clear();
+    shownSettings = null;
     drawTabs();
     select(work.active);
     keep();
@@ -409,22 +411,24 @@
   // game, or a new game when none of this mod runs.
   function apply() {
     if (!work) return;
-    let err;
     // A manifest that no longer takes the game's ruleset gets a new game
     // of one it takes.
     const rs = rulesetsOf(work.files["mod.toml"]);
     const v = page.view();
     const running = !fresh && playing() && !(rs.length && v && !rs.includes(v.ruleset));
     fresh = false;
+    let reply;
     if (running) {
-      err = page.reload([source()], work.modSets);
+      reply = page.reload([source()], work.modSets);
     } else {
       const seed = page.seed();
-      err = page.start({ ruleset: rulesetOf(work.files["mod.toml"]), mods: [source()], modSets: work.modSets.length ? work.modSets : undefined, seed, record: true });
+      const started = page.start({ ruleset: rulesetOf(work.files["mod.toml"]), mods: [source()], modSets: work.modSets.length ? work.modSets : undefined, seed, record: true });
+      reply = started ? { error: started } : { mod: api.inspectMod(source()).mod };
     }
+    const err = reply.error;
     loadError = err || null;
     if (!err) reports.clear();
-    showSettings();
+    showSettings(err ? null : reply.mod);
     showProblems();
     if (err) {
       setStatus("error", where(err) + err.message + (running ? " (the game goes on with the last good version)" : ""));
@@ -522,10 +526,17 @@
     while (notices.length > 50) notices.shift();
   }
 
+  // showLog shows the mod's log and notices; the log's lines are asked of
+  // the engine only while the panel is shown (and when it is opened), not
+  // on every move.
+  let logLines = [];
   function showLog() {
-    const r = api.modLog();
-    const lines = r.log && work ? r.log[modID()] || [] : [];
-    const shown = lines.slice(-200).join("\n");
+    if (!work) return;
+    if (!$("ws-panel-log").hidden) {
+      const r = api.modLog();
+      logLines = (r.log && r.log[modID()]) || [];
+    }
+    const shown = logLines.slice(-200).join("\n");
     $("ws-log").textContent = shown + (notices.length ? (shown ? "\n" : "") + notices.slice(-20).join("\n") : "");
     $("ws-log").scrollTop = $("ws-log").scrollHeight;
   }
@@ -536,20 +547,27 @@
   }
 
   // ---- The mod's settings, changed while it runs.
-  function showSettings() {
+  // showSettings shows the fields of mod's settings (none for null): made
+  // again only when the settings the manifest declares change, so an edit
+  // elsewhere leaves them, and what is being typed in them, alone.
+  let shownSettings = "";
+  function showSettings(mod) {
     const box = $("ws-settings");
+    const settings = mod && mod.settings && mod.settings.length ? mod.settings : null;
+    const key = settings ? JSON.stringify([work.name, mod.id, settings]) : "";
+    if (key === shownSettings && (key === "" || box.firstChild)) return;
+    shownSettings = key;
     box.textContent = "";
-    const r = api.inspectMod(source());
-    if (r.error || !r.mod || !r.mod.settings || !r.mod.settings.length) return;
+    if (!settings) return;
     page.setValues(work.modSets);
-    const fields = page.settingFields(r.mod);
+    const fields = page.settingFields(mod);
     if (!fields) return;
     box.appendChild(el("p", { className: "ws-settings-title", textContent: "Settings (applied as you change them)" }));
     box.appendChild(fields);
     fields.addEventListener("change", () => {
       work.modSets = page.modSetsOf(box);
       keep();
-      const err = page.reload([source()], work.modSets);
+      const err = page.reload([source()], work.modSets).error;
       for (const f of fields.querySelectorAll(".has-error")) f.classList.remove("has-error");
       if (err) {
         const name = err.key ? err.key.split("=")[0] : "";
@@ -670,12 +688,6 @@
     ask("Replace the mod " + work.name + " in the workshop with a new mod " + id + "?", [], "Replace it", "Export " + work.name + " first to keep it: the workshop holds one mod.").then((yes) => yes && go());
   }
 
-  function b64(bytes) {
-    let bin = "";
-    for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
-    return btoa(bin);
-  }
-
   function unb64(text) {
     const bin = atob(text);
     const out = new Uint8Array(bin.length);
@@ -693,21 +705,21 @@
     ask("Replace the mod " + work.name + " in the workshop with " + r.name + "?", filesOf(r.files), "Replace it", "Export " + work.name + " first to keep it: the workshop holds one mod.").then((yes) => yes && go());
   }
 
+  // importZip and importFolder open a mod the player picked, read by the
+  // page as its settings read a player's mod.
   async function importZip(file) {
     if (!file) return;
-    opened(api.unpackMod({ name: file.name, zip: b64(new Uint8Array(await file.arrayBuffer())) }));
+    imported(await page.modFromZip(file));
   }
 
   async function importFolder(list) {
     if (!list || !list.length) return;
-    const files = {};
-    let name = "";
-    for (const f of list) {
-      const p = f.webkitRelativePath || f.name;
-      name = name || p.split("/")[0];
-      files[p] = await f.text();
-    }
-    opened(api.unpackMod({ name, files }));
+    imported(await page.modFromFolder(list));
+  }
+
+  function imported(r) {
+    if (r.error) setStatus("error", r.error);
+    else opened(api.unpackMod(r.src));
   }
 
   function exportZip() {
@@ -741,7 +753,7 @@
     for (const [p, t] of Object.entries(work.files)) if (p !== ANNOTATIONS) files[p] = t;
     const json = new TextEncoder().encode(JSON.stringify({ name: work.name, files, modSets: work.modSets }));
     const packed = await pipe(json, new CompressionStream("deflate-raw"));
-    const link = location.origin + location.pathname + "#share=" + b64(packed).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+    const link = location.origin + location.pathname + "#share=" + page.toBase64(packed).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
     $("ws-share-box").hidden = false;
     $("ws-share-link").value = link;
     $("ws-share-note").textContent = link.length + " characters; the files stay in the link: nothing is uploaded.";
