@@ -76,7 +76,7 @@ func (h *Host) gameCap() int64 {
 	if room < minCallBuild {
 		for _, m := range h.mods {
 			if m.held.since > 0 || m.held.built > 0 {
-				m.held.bytes, m.held.since, m.held.built = m.measure(), 0, 0
+				m.held.bytes, m.held.since, m.held.built = m.measureCharged(), 0, 0
 			}
 		}
 		room = h.limits.MaxGameMemory - h.heldByAll(true)
@@ -114,7 +114,7 @@ func (h *held) due(limit, gameRoom int64) bool {
 // it passes, its own or the game's, if it passes one.
 func (m *modRun) weigh() string {
 	h := m.host
-	m.held = held{bytes: m.measure()}
+	m.held = held{bytes: m.measureCharged()}
 	switch {
 	case h.limits.MaxMemory > 0 && m.held.bytes > h.limits.MaxMemory:
 		return h.heldReason
@@ -128,7 +128,8 @@ func (m *modRun) weigh() string {
 // measure weighs the mod's values: what its state can reach (its globals,
 // its registry, its strings' methods, its handlers and modules) and what
 // the host keeps of the mod's (the game.cells filter tables it read last,
-// which the mod may have dropped and the host still holds).
+// which the mod may have dropped and the host still holds, and the names
+// tostring gave its values, which the sandbox keeps while they live).
 func (m *modRun) measure() int64 {
 	roots := make([]lua.LValue, 0, 8+len(m.modules))
 	roots = append(roots, m.L.G.Global, m.L.Get(lua.RegistryIndex), m.L.GetMetaField(lua.LString(""), "__index"))
@@ -145,7 +146,24 @@ func (m *modRun) measure() int64 {
 			roots = append(roots, f.spec)
 		}
 	}
-	return sandbox.Weigh(roots...)
+	return sandbox.Weigh(roots...) + sandbox.Of(m.L).Kept()
+}
+
+// measureCharged weighs the mod's values, as measure does, and charges the
+// walk to the mod's turn: an instruction for every
+// sandbox.BytesPerInstruction bytes weighed, about what the walk takes to
+// visit them (a closure of 64 bytes, a map lookup, is an instruction's
+// time). So the host's own work for a mod is paid for by the mod: a mod
+// that holds 60 MiB and keeps building is weighed often (each time its
+// calls could have built half of what it holds), and each walk costs a
+// quarter of its turn, where it once cost it nothing and made a move of
+// 1.4 s. The charge counts against the turn's budget from the next call
+// on; the last walk of a turn is the turn's one unpaid walk, so a move
+// costs at most its turn's budget and one walk (MODDING's worst case).
+func (m *modRun) measureCharged() int64 {
+	n := m.measure()
+	m.spent += n / sandbox.BytesPerInstruction
+	return n
 }
 
 // memoryLimit is a mod's memory budget, math.MaxInt64 without one.

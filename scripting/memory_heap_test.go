@@ -39,6 +39,11 @@ var weighShapes = []struct {
 	{"rows of a grid", `t = {} for i = 1, 20000 do t[i] = {i, i + 1, i + 2, i + 3} end`, false},
 	{"tables as keys", `t = {} for i = 1, 20000 do t[{}] = i end`, false},
 	{"mixed list and fields", `t = {} for i = 1, 5000 do t[i] = {i, i, name = "n" .. i, on = true} end`, false},
+	{"tables named by tostring", `t = {} for i = 1, 20000 do t[i] = {} tostring(t[i]) end`, false},
+	{"functions named by string.format", `t = {} for i = 1, 20000 do local a = i t[i] = function() return a end string.format("%s", t[i]) end`, false},
+	{"a piece of each of many long strings", `t = {} for i = 1, 50000 do t[i] = (string.rep("x", 1000) .. i):sub(1, 2) end`, false},
+	{"a capture of each of many long strings", `t = {} for i = 1, 50000 do t[i] = (string.rep("y", 1000) .. i):match("(yy)") end`, false},
+	{"a gmatch piece of each of many long strings", `t = {} for i = 1, 50000 do for w in (i .. string.rep("z", 200)):gmatch("%d+") do t[i] = w end end`, false},
 	{"storage after a reload", `t = {} for i = 1, 5000 do t[i] = {x = i, y = i * 2, tag = "t" .. i} end`, true},
 }
 
@@ -70,6 +75,10 @@ func weighAndHold(t *testing.T, src string, reload bool) (held, weighed int64) {
 	limits := defaultLimits
 	limits.MaxMemory = 0
 	limits.LoadInstructions = 50_000_000
+	// Loading 50 million instructions under the race detector on a loaded
+	// machine may take longer than the failsafe's 2 s: this test weighs,
+	// it does not time.
+	limits.FailsafeTime = time.Hour
 	load := func() *Host {
 		h, err := NewHost([]*Mod{mod}, engine.NewClassic(), engine.Options{Width: 4, Height: 4, Seed: 1}, limits)
 		if err != nil {

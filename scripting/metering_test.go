@@ -59,6 +59,9 @@ func wantBudgetStop(t *testing.T, src string, turns, turn int, want string) {
 			t.Fatalf("turn %d: reports %v before the stop on turn %d", i+1, rs, turn)
 		}
 	}
+	if turn > len(first.reports) {
+		t.Fatalf("reports %v", first.reports)
+	}
 	rs := first.reports[turn-1]
 	if len(rs) == 0 {
 		t.Fatalf("turn %d: no report, want the mod stopped by %q", turn, want)

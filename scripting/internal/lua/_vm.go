@@ -380,7 +380,7 @@ func init() {
 					L.Call(1, 1)
 					// +inline-call reg.Set RA reg.Pop()
 				} else if str, ok1 := unaryv.(LString); ok1 {
-					if num, err := parseNumber(string(str)); err == nil {
+					if num, err := L.parseNumber(string(str)); err == nil { // [mod2048] charged
 						// +inline-call reg.Set RA -num
 					} else {
 						L.RaiseError("__unm undefined")
@@ -507,7 +507,7 @@ func init() {
 				}
 				switch lhs.Type() {
 				case LTString:
-					ret = strCmp(string(lhs.(LString)), string(rhs.(LString))) <= 0
+					ret = L.compareStrings(lhs.(LString), rhs.(LString)) <= 0 // [mod2048] charged
 				default:
 					switch objectRational(L, lhs, rhs, "__le") {
 					case 1:
@@ -907,12 +907,12 @@ func objectArith(L *LState, opcode int, lhs, rhs LValue) LValue {
 		return L.reg.Pop()
 	}
 	if str, ok := lhs.(LString); ok {
-		if lnum, err := parseNumber(string(str)); err == nil {
+		if lnum, err := L.parseNumber(string(str)); err == nil { // [mod2048] charged
 			lhs = lnum
 		}
 	}
 	if str, ok := rhs.(LString); ok {
-		if rnum, err := parseNumber(string(str)); err == nil {
+		if rnum, err := L.parseNumber(string(str)); err == nil { // [mod2048] charged
 			rhs = rnum
 		}
 	}
@@ -979,7 +979,7 @@ func lessThan(L *LState, lhs, rhs LValue) bool {
 	ret := false
 	switch lhs.Type() {
 	case LTString:
-		ret = strCmp(string(lhs.(LString)), string(rhs.(LString))) < 0
+		ret = L.compareStrings(lhs.(LString), rhs.(LString)) < 0 // [mod2048] charged
 	default:
 		ret = objectRationalWithError(L, lhs, rhs, "__lt")
 	}
@@ -1003,7 +1003,7 @@ func equals(L *LState, lhs, rhs LValue, raw bool) bool {
 	case LTBool:
 		ret = bool(lhs.(LBool)) == bool(rhs.(LBool))
 	case LTString:
-		ret = string(lhs.(LString)) == string(rhs.(LString))
+		ret = L.equalStrings(lhs.(LString), rhs.(LString)) // [mod2048] charged
 	case LTUserData, LTTable:
 		if lhs == rhs {
 			ret = true

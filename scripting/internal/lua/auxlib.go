@@ -41,7 +41,7 @@ func (ls *LState) CheckNumber(n int) LNumber {
 		return lv
 	}
 	if lv, ok := v.(LString); ok {
-		if num, err := parseNumber(string(lv)); err == nil {
+		if num, err := ls.parseNumber(string(lv)); err == nil { // [mod2048] charged
 			return num
 		}
 	}

@@ -409,6 +409,13 @@ func baseToNumber(L *LState) int {
 	case LNumber:
 		L.Push(lv)
 	case LString:
+		// [mod2048] Bounded and charged as every conversion of a string to
+		// a number is (LState.parseNumber).
+		if len(lv) > MaxNumberText {
+			L.Push(LNil)
+			return 1
+		}
+		L.Meter.Scanned(len(lv) * parseWork)
 		str := strings.Trim(string(lv), " \n\t")
 		if strings.Index(str, ".") > -1 {
 			if v, err := strconv.ParseFloat(str, LNumberBit); err != nil {

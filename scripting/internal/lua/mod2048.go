@@ -1,6 +1,10 @@
 package lua
 
-import "maps"
+import (
+	"errors"
+	"maps"
+	"strings"
+)
 
 // [mod2048] What this copy adds to gopher-lua for the mod host: a table's
 // footprint (what its own structure holds on the heap), and a table's copy
@@ -147,7 +151,55 @@ func (tb *LTable) ForEachHeld(cb func(LValue)) {
 // machine.
 type Meter struct {
 	Bytes int64
+	// Work counts what the state's operations do in proportion to an
+	// operand, in the same unit as Bytes (the host charges one instruction
+	// for every 64): a string's bytes compared, hashed as a table key or
+	// copied out of its parent (Scanned), and the keys and slots Next skips
+	// to find the next entry (skipped). It is not memory: the host's caps
+	// on what a call builds read Bytes alone.
+	Work int64
 }
+
+// FreeScan is how long a string may be before the work done on its bytes
+// is counted (Scanned): comparing or hashing up to 64 bytes takes less
+// than the instruction that asks for it.
+const FreeScan = 64
+
+// Scanned counts the work of reading n bytes of a string (nil: not
+// counted): comparing two strings, hashing one as a table key, copying
+// one out of its parent.
+func (m *Meter) Scanned(n int) {
+	if n > FreeScan && m != nil {
+		m.Work += int64(n)
+	}
+}
+
+// The work Next does to skip what it does not return, in Meter.Work's
+// unit: a key deleted from the hash part costs a lookup of its map (an
+// instruction's worth), an empty slot of the list part a load and a test.
+const (
+	skipKeyWork  = 64
+	skipSlotWork = 4
+)
+
+// skipped counts what Next skipped: keys of the hash part and slots of
+// the array part.
+func (tb *LTable) skipped(keys, slots int) {
+	if tb.meter != nil {
+		tb.meter.Work += int64(keys)*skipKeyWork + int64(slots)*skipSlotWork
+	}
+}
+
+// scanned counts the hashing of a string key of the table's.
+func (tb *LTable) scanned(key string) {
+	if len(key) > FreeScan {
+		tb.meter.Scanned(len(key))
+	}
+}
+
+// SetMeter makes the table count on m, as a table the state made does
+// (the sandbox's copies of its library templates).
+func (tb *LTable) SetMeter(m *Meter) { tb.meter = m }
 
 // keyBytes is what a new key of a table's hash part costs, on average:
 // its slot in the map (a map keeps about half as many slots again as it
@@ -186,3 +238,55 @@ const (
 // tells a table made by setting its entries in order from one that was
 // changed since (the host's storage keeps its tables laid out so).
 func (tb *LTable) Layout() (listLen, keys int) { return len(tb.array), len(tb.keys) }
+
+// compareStrings compares two strings for < and <=, counting the bytes
+// it may read on the state's meter.
+func (ls *LState) compareStrings(a, b LString) int {
+	ls.Meter.Scanned(min(len(a), len(b)))
+	return strCmp(string(a), string(b))
+}
+
+// equalStrings says whether two strings are equal, counting the bytes it
+// may read on the state's meter: strings of different lengths differ at
+// once.
+func (ls *LState) equalStrings(a, b LString) bool {
+	if len(a) == len(b) {
+		ls.Meter.Scanned(len(a))
+	}
+	return a == b
+}
+
+// MaxNumberText is the longest string that converts to a number, spaces
+// included: a longer one is not a number (tonumber gives nil, arithmetic
+// on it fails), so that no conversion parses more than this.
+const MaxNumberText = 1024
+
+var errNumberTooLong = errors.New("a number's text is longer than 1024 bytes")
+
+// parseWork is the work of parsing a byte of a number, in Meter.Work's
+// unit: parsing takes about 5 ns a byte, so 8 bytes are an instruction.
+const parseWork = 8
+
+// parseNumber is parseNumber, counting its work on the state's meter: a
+// string converted to a number by arithmetic, an argument or tonumber.
+func (ls *LState) parseNumber(s string) (LNumber, error) {
+	if len(s) <= MaxNumberText {
+		ls.Meter.Scanned(len(s) * parseWork)
+	}
+	return parseNumber(s)
+}
+
+// Piece returns piece, a part of s, as a string of its own when it is
+// shorter than s, counting the copy on the state's meter: a Go substring
+// shares its parent's bytes, so one byte of a 16 MiB string kept by a mod
+// kept all 16 MiB alive, where the host's weighing counts one. A copy
+// costs the bytes it copies (the piece is at most what was scanned to
+// find it), and the parent goes when nothing else holds it. The whole of
+// s is s itself.
+func Piece(L *LState, s, piece string) string {
+	if len(piece) == len(s) {
+		return s
+	}
+	L.Meter.Scanned(len(piece))
+	return strings.Clone(piece)
+}

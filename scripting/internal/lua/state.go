@@ -1664,7 +1664,7 @@ func (ls *LState) ToInt(n int) int {
 		return int(lv)
 	}
 	if lv, ok := ls.Get(n).(LString); ok {
-		if num, err := parseNumber(string(lv)); err == nil {
+		if num, err := ls.parseNumber(string(lv)); err == nil { // [mod2048] charged
 			return int(num)
 		}
 	}
@@ -1676,7 +1676,7 @@ func (ls *LState) ToInt64(n int) int64 {
 		return int64(lv)
 	}
 	if lv, ok := ls.Get(n).(LString); ok {
-		if num, err := parseNumber(string(lv)); err == nil {
+		if num, err := ls.parseNumber(string(lv)); err == nil { // [mod2048] charged
 			return int64(num)
 		}
 	}

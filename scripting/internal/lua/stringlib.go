@@ -419,7 +419,7 @@ func strSub(L *LState) int {
 	if start >= l || end < start {
 		L.Push(emptyLString)
 	} else {
-		L.Push(LString(str[start:end]))
+		L.Push(LString(Piece(L, str, str[start:end]))) // [mod2048] a copy
 	}
 	return 1
 }

@@ -272,6 +272,7 @@ func (tb *LTable) migrate() {
 
 // RawSetString sets a given LValue to a given string index without the __newindex metamethod.
 func (tb *LTable) RawSetString(key string, value LValue) {
+	tb.scanned(key) // [mod2048] hashing a long key is work
 	if value == LNil {
 		// [mod2048] The key stays in tb.keys, dead, until compactKeys.
 		if _, ok := tb.strdict[key]; ok {
@@ -295,6 +296,9 @@ func (tb *LTable) noteKey(key LValue) {
 	if tb.keys == nil {
 		tb.keys = []LValue{}
 		tb.k2i = map[LValue]int{}
+	}
+	if s, ok := key.(LString); ok {
+		tb.scanned(string(s)) // [mod2048] hashing a long key is work
 	}
 	if _, ok := tb.k2i[key]; ok {
 		return
@@ -400,6 +404,7 @@ func (tb *LTable) RawGet(key LValue) LValue {
 		if tb.strdict == nil {
 			return LNil
 		}
+		tb.scanned(string(v)) // [mod2048] hashing a long key is work
 		if ret, ok := tb.strdict[string(v)]; ok {
 			return ret
 		}
@@ -440,6 +445,7 @@ func (tb *LTable) RawGetH(key LValue) LValue {
 		if tb.strdict == nil {
 			return LNil
 		}
+		tb.scanned(string(s)) // [mod2048] hashing a long key is work
 		if v, vok := tb.strdict[string(s)]; vok {
 			return v
 		}
@@ -459,6 +465,7 @@ func (tb *LTable) RawGetString(key string) LValue {
 	if tb.strdict == nil {
 		return LNil
 	}
+	tb.scanned(key) // [mod2048] hashing a long key is work
 	if v, vok := tb.strdict[string(key)]; vok {
 		return v
 	}
@@ -507,9 +514,11 @@ func (tb *LTable) Next(key LValue) (LValue, LValue) {
 			index := int(kv)
 			for ; index < len(tb.array); index++ {
 				if v := tb.array[index]; v != LNil {
+					tb.skipped(0, index-int(kv)) // [mod2048] the holes skipped are work
 					return LNumber(index + 1), v
 				}
 			}
+			tb.skipped(0, index-int(kv)) // [mod2048] the holes skipped are work
 			if len(tb.dict) == 0 && len(tb.strdict) == 0 {
 				return LNil, LNil
 			}
@@ -517,14 +526,21 @@ func (tb *LTable) Next(key LValue) (LValue, LValue) {
 			if v := tb.RawGetH(key); v != LNil {
 				return key, v
 			}
+			tb.skipped(1, 0) // [mod2048] a deleted key skipped is work
 		}
 	}
 
-	for i := tb.k2i[key] + 1; i < len(tb.keys); i++ {
+	if s, ok := key.(LString); ok {
+		tb.scanned(string(s)) // [mod2048] hashing a long key is work
+	}
+	start := tb.k2i[key] + 1
+	for i := start; i < len(tb.keys); i++ {
 		key := tb.keys[i]
 		if v := tb.RawGetH(key); v != LNil {
+			tb.skipped(i-start, 0) // [mod2048] the deleted keys skipped are work
 			return key, v
 		}
 	}
+	tb.skipped(len(tb.keys)-start, 0) // [mod2048] the deleted keys skipped are work
 	return LNil, LNil
 }

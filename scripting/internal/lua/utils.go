@@ -142,6 +142,9 @@ func isArrayKey(v LNumber) bool {
 
 func parseNumber(number string) (LNumber, error) {
 	var value LNumber
+	if len(number) > MaxNumberText { // [mod2048] bounded work
+		return 0, errNumberTooLong
+	}
 	number = strings.Trim(number, " \t\n")
 	if v, err := strconv.ParseInt(number, 0, LNumberBit); err != nil {
 		if v2, err2 := strconv.ParseFloat(number, LNumberBit); err2 != nil {
@@ -232,27 +235,12 @@ func int2Fb(val int) int {
 	return ((e + 1) << 3) | (x - 8)
 }
 
+// [mod2048] strCmp compares as strings.Compare does, byte by byte
+// unsigned: upstream's loop took 1.9 ms for two 1 MiB strings, where
+// strings.Compare's takes a fraction of it (the sandbox charges it too,
+// LState.compareStrings).
 func strCmp(s1, s2 string) int {
-	len1 := len(s1)
-	len2 := len(s2)
-	for i := 0; ; i++ {
-		c1 := -1
-		if i < len1 {
-			c1 = int(s1[i])
-		}
-		c2 := -1
-		if i != len2 {
-			c2 = int(s2[i])
-		}
-		switch {
-		case c1 < c2:
-			return -1
-		case c1 > c2:
-			return +1
-		case c1 < 0:
-			return 0
-		}
-	}
+	return strings.Compare(s1, s2)
 }
 
 func unsafeFastStringToReadOnlyBytes(s string) (bs []byte) {

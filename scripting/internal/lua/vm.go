@@ -818,7 +818,7 @@ func init() {
 						}
 					}
 				} else if str, ok1 := unaryv.(LString); ok1 {
-					if num, err := parseNumber(string(str)); err == nil {
+					if num, err := L.parseNumber(string(str)); err == nil { // [mod2048] charged
 						// this section is inlined by go-inline
 						// source function is 'func (rg *registry) Set(regi int, vali LValue) ' in '_state.go'
 						{
@@ -1097,7 +1097,7 @@ func init() {
 				}
 				switch lhs.Type() {
 				case LTString:
-					ret = strCmp(string(lhs.(LString)), string(rhs.(LString))) <= 0
+					ret = L.compareStrings(lhs.(LString), rhs.(LString)) <= 0 // [mod2048] charged
 				default:
 					switch objectRational(L, lhs, rhs, "__le") {
 					case 1:
@@ -2323,12 +2323,12 @@ func objectArith(L *LState, opcode int, lhs, rhs LValue) LValue {
 		return L.reg.Pop()
 	}
 	if str, ok := lhs.(LString); ok {
-		if lnum, err := parseNumber(string(str)); err == nil {
+		if lnum, err := L.parseNumber(string(str)); err == nil { // [mod2048] charged
 			lhs = lnum
 		}
 	}
 	if str, ok := rhs.(LString); ok {
-		if rnum, err := parseNumber(string(str)); err == nil {
+		if rnum, err := L.parseNumber(string(str)); err == nil { // [mod2048] charged
 			rhs = rnum
 		}
 	}
@@ -2395,7 +2395,7 @@ func lessThan(L *LState, lhs, rhs LValue) bool {
 	ret := false
 	switch lhs.Type() {
 	case LTString:
-		ret = strCmp(string(lhs.(LString)), string(rhs.(LString))) < 0
+		ret = L.compareStrings(lhs.(LString), rhs.(LString)) < 0 // [mod2048] charged
 	default:
 		ret = objectRationalWithError(L, lhs, rhs, "__lt")
 	}
@@ -2419,7 +2419,7 @@ func equals(L *LState, lhs, rhs LValue, raw bool) bool {
 	case LTBool:
 		ret = bool(lhs.(LBool)) == bool(rhs.(LBool))
 	case LTString:
-		ret = string(lhs.(LString)) == string(rhs.(LString))
+		ret = L.equalStrings(lhs.(LString), rhs.(LString)) // [mod2048] charged
 	case LTUserData, LTTable:
 		if lhs == rhs {
 			ret = true

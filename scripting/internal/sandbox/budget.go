@@ -78,10 +78,11 @@ type Budget struct {
 	heap    []metrics.Sample
 	seen    seen // the Watchdog's, touched by its goroutine only
 
-	// meter counts what the state's tables allocate (lua.Meter), and
-	// metered is how much of it Done has charged: every
-	// BytesPerInstruction bytes a table is made or grown by count one
-	// instruction, as a concatenation's do.
+	// meter counts what the state's tables allocate and the work its
+	// operations do in proportion to an operand (lua.Meter: Bytes and
+	// Work), and metered is how much of the two Done has charged: every
+	// BytesPerInstruction of them count one instruction, as a
+	// concatenation's bytes do.
 	meter   lua.Meter
 	metered int64
 	// strings are the bytes of the long strings the call's builtins and
@@ -114,7 +115,7 @@ func (b *Budget) Value(any) any               { return nil }
 // is stopped, and nil before: the VM's select on a nil channel, before
 // every instruction, costs less than one on an open channel.
 func (b *Budget) Done() <-chan struct{} {
-	if n := b.meter.Bytes - b.metered; n >= BytesPerInstruction {
+	if n := b.meter.Bytes + b.meter.Work - b.metered; n >= BytesPerInstruction {
 		k := n / BytesPerInstruction
 		b.left -= k
 		b.metered += k * BytesPerInstruction

@@ -28,11 +28,25 @@ import (
 // names numbers the values of one Lua state. It holds them weakly: a value
 // the mod has dropped is forgotten (its number is not given again), so
 // naming values costs no memory that lasts.
+//
+// What it keeps is the mod's, though: a name costs the map's entry, the
+// weak pointer and the cleanup that forgets it, about NameBytes, for as
+// long as the value lives. So a new name is metered as a table's new key
+// is (it counts NameBytes on the state's meter: charged, and capped as
+// what the call builds), and the host's weighing counts NameBytes for each
+// name held (Box.Kept). A mod that named a million closures it kept held
+// some 100 MB that no budget saw.
 type names struct {
-	mu   sync.Mutex
-	next uint64
-	ids  map[any]uint64 // weak.Pointer → number
+	mu    sync.Mutex
+	next  uint64
+	ids   map[any]uint64 // weak.Pointer → number
+	meter *lua.Meter     // the state's: each new name is counted on it
 }
+
+// NameBytes is what one name keeps on the heap, measured: the map's entry
+// (a weak pointer in an interface and a number), the weak pointer's handle
+// and the cleanup's record and closure.
+const NameBytes = 104
 
 func nameOf[T any](n *names, kind string, p *T) string {
 	wp := weak.Make(p)
@@ -42,6 +56,9 @@ func nameOf[T any](n *names, kind string, p *T) string {
 		n.next++
 		id = n.next
 		n.ids[wp] = id
+		if n.meter != nil {
+			n.meter.Bytes += NameBytes
+		}
 		runtime.AddCleanup(p, func(k weak.Pointer[T]) {
 			n.mu.Lock()
 			delete(n.ids, k)
@@ -50,6 +67,14 @@ func nameOf[T any](n *names, kind string, p *T) string {
 	}
 	n.mu.Unlock()
 	return kind + ": " + strconv.FormatUint(id, 10)
+}
+
+// held is what the names keep: NameBytes for each value named that has
+// not been forgotten.
+func (n *names) held() int64 {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return int64(len(n.ids)) * NameBytes
 }
 
 // name writes v as tostring does without a __tostring metamethod.

@@ -410,6 +410,7 @@ func (ms *matcher) matchCapture(s int, c byte) int {
 	if cp.len < 0 || len(ms.src)-s < cp.len { // a position capture matches nothing
 		return -1
 	}
+	ms.L.Meter.Scanned(cp.len) // a back reference compares its bytes
 	if ms.src[cp.init:cp.init+cp.len] == ms.src[s:s+cp.len] {
 		return s + cp.len
 	}
@@ -421,7 +422,7 @@ func (ms *matcher) matchCapture(s int, c byte) int {
 func (ms *matcher) get(i, s, e int) lua.LValue {
 	if i >= ms.level {
 		if i == 0 {
-			return lua.LString(ms.src[s:e])
+			return lua.LString(lua.Piece(ms.L, ms.src, ms.src[s:e]))
 		}
 		ms.L.RaiseError("invalid capture index")
 	}
@@ -432,7 +433,7 @@ func (ms *matcher) get(i, s, e int) lua.LValue {
 	case capPosition:
 		return lua.LNumber(cp.init + 1)
 	}
-	return lua.LString(ms.src[cp.init : cp.init+cp.len])
+	return lua.LString(lua.Piece(ms.L, ms.src, ms.src[cp.init:cp.init+cp.len]))
 }
 
 // push pushes the captures of the match from s to e (with whole, the whole

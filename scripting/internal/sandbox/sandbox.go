@@ -33,6 +33,8 @@ func New(l Limits, b *Budget, log *Log) *lua.LState {
 	b.box.pat = Patterns{l: l, b: b}
 	openStdlibs(L)
 	L.Meter = &b.meter
+	b.box.names.meter = L.Meter
+	meterStdlibs(L)
 	L.SetContext(b)
 	return L
 }
@@ -48,6 +50,11 @@ type Box struct {
 	pat   Patterns  // find, match, gmatch and gsub
 	Host  any       // what the host keeps for the state (its mod), for its functions; nil in some tests
 }
+
+// Kept is what the sandbox keeps on the heap for the state's values, which
+// the host weighs as the mod's: the names tostring and string.format gave
+// its tables and functions (format.go).
+func (s *Box) Kept() int64 { return s.names.held() }
 
 // Of returns the sandbox L is.
 func Of(L *lua.LState) *Box { return L.Context().(*Budget).box }
@@ -129,7 +136,7 @@ var sandboxFuncs = []sandboxField{
 		}
 		L.Call(top, lua.MultRet)
 		if L.GetTop() >= top+2 && L.Get(top+1) == lua.LFalse {
-			Of(L).b.Spend(L, errorCost)
+			Of(L).b.Spend(L, errorCost+messageCost(L.Get(top+2)))
 			if s, ok := L.Get(top + 2).(lua.LString); ok {
 				L.Replace(top+2, lua.LString(Scrub(string(s))))
 			}
@@ -142,8 +149,8 @@ var sandboxFuncs = []sandboxField{
 		L.Push(stdXpcall())
 		L.Push(fn)
 		L.Push(L.NewFunction(func(L *lua.LState) int {
-			Of(L).b.Spend(L, errorCost)
 			msg := L.Get(1)
+			Of(L).b.Spend(L, errorCost+messageCost(msg))
 			if s, ok := msg.(lua.LString); ok {
 				msg = lua.LString(Scrub(string(s)))
 			}
@@ -199,6 +206,14 @@ var sandboxFuncs = []sandboxField{
 		s.capItems(L, i, j, "unpack")
 		s.b.Spend(L, max(j-i+1, 0))
 	}},
+	// rawequal compares two strings' bytes, as == does.
+	{lib: "_G", name: "rawequal", check: func(L *lua.LState, s *Box) {
+		a, aok := L.Get(1).(lua.LString)
+		b, bok := L.Get(2).(lua.LString)
+		if aok && bok && len(a) == len(b) {
+			L.Meter.Scanned(len(a))
+		}
+	}},
 	{lib: "_G", name: "setmetatable", check: func(L *lua.LState, s *Box) {
 		L.CheckTable(1)
 	}},
@@ -208,6 +223,17 @@ var sandboxFuncs = []sandboxField{
 		LogArgs(L, s.b, s.log, maxLogLine)
 		return 0
 	}},
+}
+
+// messageCost is what catching an error costs besides errorCost: an
+// instruction for every BytesPerInstruction bytes of its message, a
+// string (raising it copied it with its position in front, catching it
+// scrubs it), so that error(s) under pcall costs what it copies.
+func messageCost(msg lua.LValue) int {
+	if s, ok := msg.(lua.LString); ok {
+		return len(s) / BytesPerInstruction
+	}
+	return 0
 }
 
 // LogArgs writes the call's arguments to log, tab-separated, each cut to

@@ -198,6 +198,24 @@ func openStdlibs(L *lua.LState) {
 	L.SetMetatable(lua.LString(""), tables[lua.StringLibName])
 }
 
+// meterStdlibs makes the state's copies of the library tables count on
+// its meter, as the tables it makes do: a long key looked up in _G or in
+// string is work too.
+func meterStdlibs(L *lua.LState) {
+	for _, t := range []lua.LValue{L.G.Global, L.GetMetaField(lua.LString(""), "__index")} {
+		t, ok := t.(*lua.LTable)
+		if !ok {
+			continue
+		}
+		t.SetMeter(L.Meter)
+		t.ForEach(func(_, v lua.LValue) {
+			if lib, ok := v.(*lua.LTable); ok {
+				lib.SetMeter(L.Meter)
+			}
+		})
+	}
+}
+
 // SharedFunction makes a Go function that every sandbox shares. Its
 // environment is a table of its own, which nothing reads: a Go function
 // looks up no globals, and no sandbox has getfenv.

@@ -11,6 +11,15 @@ function attacks.bool_key() storage[true] = 1 end
 function attacks.replace() storage = 42 end
 function attacks.huge() storage.s = string.rep("x", 2^18) storage.t = "more" end
 function attacks.deep() local t = {} for i = 1, 20 do t = {t} end storage.t = t end
+-- One 64 KiB string held 30,000 times (2 GB written out): the heap holds it once, but
+-- writing every reference out asked for gigabytes before the limit was
+-- applied (a 1 MB string took 2048 sim to "out of memory").
+function attacks.shared()
+  local long = string.rep("x", 2^16)
+  local t = {}
+  for i = 1, 30000 do t[i] = long end
+  storage.t = t
+end
 function attacks.many()
   local row = {}
   for i = 1, 100 do row[i] = i end
