@@ -24,6 +24,16 @@
   // language server): left out of share links, and put back when one
   // opens.
   const ANNOTATIONS = ".luals/mod2048.lua";
+  // What a player's mod may hold, as the engine's bridge.MaxModBytes and
+  // bridge.MaxModFiles say (TestWorkshopLimits holds these to them): a
+  // share link inflates to at most a mod's bytes and its JSON's wrapping
+  // (names, quotes, escapes), and is refused as it inflates past them.
+  const MAX_MOD_BYTES = 16777216; // bridge.MaxModBytes, 16 MiB
+  const MAX_MOD_FILES = 256; // bridge.MaxModFiles
+  const MAX_SHARE_BYTES = MAX_MOD_BYTES + (1 << 20);
+  // The longest link text that deflates no more than that: its bytes
+  // stored as they are (deflate adds 5 bytes a 64 KiB), in base64.
+  const MAX_SHARE_TEXT = Math.ceil((MAX_SHARE_BYTES + MAX_SHARE_BYTES / 8192 + 64) / 3) * 4;
 
   let page = null; // game.js's page (open's argument)
   let api = null;
@@ -740,11 +750,55 @@
   }
 
   // ---- Share links: the files as JSON, deflated, in base64url, in the
-  // link's fragment, which no browser sends to a server.
+  // link's fragment, which no browser sends to a server. pipe runs bytes
+  // through a stream whole: for deflating only (inflate keeps to a cap).
   async function pipe(bytes, stream) {
     const out = new Response(new Blob([bytes]).stream().pipeThrough(stream));
     return new Uint8Array(await out.arrayBuffer());
   }
+
+  // inflate inflates raw deflate bytes as they stream, and returns null as
+  // soon as they pass cap bytes: it is fed a few KiB at a time (which
+  // inflate to at most about a thousand times that), so no more than cap
+  // and a few MiB are ever held.
+  async function inflate(bytes, cap) {
+    const ds = new DecompressionStream("deflate-raw");
+    const writer = ds.writable.getWriter();
+    const reader = ds.readable.getReader();
+    const feed = (async () => {
+      for (let i = 0; i < bytes.length; i += 4096) await writer.write(bytes.subarray(i, i + 4096));
+      await writer.close();
+    })();
+    feed.catch(() => {}); // the reader has its error too
+    const chunks = [];
+    let total = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.length;
+      if (total > cap) {
+        await reader.cancel().catch(() => {});
+        return null;
+      }
+      chunks.push(value);
+    }
+    await feed;
+    const out = new Uint8Array(total);
+    let at = 0;
+    for (const c of chunks) {
+      out.set(c, at);
+      at += c.length;
+    }
+    return out;
+  }
+
+  // tooLarge is the error of a shared mod larger than a mod may be.
+  function tooLarge(what) {
+    const e = new Error("The shared mod " + what + ": not opened.");
+    e.name = "ModLimit";
+    return e;
+  }
+  const MOD_SIZE = MAX_MOD_BYTES / (1 << 20) + " MiB";
 
   async function share() {
     if (!work) return;
@@ -752,6 +806,10 @@
     const files = {};
     for (const [p, t] of Object.entries(work.files)) if (p !== ANNOTATIONS) files[p] = t;
     const json = new TextEncoder().encode(JSON.stringify({ name: work.name, files, modSets: work.modSets }));
+    if (json.length > MAX_SHARE_BYTES) {
+      setStatus("error", work.name + " is larger than a share link may hold (" + MOD_SIZE + "): export it as a zip.");
+      return;
+    }
     const packed = await pipe(json, new CompressionStream("deflate-raw"));
     const link = location.origin + location.pathname + "#share=" + page.toBase64(packed).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
     $("ws-share-box").hidden = false;
@@ -774,12 +832,24 @@
   async function offerShare(data) {
     let shared;
     try {
+      if (data.length > MAX_SHARE_TEXT) throw tooLarge("is larger than a mod may be (" + MOD_SIZE + ")");
       const bytes = unb64(data.replace(/-/g, "+").replace(/_/g, "/"));
-      shared = JSON.parse(new TextDecoder().decode(await pipe(bytes, new DecompressionStream("deflate-raw"))));
+      const json = await inflate(bytes, MAX_SHARE_BYTES);
+      if (!json) throw tooLarge("is larger than a mod may be (" + MOD_SIZE + ")");
+      shared = JSON.parse(new TextDecoder().decode(json));
       if (!shared || typeof shared.name !== "string" || !shared.files || typeof shared.files !== "object") throw new Error("it holds no mod");
-      for (const v of Object.values(shared.files)) if (typeof v !== "string") throw new Error("a file that is not text");
+      const files = Object.values(shared.files);
+      if (files.length > MAX_MOD_FILES) throw tooLarge("has " + files.length + " files, more than the " + MAX_MOD_FILES + " a mod may have");
+      let size = 0;
+      for (const v of files) {
+        if (typeof v !== "string") throw new Error("a file that is not text");
+        size += new TextEncoder().encode(v).length;
+      }
+      if (size > MAX_MOD_BYTES) throw tooLarge("is larger than a mod may be (" + MOD_SIZE + ")");
     } catch (e) {
-      setStatus("error", "The shared link cannot be read: " + e.message);
+      setStatus("error", e.name === "ModLimit" ? e.message : "The shared link cannot be read: " + e.message);
+      // A reload does not read the link again.
+      history.replaceState(null, "", location.pathname + location.search + "#workshop");
       if (!work) {
         const kept = readKept();
         if (kept) load(kept, false);

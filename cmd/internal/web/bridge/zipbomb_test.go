@@ -1,0 +1,123 @@
+package bridge_test
+
+import (
+	"archive/zip"
+	"bytes"
+	"compress/flate"
+	"encoding/base64"
+	"fmt"
+	"hash/crc32"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/mod2048/mod2048/cmd/internal/web/bridge"
+)
+
+// bombBytes is how much a bomb's entry inflates to: 64 times what a mod
+// may have.
+const bombBytes = 64 * bridge.MaxModBytes
+
+// deflated returns n spaces deflated, and their CRC-32, written a
+// megabyte at a time (the bomb is never whole in memory).
+func deflated(t *testing.T, n int) ([]byte, uint32) {
+	t.Helper()
+	var buf bytes.Buffer
+	w, err := flate.NewWriter(&buf, flate.BestSpeed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunk := bytes.Repeat([]byte{' '}, 1<<20)
+	crc := crc32.NewIEEE()
+	for done := 0; done < n; done += len(chunk) {
+		c := chunk[:min(len(chunk), n-done)]
+		w.Write(c)
+		crc.Write(c)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes(), crc.Sum32()
+}
+
+// bombZip is a zip of a mod whose main.lua inflates to bombBytes, and
+// whose header declares it holds declared bytes; in base64.
+func bombZip(t *testing.T, declared uint64) string {
+	t.Helper()
+	data, crc := deflated(t, bombBytes)
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	w, err := zw.Create("mine/mod.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Write([]byte(ownManifest))
+	w, err = zw.CreateRaw(&zip.FileHeader{Name: "mine/main.lua", Method: zip.Deflate, CRC32: crc, CompressedSize64: uint64(len(data)), UncompressedSize64: declared})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Write(data)
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return base64.StdEncoding.EncodeToString(buf.Bytes())
+}
+
+// allocated returns the bytes f allocates.
+func allocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// TestZipBomb: a player's zip whose entries inflate past what a mod may
+// have is refused while it inflates, whatever its entries' headers
+// declare, and so is one of too many entries or files, for the workshop's
+// import (UnpackMod) and for play alike (both read it with
+// ModSource.files); reading never takes much more memory than a mod may.
+func TestZipBomb(t *testing.T) {
+	many := func(n, size int) string {
+		files := map[string]string{"mine/mod.toml": ownManifest}
+		for i := range n {
+			files[fmt.Sprintf("mine/f%03d.lua", i)] = strings.Repeat("-", size)
+		}
+		return zipOf(t, files)
+	}
+	for _, tc := range []struct {
+		name, zip, want string
+	}{
+		// Its header tells the truth: reading stops past the limit.
+		{"declares its size", bombZip(t, bombBytes), "more than the 16 MiB a mod may have"},
+		// Its header claims a few bytes: archive/zip stops at them.
+		{"declares a small size", bombZip(t, 100), "mine/main.lua: zip: not a valid zip file"},
+		// Its header claims a mod's size exactly: reading stops past it.
+		{"declares the limit", bombZip(t, bridge.MaxModBytes), "more than the 16 MiB a mod may have"},
+		{"many entries", many(2*bridge.MaxModFiles+1, 0), fmt.Sprintf("%d entries, more than a mod may have", 2*bridge.MaxModFiles+2)},
+		{"many files", many(bridge.MaxModFiles, 0), fmt.Sprintf("%d files, more than the %d a mod may have", bridge.MaxModFiles+1, bridge.MaxModFiles)},
+		{"many large files", many(bridge.MaxModFiles-1, bridge.MaxModBytes/(bridge.MaxModFiles-8)), "more than the 16 MiB a mod may have"},
+	} {
+		if len(tc.zip) > bridge.MaxModBytes {
+			t.Fatalf("%s: the zip itself is %d bytes of base64", tc.name, len(tc.zip))
+		}
+		src := bridge.ModSource{Name: "mine.zip", Zip: tc.zip}
+		var r bridge.Reply
+		n := allocated(func() { r = bridge.UnpackMod(src) })
+		t.Logf("%s: %d bytes of base64, %.1f MiB allocated to refuse it", tc.name, len(tc.zip), float64(n)/(1<<20))
+		if r.Error == nil || r.Error.Kind != bridge.KindInput || !strings.Contains(r.Error.Message, tc.want) {
+			t.Errorf("%s: unpacked: %+v, want an input error with %q", tc.name, r.Error, tc.want)
+		}
+		if r.Files != nil {
+			t.Errorf("%s: unpacked %d files", tc.name, len(r.Files))
+		}
+		if n > 4*bridge.MaxModBytes {
+			t.Errorf("%s: refusing it allocated %d bytes, more than 4 times what a mod may have", tc.name, n)
+		}
+		g := bridge.New().NewGame(bridge.Options{Mods: []bridge.ModSource{src}, Seed: "1"}, nil)
+		if g.Error == nil || !strings.Contains(g.Error.Message, tc.want) {
+			t.Errorf("%s: played: %+v, want an error with %q", tc.name, g.Error, tc.want)
+		}
+	}
+}
