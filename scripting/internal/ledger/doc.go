@@ -14,9 +14,9 @@
 //     closures and number blocks allocate and Budget.Done charges;
 //   - bounded: its size is bounded by a small constant (a fixed-size
 //     struct, a closure of a few words, a pointer in an interface), or no
-//     mod's call pays it (load time, charged by the compile budget; the
-//     state's creation, once per mod; an error path, once per raised
-//     error);
+//     mod's call pays it (load time, on a source the host caps at
+//     MaxSource; the state's creation, once per mod; an error path, once
+//     per raised error);
 //   - unmetered: neither; the entry names what grows it, a lead to fix;
 //   - unclassified: new, until a person writes one of the above.
 //
@@ -37,8 +37,21 @@
 //	make ledger    # go run ./scripting/internal/ledger/cmd/ledger -write
 //
 // which rewrites the ledger from the compiler's output, sorted, keeping
-// every classification and marking new sites unclassified, then replace
-// each unclassified: with the reason. The compiler's words change with Go
-// releases, so a new Go may need the ledger regenerated (and its new keys
-// classified from the old ones).
+// every classification and marking new sites unclassified (a kind whose
+// count grew too, with its old reason beside), then replace each
+// unclassified: with the reason. The -where flag of the same command lists
+// every site with the compiler's positions, to find them.
+//
+// The compiler's words change with Go releases, so a new Go may need the
+// ledger regenerated (and its new keys classified from the old ones). The
+// build is for linux/amd64 whatever the machine, so that the sites do not
+// depend on it.
+//
+// The ledger sees the allocations of these packages' own code (and of what
+// the compiler inlines into it), not those inside the functions they call
+// in other packages: strconv's error that copies the text it failed to
+// parse, strings.ToLower's copy, fmt.Sprintf's result where it does not
+// escape, a regexp's replacement. Where such a call's result escapes, its
+// site is listed (LString(strings.ToLower(str))); where it does not, the
+// reader of the function must weigh it.
 package ledger
