@@ -272,14 +272,8 @@ func (m *modRun) luaHazard(L *lua.LState) int {
 	if m.mod.Manifest.APIVersion < 2 {
 		allowed = hazardKeysV1
 	}
-	bad := ""
-	spec.ForEach(func(k, _ lua.LValue) {
-		if s, ok := k.(lua.LString); !ok || !contains(allowed, string(s)) {
-			bad = describe(k)
-		}
-	})
-	if bad != "" {
-		L.RaiseError("game.hazard: unknown key %s (allowed: %s)", bad, strings.Join(allowed, ", "))
+	if k := badKey(spec, allowed); k != lua.LNil {
+		L.RaiseError("game.hazard: unknown key %s (allowed: %s)", describe(k), strings.Join(allowed, ", "))
 	}
 	name := str("name", true, 32)
 	if !hazardName.MatchString(name) {
@@ -383,14 +377,8 @@ func (m *modRun) luaMarks(L *lua.LState) int {
 	switch spec, ok := L.Get(1).(*lua.LTable); {
 	case ok:
 		all = true
-		bad := ""
-		spec.ForEach(func(k, _ lua.LValue) {
-			if k != lua.LString("hazard") {
-				bad = describe(k)
-			}
-		})
-		if bad != "" {
-			L.RaiseError("game.marks: unknown key %s (allowed: hazard)", bad)
+		if k := badKey(spec, []string{"hazard"}); k != lua.LNil {
+			L.RaiseError("game.marks: unknown key %s (allowed: hazard)", describe(k))
 		}
 		hz, err := m.ownHazard(spec.RawGetString("hazard"))
 		if err != nil {

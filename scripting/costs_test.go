@@ -1,6 +1,9 @@
 package scripting_test
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 // The attacks of issue 38 on the sandbox's costs: each did work in
 // proportion to a string's length, or to a table's deleted keys, for one
@@ -100,3 +103,26 @@ game.on("tick", function()
 end)`, 12, 6, heldBudget)
 }
 
+var turnBudget = fmt.Sprintf("exceeded its instruction budget (%d a turn)", testLimits.TurnInstructions)
+
+// closureHoard keeps 400,000 closures (some 50 MiB, within its memory
+// budget) and replaces a tenth of them in each of its six tick handlers,
+// so that the host weighs it after every call: each walk visited all its
+// closures for nothing the mod paid, and its moves took 1.4 s natively,
+// 5.9 s in the browser build, with no budget stopping it.
+const closureHoard = `kept = {}
+local n = 0
+local function build()
+  for i = 1, 40000 do
+    n = n % 400000 + 1
+    kept[n] = function() return i end
+  end
+end
+for h = 1, 6 do game.on("tick", build) end`
+
+// TestCostWeighingCharged: the host's walk of what a mod holds is charged
+// to the mod's turn, an instruction for every 64 bytes weighed, so the
+// closure hoard spends its turn's budget on its own weighings and stops.
+func TestCostWeighingCharged(t *testing.T) {
+	wantBudgetStop(t, closureHoard, 3, 2, turnBudget)
+}

@@ -172,19 +172,24 @@ func (m *modRun) request(ret lua.LValue, ev string, allowed ...string) (*lua.LTa
 
 // keys checks that a request table has only the allowed string keys.
 func (m *modRun) keys(t *lua.LTable, ev, what string, allowed ...string) error {
-	var bad error
-	n := 0
-	t.ForEach(func(k, _ lua.LValue) {
-		n++
-		if bad != nil {
-			return
+	if k := badKey(t, allowed); k != lua.LNil {
+		return m.invalid(ev, "%s: unknown key %s (allowed: %s)", what, describe(k), strings.Join(allowed, ", "))
+	}
+	return nil
+}
+
+// badKey returns the first key of t, in the order next visits them, that
+// is not one of the allowed strings (nil: none is). It stops there: a
+// table of a million entries handed back at every call costs the host no
+// more than its first few keys (ForEach walked them all, for nothing the
+// mod was charged).
+func badKey(t *lua.LTable, allowed []string) lua.LValue {
+	for k, _ := t.Next(lua.LNil); k != lua.LNil; k, _ = t.Next(k) {
+		if s, ok := k.(lua.LString); !ok || !contains(allowed, string(s)) {
+			return k
 		}
-		s, ok := k.(lua.LString)
-		if !ok || !contains(allowed, string(s)) {
-			bad = m.invalid(ev, "%s: unknown key %s (allowed: %s)", what, describe(k), strings.Join(allowed, ", "))
-		}
-	})
-	return bad
+	}
+	return lua.LNil
 }
 
 // printable replaces the control characters of text a mod wrote (escape

@@ -8,9 +8,10 @@ import (
 )
 
 // failOnUnmetered makes unmetered entries fail TestAllocationLedger; while
-// false, the test only logs them. Turn it on once every unmetered site is
-// metered or bounded.
-const failOnUnmetered = false
+// false, the test only logs them. It is on: issue 38 metered or bounded
+// every site the ledger first found unmetered (24 kinds), and a new one is
+// a lead to fix before it lands.
+const failOnUnmetered = true
 
 // TestAllocationLedger holds the ledger exact: every allocation site the
 // compiler reports in the Lua VM and the sandbox is in it, classified, and

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"runtime/metrics"
 	"testing"
+	"unsafe"
 
 	"pgregory.net/rapid"
 )
@@ -336,5 +337,23 @@ func TestLengthIsOneStep(t *testing.T) {
 	}
 	if tb := L.GetGlobal("t").(*LTable); len(tb.array) != 2 {
 		t.Fatalf("array part of %d slots", len(tb.array))
+	}
+}
+
+// TestWalkMarkSizes: the walk's mark (Visit) keeps each value in the
+// size class it had: a table in 128 bytes, a function in 64 (the host's
+// weighing counts them so), a userdata in 48.
+func TestWalkMarkSizes(t *testing.T) {
+	for _, c := range []struct {
+		what      string
+		size, max uintptr
+	}{
+		{"LTable", unsafe.Sizeof(LTable{}), tableStruct},
+		{"LFunction", unsafe.Sizeof(LFunction{}), ClosureBytes},
+		{"LUserData", unsafe.Sizeof(LUserData{}), 48},
+	} {
+		if c.size > c.max {
+			t.Errorf("%s is %d bytes, more than %d", c.what, c.size, c.max)
+		}
 	}
 }

@@ -152,6 +152,7 @@ type LTable struct {
 	usedS   int    // [mod2048] strdict's slots used since it was made: the room asked for, and keys set new
 	usedD   int    // [mod2048] likewise dict
 	meter   *Meter // [mod2048] the meter of the state that made it, if any
+	walked  uint64 // [mod2048] the last walk that visited it (Visit)
 }
 
 func (tb *LTable) String() string   { return fmt.Sprintf("table: %p", tb) }
@@ -163,6 +164,7 @@ type LFunction struct {
 	Proto     *FunctionProto
 	GFunction LGFunction
 	Upvalues  []*Upvalue
+	walked    uint64 // [mod2048] the last walk that visited it (Visit)
 }
 type LGFunction func(*LState) int
 
@@ -212,6 +214,7 @@ type LUserData struct {
 	Value     interface{}
 	Env       *LTable
 	Metatable LValue
+	walked    uint64 // [mod2048] the last walk that visited it (Visit)
 }
 
 func (ud *LUserData) String() string   { return fmt.Sprintf("userdata: %p", ud) }

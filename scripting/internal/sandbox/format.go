@@ -148,6 +148,10 @@ func (f *formatter) format(L *lua.LState) int {
 	var out strings.Builder
 	write := func(s string) {
 		if out.Len()+len(s) > f.l.MaxString {
+			// What was built (and s, a %q's copy or a __tostring's
+			// string) is charged before the error, as the output would
+			// have been.
+			f.b.Spend(L, (out.Len()+len(s))/BytesPerInstruction)
 			L.RaiseError("string.format: %d bytes exceed the mod limit of %d", out.Len()+len(s), f.l.MaxString)
 		}
 		out.WriteString(s)

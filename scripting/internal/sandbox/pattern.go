@@ -517,26 +517,41 @@ func (ms *matcher) find(s1 int, find bool) int {
 
 // string.gmatch(s, pattern): an iterator over the matches. As in Lua 5.1,
 // a leading '^' is no anchor here.
+//
+// The iterator is a closure of one shared Go function whose state, the
+// subject, the pattern and the position, is in its upvalues, which the
+// host's weighing sees: an iterator a mod keeps keeps its subject, and
+// weighs it (a Go closure over them held 64 KiB for each kept iterator
+// while the weighing counted 64 bytes). Making it is metered as a Lua
+// closure of three upvalues is.
 func (p *Patterns) gmatch(L *lua.LState) int {
 	src, pat := L.CheckString(1), L.CheckString(2)
 	p.matcher(L, src, pat, "gmatch") // checks the sizes
-	pos := 0
-	L.Push(L.NewFunction(func(L *lua.LState) int {
-		ms := p.matcher(L, src, pat, "gmatch")
-		for s := pos; s <= len(src); s++ {
-			ms.level = 0
-			if e := ms.match(s, 0); e != -1 {
-				pos = e
-				if e == s {
-					pos++ // an empty match: go on at the next position
-				}
-				return ms.push(s, e, true)
-			}
-		}
-		pos = len(src) + 1
-		return 0
-	}))
+	L.Meter.Bytes += lua.ClosureBytes + 3*lua.UpvalueBytes
+	L.Push(L.NewClosure(gmatchStep, lua.LString(src), lua.LString(pat), lua.LNumber(0)))
 	return 1
+}
+
+// gmatchStep is a gmatch iterator's step: the next match of its
+// subject (upvalue 1) and pattern (2) from its position (3).
+func gmatchStep(L *lua.LState) int {
+	src := string(L.Get(lua.UpvalueIndex(1)).(lua.LString))
+	pat := string(L.Get(lua.UpvalueIndex(2)).(lua.LString))
+	pos := int(L.Get(lua.UpvalueIndex(3)).(lua.LNumber))
+	ms := Of(L).pat.matcher(L, src, pat, "gmatch")
+	for s := pos; s <= len(src); s++ {
+		ms.level = 0
+		if e := ms.match(s, 0); e != -1 {
+			next := e
+			if e == s {
+				next++ // an empty match: go on at the next position
+			}
+			L.Replace(lua.UpvalueIndex(3), lua.LNumber(next))
+			return ms.push(s, e, true)
+		}
+	}
+	L.Replace(lua.UpvalueIndex(3), lua.LNumber(len(src)+1))
+	return 0
 }
 
 // string.gsub(s, pattern, repl [, n])

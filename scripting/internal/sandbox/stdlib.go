@@ -148,6 +148,13 @@ var stdTables = sync.OnceValue(func() []*lua.LTable {
 	index[lua.StringLibName].RawSetString("__metatable", lua.LString("the string metatable is protected"))
 	for _, t := range tables {
 		t.Compact()
+		// The functions are every sandbox's: no walk of a sandbox's
+		// values visits them (the tables are copied for each).
+		t.ForEachHeld(func(v lua.LValue) {
+			if fn, ok := v.(*lua.LFunction); ok {
+				fn.MarkShared()
+			}
+		})
 	}
 	return tables
 })
@@ -219,6 +226,12 @@ func meterStdlibs(L *lua.LState) {
 // SharedFunction makes a Go function that every sandbox shares. Its
 // environment is a table of its own, which nothing reads: a Go function
 // looks up no globals, and no sandbox has getfenv.
+//
+// It is marked shared (lua.LFunction.MarkShared): no walk of a sandbox's
+// values visits it, so that walks of different sandboxes, which may run
+// at once, never write to it.
 func SharedFunction(fn lua.LGFunction) *lua.LFunction {
-	return &lua.LFunction{IsG: true, Env: &lua.LTable{Metatable: lua.LNil}, GFunction: fn, Upvalues: []*lua.Upvalue{}}
+	f := &lua.LFunction{IsG: true, Env: &lua.LTable{Metatable: lua.LNil}, GFunction: fn, Upvalues: []*lua.Upvalue{}}
+	f.MarkShared()
+	return f
 }
