@@ -36,7 +36,7 @@ func TestUnderWasm(t *testing.T) {
 		execScript = filepath.Join(root, "misc", "wasm", "go_js_wasm_exec")
 	}
 	cmd := exec.Command(goBin, "test", "-count=1", "-exec", execScript,
-		"-run", "^Test(SameGameAsSession|MotionsAndSpawns|SaveResume|ConfigErrors|Mods|Refusal|RunawayMod|WinAndLose|InputErrors|Dispatch|NineHungryMods|FarKeyMod)$", ".")
+		"-run", "^Test(SameGameAsSession|MotionsAndSpawns|SaveResume|ConfigErrors|Mods|Refusal|RunawayMod|WinAndLose|InputErrors|Dispatch|NineHungryMods|FarKeyMod|SubstringPinMod|SharedStorageMod|NamedValuesMods)$", ".")
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	got, err := cmd.CombinedOutput()
 	if err != nil {
