@@ -54,14 +54,18 @@ const (
 // Host runs a game's mods. It implements engine.Hooks; play moves through
 // Host.Move, which handles a failing mod.
 type Host struct {
-	limits   Limits
-	rules    engine.Rules
-	rulesKey string // rulesName's, worked out on first use
-	opt      engine.Options
-	mods     []*modRun
-	hazards  []Hazard
-	watchdog *sandbox.Watchdog
-	reports  []Report
+	limits Limits
+	// deterministic: a failsafe's stop is the run's end (CostModelError),
+	// not a mod's failure; failed is that end, once it came.
+	deterministic bool
+	failed        *CostModelError
+	rules         engine.Rules
+	rulesKey      string // rulesName's, worked out on first use
+	opt           engine.Options
+	mods          []*modRun
+	hazards       []Hazard
+	watchdog      *sandbox.Watchdog
+	reports       []Report
 	// The errors of a spent budget, made once.
 	callReason, turnReason, heldReason string
 	gameReason                         string
