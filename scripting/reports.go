@@ -26,6 +26,8 @@ type Report struct {
 	// Failsafe says the host's failsafe stopped the call (Limits.FailsafeTime
 	// or MaxHeapGrowth): unlike every other failure, it depends on the
 	// machine and its load, so a replay must take the record's word for it.
+	// Only a host for play reports it: a deterministic one (Deterministic)
+	// ends the run with a *CostModelError instead.
 	Failsafe bool
 }
 
