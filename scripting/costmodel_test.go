@@ -11,13 +11,14 @@ import (
 	"github.com/mod2048/mod2048/scripting"
 )
 
-// loopLimits are budgets no loop spends, with a failsafe of a millisecond:
-// a handler that loops for ever is certainly stopped by the wall clock,
-// whatever the machine, and never by a count.
+// loopLimits are budgets no loop spends, with a failsafe of a quarter of a
+// second: a handler that loops for ever is certainly stopped by the wall
+// clock, whatever the machine, and never by a count; one that does not
+// loop is done long before.
 func loopLimits() scripting.Limits {
 	l := scripting.DefaultLimits()
 	l.HandlerInstructions, l.TurnInstructions, l.LoadInstructions = 1<<62, 1<<62, 1<<62
-	l.FailsafeTime = time.Millisecond
+	l.FailsafeTime = raceSlowdown * 250 * time.Millisecond
 	return l
 }
 
@@ -32,7 +33,7 @@ func costModel(t *testing.T, err error, id, ev string) *scripting.CostModelError
 	if cm.Mod != id || cm.Event != ev {
 		t.Errorf("the error names mod %q, event %q: want %q, %q", cm.Mod, cm.Event, id, ev)
 	}
-	for _, want := range []string{"mod " + id + ": the sandbox's cost model failed: " + ev, "ran for more than 1ms on fewer instructions than its budget", "this machine's speed", "please report this mod"} {
+	for _, want := range []string{"mod " + id + ": the sandbox's cost model failed: " + ev, "ran for more than " + loopLimits().FailsafeTime.String() + " on fewer instructions than its budget", "this machine's speed", "please report this mod"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("the error %q lacks %q", err, want)
 		}

@@ -15,14 +15,14 @@ import (
 )
 
 // lowFailsafe sets the commands' mods' limits to budgets no loop spends
-// and a failsafe of a millisecond, until the test ends: a handler that
-// loops for ever is then stopped by the wall clock on any machine.
+// and a failsafe of a quarter of a second, until the test ends: a handler
+// that loops for ever is then stopped by the wall clock on any machine.
 func lowFailsafe(t *testing.T) scripting.Limits {
 	old := modLimits
 	t.Cleanup(func() { modLimits = old })
 	modLimits = scripting.DefaultLimits()
 	modLimits.HandlerInstructions, modLimits.TurnInstructions, modLimits.LoadInstructions = 1<<62, 1<<62, 1<<62
-	modLimits.FailsafeTime = time.Millisecond
+	modLimits.FailsafeTime = 250 * time.Millisecond
 	return modLimits
 }
 
@@ -31,7 +31,7 @@ func looper(n string) string {
 	return `game.on("tick", function(e) storage.n = (storage.n or 0) + 1 if e.turn == ` + n + ` then while true do end end end)`
 }
 
-const costModelFailed = "mod hog: the sandbox's cost model failed: tick (main.lua:1) ran for more than 1ms on fewer instructions than its budget"
+const costModelFailed = "mod hog: the sandbox's cost model failed: tick (main.lua:1) ran for more than 250ms on fewer instructions than its budget"
 
 // TestCostModelSim: `2048 sim` whose mod the failsafe stops exits 1 with
 // the cost-model error, and writes no table, no JSON and no CSV.
@@ -61,7 +61,7 @@ func TestCostModelModCheck(t *testing.T) {
 	lowFailsafe(t)
 	for _, tc := range []struct{ src, want string }{
 		{looper("3"), "soak classic: FAIL: game 0 (seed 16490336266968443936): " + costModelFailed},
-		{"while true do end", "load: FAIL: mod hog: the sandbox's cost model failed: load (main.lua:1) ran for more than 1ms"},
+		{"while true do end", "load: FAIL: mod hog: the sandbox's cost model failed: load (main.lua:1) ran for more than 250ms"},
 	} {
 		var out, errOut bytes.Buffer
 		code := run([]string{"mod", "check", "--games", "2", "--moves", "10", writeMod(t, "hog", tc.src)}, &out, &errOut)

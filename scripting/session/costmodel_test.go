@@ -32,13 +32,13 @@ func hogMod(t *testing.T, src string) *scripting.Mod {
 	return m
 }
 
-// loopLimits are budgets no loop spends and a failsafe of a millisecond:
-// a handler that loops for ever is stopped by the wall clock on any
-// machine.
+// loopLimits are budgets no loop spends and a failsafe of a quarter of a
+// second: a handler that loops for ever is stopped by the wall clock on
+// any machine.
 func loopLimits() scripting.Limits {
 	l := scripting.DefaultLimits()
 	l.HandlerInstructions, l.TurnInstructions, l.LoadInstructions = 1<<62, 1<<62, 1<<62
-	l.FailsafeTime = time.Millisecond
+	l.FailsafeTime = 250 * time.Millisecond
 	return l
 }
 

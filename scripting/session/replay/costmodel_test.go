@@ -31,7 +31,7 @@ end)`
 	hog := writeMod(t, "hog", looper("3"))
 	limits := scripting.DefaultLimits()
 	limits.HandlerInstructions, limits.TurnInstructions = 1<<62, 1<<62
-	limits.FailsafeTime = time.Millisecond
+	limits.FailsafeTime = 250 * time.Millisecond
 	// Recorded in play, where the failsafe stops the mod and the game
 	// goes on.
 	s, err := session.New(session.Setup{Config: c, Mods: []*scripting.Mod{load(t, hog)}, Limits: limits}, session.Start{Seed: 3})

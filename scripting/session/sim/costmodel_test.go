@@ -12,12 +12,12 @@ import (
 )
 
 // TestCostModelStopsTheRun: a mod whose handler the wall-clock failsafe
-// stops (a loop no instruction budget ends, a failsafe of a millisecond)
-// ends the lab's run with the *scripting.CostModelError, with one worker
-// or two and whatever the policy (the greedy one meets it in a fork, a
-// dry run of before_move meets it in the legal moves): no result is
-// returned, so no report can be written that a faster machine would write
-// otherwise.
+// stops (a loop no instruction budget ends, a failsafe of a quarter of a
+// second) ends the lab's run with the *scripting.CostModelError, with one
+// worker or two and whatever the policy (the greedy one meets it in a
+// fork, a dry run of before_move meets it in the legal moves): no result
+// is returned, so no report can be written that a faster machine would
+// write otherwise.
 func TestCostModelStopsTheRun(t *testing.T) {
 	for _, tc := range []struct{ policy, event, src string }{
 		{"random", "tick", `game.on("tick", function(e) if e.turn == 3 then while true do end end end)`},
@@ -42,7 +42,7 @@ func TestCostModelStopsTheRun(t *testing.T) {
 		o.Setup.Mods = []*scripting.Mod{m}
 		o.Setup.Limits = scripting.DefaultLimits()
 		o.Setup.Limits.HandlerInstructions, o.Setup.Limits.TurnInstructions = 1<<62, 1<<62
-		o.Setup.Limits.FailsafeTime = time.Millisecond
+		o.Setup.Limits.FailsafeTime = 250 * time.Millisecond
 		o.MaxTurns = 20
 		for _, jobs := range []int{1, 2} {
 			o.Jobs = jobs
