@@ -24,7 +24,8 @@ import (
 //   - requests.go: what handlers return, checked and made engine requests;
 //   - storage.go: a mod's storage from turn to turn;
 //   - memory.go: the memory budgets, a mod's and the game's;
-//   - reports.go: a mod's errors, faults, disables and log.
+//   - reports.go: a mod's errors, faults, disables and log, and the
+//     cost-model error of a deterministic host's failsafe stop.
 
 // Hazard is a kind of marker a mod defines: its full name (modid:name), how
 // the terminal shows it, and whether it blocks movement.
