@@ -60,6 +60,9 @@ func (h *Host) call(m *modRun, ev event, fn *lua.LFunction, arg lua.LValue) (lua
 			n, over = remaining, h.beforeMoveReason
 		}
 	}
+	if h.failed != nil {
+		return nil, h.failed // a deterministic host the failsafe stopped runs no more Lua
+	}
 	if n <= 0 {
 		return nil, &ModError{Report{Mod: m.mod.ID(), Event: eventNames[ev], Message: over}}
 	}
@@ -90,7 +93,11 @@ func (h *Host) call(m *modRun, ev event, fn *lua.LFunction, arg lua.LValue) (lua
 		tooMuch = m.weigh()
 	}
 	if err != nil {
-		return nil, m.report(eventNames[ev], err, stopped)
+		me := m.report(eventNames[ev], err, stopped)
+		if me.Failsafe && h.deterministic {
+			return nil, h.costModel(me)
+		}
+		return nil, me
 	}
 	ret := m.L.Get(-1)
 	m.L.Pop(1)
@@ -186,7 +193,10 @@ func (f fields) set(i int, key string, v lua.LValue) {
 // failing turns in a row is disabled there: a move that makes no turn (a
 // refused move, one that changes nothing) keeps nothing, and its failures
 // are reported but do not count. A move a mod refuses returns the
-// *engine.Refusal.
+// *engine.Refusal. In a deterministic host (Deterministic), a call the
+// failsafe stops is no mod's failure: the move returns the
+// *CostModelError, and the game and the host's reports are left as they
+// were.
 func (h *Host) Move(g *engine.Game, d engine.Direction) (engine.Result, error) {
 	h.game = g
 	for _, m := range h.mods {
@@ -197,6 +207,9 @@ func (h *Host) Move(g *engine.Game, d engine.Direction) (engine.Result, error) {
 	h.inMove = true
 	defer func() { h.inMove = false }()
 	h.faults = h.faults[:0]
+	if h.failed != nil {
+		return engine.Result{}, h.failed
+	}
 	first := len(h.reports)
 	for _, f := range h.recorded {
 		if f.Kind == engine.FaultFailsafe {
@@ -207,6 +220,13 @@ func (h *Host) Move(g *engine.Game, d engine.Direction) (engine.Result, error) {
 		h.begin(g)
 		h.pending = h.pending[:0]
 		res, err := g.Move(d)
+		if h.failed != nil {
+			// The failsafe stopped a call of a deterministic host: the
+			// engine undid the move, and nothing of it is kept.
+			h.reports = h.reports[:first]
+			h.pending, h.faults, h.state = h.pending[:0], h.faults[:0], nil
+			return engine.Result{}, h.failed
+		}
 		if err != nil {
 			if me := (*ModError)(nil); errors.As(err, &me) {
 				h.fail(g.State(), me)
@@ -237,10 +257,19 @@ func (h *Host) Start(g *engine.Game) error {
 		m.spent, m.muted = 0, false
 	}
 	h.faults = h.faults[:0]
+	if h.failed != nil {
+		return h.failed
+	}
+	first := len(h.reports)
 	for {
 		h.begin(g)
 		h.pending = h.pending[:0]
 		err := g.Start()
+		if h.failed != nil {
+			h.reports = h.reports[:first]
+			h.pending, h.faults, h.state = h.pending[:0], h.faults[:0], nil
+			return h.failed
+		}
 		if me := (*ModError)(nil); errors.As(err, &me) {
 			h.fail(g.State(), me)
 			continue

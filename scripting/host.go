@@ -24,7 +24,8 @@ import (
 //   - requests.go: what handlers return, checked and made engine requests;
 //   - storage.go: a mod's storage from turn to turn;
 //   - memory.go: the memory budgets, a mod's and the game's;
-//   - reports.go: a mod's errors, faults, disables and log.
+//   - reports.go: a mod's errors, faults, disables and log, and the
+//     cost-model error of a deterministic host's failsafe stop.
 
 // Hazard is a kind of marker a mod defines: its full name (modid:name), how
 // the terminal shows it, and whether it blocks movement.
@@ -54,14 +55,18 @@ const (
 // Host runs a game's mods. It implements engine.Hooks; play moves through
 // Host.Move, which handles a failing mod.
 type Host struct {
-	limits   Limits
-	rules    engine.Rules
-	rulesKey string // rulesName's, worked out on first use
-	opt      engine.Options
-	mods     []*modRun
-	hazards  []Hazard
-	watchdog *sandbox.Watchdog
-	reports  []Report
+	limits Limits
+	// deterministic: a failsafe's stop is the run's end (CostModelError),
+	// not a mod's failure; failed is that end, once it came.
+	deterministic bool
+	failed        *CostModelError
+	rules         engine.Rules
+	rulesKey      string // rulesName's, worked out on first use
+	opt           engine.Options
+	mods          []*modRun
+	hazards       []Hazard
+	watchdog      *sandbox.Watchdog
+	reports       []Report
 	// The errors of a spent budget, made once.
 	callReason, turnReason, heldReason string
 	gameReason                         string

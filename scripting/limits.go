@@ -23,14 +23,21 @@ import (
 // one call to the next, weighed from the values as Go lays them out,
 // never read from the process's memory (memory.go).
 //
-// FailsafeTime is a failsafe for work no count sees: far above what the budgets let a handler do, it stops a
-// call by the wall clock, which is not deterministic, and says so
-// (Report.Failsafe). It does not run under WebAssembly, where no watchdog
-// runs while a call does. MaxHeapGrowth, a failsafe on the growth of the
-// whole process's heap during a call, is off (0) by default: nothing the
-// budgets allow needs it, and what it reads counts every goroutine's
-// memory (other games', with `2048 sim --jobs`), so it would let the
-// machine decide a mod's fate. An embedder may set it as a last resort.
+// FailsafeTime is a failsafe for work no count sees: far above what the
+// budgets let a handler do, it stops a call by the wall clock, which is
+// not deterministic. A call it stops on fewer instructions than its budget
+// is a failure of the budgets' cost model, not of the mod. In play it
+// protects the player: the mod fails as on any error, the report says so
+// (Report.Failsafe), the game records a failsafe fault (which a replay
+// honours) and goes on. In a deterministic host (Deterministic: the lab,
+// replays, fixtures, mod check) it never shapes a result: the call, and
+// the run, end with a *CostModelError. It does not run under WebAssembly,
+// where no watchdog runs while a call does. MaxHeapGrowth, a failsafe on
+// the growth of the whole process's heap during a call, stops a call the
+// same way; it is off (0) by default: nothing the budgets allow needs it,
+// and what it reads counts every goroutine's memory (other games', with
+// `2048 sim --jobs`), so it would let the machine decide a mod's fate. An
+// embedder may set it as a last resort.
 type Limits struct {
 	HandlerInstructions int64 // one handler call
 	TurnInstructions    int64 // all of one mod's handler calls in one turn, dry runs included (see BeforeMoveInstructions)

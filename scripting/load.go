@@ -16,14 +16,18 @@ import (
 // NewHost loads mods (in dependency, priority and id order) for a game of
 // the given rules and options (its board size and seed), running each mod's
 // entry file. A mod that fails to load is an error naming it, its file and
-// line.
-func NewHost(mods []*Mod, rules engine.Rules, opt engine.Options, limits Limits) (*Host, error) {
+// line. The options say how the host runs its mods beyond limits
+// (Deterministic).
+func NewHost(mods []*Mod, rules engine.Rules, opt engine.Options, limits Limits, options ...HostOption) (*Host, error) {
 	ordered, err := Order(mods, rules.Name())
 	if err != nil {
 		return nil, err
 	}
 	h := &Host{limits: limits, rules: rules, opt: opt, watchdog: sandbox.TheWatchdog(), callReason: callReason(limits), turnReason: turnReason(limits), heldReason: heldReason(limits),
 		beforeMoveReason: beforeMoveReason(limits), dryTurnReason: dryTurnReason(limits), gameReason: gameReason(limits)}
+	for _, o := range options {
+		o(h)
+	}
 	for _, mod := range ordered {
 		if err := h.load(mod); err != nil {
 			h.Close()
@@ -32,6 +36,18 @@ func NewHost(mods []*Mod, rules engine.Rules, opt engine.Options, limits Limits)
 	}
 	return h, nil
 }
+
+// A HostOption changes how NewHost's host runs its mods.
+type HostOption func(*Host)
+
+// Deterministic is the option of a host whose results must be the same on
+// every machine: the lab's, a replay's, a fixture's, mod check's. There, a
+// call the failsafe stops (Limits.FailsafeTime, MaxHeapGrowth) is not the
+// mod's failure but the sandbox's: NewHost, Move and Start return a
+// *CostModelError, and the game is left as it was. Without it (play), the
+// failsafe stops the mod's call and the game goes on without the mod's
+// effects on the turn, as for any error.
+func Deterministic() HostOption { return func(h *Host) { h.deterministic = true } }
 
 func (h *Host) load(mod *Mod) error {
 	m := &modRun{host: h, mod: mod, key: dataKey(mod.ID()), budget: sandbox.NewBudget(), log: sandbox.NewLog(h.limits.MaxLog), modules: map[string]lua.LValue{}}
@@ -53,7 +69,11 @@ func (h *Host) load(mod *Mod) error {
 	err = m.L.CallByParam(lua.P{Fn: fn, NRet: 0, Protect: true})
 	used, stopped := m.budget.End(h.limits.LoadInstructions)
 	if err != nil {
-		return m.report("load", err, stopped)
+		me := m.report("load", err, stopped)
+		if me.Failsafe && h.deterministic {
+			return h.costModel(me)
+		}
+		return me
 	}
 	m.held.since += used
 	if (h.limits.MaxMemory > 0 || h.limits.MaxGameMemory > 0) && m.held.due(memoryLimit(h.limits), h.roomInGame()) {

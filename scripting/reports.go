@@ -26,6 +26,8 @@ type Report struct {
 	// Failsafe says the host's failsafe stopped the call (Limits.FailsafeTime
 	// or MaxHeapGrowth): unlike every other failure, it depends on the
 	// machine and its load, so a replay must take the record's word for it.
+	// Only a host for play reports it: a deterministic one (Deterministic)
+	// ends the run with a *CostModelError instead.
 	Failsafe bool
 }
 
@@ -46,6 +48,67 @@ func (r Report) Error() string {
 type ModError struct{ Report }
 
 func (e *ModError) Error() string { return e.Report.Error() }
+
+// CostModelError is the error of a call the failsafe stopped in a
+// deterministic host (Deterministic): the call ran for FailsafeTime, or
+// grew the heap past MaxHeapGrowth, on fewer instructions than its budget,
+// so the budgets' counts failed to weigh what it did. In play that is a
+// mod's failure like any other (Report.Failsafe); where the result must be
+// the same on every machine (the lab, replays, fixtures, mod check), what
+// the mod would make of the game would depend on the machine's speed, so
+// the run stops with this error, and the host stays failed (Host.Err): no
+// more of its Lua runs, and Move and Start return the error without
+// changing the game.
+type CostModelError struct {
+	Mod   string
+	Event string // the event, or "load" for the mod's entry file
+	File  string // where the call was when it was stopped, if known
+	Line  int
+	// What is what the call did past the failsafe: "ran for more than
+	// 2s", "grew the memory by more than 32 MiB".
+	What string
+	// On is what the result would depend on: "this machine's speed",
+	// "this machine's memory".
+	On string
+}
+
+func (e *CostModelError) Error() string {
+	call := e.Event
+	if e.File != "" {
+		call = fmt.Sprintf("%s (%s:%d)", e.Event, e.File, e.Line)
+	}
+	return fmt.Sprintf("mod %s: the sandbox's cost model failed: %s %s on fewer instructions than its budget; "+
+		"the result would depend on %s, so the run stops here; please report this mod (it is a bug in the sandbox's costs)",
+		e.Mod, call, e.What, e.On)
+}
+
+// costModel makes the error of a failsafe's stop in a deterministic host,
+// me being the report the stop makes in play, and keeps it as the host's
+// failure.
+func (h *Host) costModel(me *ModError) *CostModelError {
+	e := &CostModelError{Mod: me.Mod, Event: me.Event, File: me.File, Line: me.Line,
+		What: fmt.Sprintf("ran for more than %v", h.limits.FailsafeTime), On: "this machine's speed"}
+	if strings.Contains(me.Message, "memory") {
+		e.What = fmt.Sprintf("grew the memory by more than %d MiB", h.limits.MaxHeapGrowth>>20)
+		e.On = "this machine's memory"
+	}
+	if h.failed == nil {
+		h.failed = e
+	}
+	return e
+}
+
+// Err returns the *CostModelError that stopped a deterministic host, or
+// nil: once a failsafe has fired in it, every Move and Start returns it.
+// A dry run (Refused) or a fork's move that the failsafe stopped fails the
+// host too, so a frontend that asks Refused and then ends without a move
+// asks Err.
+func (h *Host) Err() error {
+	if h.failed == nil {
+		return nil
+	}
+	return h.failed
+}
 
 // FailLimit is how many turns in a row a mod may fail before it is disabled.
 // The count, and the disable, are the game state's record (engine.Fault).

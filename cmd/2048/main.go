@@ -142,7 +142,10 @@ side by side; its last line is "N passed, N failed". It exits 0 only when no
 case failed and at least one passed: no fixture found is an error (exit 1).
 A .cases file must be a regular file of at most 16 MiB; a pipe, a device or a
 larger file fails, named, without being read. With --watch it runs them again
-on every save of a fixture or of a mod they load, until Ctrl+C.
+on every save of a fixture or of a mod they load, until Ctrl+C. A case whose
+mod's call the wall-clock failsafe stops (2 s, on fewer instructions than its
+budget) would pass or fail by the machine's speed: it stops the run, with an
+error naming the mod and its call (exit 1), and no count is written.
 
 `)
 		fs.PrintDefaults()
@@ -155,6 +158,12 @@ on every save of a fixture or of a mod they load, until Ctrl+C.
 		paths = []string{"."}
 	}
 	sum := fixture.RunPaths(paths, termtext.Writer{W: stdout}, *verbose)
+	if sum.Err != nil {
+		// A failsafe stopped a case: no count would be the same on
+		// another machine.
+		fmt.Fprintf(stderr, "2048 test: %s\n", safe(sum.Err))
+		return 1
+	}
 	if *watch {
 		if err := watchTests(paths, stdout, *verbose, interrupted()); err != nil {
 			fmt.Fprintf(stderr, "2048 test: --watch: %s\n", safe(err))

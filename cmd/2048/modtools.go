@@ -415,7 +415,7 @@ func trialLoad(m *scripting.Mod) error {
 		if err != nil {
 			return err
 		}
-		s, err := session.New(session.Setup{Config: c, Mods: []*scripting.Mod{m}}, session.Start{Seed: 1})
+		s, err := session.New(session.Setup{Config: c, Mods: []*scripting.Mod{m}, Limits: modLimits, Deterministic: true}, session.Start{Seed: 1})
 		if err != nil {
 			return err
 		}
@@ -578,6 +578,11 @@ refusals and disables and measures the mean time of a move with the mod
 (none when no move was played). It warns about a mod folder without a
 README.md (what the mod does, for players), which is part of a mod.
 
+A call of the mod's that the wall-clock failsafe stops (2 s, on fewer
+instructions than its budget), in its loading, its fixtures or its soak,
+stops the check with an error naming the call: the result would depend on
+the machine's speed (a bug in the sandbox's costs: report the mod).
+
 Exit status: 0 when the mod loads, its fixtures pass and the soak shows no
 error (a warning does not change it); 1 otherwise; 2 for a usage error.
 `
@@ -616,6 +621,10 @@ func runModCheck(args []string, stdout, stderr io.Writer) int {
 	ok := true
 	sum := fixture.RunPaths([]string{m.Dir}, io.Discard, false)
 	switch {
+	case sum.Err != nil:
+		// A failsafe stopped a case: the check stops here.
+		fmt.Fprintf(stdout, "fixtures: FAIL: %s\n", safe(sum.Err))
+		return 1
 	case sum.Failed > 0:
 		ok = false
 		fmt.Fprintf(stdout, "fixtures: FAIL: %d passed, %d failed (see: 2048 test %s)\n", sum.Passed, sum.Failed, safe(m.Dir))
@@ -628,6 +637,9 @@ func runModCheck(args []string, stdout, stderr io.Writer) int {
 		res, err := soak(m, r, *games, *moves)
 		if err != nil {
 			fmt.Fprintf(stdout, "soak %s: FAIL: %s\n", r, safe(err))
+			if errors.As(err, new(*scripting.CostModelError)) {
+				return 1 // a failsafe stopped a call: the check stops here
+			}
 			ok = false
 			continue
 		}
@@ -691,7 +703,7 @@ func soak(m *scripting.Mod, r string, games, moves int) (soakResult, error) {
 	var micros [2]float64
 	for i, mods := range [][]*scripting.Mod{{m}, nil} {
 		start := time.Now()
-		rs, err := sim.Run(sim.Options{Setup: session.Setup{Config: c, Mods: mods}, Make: random, Games: games, Seed: 1, MaxTurns: moves, Jobs: 1})
+		rs, err := sim.Run(sim.Options{Setup: session.Setup{Config: c, Mods: mods, Limits: modLimits}, Make: random, Games: games, Seed: 1, MaxTurns: moves, Jobs: 1})
 		if err != nil {
 			return res, err
 		}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/mod2048/mod2048/cmd/2048/internal/termtext"
 	"github.com/mod2048/mod2048/cmd/2048/internal/tui"
+	"github.com/mod2048/mod2048/scripting"
 	"github.com/mod2048/mod2048/scripting/session"
 	"github.com/mod2048/mod2048/scripting/session/replay"
 )
@@ -54,14 +55,18 @@ that carries no files of a mod (written before replays carried them)
 plays only with --mod DIR for that mod: the folder it names may hold
 anything by now. When
 a replay diverges, --check says what differs (the board side by side, the
-score, the marks, the mods' storage or the faults).
+score, the marks, the mods' storage or the faults). A failsafe stop the
+replay recorded plays back as recorded; one that fires now (a mod's call
+that ran 2 s on fewer instructions than its budget) would make the
+playback depend on the machine's speed: it stops with an error naming the
+mod and its call, to report as a bug in the sandbox's costs.
 
 A replay is the form of a bug report: record the game that went wrong
 and send the one file.
 
 Exit status: 0 when all is well (and with --check, when the replay
-reproduces); 1 when it does not reproduce, or for a file, mod or
-terminal error; 2 for a usage error.
+reproduces); 1 when it does not reproduce, for a failsafe's stop, or for
+a file, mod or terminal error; 2 for a usage error.
 `
 
 // runReplay runs `2048 replay`.
@@ -115,12 +120,17 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "2048 replay: %s\n", safe(err))
 		return 1
 	}
+	setup.Limits = modLimits
 	for _, w := range warnings {
 		fmt.Fprintf(stderr, "2048 replay: warning: %s\n", safe(w))
 	}
 	switch {
 	case *check:
 		if err := f.CheckWith(setup, dirs); err != nil {
+			if cm := (*scripting.CostModelError)(nil); errors.As(err, &cm) {
+				fmt.Fprintf(stderr, "2048 replay: %s\n", safe(cm))
+				return 1
+			}
 			fmt.Fprintf(stderr, "2048 replay: %s does not reproduce: %s\n", safe(path), termtext.Lines(err.Error()))
 			return 1
 		}
@@ -298,6 +308,9 @@ func (v *viewer) Step() error {
 		return errors.New("the end of the replay")
 	}
 	if err := v.f.Apply(v.s, v.done); err != nil {
+		if cm := (*scripting.CostModelError)(nil); errors.As(err, &cm) {
+			return cm
+		}
 		return fmt.Errorf("the replay does not reproduce: %v", err)
 	}
 	v.done++

@@ -114,8 +114,14 @@ tuned configuration (a --config file; a mod's tuned setting is a
 --mod-set, which the report and the file's header name); --plot draws the
 search. The same flags write the same file.
 
+The results are the same on every machine: a mod's call that the
+wall-clock failsafe stops (2 s, on fewer instructions than its budget)
+would make them depend on the machine's speed, so it ends the run with an
+error naming the mod and its call (a bug in the sandbox's costs: report
+the mod), and nothing is written.
+
 Exit status: 0 when the run was played; 1 for a configuration, mod or
-file error; 2 for a usage error.
+file error, or a failsafe's stop; 2 for a usage error.
 `
 
 type simOptions struct {
@@ -317,7 +323,7 @@ func simMain(o simOptions, shard, shards int, stdout, stderr io.Writer) error {
 	}
 	var policyTime time.Duration
 	play := func(c *config.Config, label string) (*sim.Report, time.Duration, error) {
-		opt := sim.Options{Setup: session.Setup{Config: c, Mods: mods}, Policy: o.policy, Make: mk,
+		opt := sim.Options{Setup: session.Setup{Config: c, Mods: mods, Limits: modLimits}, Policy: o.policy, Make: mk,
 			Games: o.games, Seed: o.seed, MaxTurns: o.maxTurns, Jobs: o.jobs, Shard: shard, Shards: shards, Timing: o.timing, Stop: o.stop, Budget: o.budget}
 		rs, err := runGames(opt, o, stderr, label)
 		stopped := errors.Is(err, sim.ErrStopped)
@@ -596,6 +602,12 @@ type bar struct {
 
 // progressEvery is how often a run off a terminal says how far it is.
 var progressEvery = 5 * time.Second
+
+// modLimits are the mods' limits in the commands whose results must be the
+// same on every machine (sim, study, tune, replay, mod check); the zero
+// value, the default, is scripting.DefaultLimits(). The tests lower the
+// wall-clock failsafe, to see a stop end the run.
+var modLimits scripting.Limits
 
 // progress returns the progress of a run of games on stderr: a bar on a
 // terminal, shown once the run has gone on for a second, else lines.

@@ -388,7 +388,7 @@ func runStudy(o simOptions, st *study, shard, shards int, stdout, stderr io.Writ
 			if stopped {
 				break
 			}
-			opt := sim.Options{Setup: session.Setup{Config: v.cfg, Mods: v.mods}, Policy: k.Name, Make: mk,
+			opt := sim.Options{Setup: session.Setup{Config: v.cfg, Mods: v.mods, Limits: modLimits}, Policy: k.Name, Make: mk,
 				Games: o.games, Seed: o.seed, MaxTurns: o.maxTurns, Jobs: o.jobs, Shard: shard, Shards: shards, Stop: o.stop, Budget: o.budget}
 			label := v.label + " · " + k.Name
 			rs, err := runGames(opt, o, stderr, label)

@@ -429,7 +429,7 @@ func (t *tuneRun) play(v variant, k sim.Skill, from, games int, seed uint64) ([]
 	if err != nil {
 		return nil, err
 	}
-	return sim.Run(sim.Options{Setup: session.Setup{Config: v.cfg, Mods: v.mods}, Policy: k.Name, Make: mk,
+	return sim.Run(sim.Options{Setup: session.Setup{Config: v.cfg, Mods: v.mods, Limits: modLimits}, Policy: k.Name, Make: mk,
 		From: from, Games: from + games, Seed: seed, MaxTurns: t.o.maxTurns, Jobs: t.o.jobs, Stop: t.o.stop})
 }
 

@@ -212,7 +212,9 @@ var ErrDiverged = errors.New("the game does not go as recorded")
 // mods that a failsafe stopped on the recorded turn are stopped again
 // (whether a failsafe fires depends on the machine); the rest is played and
 // measured as ever. A move that now makes no turn, or an undo, redo or
-// keep playing that is now refused, is an error wrapping ErrDiverged.
+// keep playing that is now refused, is an error wrapping ErrDiverged; in a
+// deterministic session a call the failsafe stops is the
+// *scripting.CostModelError, not a divergence.
 func (s *Session) Play(a Action) error {
 	switch a.Kind {
 	case ActionMove:
@@ -228,6 +230,9 @@ func (s *Session) Play(a Action) error {
 			res, err = s.g.Move(a.Dir)
 		}
 		s.settle()
+		if cm := (*scripting.CostModelError)(nil); errors.As(err, &cm) {
+			return cm // the machine, not the replay, stops here
+		}
 		if err != nil {
 			return fmt.Errorf("%w: move %v: %v", ErrDiverged, a.Dir, err)
 		}

@@ -49,6 +49,17 @@ type Setup struct {
 	// Limits are the mods' budgets; the zero value means
 	// scripting.DefaultLimits().
 	Limits scripting.Limits
+	// Deterministic is for the runs whose result must be the same on every
+	// machine (the lab, replays, fixtures, mod check): a mod's call that
+	// the wall-clock failsafe stops (Limits.FailsafeTime) would make the
+	// result depend on the machine's speed, so it ends the game's run
+	// instead of counting as the mod's failure: New, Move, NewGame, Reload
+	// and Play fail with a *scripting.CostModelError (errors.As finds it),
+	// the game stays as it was, and Err keeps the error. The frontends for
+	// play leave it off: there the failsafe stops the mod's call and the
+	// game goes on without the mod's effects on the turn
+	// (scripting.Deterministic).
+	Deterministic bool
 }
 
 // Start says how a new game begins.
@@ -105,6 +116,15 @@ func (e *ModsError) Unwrap() error { return e.Err }
 
 // ErrNoGame is returned by a Setup without a configuration.
 var ErrNoGame = errors.New("session: no configuration")
+
+// newHost loads mods for a game of rules and opt as the setup says.
+func (s Setup) newHost(mods []*scripting.Mod, rules engine.Rules, opt engine.Options) (*scripting.Host, error) {
+	var options []scripting.HostOption
+	if s.Deterministic {
+		options = append(options, scripting.Deterministic())
+	}
+	return scripting.NewHost(mods, rules, opt, s.limits(), options...)
+}
 
 func (s Setup) limits() scripting.Limits {
 	if s.Limits == (scripting.Limits{}) {
@@ -184,7 +204,7 @@ func (s *Session) attach(g *engine.Game) (*scripting.Host, error) {
 	if len(s.setup.Mods) == 0 {
 		return nil, nil
 	}
-	host, err := scripting.NewHost(s.setup.Mods, g.Rules(), g.Options(), s.setup.limits())
+	host, err := s.setup.newHost(s.setup.Mods, g.Rules(), g.Options())
 	if err != nil {
 		return nil, &ModsError{err}
 	}
@@ -414,6 +434,17 @@ func (s *Session) TakeNotices() []scripting.Notice {
 	return s.host.TakeNotices()
 }
 
+// Err returns the *scripting.CostModelError that ended a deterministic
+// session (Setup.Deterministic), or nil. Move returns it too; Err is for a
+// frontend that ends without a move after asking Legal or Status, whose
+// dry runs of the mods can meet the failsafe, as can a search's forks.
+func (s *Session) Err() error {
+	if s.host == nil {
+		return nil
+	}
+	return s.host.Err()
+}
+
 // TakeReports returns the mods' errors since the last call.
 func (s *Session) TakeReports() []scripting.Report {
 	r := s.reports
@@ -501,7 +532,7 @@ func (s *Session) Reload(mods []*scripting.Mod) error {
 			return &ModsError{err}
 		}
 	}
-	host, err := scripting.NewHost(mods, s.g.Rules(), s.g.Options(), s.setup.limits())
+	host, err := s.setup.newHost(mods, s.g.Rules(), s.g.Options())
 	if err != nil {
 		return &ModsError{err}
 	}

@@ -564,6 +564,8 @@ func (f *File) Setup(dirs map[string]string) (setup session.Setup, warnings []st
 		return setup, nil, fmt.Errorf("the replay's configuration is of the %s ruleset, its header says %s", c.Ruleset, f.Ruleset)
 	}
 	setup.Config = c
+	// A replay plays back the same on every machine, or stops.
+	setup.Deterministic = true
 	for _, rec := range f.Mods {
 		m, warns, err := loadRecorded(rec, dirs)
 		if err != nil {
@@ -635,8 +637,13 @@ func short(hash string) string {
 	return hash
 }
 
-// Resume resumes the game the replay starts from, under setup.
+// Resume resumes the game the replay starts from, under setup, made
+// deterministic (session.Setup.Deterministic): a call the failsafe stops
+// ends the playback with a *scripting.CostModelError, since whether it
+// fires depends on the machine. The failsafe stops the recording holds are
+// history, and play back as recorded.
 func (f *File) Resume(setup session.Setup) (*session.Session, error) {
+	setup.Deterministic = true
 	s, err := session.Resume(setup, f.Start)
 	if err != nil {
 		return nil, fmt.Errorf("the replay's start: %w", err)
@@ -656,7 +663,9 @@ func (d *Divergence) Error() string {
 }
 
 // Apply plays action i (0-based) of f in s and checks that it leaves the
-// game as the recording says; a difference is a *Divergence.
+// game as the recording says; a difference is a *Divergence. A call the
+// failsafe stops in a deterministic session (Resume's) is no divergence:
+// the *scripting.CostModelError is returned as it is.
 func (f *File) Apply(s *session.Session, i int) error {
 	st := f.Actions[i]
 	a, err := st.action()
@@ -675,6 +684,9 @@ func (f *File) Apply(s *session.Session, i int) error {
 		}
 	}
 	if err := s.Play(a); err != nil {
+		if cm := (*scripting.CostModelError)(nil); errors.As(err, &cm) {
+			return cm
+		}
 		return &Divergence{Action: i + 1, Turn: st.Turn, What: err.Error()}
 	}
 	state := s.State()

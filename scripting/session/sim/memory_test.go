@@ -30,7 +30,8 @@ end)
 
 // TestJobsMemoryHeavyMod: a memory-heavy mod's games give the same results
 // with one worker or two, its error counts and first errors included, and
-// every stop is a budget's, none a failsafe's.
+// every stop is a budget's, none a failsafe's (which would end the run
+// with a *scripting.CostModelError).
 func TestJobsMemoryHeavyMod(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "heavy")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -71,9 +72,6 @@ func TestJobsMemoryHeavyMod(t *testing.T) {
 			t.Fatalf("game %d: mods %+v with one worker, %+v with two", i, r.Mods, two[i].Mods)
 		}
 		st := r.Mods[0]
-		if st.Failsafes != 0 {
-			t.Errorf("game %d: %d failsafe stops: the mod's stops must be its budgets'", i, st.Failsafes)
-		}
 		if st.Errors > 0 && !strings.Contains(st.FirstError, "exceeded its instruction budget") {
 			t.Errorf("game %d: first error %q, want the instruction budget", i, st.FirstError)
 		}

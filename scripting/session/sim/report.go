@@ -459,7 +459,7 @@ func (r *Report) Text(w io.Writer) error {
 	if len(r.Mods) > 0 {
 		fmt.Fprintf(&b, "\nmods (directions the rules allowed and the mods refused: %d)\n", r.Refused)
 		for _, m := range r.Mods {
-			fmt.Fprintf(&b, "%-16s %d errors (%d failsafe stops), %d refusals, %d disables\n", m.Mod, m.Errors, m.Failsafes, m.Refusals, m.Disables)
+			fmt.Fprintf(&b, "%-16s %d errors, %d refusals, %d disables\n", m.Mod, m.Errors, m.Refusals, m.Disables)
 		}
 	}
 	_, err := io.WriteString(w, b.String())

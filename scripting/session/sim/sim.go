@@ -121,11 +121,14 @@ type Result struct {
 
 // ModStats count what a mod did in one game (or a run).
 type ModStats struct {
-	Mod       string `json:"mod"`
-	Errors    int    `json:"errors"`
-	Failsafes int    `json:"failsafes"`
-	Refusals  int    `json:"refusals"`
-	Disables  int    `json:"disables"`
+	Mod    string `json:"mod"`
+	Errors int    `json:"errors"`
+	// Failsafes is what the lab counted before a failsafe's stop ended
+	// the run (Setup.Deterministic): kept so that an older report reads
+	// and merges; the lab writes none.
+	Failsafes int `json:"failsafes,omitempty"`
+	Refusals  int `json:"refusals"`
+	Disables  int `json:"disables"`
 	// FirstError is the first error's report, to look into.
 	FirstError string `json:"first_error,omitempty"`
 }
@@ -297,7 +300,12 @@ func playGame(o Options, i int, dropped func() bool) (Result, error) {
 	// The mods are read, never changed, by the games' hosts: the workers
 	// share them.
 	// The lab never takes a move back: its games keep no undo history.
-	s, err := session.New(o.Setup, session.Start{Seed: seed, NoUndo: true})
+	// The lab's results are the same on every machine: a mod's call that
+	// the wall-clock failsafe stops ends the run (a
+	// *scripting.CostModelError), never counts as the mod's error.
+	setup := o.Setup
+	setup.Deterministic = true
+	s, err := session.New(setup, session.Start{Seed: seed, NoUndo: true})
 	if err != nil {
 		return r, err
 	}
@@ -372,7 +380,7 @@ func playGame(o Options, i int, dropped func() bool) (Result, error) {
 				m.Refusals++
 			}
 		case err != nil:
-			return r, fmt.Errorf("game %d (seed %d): %v", i, seed, err)
+			return r, fmt.Errorf("game %d (seed %d): %w", i, seed, err)
 		case !res.Changed:
 			return r, fmt.Errorf("game %d (seed %d): the policy chose %v, which changes nothing", i, seed, d)
 		}
@@ -385,9 +393,6 @@ func playGame(o Options, i int, dropped func() bool) (Result, error) {
 			if m.FirstError == "" {
 				m.FirstError = shorten(rep.Error(), MaxFirstError)
 			}
-			if rep.Failsafe {
-				m.Failsafes++
-			}
 			if rep.Disabled {
 				m.Disables++
 			}
@@ -395,7 +400,12 @@ func playGame(o Options, i int, dropped func() bool) (Result, error) {
 		top()
 	}
 	// A game that ended on its last allowed turn still ended.
-	switch st := s.Status(); {
+	st := s.Status()
+	if err := s.Err(); err != nil {
+		// The failsafe stopped a dry run or a search's fork.
+		return r, fmt.Errorf("game %d (seed %d): %w", i, seed, err)
+	}
+	switch {
 	case st == engine.Won || won || st == engine.WonContinue:
 		r.Outcome = Won
 	case st == engine.Lost:
