@@ -170,11 +170,13 @@ func (m *modRun) report(ev string, err error, stopped sandbox.Stop) *ModError {
 		r.Message = stopped.Reason
 		r.Failsafe = stopped.Kind == sandbox.StopFailsafe
 	}
-	if strings.Contains(r.Message, "callstack overflow") {
-		r.Message = "stack overflow (recursion too deep)"
-	}
+	// Cut first: the host reads no more of a long message than it keeps
+	// (a mod's error may be megabytes long).
 	if len(r.Message) > 512 {
 		r.Message = r.Message[:512] + "…"
+	}
+	if strings.Contains(r.Message, "callstack overflow") {
+		r.Message = "stack overflow (recursion too deep)"
 	}
 	r.Message = printable(sandbox.Scrub(r.Message))
 	r.Traceback = sandbox.Scrub(r.Traceback)

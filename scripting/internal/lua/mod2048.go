@@ -122,7 +122,7 @@ func cloneMap[K comparable, V any](m map[K]V) map[K]V {
 // numberBlock is how many numbers the allocator of a state makes at once
 // (upstream: 32). A number kept alive keeps its block alive: with 32, a mod
 // that keeps one number in ten holds 256 bytes for each.
-const numberBlock = 8
+const numberBlock = 2
 
 // ForEachHeld calls cb with every value the table holds and every key of
 // its hash part: what it keeps alive. The keys of the array part are not

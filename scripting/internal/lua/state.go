@@ -387,6 +387,10 @@ func (rg *registry) checkSize(requiredSize int) { // +inline-start
 
 func (rg *registry) resize(requiredSize int) { // +inline-start
 	newSize := requiredSize + rg.growBy // give some padding
+	// [mod2048] At least double: growing by a step at a time copied the
+	// whole stack at each step, work in the square of its size that no
+	// budget counted (an unpack of 60,000 values took 0.5 s to overflow).
+	newSize = max(newSize, 2*cap(rg.array))
 	if newSize > rg.maxSize {
 		newSize = rg.maxSize
 	}

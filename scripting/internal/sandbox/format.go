@@ -36,11 +36,22 @@ import (
 // what the call builds), and the host's weighing counts NameBytes for each
 // name held (Box.Kept). A mod that named a million closures it kept held
 // some 100 MB that no budget saw.
+//
+// The numbers are kept apart (nameIDs), in an object that holds nothing of
+// the state: a value's cleanup, which forgets its number, holds that object
+// alone. When it held the names themselves, it held the sandbox, and so
+// the state and every value the mod held: a value named and still held
+// when the host closed was never freed, nor the state with it.
 type names struct {
-	mu    sync.Mutex
 	next  uint64
-	ids   map[any]uint64 // weak.Pointer → number
-	meter *lua.Meter     // the state's: each new name is counted on it
+	ids   *nameIDs
+	meter *lua.Meter // the state's: each new name is counted on it
+}
+
+// nameIDs are the numbers of the values named: weak.Pointer → number.
+type nameIDs struct {
+	mu sync.Mutex
+	m  map[any]uint64
 }
 
 // NameBytes is what one name keeps on the heap, measured: the map's entry
@@ -50,31 +61,32 @@ const NameBytes = 104
 
 func nameOf[T any](n *names, kind string, p *T) string {
 	wp := weak.Make(p)
-	n.mu.Lock()
-	id, ok := n.ids[wp]
+	ids := n.ids
+	ids.mu.Lock()
+	id, ok := ids.m[wp]
 	if !ok {
 		n.next++
 		id = n.next
-		n.ids[wp] = id
+		ids.m[wp] = id
 		if n.meter != nil {
 			n.meter.Bytes += NameBytes
 		}
 		runtime.AddCleanup(p, func(k weak.Pointer[T]) {
-			n.mu.Lock()
-			delete(n.ids, k)
-			n.mu.Unlock()
+			ids.mu.Lock()
+			delete(ids.m, k)
+			ids.mu.Unlock()
 		}, wp)
 	}
-	n.mu.Unlock()
+	ids.mu.Unlock()
 	return kind + ": " + strconv.FormatUint(id, 10)
 }
 
 // held is what the names keep: NameBytes for each value named that has
 // not been forgotten.
 func (n *names) held() int64 {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	return int64(len(n.ids)) * NameBytes
+	n.ids.mu.Lock()
+	defer n.ids.mu.Unlock()
+	return int64(len(n.ids.m)) * NameBytes
 }
 
 // name writes v as tostring does without a __tostring metamethod.

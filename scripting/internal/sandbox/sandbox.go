@@ -28,7 +28,7 @@ func New(l Limits, b *Budget, log *Log) *lua.LState {
 		MinimizeStackMemory: true,
 	})
 	b.box = &Box{l: l, b: b, log: log}
-	b.box.names.ids = map[any]uint64{}
+	b.box.names.ids = &nameIDs{m: map[any]uint64{}}
 	b.box.f = formatter{l: l, b: b, names: &b.box.names}
 	b.box.pat = Patterns{l: l, b: b}
 	openStdlibs(L)
