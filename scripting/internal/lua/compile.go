@@ -410,12 +410,15 @@ type funcContext struct {
 	labelPc         map[int]int
 	gotosCount      int
 	unresolvedGotos map[int]*gotoLabelDesc
+	consts          map[LValue]int        // [mod2048] ConstIndex's
+	notConst        map[ast.Expr]struct{} // [mod2048] constFold's
+	gotosByName     map[string][]int      // [mod2048] ResolveForwardGoto's
 }
 
 func newFuncContext(sourcename string, parent *funcContext) *funcContext {
 	fc := &funcContext{
 		Proto:           newFunctionProto(sourcename),
-		Code:            &codeStore{make([]uint32, 0, 1024), make([]int, 0, 1024), 0},
+		Code:            &codeStore{make([]uint32, 0, 8), make([]int, 0, 8), 0}, // [mod2048] upstream 1024 each (newFunctionProto)
 		Parent:          parent,
 		Upvalues:        newVarNamePool(0),
 		Block:           newCodeBlock(newVarNamePool(0), labelNoJump, nil, nil, 0),
@@ -424,6 +427,9 @@ func newFuncContext(sourcename string, parent *funcContext) *funcContext {
 		labelPc:         map[int]int{},
 		gotosCount:      0,
 		unresolvedGotos: map[int]*gotoLabelDesc{},
+		consts:          map[LValue]int{},        // [mod2048]
+		notConst:        map[ast.Expr]struct{}{}, // [mod2048]
+		gotosByName:     map[string][]int{},      // [mod2048]
 	}
 	fc.Blocks = []*codeBlock{fc.Block}
 	return fc
@@ -441,6 +447,7 @@ func (fc *funcContext) CheckUnresolvedGoto() {
 
 func (fc *funcContext) AddUnresolvedGoto(label *gotoLabelDesc) {
 	fc.unresolvedGotos[fc.gotosCount] = label
+	fc.gotosByName[label.Name] = append(fc.gotosByName[label.Name], fc.gotosCount) // [mod2048]
 	fc.gotosCount++
 }
 
@@ -493,13 +500,18 @@ func (fc *funcContext) ResolveCurrentBlockGotosWithParentBlock() {
 	}
 }
 
+// [mod2048] ResolveForwardGoto looks only at the gotos of the label's name
+// (funcContext.gotosByName) made in the label's block: upstream looked at
+// every goto of the block for each label, time quadratic in a block's
+// gotos and labels.
 func (fc *funcContext) ResolveForwardGoto(target *gotoLabelDesc) {
-	for i := fc.Block.firstGotoIndex; i <= fc.gotosCount; i++ {
-		gotoLabel, ok := fc.unresolvedGotos[i]
-		if !ok {
-			continue
-		}
-		if gotoLabel.Name == target.Name {
+	list := fc.gotosByName[target.Name]
+	k := len(list)
+	for k > 0 && list[k-1] >= fc.Block.firstGotoIndex {
+		k--
+	}
+	for _, i := range list[k:] { // in upstream's order
+		if gotoLabel, ok := fc.unresolvedGotos[i]; ok {
 			fc.ResolveGoto(gotoLabel, target, i)
 		}
 	}
@@ -519,15 +531,17 @@ func (fc *funcContext) GetLabelPc(label int) int {
 	return fc.labelPc[label]
 }
 
+// [mod2048] ConstIndex looks a constant up in a map (funcContext.consts):
+// upstream scanned the list of the function's constants for each one, time
+// quadratic in a function's distinct constants ({1, 2, 3, …}, many global
+// names).
 func (fc *funcContext) ConstIndex(value LValue) int {
-	ctype := value.Type()
-	for i, lv := range fc.Proto.Constants {
-		if lv.Type() == ctype && lv == value {
-			return i
-		}
+	if i, ok := fc.consts[value]; ok {
+		return i
 	}
 	fc.Proto.Constants = append(fc.Proto.Constants, value)
 	v := len(fc.Proto.Constants) - 1
+	fc.consts[value] = v
 	if v > opMaxArgBx {
 		raiseCompileError(fc, fc.Proto.LineDefined, "too many constants")
 	}
@@ -615,16 +629,24 @@ func (fc *funcContext) RegTop() int {
 
 /* FuncContext }}} */
 
-func compileChunk(context *funcContext, chunk []ast.Stmt, untilFollows bool) { // {{{
-	for i, stmt := range chunk {
-		lastStmt := true
-		for j := i + 1; j < len(chunk); j++ {
-			_, ok := chunk[j].(*ast.LabelStmt)
-			if !ok {
-				lastStmt = false
-				break
-			}
+// [mod2048] lastStmts tells compileChunk and compileBlock which statements
+// only labels follow, in one pass from the end: upstream looked ahead from
+// each statement, time quadratic in a run of labels.
+func lastStmts(chunk []ast.Stmt) int {
+	i := len(chunk)
+	for i > 0 {
+		if _, ok := chunk[i-1].(*ast.LabelStmt); !ok {
+			return i - 1
 		}
+		i--
+	}
+	return 0
+}
+
+func compileChunk(context *funcContext, chunk []ast.Stmt, untilFollows bool) { // {{{
+	last := lastStmts(chunk) // [mod2048]
+	for i, stmt := range chunk {
+		lastStmt := i >= last
 		compileStmt(context, stmt, lastStmt && !untilFollows)
 	}
 } // }}}
@@ -637,16 +659,9 @@ func compileBlock(context *funcContext, chunk []ast.Stmt) { // {{{
 	ph.SetLine(sline(chunk[0]))
 	ph.SetLastLine(eline(chunk[len(chunk)-1]))
 	context.EnterBlock(labelNoJump, ph)
+	last := lastStmts(chunk) // [mod2048]
 	for i, stmt := range chunk {
-		lastStmt := true
-		for j := i + 1; j < len(chunk); j++ {
-			_, ok := chunk[j].(*ast.LabelStmt)
-			if !ok {
-				lastStmt = false
-				break
-			}
-		}
-		compileStmt(context, stmt, lastStmt)
+		compileStmt(context, stmt, i >= last)
 	}
 	context.LeaveBlock()
 } // }}}
@@ -910,23 +925,40 @@ func compileReturnStmt(context *funcContext, stmt *ast.ReturnStmt) { // {{{
 	context.Code.AddABC(OP_RETURN, a, count, 0, sline(stmt))
 } // }}}
 
+// [mod2048] compileIfStmt compiles an elseif (an else block that holds one
+// if statement and nothing else) in a loop, not as a block nested in the
+// else: upstream nested a block for each elseif, so that a chain of n
+// elseifs took time quadratic in n (each name looked up, each block left,
+// walked every enclosing block). A block that holds only an if statement
+// declares no local and no label, so leaving it out changes no code.
 func compileIfStmt(context *funcContext, stmt *ast.IfStmt) { // {{{
-	thenlabel := context.NewLabel()
-	elselabel := context.NewLabel()
-	endlabel := context.NewLabel()
+	var ends []int
+	for {
+		thenlabel := context.NewLabel()
+		elselabel := context.NewLabel()
+		endlabel := context.NewLabel()
 
-	compileBranchCondition(context, context.RegTop(), stmt.Condition, thenlabel, elselabel, false)
-	context.SetLabelPc(thenlabel, context.Code.LastPC())
-	compileBlock(context, stmt.Then)
-	if len(stmt.Else) > 0 {
-		context.Code.AddASbx(OP_JMP, 0, endlabel, sline(stmt))
-	}
-	context.SetLabelPc(elselabel, context.Code.LastPC())
-	if len(stmt.Else) > 0 {
+		compileBranchCondition(context, context.RegTop(), stmt.Condition, thenlabel, elselabel, false)
+		context.SetLabelPc(thenlabel, context.Code.LastPC())
+		compileBlock(context, stmt.Then)
+		if len(stmt.Else) > 0 {
+			context.Code.AddASbx(OP_JMP, 0, endlabel, sline(stmt))
+		}
+		context.SetLabelPc(elselabel, context.Code.LastPC())
+		if len(stmt.Else) == 0 {
+			break
+		}
+		ends = append(ends, endlabel)
+		if next, ok := stmt.Else[0].(*ast.IfStmt); ok && len(stmt.Else) == 1 {
+			stmt = next
+			continue
+		}
 		compileBlock(context, stmt.Else)
+		break
+	}
+	for _, endlabel := range ends {
 		context.SetLabelPc(endlabel, context.Code.LastPC())
 	}
-
 } // }}}
 
 func compileBranchCondition(context *funcContext, reg int, expr ast.Expr, thenlabel, elselabel int, hasnextcond bool) { // {{{
@@ -1267,11 +1299,24 @@ func compileExprWithMVPropagation(context *funcContext, expr ast.Expr, reg *int,
 	compileExprWithPropagation(context, expr, reg, save, context.Code.PropagateMV)
 } // }}}
 
-func constFold(exp ast.Expr) ast.Expr { // {{{
+// [mod2048] constFold remembers the arithmetic it found not constant
+// (funcContext.notConst): upstream walked an operand's whole subtree again
+// each time it compiled the operand, time quadratic in an operator chain's
+// length (a+a+a…, a^a^a…, - - - a), 180 s for a 240 KB chain.
+func constFold(context *funcContext, exp ast.Expr) ast.Expr { // {{{
+	switch exp.(type) {
+	case *ast.ArithmeticOpExpr, *ast.UnaryMinusOpExpr:
+		if _, ok := context.notConst[exp]; ok {
+			return exp
+		}
+	}
 	switch expr := exp.(type) {
 	case *ast.ArithmeticOpExpr:
-		lvalue, lisconst := lnumberValue(constFold(expr.Lhs))
-		rvalue, risconst := lnumberValue(constFold(expr.Rhs))
+		if !foldable(expr.Lhs) || !foldable(expr.Rhs) { // [mod2048] at once, nothing kept
+			return expr
+		}
+		lvalue, lisconst := lnumberValue(constFold(context, expr.Lhs))
+		rvalue, risconst := lnumberValue(constFold(context, expr.Rhs))
 		if lisconst && risconst {
 			switch expr.Operator {
 			case "+":
@@ -1290,19 +1335,31 @@ func constFold(exp ast.Expr) ast.Expr { // {{{
 				panic(fmt.Sprintf("unknown binop: %v", expr.Operator))
 			}
 		} else {
+			context.notConst[exp] = struct{}{}
 			return expr
 		}
 	case *ast.UnaryMinusOpExpr:
-		expr.Expr = constFold(expr.Expr)
+		expr.Expr = constFold(context, expr.Expr)
 		if value, ok := lnumberValue(expr.Expr); ok {
 			return &constLValueExpr{Value: LNumber(-value)}
 		}
+		context.notConst[exp] = struct{}{}
 		return expr
 	default:
 
 		return exp
 	}
 } // }}}
+
+// [mod2048] foldable reports whether constFold may fold e: a number or
+// arithmetic on numbers.
+func foldable(e ast.Expr) bool {
+	switch e.(type) {
+	case *ast.NumberExpr, *constLValueExpr, *ast.ArithmeticOpExpr, *ast.UnaryMinusOpExpr:
+		return true
+	}
+	return false
+}
 
 func compileFunctionExpr(context *funcContext, funcexpr *ast.FunctionExpr, ec *expcontext) { // {{{
 	context.Proto.LineDefined = sline(funcexpr)
@@ -1419,7 +1476,7 @@ func compileTableExpr(context *funcContext, reg int, ex *ast.TableExpr, ec *expc
 } // }}}
 
 func compileArithmeticOpExpr(context *funcContext, reg int, expr *ast.ArithmeticOpExpr, ec *expcontext) { // {{{
-	exp := constFold(expr)
+	exp := constFold(context, expr)
 	if ex, ok := exp.(*constLValueExpr); ok {
 		exp.SetLine(sline(expr))
 		compileExpr(context, reg, ex, ec)
@@ -1477,7 +1534,7 @@ func compileUnaryOpExpr(context *funcContext, reg int, expr ast.Expr, ec *expcon
 	var operandexpr ast.Expr
 	switch ex := expr.(type) {
 	case *ast.UnaryMinusOpExpr:
-		exp := constFold(ex)
+		exp := constFold(context, ex)
 		if lvexpr, ok := exp.(*constLValueExpr); ok {
 			exp.SetLine(sline(expr))
 			compileExpr(context, reg, lvexpr, ec)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/metrics"
+	"strings"
 	"testing"
 	"unsafe"
 
@@ -355,5 +356,63 @@ func TestWalkMarkSizes(t *testing.T) {
 		if c.size > c.max {
 			t.Errorf("%s is %d bytes, more than %d", c.what, c.size, c.max)
 		}
+	}
+}
+
+// TestCompileChains: what the compiler's linear paths compile (PATCHES.md,
+// compiling in linear time) runs as upstream's did: long operator chains
+// with constants folded, an elseif chain with a closure over each branch's
+// local, an `else if` whose else block holds more than the if, a function
+// of many distinct constants, many labels and gotos.
+func TestCompileChains(t *testing.T) {
+	const n = 3000
+	var b strings.Builder
+	b.WriteString("local a = 1\n")
+	b.WriteString("local plus = a" + strings.Repeat(" + a", n) + "\n")
+	b.WriteString("local folded = 1 + 2 * 3 - -4 ^ 2 + a + 1 + 2\n")
+	b.WriteString("local neg = " + strings.Repeat("- ", n) + "a\n")
+	b.WriteString("assert(plus == n + 1, tostring(plus))\n")
+	b.WriteString("assert(folded == 27, tostring(folded))\n")
+	b.WriteString("assert(neg == 1, tostring(neg))\n")
+	b.WriteString("local function pick(x)\n  if x == 0 then local y = 0 return function() return y end\n")
+	for i := 1; i < n; i++ {
+		fmt.Fprintf(&b, "  elseif x == %d then local y = %d return function() return y end\n", i, i)
+	}
+	b.WriteString("  else if x < 0 then return nil end local z = -1 return function() return z end end\nend\n")
+	b.WriteString("for i = 0, n - 1 do assert(pick(i)() == i) end\n")
+	b.WriteString("assert(pick(-1) == nil and pick(n)() == -1)\n")
+	b.WriteString("local t = {")
+	for i := range n {
+		fmt.Fprintf(&b, "%d.5, 's%d', ", i, i)
+	}
+	b.WriteString("}\nfor i = 0, n - 1 do assert(t[2 * i + 1] == i + 0.5 and t[2 * i + 2] == 's' .. i) end\n")
+	b.WriteString("local hops = 0\n")
+	for i := range n {
+		fmt.Fprintf(&b, "goto l%d ::l%d:: hops = hops + 1\n", i, i)
+	}
+	b.WriteString("do goto z hops = -1 ::z:: end do goto z hops = -1 ::z:: end\n")
+	b.WriteString("assert(hops == n, tostring(hops))\n")
+	L := NewState()
+	defer L.Close()
+	L.SetGlobal("n", LNumber(n))
+	if err := L.DoString(b.String()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestCompileKeepsLittle: a function's prototype keeps no room made ahead
+// (PATCHES.md): an empty function's code, constants and debug lists hold a
+// few entries, not the hundreds upstream made room for.
+func TestCompileKeepsLittle(t *testing.T) {
+	L := NewState()
+	defer L.Close()
+	fn, err := L.LoadString("local f = function() end")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := fn.Proto.FunctionPrototypes[0]
+	if cap(p.Code) > 16 || cap(p.DbgSourcePositions) > 16 || cap(p.Constants) > 16 || cap(p.DbgCalls) > 16 {
+		t.Errorf("an empty function keeps room for %d instructions, %d positions, %d constants, %d calls",
+			cap(p.Code), cap(p.DbgSourcePositions), cap(p.Constants), cap(p.DbgCalls))
 	}
 }
