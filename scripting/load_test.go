@@ -177,6 +177,10 @@ func TestLoadErrors(t *testing.T) {
 			[]string{"mod bad (main.lua:2): load: require: ", "lib.lua:3", "syntax error"}, "main.lua", 2},
 		{"other entry", map[string]string{"mod.toml+": "entry = \"start.lua\"\n", "start.lua": "\nerror('from start')\n"},
 			[]string{"mod bad (start.lua:2): load: from start"}, "start.lua", 2},
+		{"operator chain too deep", map[string]string{"main.lua": "local a = 1\n\nlocal x = a" + strings.Repeat(" + a", 2000) + "\n"},
+			[]string{"mod bad (main.lua:3): load: expressions nested more than 1000 levels deep (an operator chain counts each operator)"}, "main.lua", 3},
+		{"right-associative chain too deep", map[string]string{"main.lua": "local a = 1\n\nlocal x = a" + strings.Repeat(" ^ a", 20000) + "\n"},
+			[]string{"mod bad (main.lua:3): load: ", "expressions nested too deep (an operator chain counts each operator)"}, "main.lua", 3},
 		{"binary chunk", map[string]string{"main.lua": "\x1bLua\x51\x00"},
 			[]string{"mod bad", "main.lua"}, "", 0},
 	}
