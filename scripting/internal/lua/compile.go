@@ -306,10 +306,11 @@ type varNamePoolValue struct {
 type varNamePool struct {
 	names  []string
 	offset int
+	index  map[string]int // [mod2048] see Find
 }
 
 func newVarNamePool(offset int) *varNamePool {
-	return &varNamePool{make([]string, 0, 16), offset}
+	return &varNamePool{make([]string, 0, 16), offset, nil}
 }
 
 func (vp *varNamePool) Names() []string {
@@ -329,7 +330,19 @@ func (vp *varNamePool) LastIndex() int {
 	return vp.offset + len(vp.names)
 }
 
+// [mod2048] Find looks a name up in an index (the last place of each
+// name) once the pool holds more than poolScan names: upstream scanned the
+// pool for each name the compiler met, and a name in a function nested in
+// others is looked up in every enclosing function's blocks and upvalues,
+// so that 100 functions nested, of 100 locals each, took seconds to
+// compile.
 func (vp *varNamePool) Find(name string) int {
+	if vp.index != nil {
+		if i, ok := vp.index[name]; ok {
+			return i + vp.offset
+		}
+		return -1
+	}
 	for i := len(vp.names) - 1; i >= 0; i-- {
 		if vp.names[i] == name {
 			return i + vp.offset
@@ -348,8 +361,20 @@ func (vp *varNamePool) RegisterUnique(name string) int {
 
 func (vp *varNamePool) Register(name string) int {
 	vp.names = append(vp.names, name)
+	// [mod2048] the index of Find
+	if vp.index != nil {
+		vp.index[name] = len(vp.names) - 1
+	} else if len(vp.names) > poolScan {
+		vp.index = make(map[string]int, len(vp.names))
+		for i, n := range vp.names {
+			vp.index[n] = i
+		}
+	}
 	return len(vp.names) - 1 + vp.offset
 }
+
+// [mod2048] poolScan is the most names Find scans for.
+const poolScan = 8
 
 /* }}} VarNamePool */
 
@@ -410,9 +435,9 @@ type funcContext struct {
 	labelPc         map[int]int
 	gotosCount      int
 	unresolvedGotos map[int]*gotoLabelDesc
-	consts          map[LValue]int        // [mod2048] ConstIndex's
-	notConst        map[ast.Expr]struct{} // [mod2048] constFold's
-	gotosByName     map[string][]int      // [mod2048] ResolveForwardGoto's
+	consts          map[LValue]int            // [mod2048] ConstIndex's
+	gotosByName     map[string][]int          // [mod2048] ResolveForwardGoto's
+	free            map[string]expContextType // [mod2048] getIdentRefType's
 }
 
 func newFuncContext(sourcename string, parent *funcContext) *funcContext {
@@ -427,9 +452,9 @@ func newFuncContext(sourcename string, parent *funcContext) *funcContext {
 		labelPc:         map[int]int{},
 		gotosCount:      0,
 		unresolvedGotos: map[int]*gotoLabelDesc{},
-		consts:          map[LValue]int{},        // [mod2048]
-		notConst:        map[ast.Expr]struct{}{}, // [mod2048]
-		gotosByName:     map[string][]int{},      // [mod2048]
+		consts:          map[LValue]int{},            // [mod2048]
+		gotosByName:     map[string][]int{},          // [mod2048]
+		free:            map[string]expContextType{}, // [mod2048]
 	}
 	fc.Blocks = []*codeBlock{fc.Block}
 	return fc
@@ -1299,24 +1324,20 @@ func compileExprWithMVPropagation(context *funcContext, expr ast.Expr, reg *int,
 	compileExprWithPropagation(context, expr, reg, save, context.Code.PropagateMV)
 } // }}}
 
-// [mod2048] constFold remembers the arithmetic it found not constant
-// (funcContext.notConst): upstream walked an operand's whole subtree again
+// [mod2048] constFold marks the arithmetic it found not constant
+// (NotConst), and returns at once when an operand is neither a number nor
+// arithmetic (foldable): upstream walked an operand's whole subtree again
 // each time it compiled the operand, time quadratic in an operator chain's
 // length (a+a+a…, a^a^a…, - - - a), 180 s for a 240 KB chain.
-func constFold(context *funcContext, exp ast.Expr) ast.Expr { // {{{
-	switch exp.(type) {
-	case *ast.ArithmeticOpExpr, *ast.UnaryMinusOpExpr:
-		if _, ok := context.notConst[exp]; ok {
-			return exp
-		}
-	}
+func constFold(exp ast.Expr) ast.Expr { // {{{
 	switch expr := exp.(type) {
 	case *ast.ArithmeticOpExpr:
-		if !foldable(expr.Lhs) || !foldable(expr.Rhs) { // [mod2048] at once, nothing kept
+		if expr.NotConst || !foldable(expr.Lhs) || !foldable(expr.Rhs) {
+			expr.NotConst = true
 			return expr
 		}
-		lvalue, lisconst := lnumberValue(constFold(context, expr.Lhs))
-		rvalue, risconst := lnumberValue(constFold(context, expr.Rhs))
+		lvalue, lisconst := lnumberValue(constFold(expr.Lhs))
+		rvalue, risconst := lnumberValue(constFold(expr.Rhs))
 		if lisconst && risconst {
 			switch expr.Operator {
 			case "+":
@@ -1335,15 +1356,18 @@ func constFold(context *funcContext, exp ast.Expr) ast.Expr { // {{{
 				panic(fmt.Sprintf("unknown binop: %v", expr.Operator))
 			}
 		} else {
-			context.notConst[exp] = struct{}{}
+			expr.NotConst = true
 			return expr
 		}
 	case *ast.UnaryMinusOpExpr:
-		expr.Expr = constFold(context, expr.Expr)
+		if expr.NotConst {
+			return expr
+		}
+		expr.Expr = constFold(expr.Expr)
 		if value, ok := lnumberValue(expr.Expr); ok {
 			return &constLValueExpr{Value: LNumber(-value)}
 		}
-		context.notConst[exp] = struct{}{}
+		expr.NotConst = true
 		return expr
 	default:
 
@@ -1476,7 +1500,7 @@ func compileTableExpr(context *funcContext, reg int, ex *ast.TableExpr, ec *expc
 } // }}}
 
 func compileArithmeticOpExpr(context *funcContext, reg int, expr *ast.ArithmeticOpExpr, ec *expcontext) { // {{{
-	exp := constFold(context, expr)
+	exp := constFold(expr)
 	if ex, ok := exp.(*constLValueExpr); ok {
 		exp.SetLine(sline(expr))
 		compileExpr(context, reg, ex, ec)
@@ -1534,7 +1558,7 @@ func compileUnaryOpExpr(context *funcContext, reg int, expr ast.Expr, ec *expcon
 	var operandexpr ast.Expr
 	switch ex := expr.(type) {
 	case *ast.UnaryMinusOpExpr:
-		exp := constFold(context, ex)
+		exp := constFold(ex)
 		if lvexpr, ok := exp.(*constLValueExpr); ok {
 			exp.SetLine(sline(expr))
 			compileExpr(context, reg, lvexpr, ec)
@@ -1799,6 +1823,11 @@ func loadRk(context *funcContext, reg *int, expr ast.Expr, cnst LValue) int { //
 	}
 } // }}}
 
+// [mod2048] getIdentRefType keeps what it found of a name no local of a
+// function holds (funcContext.free): while the function compiles, the
+// functions around it declare nothing, so the name means the same in all
+// of it. Upstream looked the name up in every enclosing function each
+// time, time the file's names times its depth.
 func getIdentRefType(context *funcContext, current *funcContext, expr *ast.IdentExpr) expContextType { // {{{
 	if current == nil {
 		return ecGlobal
@@ -1808,7 +1837,12 @@ func getIdentRefType(context *funcContext, current *funcContext, expr *ast.Ident
 		}
 		return ecUpvalue
 	}
-	return getIdentRefType(context, current.Parent, expr)
+	if t, ok := current.free[expr.Value]; ok {
+		return t
+	}
+	t := getIdentRefType(context, current.Parent, expr)
+	current.free[expr.Value] = t
+	return t
 } // }}}
 
 func getExprName(context *funcContext, expr ast.Expr) string { // {{{

@@ -392,6 +392,30 @@ func TestCompileChains(t *testing.T) {
 	}
 	b.WriteString("do goto z hops = -1 ::z:: end do goto z hops = -1 ::z:: end\n")
 	b.WriteString("assert(hops == n, tostring(hops))\n")
+	// Names: more locals than a pool scans for, shadowed in blocks and in
+	// nested functions, the same name twice in one local statement, a
+	// name free in a function before the function declares it.
+	b.WriteString(`
+local v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12 = 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12
+local d, d, d, d, d, d, d, d, d, d = 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
+assert(d == 10, tostring(d))
+g = "global"
+local function f()
+  local before = g
+  local s = v12
+  local v12, g = "inner", "local g"
+  local function h() return v12, v1, g end
+  do local v1 = "block" assert(v1 == "block") end
+  local x1, x2, x3, x4, x5, x6, x7, x8, x9 = v1, v2, v3, v4, v5, v6, v7, v8, v9
+  local function k() return function() return x9, v11, g, v12 end end
+  return before, s, v1, x9, h, k()()
+end
+local before, s, one, nine, h, k9, k11, kg, k12 = f()
+local h12, h1, hg = h()
+assert(before == "global" and s == 12 and one == 1 and nine == 9)
+assert(h12 == "inner" and h1 == 1 and hg == "local g")
+assert(k9 == 9 and k11 == 11 and kg == "local g" and k12 == "inner")
+`)
 	L := NewState()
 	defer L.Close()
 	L.SetGlobal("n", LNumber(n))

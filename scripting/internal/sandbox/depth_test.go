@@ -66,6 +66,30 @@ func chains(n int, op string) string {
 	return fill("local a, x = 1\n", "x = a"+strings.Repeat(op+"a", n)+"\n", "", maxSource)
 }
 
+// upvalues is a file of functions nested levels deep, each of locals
+// locals, the innermost reading the locals of every one of them, as many
+// times as the file has room for.
+func upvalues(levels, locals int) string {
+	var b strings.Builder
+	for l := range levels {
+		names := make([]string, locals)
+		for i := range names {
+			names[i] = fmt.Sprintf("v%d_%d", l, i)
+		}
+		fmt.Fprintf(&b, "local function f%d()\nlocal %s\n", l, strings.Join(names, ","))
+	}
+	end := strings.Repeat("end\n", levels)
+	for i := 0; ; i++ {
+		read := fmt.Sprintf("x=v%d_%d\n", i%levels, i/levels%locals)
+		if b.Len()+len(read)+len(end) > maxSource {
+			break
+		}
+		b.WriteString(read)
+	}
+	b.WriteString(end)
+	return b.String()
+}
+
 // compileShape is a Lua file of maxSource bytes shaped to make the
 // compiler work, and whether the host refuses it for its depth.
 type compileShape struct {
@@ -115,6 +139,7 @@ func compileShapes() []compileShape {
 		{"gotos to one label", fill("do ", "goto z ", "::z:: end\n", maxSource), false},
 		{"labels", fillf("do ", func(i int) string { return fmt.Sprintf("::l%d:: ", i) }, "end\n", maxSource), false},
 		{"calls", fill("local f = print\n", "f(1,2,3)\n", "", maxSource), false},
+		{"names through nested functions", upvalues(150, 60), false},
 	}
 }
 
