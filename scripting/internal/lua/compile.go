@@ -332,10 +332,8 @@ func (vp *varNamePool) LastIndex() int {
 
 // [mod2048] Find looks a name up in an index (the last place of each
 // name) once the pool holds more than poolScan names: upstream scanned the
-// pool for each name the compiler met, and a name in a function nested in
-// others is looked up in every enclosing function's blocks and upvalues,
-// so that 100 functions nested, of 100 locals each, took seconds to
-// compile.
+// pool, and a function's upvalues (up to 255) are looked up at each read
+// of one.
 func (vp *varNamePool) Find(name string) int {
 	if vp.index != nil {
 		if i, ok := vp.index[name]; ok {
@@ -435,9 +433,9 @@ type funcContext struct {
 	labelPc         map[int]int
 	gotosCount      int
 	unresolvedGotos map[int]*gotoLabelDesc
-	consts          map[LValue]int            // [mod2048] ConstIndex's
-	gotosByName     map[string][]int          // [mod2048] ResolveForwardGoto's
-	free            map[string]expContextType // [mod2048] getIdentRefType's
+	consts          map[LValue]int   // [mod2048] ConstIndex's
+	gotosByName     map[string][]int // [mod2048] ResolveForwardGoto's
+	scope           scopeTable       // [mod2048] the chunk's, see scopeTable
 }
 
 func newFuncContext(sourcename string, parent *funcContext) *funcContext {
@@ -452,11 +450,16 @@ func newFuncContext(sourcename string, parent *funcContext) *funcContext {
 		labelPc:         map[int]int{},
 		gotosCount:      0,
 		unresolvedGotos: map[int]*gotoLabelDesc{},
-		consts:          map[LValue]int{},            // [mod2048]
-		gotosByName:     map[string][]int{},          // [mod2048]
-		free:            map[string]expContextType{}, // [mod2048]
+		consts:          map[LValue]int{},   // [mod2048]
+		gotosByName:     map[string][]int{}, // [mod2048]
 	}
 	fc.Blocks = []*codeBlock{fc.Block}
+	// [mod2048] one scope table for a chunk's functions
+	if parent != nil {
+		fc.scope = parent.scope
+	} else {
+		fc.scope = scopeTable{}
+	}
 	return fc
 }
 
@@ -580,18 +583,38 @@ func (fc *funcContext) BlockLocalVarsCount() int {
 	return count
 }
 
+// [mod2048] scopeTable is every local in scope where the compiler is,
+// each name's declarations innermost last, over the functions being
+// compiled (funcContext.scope, one for a chunk): RegisterLocalVar pushes a
+// local, EndScope pops its block's. FindLocalVarAndBlock and
+// getIdentRefType read a name's innermost declaration from it at once,
+// where upstream looked the name up in every block of the function, and in
+// every block of each function around it for a name it did not hold: time
+// the file's names times its depth (100 functions nested, of 100 locals
+// each, took seconds).
+type scopeTable map[string][]scopeRef
+
+// scopeRef is a local's declaration: its function, block and register.
+type scopeRef struct {
+	fc    *funcContext
+	block *codeBlock
+	index int
+}
+
 func (fc *funcContext) RegisterLocalVar(name string) int {
 	ret := fc.Block.LocalVars.Register(name)
+	fc.scope[name] = append(fc.scope[name], scopeRef{fc, fc.Block, ret}) // [mod2048]
 	fc.Proto.DbgLocals = append(fc.Proto.DbgLocals, &DbgLocalInfo{Name: name, StartPc: fc.Code.LastPC() + 1})
 	fc.SetRegTop(fc.RegTop() + 1)
 	return ret
 }
 
+// [mod2048] FindLocalVarAndBlock reads the scope table (scopeTable): the
+// function it is called on is the innermost being compiled, so the name's
+// innermost declaration is its local, or none of its locals is the name.
 func (fc *funcContext) FindLocalVarAndBlock(name string) (int, *codeBlock) {
-	for block := fc.Block; block != nil; block = block.Parent {
-		if index := block.LocalVars.Find(name); index > -1 {
-			return index, block
-		}
+	if refs := fc.scope[name]; len(refs) > 0 && refs[len(refs)-1].fc == fc {
+		return refs[len(refs)-1].index, refs[len(refs)-1].block
 	}
 	return -1, nil
 }
@@ -638,6 +661,16 @@ func (fc *funcContext) LeaveBlock() int {
 func (fc *funcContext) EndScope() {
 	for _, vr := range fc.Block.LocalVars.List() {
 		fc.Proto.DbgLocals[vr.Index].EndPc = fc.Code.LastPC()
+	}
+	// [mod2048] the block's locals leave the scope table
+	names := fc.Block.LocalVars.Names()
+	for i := len(names) - 1; i >= 0; i-- {
+		refs := fc.scope[names[i]]
+		if len(refs) == 1 {
+			delete(fc.scope, names[i])
+		} else {
+			fc.scope[names[i]] = refs[:len(refs)-1]
+		}
 	}
 }
 
@@ -1417,6 +1450,12 @@ func compileFunctionExpr(context *funcContext, funcexpr *ast.FunctionExpr, ec *e
 	context.Proto.Code = context.Code.List()
 	context.Proto.DbgSourcePositions = context.Code.PosList()
 	context.Proto.DbgUpvalues = context.Upvalues.Names()
+	// [mod2048] NumUpvalues is a byte: upstream compiled a function of more
+	// upvalues with their count cut, so that the closure's upvalues ran
+	// as instructions and its reads of them past the cut failed.
+	if len(context.Proto.DbgUpvalues) > math.MaxUint8 {
+		raiseCompileError(context, context.Proto.LineDefined, "function at line %d has more than %d upvalues", context.Proto.LineDefined, math.MaxUint8)
+	}
 	context.Proto.NumUpvalues = uint8(len(context.Proto.DbgUpvalues))
 	for _, clv := range context.Proto.Constants {
 		sv := ""
@@ -1823,26 +1862,19 @@ func loadRk(context *funcContext, reg *int, expr ast.Expr, cnst LValue) int { //
 	}
 } // }}}
 
-// [mod2048] getIdentRefType keeps what it found of a name no local of a
-// function holds (funcContext.free): while the function compiles, the
-// functions around it declare nothing, so the name means the same in all
-// of it. Upstream looked the name up in every enclosing function each
-// time, time the file's names times its depth.
+// [mod2048] getIdentRefType reads the name's innermost declaration from
+// the scope table (scopeTable): a local of the function being compiled, of
+// a function around it (an upvalue), or none (a global), where upstream
+// looked the name up in each function around it in turn.
 func getIdentRefType(context *funcContext, current *funcContext, expr *ast.IdentExpr) expContextType { // {{{
-	if current == nil {
+	refs := current.scope[expr.Value]
+	switch {
+	case len(refs) == 0:
 		return ecGlobal
-	} else if current.FindLocalVar(expr.Value) > -1 {
-		if current == context {
-			return ecLocal
-		}
-		return ecUpvalue
+	case refs[len(refs)-1].fc == context:
+		return ecLocal
 	}
-	if t, ok := current.free[expr.Value]; ok {
-		return t
-	}
-	t := getIdentRefType(context, current.Parent, expr)
-	current.free[expr.Value] = t
-	return t
+	return ecUpvalue
 } // }}}
 
 func getExprName(context *funcContext, expr ast.Expr) string { // {{{

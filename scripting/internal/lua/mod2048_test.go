@@ -440,3 +440,35 @@ func TestCompileKeepsLittle(t *testing.T) {
 			cap(p.Code), cap(p.DbgSourcePositions), cap(p.Constants), cap(p.DbgCalls))
 	}
 }
+
+// TestCompileUpvalueCount: a function of more upvalues than a prototype
+// counts (255) is a compile error that says so, not code that fails when
+// it runs (PATCHES.md).
+func TestCompileUpvalueCount(t *testing.T) {
+	for _, n := range []int{255, 256} {
+		var b strings.Builder
+		var names []string
+		for l := 0; l < 2; l++ {
+			var ns []string
+			for i := range 128 {
+				ns = append(ns, fmt.Sprintf("v%d_%d", l, i))
+			}
+			names = append(names, ns...)
+			fmt.Fprintf(&b, "local %s = 1%s\nlocal function f%d()\n", strings.Join(ns, ","), strings.Repeat(", 1", len(ns)-1), l)
+		}
+		b.WriteString("local s = 0\n")
+		for _, name := range names[:n] {
+			fmt.Fprintf(&b, "s = s + %s\n", name)
+		}
+		b.WriteString("return s\nend return f1() end return f0()\n")
+		L := NewState()
+		err := L.DoString(b.String())
+		switch {
+		case n <= 255 && (err != nil || L.Get(-1) != LNumber(n)):
+			t.Errorf("%d upvalues: %v, %v", n, err, L.Get(-1))
+		case n > 255 && (err == nil || !strings.Contains(err.Error(), "has more than 255 upvalues")):
+			t.Errorf("%d upvalues: %v, want a compile error", n, err)
+		}
+		L.Close()
+	}
+}

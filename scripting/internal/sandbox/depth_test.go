@@ -67,9 +67,9 @@ func chains(n int, op string) string {
 }
 
 // upvalues is a file of functions nested levels deep, each of locals
-// locals, the innermost reading the locals of every one of them, as many
+// locals, the innermost reading n of them (from every level), as many
 // times as the file has room for.
-func upvalues(levels, locals int) string {
+func upvalues(levels, locals, n int) string {
 	var b strings.Builder
 	for l := range levels {
 		names := make([]string, locals)
@@ -80,7 +80,32 @@ func upvalues(levels, locals int) string {
 	}
 	end := strings.Repeat("end\n", levels)
 	for i := 0; ; i++ {
-		read := fmt.Sprintf("x=v%d_%d\n", i%levels, i/levels%locals)
+		k := i % n
+		read := fmt.Sprintf("x=v%d_%d\n", k%levels, k/levels%locals)
+		if b.Len()+len(read)+len(end) > maxSource {
+			break
+		}
+		b.WriteString(read)
+	}
+	b.WriteString(end)
+	return b.String()
+}
+
+// globals is a file of functions nested levels deep, each of locals
+// locals, the innermost reading as many distinct globals as the file has
+// room for.
+func globals(levels, locals int) string {
+	var b strings.Builder
+	for l := range levels {
+		names := make([]string, locals)
+		for i := range names {
+			names[i] = fmt.Sprintf("v%d_%d", l, i)
+		}
+		fmt.Fprintf(&b, "local function f%d()\nlocal %s\n", l, strings.Join(names, ","))
+	}
+	end := strings.Repeat("end\n", levels)
+	for i := 0; ; i++ {
+		read := fmt.Sprintf("x=g%d\n", i)
 		if b.Len()+len(read)+len(end) > maxSource {
 			break
 		}
@@ -91,10 +116,12 @@ func upvalues(levels, locals int) string {
 }
 
 // compileShape is a Lua file of maxSource bytes shaped to make the
-// compiler work, and whether the host refuses it for its depth.
+// compiler work, and whether the host refuses it: for its depth (deep),
+// or with another compile error (refused, what the error says).
 type compileShape struct {
 	name, src string
 	deep      bool
+	refused   string
 }
 
 // compileShapes are the files that made the compiler slow (operator
@@ -103,49 +130,51 @@ type compileShape struct {
 func compileShapes() []compileShape {
 	return []compileShape{
 		// One chain as long as the file: refused.
-		{"a+a+…", fill("local a = 1\nlocal x = a", "+a", "\n", maxSource), true},
-		{"a^a^…", fill("local a = 1\nlocal x = a", "^a", "\n", maxSource), true},
-		{"a..a..…", fill("local a = 's'\nlocal x = a", "..a", "\n", maxSource), true},
-		{"a and a or …", fill("local a = 1\nlocal x = a", " and a or a", "\n", maxSource), true},
-		{"a==a==…", fill("local a = 1\nlocal x = a", "==a", "\n", maxSource), true},
-		{"- - - … a", fill("local a = 1\nlocal x = ", "- ", "a\n", maxSource), true},
-		{"not not … a", fill("local a = 1\nlocal x = ", "not ", "a\n", maxSource), true},
-		{"#-#-… a", fill("local a = 1\nlocal x = ", "#-", "a\n", maxSource), true},
-		{"a.b.c…", fill("local a = {}\nlocal x = a", ".b", "\n", maxSource), true},
-		{"a:m():m()…", fill("local a = {}\nlocal x = a", ":m()", "\n", maxSource), true},
-		{"f(a)(a)(a)…", fill("local f = print\nlocal x = f", "(a)", "\n", maxSource), true},
-		{"a[1][1]…", fill("local a = {}\nlocal x = a", "[1]", "\n", maxSource), true},
+		{"a+a+…", fill("local a = 1\nlocal x = a", "+a", "\n", maxSource), true, ""},
+		{"a^a^…", fill("local a = 1\nlocal x = a", "^a", "\n", maxSource), true, ""},
+		{"a..a..…", fill("local a = 's'\nlocal x = a", "..a", "\n", maxSource), true, ""},
+		{"a and a or …", fill("local a = 1\nlocal x = a", " and a or a", "\n", maxSource), true, ""},
+		{"a==a==…", fill("local a = 1\nlocal x = a", "==a", "\n", maxSource), true, ""},
+		{"- - - … a", fill("local a = 1\nlocal x = ", "- ", "a\n", maxSource), true, ""},
+		{"not not … a", fill("local a = 1\nlocal x = ", "not ", "a\n", maxSource), true, ""},
+		{"#-#-… a", fill("local a = 1\nlocal x = ", "#-", "a\n", maxSource), true, ""},
+		{"a.b.c…", fill("local a = {}\nlocal x = a", ".b", "\n", maxSource), true, ""},
+		{"a:m():m()…", fill("local a = {}\nlocal x = a", ":m()", "\n", maxSource), true, ""},
+		{"f(a)(a)(a)…", fill("local f = print\nlocal x = f", "(a)", "\n", maxSource), true, ""},
+		{"a[1][1]…", fill("local a = {}\nlocal x = a", "[1]", "\n", maxSource), true, ""},
 		// Many chains a little shorter than the limit: compiled.
-		{"chains of 990 +", chains(990, "+"), false},
-		{"chains of 990 ^", chains(990, "^"), false},
-		{"chains of 990 and", chains(990, " and "), false},
-		{"chains of 990 +1", fill("local a, x = 1\n", "x = a"+strings.Repeat("+1", 990)+"\n", "", maxSource), false},
-		{"chains of 990 -", fill("local a, x = 1\n", "x = "+strings.Repeat("- ", 990)+"a\n", "", maxSource), false},
-		{"chains of 190 ..", chains(190, ".."), false},
-		{"chains of 200 +", chains(200, "+"), false},
+		{"chains of 990 +", chains(990, "+"), false, ""},
+		{"chains of 990 ^", chains(990, "^"), false, ""},
+		{"chains of 990 and", chains(990, " and "), false, ""},
+		{"chains of 990 +1", fill("local a, x = 1\n", "x = a"+strings.Repeat("+1", 990)+"\n", "", maxSource), false, ""},
+		{"chains of 990 -", fill("local a, x = 1\n", "x = "+strings.Repeat("- ", 990)+"a\n", "", maxSource), false, ""},
+		{"chains of 190 ..", chains(190, ".."), false, ""},
+		{"chains of 200 +", chains(200, "+"), false, ""},
 		// Other shapes, all compiled.
-		{"elseif chain", fill("local a\nif a then ", "elseif a == 1 then a = 2 ", "end\n", maxSource), false},
-		{"functions", fill("local f\n", "f = function() end\n", "", maxSource), false},
-		{"nested functions", fill("", strings.Repeat("local function f() ", 190)+strings.Repeat("end ", 190)+"\n", "", maxSource), false},
-		{"nested blocks", fill("local a = 1\n", strings.Repeat("do ", 190)+"a = a + a + a + a + a + a + a + a "+strings.Repeat("end ", 190)+"\n", "", maxSource), false},
-		{"table of ones", fill("local t = {", "1,", "}\n", maxSource), false},
-		{"table of distinct numbers", fillf("local t = {", func(i int) string { return fmt.Sprintf("%d,", i) }, "}\n", maxSource), false},
-		{"table of tables", fill("local t = {", "{a=1,b={}},", "}\n", maxSource), false},
-		{"distinct globals", fillf("", func(i int) string { return fmt.Sprintf("g%d=1\n", i) }, "", maxSource), false},
-		{"string of escapes", fill("local s = \"", `\65\066\n\t`, "\"\n", maxSource), false},
-		{"long string", fill("local s = [[", "a]=]\n", "]]\n", maxSource), false},
-		{"locals", fill("", "do "+strings.Repeat("local a ", 190)+"end\n", "", maxSource), false},
-		{"labels and gotos", fillf("", func(i int) string { return fmt.Sprintf("goto l%d ::l%d::\n", i, i) }, "", maxSource), false},
-		{"gotos to one label", fill("do ", "goto z ", "::z:: end\n", maxSource), false},
-		{"labels", fillf("do ", func(i int) string { return fmt.Sprintf("::l%d:: ", i) }, "end\n", maxSource), false},
-		{"calls", fill("local f = print\n", "f(1,2,3)\n", "", maxSource), false},
-		{"names through nested functions", upvalues(150, 60), false},
+		{"elseif chain", fill("local a\nif a then ", "elseif a == 1 then a = 2 ", "end\n", maxSource), false, ""},
+		{"functions", fill("local f\n", "f = function() end\n", "", maxSource), false, ""},
+		{"nested functions", fill("", strings.Repeat("local function f() ", 190)+strings.Repeat("end ", 190)+"\n", "", maxSource), false, ""},
+		{"nested blocks", fill("local a = 1\n", strings.Repeat("do ", 190)+"a = a + a + a + a + a + a + a + a "+strings.Repeat("end ", 190)+"\n", "", maxSource), false, ""},
+		{"table of ones", fill("local t = {", "1,", "}\n", maxSource), false, ""},
+		{"table of distinct numbers", fillf("local t = {", func(i int) string { return fmt.Sprintf("%d,", i) }, "}\n", maxSource), false, ""},
+		{"table of tables", fill("local t = {", "{a=1,b={}},", "}\n", maxSource), false, ""},
+		{"distinct globals", fillf("", func(i int) string { return fmt.Sprintf("g%d=1\n", i) }, "", maxSource), false, ""},
+		{"string of escapes", fill("local s = \"", `\65\066\n\t`, "\"\n", maxSource), false, ""},
+		{"long string", fill("local s = [[", "a]=]\n", "]]\n", maxSource), false, ""},
+		{"locals", fill("", "do "+strings.Repeat("local a ", 190)+"end\n", "", maxSource), false, ""},
+		{"labels and gotos", fillf("", func(i int) string { return fmt.Sprintf("goto l%d ::l%d::\n", i, i) }, "", maxSource), false, ""},
+		{"gotos to one label", fill("do ", "goto z ", "::z:: end\n", maxSource), false, ""},
+		{"labels", fillf("do ", func(i int) string { return fmt.Sprintf("::l%d:: ", i) }, "end\n", maxSource), false, ""},
+		{"calls", fill("local f = print\n", "f(1,2,3)\n", "", maxSource), false, ""},
+		{"names through nested functions", upvalues(150, 60, 255), false, ""},
+		{"too many upvalues", upvalues(150, 60, 9000), false, "has more than 255 upvalues"},
+		{"globals through nested functions", globals(190, 9), false, ""},
 	}
 }
 
 // TestCompileShapes: each shape of file that made compiling slow, as large
-// as a mod's file may be, either compiles or is refused for its depth,
-// with an error that names the file and the line: no shape compiles
+// as a mod's file may be, either compiles or is refused (for its depth,
+// with an error that names the file and the line): no shape compiles
 // without bound, nor blows the Go stack.
 func TestCompileShapes(t *testing.T) {
 	for _, s := range compileShapes() {
@@ -157,7 +186,9 @@ func TestCompileShapes(t *testing.T) {
 			switch {
 			case s.deep && !refusedDeep(err, "main.lua", 2):
 				t.Fatalf("compiled: %v, want it refused for its depth at main.lua:2", err)
-			case !s.deep && err != nil:
+			case s.refused != "" && (err == nil || !strings.Contains(err.Error(), s.refused)):
+				t.Fatalf("compiled: %v, want it refused: %s", err, s.refused)
+			case !s.deep && s.refused == "" && err != nil:
 				t.Fatalf("refused: %v", err)
 			}
 		})
