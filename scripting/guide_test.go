@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/mod2048/mod2048/engine"
+	"github.com/mod2048/mod2048/scripting/internal/sandbox"
 )
 
 // MODDING.md, the modding guide, shows complete mods. Each lives under
@@ -245,6 +246,7 @@ func TestGuideLimits(t *testing.T) {
 		fmt.Sprintf("| all mods' `storage` together | %d MiB |", engine.MaxData>>20),
 		fmt.Sprintf("| one Lua file of the mod | %d KiB |", MaxSource>>10),
 		fmt.Sprintf("| blocks, brackets and table constructors nested in a file | %d levels |", MaxNesting),
+		fmt.Sprintf("| expressions nested in a file, each operator of a chain (`a + a + …`, `a.b.c…`, `- - a`) a level | %d levels |", sandbox.MaxDepth),
 		fmt.Sprintf("| marks on the board (all mods) | %d |", engine.MaxMarks),
 		fmt.Sprintf("| failing turns in a row before the mod is disabled | %d |", FailLimit),
 	}

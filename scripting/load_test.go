@@ -2,6 +2,7 @@ package scripting_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -177,6 +178,12 @@ func TestLoadErrors(t *testing.T) {
 			[]string{"mod bad (main.lua:2): load: require: ", "lib.lua:3", "syntax error"}, "main.lua", 2},
 		{"other entry", map[string]string{"mod.toml+": "entry = \"start.lua\"\n", "start.lua": "\nerror('from start')\n"},
 			[]string{"mod bad (start.lua:2): load: from start"}, "start.lua", 2},
+		{"operator chain too deep", map[string]string{"main.lua": "local a = 1\n\nlocal x = a" + strings.Repeat(" + a", 2000) + "\n"},
+			[]string{"mod bad (main.lua:3): load: expressions nested more than 1000 levels deep (an operator chain counts each operator)"}, "main.lua", 3},
+		{"right-associative chain too deep", map[string]string{"main.lua": "local a = 1\n\nlocal x = a" + strings.Repeat(" ^ a", 20000) + "\n"},
+			[]string{"mod bad (main.lua:3): load: ", "expressions nested too deep (an operator chain counts each operator)"}, "main.lua", 3},
+		{"too many upvalues", map[string]string{"main.lua": manyUpvalues()},
+			[]string{"mod bad (main.lua:4): load: function at line 4 has more than 255 upvalues"}, "main.lua", 4},
 		{"binary chunk", map[string]string{"main.lua": "\x1bLua\x51\x00"},
 			[]string{"mod bad", "main.lua"}, "", 0},
 	}
@@ -219,6 +226,20 @@ func TestLoadErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// manyUpvalues is a file whose function at line 4 reads 256 locals of the
+// functions around it.
+func manyUpvalues() string {
+	var names [2][]string
+	for l := range names {
+		for i := range 128 {
+			names[l] = append(names[l], fmt.Sprintf("v%d_%d", l, i))
+		}
+	}
+	ones := "1" + strings.Repeat(", 1", 127)
+	return fmt.Sprintf("local %s = %s\nlocal function f()\nlocal %s = %s\nlocal function g()\nreturn %s\nend\nreturn g\nend\n",
+		strings.Join(names[0], ", "), ones, strings.Join(names[1], ", "), ones, strings.Join(append(names[0], names[1]...), " + "))
 }
 
 // TestLoadSyntaxErrorFile: a syntax error's report names its file, as

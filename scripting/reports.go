@@ -135,6 +135,9 @@ func (h *Host) Log(id string) []string {
 var (
 	luaWhere  = regexp.MustCompile(`^([A-Za-z0-9_./-]+\.lua):([0-9]+):\s*`)
 	luaSyntax = regexp.MustCompile(`^([A-Za-z0-9_./-]+\.lua) line:([0-9]+)\(column:[0-9]+\)\s*`)
+	// luaCompile is where gopher-lua's compiler says it stopped; line 0
+	// is the file's chunk.
+	luaCompile = regexp.MustCompile(`^compile error near line\(([0-9]+)\) ([A-Za-z0-9_./-]+\.lua):\s*`)
 )
 
 // report turns a Lua error into a *ModError naming the mod, the event, the
@@ -163,6 +166,10 @@ func (m *modRun) report(ev string, err error, stopped sandbox.Stop) *ModError {
 		if loc := luaSyntax.FindStringSubmatch(r.Message); loc != nil {
 			r.File = loc[1]
 			fmt.Sscan(loc[2], &r.Line)
+			r.Message = r.Message[len(loc[0]):]
+		} else if loc := luaCompile.FindStringSubmatch(r.Message); loc != nil {
+			r.File = loc[2]
+			fmt.Sscan(loc[1], &r.Line)
 			r.Message = r.Message[len(loc[0]):]
 		}
 	}

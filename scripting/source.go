@@ -6,8 +6,10 @@ import (
 )
 
 // Limits on a Lua file before it is compiled: gopher-lua's parser and
-// compiler run in one Go call that no budget stops, and the compiler takes
-// time quadratic in nesting. Lua 5.1's own parser allows 200 nested levels.
+// compiler run in one Go call that no budget stops, and they take time in
+// proportion to the file's size and to how deep it nests. Lua 5.1's own
+// parser allows 200 nested levels. The sandbox bounds the rest of the
+// depth, operator chains included (sandbox.MaxDepth).
 const (
 	MaxSource  = 256 << 10 // bytes of one Lua file
 	MaxNesting = 200       // nested blocks, brackets and table constructors

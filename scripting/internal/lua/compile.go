@@ -306,10 +306,11 @@ type varNamePoolValue struct {
 type varNamePool struct {
 	names  []string
 	offset int
+	index  map[string]int // [mod2048] see Find
 }
 
 func newVarNamePool(offset int) *varNamePool {
-	return &varNamePool{make([]string, 0, 16), offset}
+	return &varNamePool{make([]string, 0, 16), offset, nil}
 }
 
 func (vp *varNamePool) Names() []string {
@@ -329,7 +330,17 @@ func (vp *varNamePool) LastIndex() int {
 	return vp.offset + len(vp.names)
 }
 
+// [mod2048] Find looks a name up in an index (the last place of each
+// name) once the pool holds more than poolScan names: upstream scanned the
+// pool, and a function's upvalues (up to 255) are looked up at each read
+// of one.
 func (vp *varNamePool) Find(name string) int {
+	if vp.index != nil {
+		if i, ok := vp.index[name]; ok {
+			return i + vp.offset
+		}
+		return -1
+	}
 	for i := len(vp.names) - 1; i >= 0; i-- {
 		if vp.names[i] == name {
 			return i + vp.offset
@@ -348,8 +359,20 @@ func (vp *varNamePool) RegisterUnique(name string) int {
 
 func (vp *varNamePool) Register(name string) int {
 	vp.names = append(vp.names, name)
+	// [mod2048] the index of Find
+	if vp.index != nil {
+		vp.index[name] = len(vp.names) - 1
+	} else if len(vp.names) > poolScan {
+		vp.index = make(map[string]int, len(vp.names))
+		for i, n := range vp.names {
+			vp.index[n] = i
+		}
+	}
 	return len(vp.names) - 1 + vp.offset
 }
+
+// [mod2048] poolScan is the most names Find scans for.
+const poolScan = 8
 
 /* }}} VarNamePool */
 
@@ -410,12 +433,15 @@ type funcContext struct {
 	labelPc         map[int]int
 	gotosCount      int
 	unresolvedGotos map[int]*gotoLabelDesc
+	consts          map[LValue]int   // [mod2048] ConstIndex's
+	gotosByName     map[string][]int // [mod2048] ResolveForwardGoto's
+	scope           scopeTable       // [mod2048] the chunk's, see scopeTable
 }
 
 func newFuncContext(sourcename string, parent *funcContext) *funcContext {
 	fc := &funcContext{
 		Proto:           newFunctionProto(sourcename),
-		Code:            &codeStore{make([]uint32, 0, 1024), make([]int, 0, 1024), 0},
+		Code:            &codeStore{make([]uint32, 0, 8), make([]int, 0, 8), 0}, // [mod2048] upstream 1024 each (newFunctionProto)
 		Parent:          parent,
 		Upvalues:        newVarNamePool(0),
 		Block:           newCodeBlock(newVarNamePool(0), labelNoJump, nil, nil, 0),
@@ -424,8 +450,16 @@ func newFuncContext(sourcename string, parent *funcContext) *funcContext {
 		labelPc:         map[int]int{},
 		gotosCount:      0,
 		unresolvedGotos: map[int]*gotoLabelDesc{},
+		consts:          map[LValue]int{},   // [mod2048]
+		gotosByName:     map[string][]int{}, // [mod2048]
 	}
 	fc.Blocks = []*codeBlock{fc.Block}
+	// [mod2048] one scope table for a chunk's functions
+	if parent != nil {
+		fc.scope = parent.scope
+	} else {
+		fc.scope = scopeTable{}
+	}
 	return fc
 }
 
@@ -441,6 +475,7 @@ func (fc *funcContext) CheckUnresolvedGoto() {
 
 func (fc *funcContext) AddUnresolvedGoto(label *gotoLabelDesc) {
 	fc.unresolvedGotos[fc.gotosCount] = label
+	fc.gotosByName[label.Name] = append(fc.gotosByName[label.Name], fc.gotosCount) // [mod2048]
 	fc.gotosCount++
 }
 
@@ -493,13 +528,18 @@ func (fc *funcContext) ResolveCurrentBlockGotosWithParentBlock() {
 	}
 }
 
+// [mod2048] ResolveForwardGoto looks only at the gotos of the label's name
+// (funcContext.gotosByName) made in the label's block: upstream looked at
+// every goto of the block for each label, time quadratic in a block's
+// gotos and labels.
 func (fc *funcContext) ResolveForwardGoto(target *gotoLabelDesc) {
-	for i := fc.Block.firstGotoIndex; i <= fc.gotosCount; i++ {
-		gotoLabel, ok := fc.unresolvedGotos[i]
-		if !ok {
-			continue
-		}
-		if gotoLabel.Name == target.Name {
+	list := fc.gotosByName[target.Name]
+	k := len(list)
+	for k > 0 && list[k-1] >= fc.Block.firstGotoIndex {
+		k--
+	}
+	for _, i := range list[k:] { // in upstream's order
+		if gotoLabel, ok := fc.unresolvedGotos[i]; ok {
 			fc.ResolveGoto(gotoLabel, target, i)
 		}
 	}
@@ -519,15 +559,17 @@ func (fc *funcContext) GetLabelPc(label int) int {
 	return fc.labelPc[label]
 }
 
+// [mod2048] ConstIndex looks a constant up in a map (funcContext.consts):
+// upstream scanned the list of the function's constants for each one, time
+// quadratic in a function's distinct constants ({1, 2, 3, …}, many global
+// names).
 func (fc *funcContext) ConstIndex(value LValue) int {
-	ctype := value.Type()
-	for i, lv := range fc.Proto.Constants {
-		if lv.Type() == ctype && lv == value {
-			return i
-		}
+	if i, ok := fc.consts[value]; ok {
+		return i
 	}
 	fc.Proto.Constants = append(fc.Proto.Constants, value)
 	v := len(fc.Proto.Constants) - 1
+	fc.consts[value] = v
 	if v > opMaxArgBx {
 		raiseCompileError(fc, fc.Proto.LineDefined, "too many constants")
 	}
@@ -541,18 +583,38 @@ func (fc *funcContext) BlockLocalVarsCount() int {
 	return count
 }
 
+// [mod2048] scopeTable is every local in scope where the compiler is,
+// each name's declarations innermost last, over the functions being
+// compiled (funcContext.scope, one for a chunk): RegisterLocalVar pushes a
+// local, EndScope pops its block's. FindLocalVarAndBlock and
+// getIdentRefType read a name's innermost declaration from it at once,
+// where upstream looked the name up in every block of the function, and in
+// every block of each function around it for a name it did not hold: time
+// the file's names times its depth (100 functions nested, of 100 locals
+// each, took seconds).
+type scopeTable map[string][]scopeRef
+
+// scopeRef is a local's declaration: its function, block and register.
+type scopeRef struct {
+	fc    *funcContext
+	block *codeBlock
+	index int
+}
+
 func (fc *funcContext) RegisterLocalVar(name string) int {
 	ret := fc.Block.LocalVars.Register(name)
+	fc.scope[name] = append(fc.scope[name], scopeRef{fc, fc.Block, ret}) // [mod2048]
 	fc.Proto.DbgLocals = append(fc.Proto.DbgLocals, &DbgLocalInfo{Name: name, StartPc: fc.Code.LastPC() + 1})
 	fc.SetRegTop(fc.RegTop() + 1)
 	return ret
 }
 
+// [mod2048] FindLocalVarAndBlock reads the scope table (scopeTable): the
+// function it is called on is the innermost being compiled, so the name's
+// innermost declaration is its local, or none of its locals is the name.
 func (fc *funcContext) FindLocalVarAndBlock(name string) (int, *codeBlock) {
-	for block := fc.Block; block != nil; block = block.Parent {
-		if index := block.LocalVars.Find(name); index > -1 {
-			return index, block
-		}
+	if refs := fc.scope[name]; len(refs) > 0 && refs[len(refs)-1].fc == fc {
+		return refs[len(refs)-1].index, refs[len(refs)-1].block
 	}
 	return -1, nil
 }
@@ -600,6 +662,16 @@ func (fc *funcContext) EndScope() {
 	for _, vr := range fc.Block.LocalVars.List() {
 		fc.Proto.DbgLocals[vr.Index].EndPc = fc.Code.LastPC()
 	}
+	// [mod2048] the block's locals leave the scope table
+	names := fc.Block.LocalVars.Names()
+	for i := len(names) - 1; i >= 0; i-- {
+		refs := fc.scope[names[i]]
+		if len(refs) == 1 {
+			delete(fc.scope, names[i])
+		} else {
+			fc.scope[names[i]] = refs[:len(refs)-1]
+		}
+	}
 }
 
 func (fc *funcContext) SetRegTop(top int) {
@@ -615,16 +687,24 @@ func (fc *funcContext) RegTop() int {
 
 /* FuncContext }}} */
 
-func compileChunk(context *funcContext, chunk []ast.Stmt, untilFollows bool) { // {{{
-	for i, stmt := range chunk {
-		lastStmt := true
-		for j := i + 1; j < len(chunk); j++ {
-			_, ok := chunk[j].(*ast.LabelStmt)
-			if !ok {
-				lastStmt = false
-				break
-			}
+// [mod2048] lastStmts tells compileChunk and compileBlock which statements
+// only labels follow, in one pass from the end: upstream looked ahead from
+// each statement, time quadratic in a run of labels.
+func lastStmts(chunk []ast.Stmt) int {
+	i := len(chunk)
+	for i > 0 {
+		if _, ok := chunk[i-1].(*ast.LabelStmt); !ok {
+			return i - 1
 		}
+		i--
+	}
+	return 0
+}
+
+func compileChunk(context *funcContext, chunk []ast.Stmt, untilFollows bool) { // {{{
+	last := lastStmts(chunk) // [mod2048]
+	for i, stmt := range chunk {
+		lastStmt := i >= last
 		compileStmt(context, stmt, lastStmt && !untilFollows)
 	}
 } // }}}
@@ -637,16 +717,9 @@ func compileBlock(context *funcContext, chunk []ast.Stmt) { // {{{
 	ph.SetLine(sline(chunk[0]))
 	ph.SetLastLine(eline(chunk[len(chunk)-1]))
 	context.EnterBlock(labelNoJump, ph)
+	last := lastStmts(chunk) // [mod2048]
 	for i, stmt := range chunk {
-		lastStmt := true
-		for j := i + 1; j < len(chunk); j++ {
-			_, ok := chunk[j].(*ast.LabelStmt)
-			if !ok {
-				lastStmt = false
-				break
-			}
-		}
-		compileStmt(context, stmt, lastStmt)
+		compileStmt(context, stmt, i >= last)
 	}
 	context.LeaveBlock()
 } // }}}
@@ -910,23 +983,40 @@ func compileReturnStmt(context *funcContext, stmt *ast.ReturnStmt) { // {{{
 	context.Code.AddABC(OP_RETURN, a, count, 0, sline(stmt))
 } // }}}
 
+// [mod2048] compileIfStmt compiles an elseif (an else block that holds one
+// if statement and nothing else) in a loop, not as a block nested in the
+// else: upstream nested a block for each elseif, so that a chain of n
+// elseifs took time quadratic in n (each name looked up, each block left,
+// walked every enclosing block). A block that holds only an if statement
+// declares no local and no label, so leaving it out changes no code.
 func compileIfStmt(context *funcContext, stmt *ast.IfStmt) { // {{{
-	thenlabel := context.NewLabel()
-	elselabel := context.NewLabel()
-	endlabel := context.NewLabel()
+	var ends []int
+	for {
+		thenlabel := context.NewLabel()
+		elselabel := context.NewLabel()
+		endlabel := context.NewLabel()
 
-	compileBranchCondition(context, context.RegTop(), stmt.Condition, thenlabel, elselabel, false)
-	context.SetLabelPc(thenlabel, context.Code.LastPC())
-	compileBlock(context, stmt.Then)
-	if len(stmt.Else) > 0 {
-		context.Code.AddASbx(OP_JMP, 0, endlabel, sline(stmt))
-	}
-	context.SetLabelPc(elselabel, context.Code.LastPC())
-	if len(stmt.Else) > 0 {
+		compileBranchCondition(context, context.RegTop(), stmt.Condition, thenlabel, elselabel, false)
+		context.SetLabelPc(thenlabel, context.Code.LastPC())
+		compileBlock(context, stmt.Then)
+		if len(stmt.Else) > 0 {
+			context.Code.AddASbx(OP_JMP, 0, endlabel, sline(stmt))
+		}
+		context.SetLabelPc(elselabel, context.Code.LastPC())
+		if len(stmt.Else) == 0 {
+			break
+		}
+		ends = append(ends, endlabel)
+		if next, ok := stmt.Else[0].(*ast.IfStmt); ok && len(stmt.Else) == 1 {
+			stmt = next
+			continue
+		}
 		compileBlock(context, stmt.Else)
+		break
+	}
+	for _, endlabel := range ends {
 		context.SetLabelPc(endlabel, context.Code.LastPC())
 	}
-
 } // }}}
 
 func compileBranchCondition(context *funcContext, reg int, expr ast.Expr, thenlabel, elselabel int, hasnextcond bool) { // {{{
@@ -1267,9 +1357,18 @@ func compileExprWithMVPropagation(context *funcContext, expr ast.Expr, reg *int,
 	compileExprWithPropagation(context, expr, reg, save, context.Code.PropagateMV)
 } // }}}
 
+// [mod2048] constFold marks the arithmetic it found not constant
+// (NotConst), and returns at once when an operand is neither a number nor
+// arithmetic (foldable): upstream walked an operand's whole subtree again
+// each time it compiled the operand, time quadratic in an operator chain's
+// length (a+a+a…, a^a^a…, - - - a), 180 s for a 240 KB chain.
 func constFold(exp ast.Expr) ast.Expr { // {{{
 	switch expr := exp.(type) {
 	case *ast.ArithmeticOpExpr:
+		if expr.NotConst || !foldable(expr.Lhs) || !foldable(expr.Rhs) {
+			expr.NotConst = true
+			return expr
+		}
 		lvalue, lisconst := lnumberValue(constFold(expr.Lhs))
 		rvalue, risconst := lnumberValue(constFold(expr.Rhs))
 		if lisconst && risconst {
@@ -1290,19 +1389,34 @@ func constFold(exp ast.Expr) ast.Expr { // {{{
 				panic(fmt.Sprintf("unknown binop: %v", expr.Operator))
 			}
 		} else {
+			expr.NotConst = true
 			return expr
 		}
 	case *ast.UnaryMinusOpExpr:
+		if expr.NotConst {
+			return expr
+		}
 		expr.Expr = constFold(expr.Expr)
 		if value, ok := lnumberValue(expr.Expr); ok {
 			return &constLValueExpr{Value: LNumber(-value)}
 		}
+		expr.NotConst = true
 		return expr
 	default:
 
 		return exp
 	}
 } // }}}
+
+// [mod2048] foldable reports whether constFold may fold e: a number or
+// arithmetic on numbers.
+func foldable(e ast.Expr) bool {
+	switch e.(type) {
+	case *ast.NumberExpr, *constLValueExpr, *ast.ArithmeticOpExpr, *ast.UnaryMinusOpExpr:
+		return true
+	}
+	return false
+}
 
 func compileFunctionExpr(context *funcContext, funcexpr *ast.FunctionExpr, ec *expcontext) { // {{{
 	context.Proto.LineDefined = sline(funcexpr)
@@ -1336,6 +1450,12 @@ func compileFunctionExpr(context *funcContext, funcexpr *ast.FunctionExpr, ec *e
 	context.Proto.Code = context.Code.List()
 	context.Proto.DbgSourcePositions = context.Code.PosList()
 	context.Proto.DbgUpvalues = context.Upvalues.Names()
+	// [mod2048] NumUpvalues is a byte: upstream compiled a function of more
+	// upvalues with their count cut, so that the closure's upvalues ran
+	// as instructions and its reads of them past the cut failed.
+	if len(context.Proto.DbgUpvalues) > math.MaxUint8 {
+		raiseCompileError(context, context.Proto.LineDefined, "function at line %d has more than %d upvalues", context.Proto.LineDefined, math.MaxUint8)
+	}
 	context.Proto.NumUpvalues = uint8(len(context.Proto.DbgUpvalues))
 	for _, clv := range context.Proto.Constants {
 		sv := ""
@@ -1742,16 +1862,19 @@ func loadRk(context *funcContext, reg *int, expr ast.Expr, cnst LValue) int { //
 	}
 } // }}}
 
+// [mod2048] getIdentRefType reads the name's innermost declaration from
+// the scope table (scopeTable): a local of the function being compiled, of
+// a function around it (an upvalue), or none (a global), where upstream
+// looked the name up in each function around it in turn.
 func getIdentRefType(context *funcContext, current *funcContext, expr *ast.IdentExpr) expContextType { // {{{
-	if current == nil {
+	refs := current.scope[expr.Value]
+	switch {
+	case len(refs) == 0:
 		return ecGlobal
-	} else if current.FindLocalVar(expr.Value) > -1 {
-		if current == context {
-			return ecLocal
-		}
-		return ecUpvalue
+	case refs[len(refs)-1].fc == context:
+		return ecLocal
 	}
-	return getIdentRefType(context, current.Parent, expr)
+	return ecUpvalue
 } // }}}
 
 func getExprName(context *funcContext, expr ast.Expr) string { // {{{

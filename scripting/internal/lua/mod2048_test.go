@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/metrics"
+	"strings"
 	"testing"
 	"unsafe"
 
@@ -355,5 +356,119 @@ func TestWalkMarkSizes(t *testing.T) {
 		if c.size > c.max {
 			t.Errorf("%s is %d bytes, more than %d", c.what, c.size, c.max)
 		}
+	}
+}
+
+// TestCompileChains: what the compiler's linear paths compile (PATCHES.md,
+// compiling in linear time) runs as upstream's did: long operator chains
+// with constants folded, an elseif chain with a closure over each branch's
+// local, an `else if` whose else block holds more than the if, a function
+// of many distinct constants, many labels and gotos.
+func TestCompileChains(t *testing.T) {
+	const n = 3000
+	var b strings.Builder
+	b.WriteString("local a = 1\n")
+	b.WriteString("local plus = a" + strings.Repeat(" + a", n) + "\n")
+	b.WriteString("local folded = 1 + 2 * 3 - -4 ^ 2 + a + 1 + 2\n")
+	b.WriteString("local neg = " + strings.Repeat("- ", n) + "a\n")
+	b.WriteString("assert(plus == n + 1, tostring(plus))\n")
+	b.WriteString("assert(folded == 27, tostring(folded))\n")
+	b.WriteString("assert(neg == 1, tostring(neg))\n")
+	b.WriteString("local function pick(x)\n  if x == 0 then local y = 0 return function() return y end\n")
+	for i := 1; i < n; i++ {
+		fmt.Fprintf(&b, "  elseif x == %d then local y = %d return function() return y end\n", i, i)
+	}
+	b.WriteString("  else if x < 0 then return nil end local z = -1 return function() return z end end\nend\n")
+	b.WriteString("for i = 0, n - 1 do assert(pick(i)() == i) end\n")
+	b.WriteString("assert(pick(-1) == nil and pick(n)() == -1)\n")
+	b.WriteString("local t = {")
+	for i := range n {
+		fmt.Fprintf(&b, "%d.5, 's%d', ", i, i)
+	}
+	b.WriteString("}\nfor i = 0, n - 1 do assert(t[2 * i + 1] == i + 0.5 and t[2 * i + 2] == 's' .. i) end\n")
+	b.WriteString("local hops = 0\n")
+	for i := range n {
+		fmt.Fprintf(&b, "goto l%d ::l%d:: hops = hops + 1\n", i, i)
+	}
+	b.WriteString("do goto z hops = -1 ::z:: end do goto z hops = -1 ::z:: end\n")
+	b.WriteString("assert(hops == n, tostring(hops))\n")
+	// Names: more locals than a pool scans for, shadowed in blocks and in
+	// nested functions, the same name twice in one local statement, a
+	// name free in a function before the function declares it.
+	b.WriteString(`
+local v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12 = 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12
+local d, d, d, d, d, d, d, d, d, d = 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
+assert(d == 10, tostring(d))
+g = "global"
+local function f()
+  local before = g
+  local s = v12
+  local v12, g = "inner", "local g"
+  local function h() return v12, v1, g end
+  do local v1 = "block" assert(v1 == "block") end
+  local x1, x2, x3, x4, x5, x6, x7, x8, x9 = v1, v2, v3, v4, v5, v6, v7, v8, v9
+  local function k() return function() return x9, v11, g, v12 end end
+  return before, s, v1, x9, h, k()()
+end
+local before, s, one, nine, h, k9, k11, kg, k12 = f()
+local h12, h1, hg = h()
+assert(before == "global" and s == 12 and one == 1 and nine == 9)
+assert(h12 == "inner" and h1 == 1 and hg == "local g")
+assert(k9 == 9 and k11 == 11 and kg == "local g" and k12 == "inner")
+`)
+	L := NewState()
+	defer L.Close()
+	L.SetGlobal("n", LNumber(n))
+	if err := L.DoString(b.String()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestCompileKeepsLittle: a function's prototype keeps no room made ahead
+// (PATCHES.md): an empty function's code, constants and debug lists hold a
+// few entries, not the hundreds upstream made room for.
+func TestCompileKeepsLittle(t *testing.T) {
+	L := NewState()
+	defer L.Close()
+	fn, err := L.LoadString("local f = function() end")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := fn.Proto.FunctionPrototypes[0]
+	if cap(p.Code) > 16 || cap(p.DbgSourcePositions) > 16 || cap(p.Constants) > 16 || cap(p.DbgCalls) > 16 {
+		t.Errorf("an empty function keeps room for %d instructions, %d positions, %d constants, %d calls",
+			cap(p.Code), cap(p.DbgSourcePositions), cap(p.Constants), cap(p.DbgCalls))
+	}
+}
+
+// TestCompileUpvalueCount: a function of more upvalues than a prototype
+// counts (255) is a compile error that says so, not code that fails when
+// it runs (PATCHES.md).
+func TestCompileUpvalueCount(t *testing.T) {
+	for _, n := range []int{255, 256} {
+		var b strings.Builder
+		var names []string
+		for l := 0; l < 2; l++ {
+			var ns []string
+			for i := range 128 {
+				ns = append(ns, fmt.Sprintf("v%d_%d", l, i))
+			}
+			names = append(names, ns...)
+			fmt.Fprintf(&b, "local %s = 1%s\nlocal function f%d()\n", strings.Join(ns, ","), strings.Repeat(", 1", len(ns)-1), l)
+		}
+		b.WriteString("local s = 0\n")
+		for _, name := range names[:n] {
+			fmt.Fprintf(&b, "s = s + %s\n", name)
+		}
+		b.WriteString("return s\nend return f1() end return f0()\n")
+		L := NewState()
+		err := L.DoString(b.String())
+		switch {
+		case n <= 255 && (err != nil || L.Get(-1) != LNumber(n)):
+			t.Errorf("%d upvalues: %v, %v", n, err, L.Get(-1))
+		case n > 255 && (err == nil || !strings.Contains(err.Error(), "has more than 255 upvalues")):
+			t.Errorf("%d upvalues: %v, want a compile error", n, err)
+		}
+		L.Close()
 	}
 }

@@ -55,11 +55,14 @@ func NewMeters(L *lua.LState, b *Budget) Meters {
 }
 
 // compileMetered parses and compiles a Lua file with its concatenations
-// and varargs metered. It returns the prototype of a chunk that takes the
+// and varargs metered, if it nests no deeper than MaxDepth. It returns the prototype of a chunk that takes the
 // host's Meters as its arguments and returns the file's chunk (Bind).
 func compileMetered(src, name string) (*lua.FunctionProto, error) {
 	chunk, err := parse.Parse(strings.NewReader(src), name)
 	if err != nil {
+		return nil, &lua.ApiError{Type: lua.ApiErrorSyntax, Object: lua.LString(err.Error()), Cause: err}
+	}
+	if err := checkDepth(chunk, name); err != nil {
 		return nil, &lua.ApiError{Type: lua.ApiErrorSyntax, Object: lua.LString(err.Error()), Cause: err}
 	}
 	stmts(chunk)
@@ -113,9 +116,16 @@ func stmt(s ast.Stmt) {
 		s.Condition = expr(s.Condition)
 		stmts(s.Stmts)
 	case *ast.IfStmt:
-		s.Condition = expr(s.Condition)
-		stmts(s.Then)
-		stmts(s.Else)
+		for {
+			s.Condition = expr(s.Condition)
+			stmts(s.Then)
+			next, ok := elseif(s)
+			if !ok {
+				stmts(s.Else)
+				break
+			}
+			s = next
+		}
 	case *ast.NumberForStmt:
 		s.Init = expr(s.Init)
 		s.Limit = expr(s.Limit)

@@ -17,8 +17,9 @@
 //     and says why it stopped, if it did. The process's Watchdog is the
 //     wall-clock (and, if asked, heap) failsafe of running calls.
 //   - CompileCached and CachedCompile compile a file once a process, with
-//     `..` and `...` rewritten to be charged by size (concat.go); Bind
-//     binds a compiled file to a state and its Meters.
+//     `..` and `...` rewritten to be charged by size (concat.go), if it
+//     nests no deeper than MaxDepth (depth.go), which bounds the time the
+//     compiler takes; Bind binds a compiled file to a state and its Meters.
 //   - Weigh weighs the values reachable from some roots as Go lays them
 //     out: the host's memory budgets.
 //

@@ -113,11 +113,13 @@ type ArithmeticOpExpr struct {
 	Operator string
 	Lhs      Expr
 	Rhs      Expr
+	NotConst bool // [mod2048] the compiler's constFold found it not constant
 }
 
 type UnaryMinusOpExpr struct {
 	ExprBase
-	Expr Expr
+	Expr     Expr
+	NotConst bool // [mod2048] the compiler's constFold found it not constant
 }
 
 type UnaryNotOpExpr struct {

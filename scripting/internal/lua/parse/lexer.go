@@ -465,6 +465,21 @@ func (lx *Lexer) TokenError(tok ast.Token, message string) {
 	panic(lx.scanner.TokenError(tok, message))
 }
 
+// [mod2048] maxStack bounds the parser's stack (goyacc's, which grows by
+// doubling, each entry some 300 bytes): a right-associative operator chain
+// (a ^ a ^ …, a .. a .. …) or a chain of unary operators (- - - … a) keeps
+// each operator on it until the chain ends, so that upstream took 150 MB to
+// parse 256 KiB of a ^ a ^ …. The stack holds at most a dozen entries for
+// each level a source nests (a block, a bracket, an operator), so a source
+// the host accepts (blocks and brackets 200 deep, expressions 1000 deep)
+// holds a few thousand; past maxStack the parse stops with tooDeep at the
+// token it reached. The bound is in parser.go, which goyacc writes: a
+// parser.go made anew must have it put back (PATCHES.md).
+const maxStack = 1 << 14
+
+// [mod2048] tooDeep is the parser's error past maxStack.
+const tooDeep = "expressions nested too deep (an operator chain counts each operator)"
+
 func Parse(reader io.Reader, name string) (chunk []ast.Stmt, err error) {
 	lexer := &Lexer{NewScanner(reader, name), nil, false, ast.Token{Str: ""}, TNil}
 	chunk = nil

@@ -552,6 +552,10 @@ yystack:
 
 	yyp++
 	if yyp >= len(yyS) {
+		if len(yyS) >= maxStack { // [mod2048] see maxStack
+			yylex.Error(tooDeep)
+			goto ret1
+		}
 		nyys := make([]yySymType, len(yyS)*2)
 		copy(nyys, yyS)
 		yyS = nyys
