@@ -1,0 +1,82 @@
+// Command costsearch runs the genetic search of package costsearch for as
+// long as asked and prints the worst programs it found, by wall time per
+// charged instruction and by held heap per weighed byte; -write adds them
+// to the committed corpus. `make costsearch` runs it (COSTTIME, COSTSEED,
+// COSTFLAGS).
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/internal/costsearch"
+)
+
+func main() {
+	limits := scripting.DefaultLimits()
+	d := flag.Duration("time", time.Minute, "how long to search")
+	seed := flag.Uint64("seed", 1, "the seed of the programs")
+	pop := flag.Int("pop", 16, "programs in a generation (at least 4)")
+	turns := flag.Int("turns", 3, "turns each program plays")
+	keep := flag.Int("keep", 5, "worst programs to print (and write) of each ratio")
+	failsafe := flag.Duration("failsafe", limits.FailsafeTime, "the wall-clock failsafe of a call (the default limits'; less searches faster, the ratios are the same)")
+	write := flag.Bool("write", false, "write the worst programs into the corpus (-corpus)")
+	corpus := flag.String("corpus", "scripting/internal/costsearch/"+costsearch.CorpusDir, "the corpus folder -write writes to")
+	flag.Parse()
+	if err := run(limits, *d, *seed, *pop, *turns, *keep, *failsafe, *write, *corpus); err != nil {
+		fmt.Fprintln(os.Stderr, "costsearch:", err)
+		os.Exit(1)
+	}
+}
+
+func run(limits scripting.Limits, d time.Duration, seed uint64, pop, turns, keep int, failsafe time.Duration, write bool, corpus string) error {
+	if d <= 0 {
+		return fmt.Errorf("-time %v: must be positive", d)
+	}
+	if failsafe <= 0 {
+		return fmt.Errorf("-failsafe %v: must be positive", failsafe)
+	}
+	if write {
+		if st, err := os.Stat(corpus); err != nil || !st.IsDir() {
+			return fmt.Errorf("-corpus %s: not a folder (run from the repository's root, or give -corpus)", corpus)
+		}
+	}
+	limits.FailsafeTime = failsafe
+	r, err := costsearch.NewRunner(limits, turns)
+	if err != nil {
+		return err
+	}
+	byTime, byHeap, err := costsearch.Search(costsearch.Config{
+		Runner: r, Seed: seed, Population: pop, Deadline: time.Now().Add(d), Keep: keep,
+		Log: func(s string) { fmt.Fprintln(os.Stderr, s) },
+	})
+	if err != nil {
+		return err
+	}
+	peer := r.Run(costsearch.PeerSource).NsPerInstruction(turns)
+	bound := costsearch.MaxNsPerInstruction / float64(costsearch.PeerNsPerInstruction) * peer
+	fmt.Printf("the peer (small tables) runs %.0f ns per charged instruction here: the bound of %d ns at %d ns for the peer is %.0f ns here\n\n",
+		peer, costsearch.MaxNsPerInstruction, costsearch.PeerNsPerInstruction, bound)
+	for _, o := range []struct {
+		obj   costsearch.Objective
+		found []costsearch.Found
+	}{{costsearch.ByTime, byTime}, {costsearch.ByHeap, byHeap}} {
+		fmt.Printf("the worst by %s:\n", o.obj)
+		for i, f := range o.found {
+			fmt.Printf("%d. %.0f ns/instruction (%.1f× the peer), held/weighed %.2f (held %d, weighed %d): %s\n",
+				i+1, f.NsPerInstruction, f.NsPerInstruction/peer, f.HeapRatio, f.Result.Held, f.Result.Weighed, f.Genome)
+			if write {
+				path, err := costsearch.WriteFound(corpus, f, o.obj, turns)
+				if err != nil {
+					return err
+				}
+				fmt.Printf("   written to %s\n", path)
+			}
+		}
+		fmt.Println()
+	}
+	return nil
+}
