@@ -63,10 +63,10 @@ func TestGeneratedProgramsParse(t *testing.T) {
 		var out []string
 		var gs []Genome
 		for range 40 {
-			gs = append(gs, Random(rng))
+			gs = append(gs, Random(rng, nil))
 		}
 		for range 160 {
-			gs = append(gs, Mutate(rng, gs[rng.IntN(len(gs))], gs[rng.IntN(len(gs))]))
+			gs = append(gs, Mutate(rng, gs[rng.IntN(len(gs))], gs[rng.IntN(len(gs))], nil))
 		}
 		for _, g := range gs {
 			if len(g.Genes) == 0 || len(g.Genes) > MaxGenes || g.Reps < 1 || g.Reps > maxReps {
@@ -320,5 +320,30 @@ func TestWriteFound(t *testing.T) {
 	}
 	if !strings.HasSuffix(ps[0].Source, f.Source) || !strings.Contains(ps[0].Source, "1234 ns per charged instruction") || !strings.Contains(ps[0].Source, "held/weighed 2.50") {
 		t.Errorf("read back:\n%s", ps[0].Source)
+	}
+}
+
+// TestOpsWithout: the operations left out are not drawn, and a name no
+// operation has is an error.
+func TestOpsWithout(t *testing.T) {
+	ops, err := OpsWithout([]string{"tonumber", "string <"})
+	if err != nil || len(ops) != len(Ops)-2 {
+		t.Fatalf("OpsWithout: %d operations, %v", len(ops), err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	g := Random(rng, ops)
+	for range 200 {
+		g = Mutate(rng, g, Random(rng, ops), ops)
+		for _, gn := range g.Genes {
+			if n := Ops[gn.Op].Name; n == "tonumber" || n == "string <" {
+				t.Fatalf("%s drawn: %s", n, g)
+			}
+		}
+	}
+	if _, err := OpsWithout([]string{"no such op"}); err == nil {
+		t.Error("OpsWithout took an unknown name")
+	}
+	if _, _, err := Search(Config{Runner: &Runner{Turns: 1}, Population: 4, Generations: 1, Ops: []int{len(Ops)}}); err == nil {
+		t.Error("Search took an operation out of range")
 	}
 }

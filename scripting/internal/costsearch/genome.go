@@ -211,25 +211,30 @@ func logSize(rng *rand.Rand, max int) int {
 	return min(max, int(math.Exp(rng.Float64()*math.Log(float64(max)+1))))
 }
 
-// randomGene draws a gene.
-func randomGene(rng *rand.Rand) Gene {
+// randomGene draws a gene, of ops (indices in Ops) if they are given.
+func randomGene(rng *rand.Rand, ops []int) Gene {
 	op := rng.IntN(len(Ops))
+	if len(ops) > 0 {
+		op = ops[rng.IntN(len(ops))]
+	}
 	return Gene{Op: op, N: logSize(rng, Ops[op].NMax), M: logSize(rng, Ops[op].MMax), Keep: rng.IntN(4) == 0}
 }
 
-// Random draws a genome of 1 to 3 genes.
-func Random(rng *rand.Rand) Genome {
+// Random draws a genome of 1 to 3 genes, of ops (indices in Ops) if they
+// are given.
+func Random(rng *rand.Rand, ops []int) Genome {
 	g := Genome{Reps: logSize(rng, maxReps)}
 	for range 1 + rng.IntN(3) {
-		g.Genes = append(g.Genes, randomGene(rng))
+		g.Genes = append(g.Genes, randomGene(rng, ops))
 	}
 	return g
 }
 
 // Mutate returns a mutant of g: a size scaled or drawn again, Keep
 // flipped, a gene inserted, deleted, replaced or swapped with another,
-// Reps changed, or a gene taken from other (a crossover).
-func Mutate(rng *rand.Rand, g, other Genome) Genome {
+// Reps changed, or a gene taken from other (a crossover). A new gene is
+// of ops (indices in Ops) if they are given.
+func Mutate(rng *rand.Rand, g, other Genome, ops []int) Genome {
 	g = g.Clone()
 	scale := func(v, max int) int {
 		if rng.IntN(3) == 0 {
@@ -241,7 +246,7 @@ func Mutate(rng *rand.Rand, g, other Genome) Genome {
 	switch k := rng.IntN(8); {
 	case k == 0 && len(g.Genes) < MaxGenes:
 		i := rng.IntN(len(g.Genes) + 1)
-		g.Genes = append(g.Genes[:i], append([]Gene{randomGene(rng)}, g.Genes[i:]...)...)
+		g.Genes = append(g.Genes[:i], append([]Gene{randomGene(rng, ops)}, g.Genes[i:]...)...)
 	case k == 1 && len(g.Genes) > 1:
 		i := rng.IntN(len(g.Genes))
 		g.Genes = append(g.Genes[:i], g.Genes[i+1:]...)
@@ -249,7 +254,7 @@ func Mutate(rng *rand.Rand, g, other Genome) Genome {
 		i, j := rng.IntN(len(g.Genes)), rng.IntN(len(g.Genes))
 		g.Genes[i], g.Genes[j] = g.Genes[j], g.Genes[i]
 	case k == 3:
-		g.Genes[rng.IntN(len(g.Genes))] = randomGene(rng)
+		g.Genes[rng.IntN(len(g.Genes))] = randomGene(rng, ops)
 	case k == 4:
 		g.Reps = scale(g.Reps, maxReps)
 	case k == 5 && len(other.Genes) > 0:

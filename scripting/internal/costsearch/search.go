@@ -33,6 +33,23 @@ const PeerSource = `game.on("tick", function()
 end)
 `
 
+// OpsWithout returns the indices in Ops of the operations not named in
+// names, or an error for a name no operation has.
+func OpsWithout(names []string) ([]int, error) {
+	for _, n := range names {
+		if !slices.ContainsFunc(Ops, func(op Op) bool { return op.Name == n }) {
+			return nil, fmt.Errorf("costsearch: no operation %q", n)
+		}
+	}
+	var ops []int
+	for i, op := range Ops {
+		if !slices.Contains(names, op.Name) {
+			ops = append(ops, i)
+		}
+	}
+	return ops, nil
+}
+
 // Found is a program the search ran, with its figures.
 type Found struct {
 	Genome Genome
@@ -89,8 +106,8 @@ type Config struct {
 	// Seeds are programs put in the first generation as they are, before
 	// the random ones.
 	Seeds []Genome
-	// Ops, if not nil, are the only operations (indices in Ops) the random
-	// genes draw from; mutations of Seeds keep their own.
+	// Ops, if not nil, are the only operations (indices in Ops) new genes
+	// draw from; Seeds and their offspring keep their own.
 	Ops []int
 	// Keep is how many of the worst programs of each objective Search
 	// returns.
@@ -110,6 +127,11 @@ func Search(cfg Config) (byTime, byHeap []Found, err error) {
 	}
 	if cfg.Population < 4 {
 		return nil, nil, fmt.Errorf("costsearch: a population of %d: at least 4", cfg.Population)
+	}
+	for _, op := range cfg.Ops {
+		if op < 0 || op >= len(Ops) {
+			return nil, nil, fmt.Errorf("costsearch: no operation %d", op)
+		}
 	}
 	if cfg.Generations <= 0 && cfg.Deadline.IsZero() {
 		return nil, nil, fmt.Errorf("costsearch: neither generations nor a deadline")
@@ -143,7 +165,7 @@ func Search(cfg Config) (byTime, byHeap []Found, err error) {
 		for i := 0; len(next) < cfg.Population; i++ {
 			o := Objective(i % 2)
 			a, b := s.tournament(pop, o), s.tournament(pop, Objective((i+1)%2))
-			next = append(next, s.eval(Mutate(rng, a.Genome, b.Genome)))
+			next = append(next, s.eval(Mutate(rng, a.Genome, b.Genome, cfg.Ops)))
 			if !cfg.Deadline.IsZero() && time.Now().After(cfg.Deadline) {
 				break
 			}
@@ -173,19 +195,8 @@ type searcher struct {
 	order []string          // seen's sources, in the order they ran
 }
 
-// random draws a genome, of cfg.Ops only if they are given.
-func (s *searcher) random() Genome {
-	g := Random(s.rng)
-	if s.cfg.Ops != nil {
-		for i := range g.Genes {
-			op := s.cfg.Ops[s.rng.IntN(len(s.cfg.Ops))]
-			g.Genes[i].Op = op
-			g.Genes[i].N = min(g.Genes[i].N, Ops[op].NMax)
-			g.Genes[i].M = min(g.Genes[i].M, Ops[op].MMax)
-		}
-	}
-	return g
-}
+// random draws a genome, of cfg.Ops if they are given.
+func (s *searcher) random() Genome { return Random(s.rng, s.cfg.Ops) }
 
 // eval runs g, once whatever how often it is asked for.
 func (s *searcher) eval(g Genome) *Found {

@@ -9,6 +9,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/mod2048/mod2048/scripting"
@@ -25,14 +26,30 @@ func main() {
 	failsafe := flag.Duration("failsafe", limits.FailsafeTime, "the wall-clock failsafe of a call (the default limits'; less searches faster, the ratios are the same)")
 	write := flag.Bool("write", false, "write the worst programs into the corpus (-corpus)")
 	corpus := flag.String("corpus", "scripting/internal/costsearch/"+costsearch.CorpusDir, "the corpus folder -write writes to")
+	without := flag.String("without", "", "operations new genes leave out, by name, comma-separated (to search past the known attacks)")
+	list := flag.Bool("ops", false, "list the operations' names and exit")
 	flag.Parse()
-	if err := run(limits, *d, *seed, *pop, *turns, *keep, *failsafe, *write, *corpus); err != nil {
+	if *list {
+		for _, op := range costsearch.Ops {
+			fmt.Println(op.Name)
+		}
+		return
+	}
+	var ops []int
+	if *without != "" {
+		var err error
+		if ops, err = costsearch.OpsWithout(strings.Split(*without, ",")); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+	}
+	if err := run(limits, *d, *seed, *pop, *turns, *keep, *failsafe, *write, *corpus, ops); err != nil {
 		fmt.Fprintln(os.Stderr, "costsearch:", err)
 		os.Exit(1)
 	}
 }
 
-func run(limits scripting.Limits, d time.Duration, seed uint64, pop, turns, keep int, failsafe time.Duration, write bool, corpus string) error {
+func run(limits scripting.Limits, d time.Duration, seed uint64, pop, turns, keep int, failsafe time.Duration, write bool, corpus string, ops []int) error {
 	if d <= 0 {
 		return fmt.Errorf("-time %v: must be positive", d)
 	}
@@ -50,7 +67,7 @@ func run(limits scripting.Limits, d time.Duration, seed uint64, pop, turns, keep
 		return err
 	}
 	byTime, byHeap, err := costsearch.Search(costsearch.Config{
-		Runner: r, Seed: seed, Population: pop, Deadline: time.Now().Add(d), Keep: keep,
+		Runner: r, Seed: seed, Population: pop, Deadline: time.Now().Add(d), Keep: keep, Ops: ops,
 		Log: func(s string) { fmt.Fprintln(os.Stderr, s) },
 	})
 	if err != nil {
