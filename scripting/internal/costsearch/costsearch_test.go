@@ -347,3 +347,20 @@ func TestOpsWithout(t *testing.T) {
 		t.Error("Search took an operation out of range")
 	}
 }
+
+// TestBlame: of a slow gene and a cheap one, the slow one is blamed for
+// the time per instruction.
+func TestBlame(t *testing.T) {
+	if enforceBounds {
+		t.Skip("tonumber is repriced: nothing here is slow")
+	}
+	op := func(name string) int { return slices.IndexFunc(Ops, func(o Op) bool { return o.Name == name }) }
+	g := Genome{Reps: 1, Genes: []Gene{{Op: op("arithmetic"), N: 1, M: 1000}, {Op: op("tonumber"), N: 1 << 20, M: 10}}}
+	r := newRunner(t, searchFailsafe)
+	res := r.Run(g.Source())
+	f := Found{Genome: g, Source: g.Source(), Result: res, NsPerInstruction: res.NsPerInstruction(r.Turns)}
+	gene, without := Blame(r, f, ByTime)
+	if Ops[gene.Op].Name != "tonumber" || without*10 > f.NsPerInstruction {
+		t.Errorf("blamed %s (%.0f ns/instruction without it, %.0f with)", Ops[gene.Op].Name, without, f.NsPerInstruction)
+	}
+}

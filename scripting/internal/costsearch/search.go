@@ -274,3 +274,27 @@ func worst(fs []*Found, o Objective, n int) []*Found {
 	slices.SortStableFunc(sorted, func(a, b *Found) int { return cmp.Compare(o.of(b), o.of(a)) })
 	return sorted[:min(n, len(sorted))]
 }
+
+// Blame names the gene of f's genome that its figure for o owes most to:
+// the one whose removal lowers the figure most (each genome without one
+// of its genes is run), with the figure without it. A genome of one gene
+// blames it, with 0.
+func Blame(r *Runner, f Found, o Objective) (Gene, float64) {
+	if len(f.Genome.Genes) == 1 {
+		return f.Genome.Genes[0], 0
+	}
+	best, least := 0, 0.0
+	for i := range f.Genome.Genes {
+		g := f.Genome.Clone()
+		g.Genes = append(g.Genes[:i], g.Genes[i+1:]...)
+		res := r.Run(g.Source())
+		without := &Found{Result: res}
+		if res.Err == nil {
+			without.NsPerInstruction, without.HeapRatio = res.NsPerInstruction(r.Turns), res.HeapRatio()
+		}
+		if v := o.of(without); i == 0 || v < least {
+			best, least = i, v
+		}
+	}
+	return f.Genome.Genes[best], least
+}

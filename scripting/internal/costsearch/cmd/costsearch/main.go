@@ -85,6 +85,9 @@ func run(limits scripting.Limits, d time.Duration, seed uint64, pop, turns, keep
 		for i, f := range o.found {
 			fmt.Printf("%d. %.0f ns/instruction (%.1f× the peer), held/weighed %.2f (held %d, weighed %d): %s\n",
 				i+1, f.NsPerInstruction, f.NsPerInstruction/peer, f.HeapRatio, f.Result.Held, f.Result.Weighed, f.Genome)
+			if gene, without := costsearch.Blame(r, f, o.obj); len(f.Genome.Genes) > 1 {
+				fmt.Printf("   owed most to %s N=%d M=%d (%.2f without it)\n", costsearch.Ops[gene.Op].Name, gene.N, gene.M, without)
+			}
 			if write {
 				path, err := costsearch.WriteFound(corpus, f, o.obj, turns)
 				if err != nil {
