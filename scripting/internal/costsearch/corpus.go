@@ -54,6 +54,9 @@ func WriteFound(dir string, f Found, o Objective, turns int) (string, error) {
 	fmt.Fprintf(&b, "-- costsearch: found by the search for the most %s, at %d turns:\n", o, turns)
 	fmt.Fprintf(&b, "-- %.0f ns per charged instruction (%d instructions in %v); held/weighed %.2f (held %d bytes, weighed %d)\n",
 		f.NsPerInstruction, f.Result.Instructions, f.Result.Time.Round(1e5), f.HeapRatio, f.Result.Held, f.Result.Weighed)
+	if f.Note != "" {
+		fmt.Fprintf(&b, "-- %s\n", f.Note)
+	}
 	b.WriteString(f.Source)
 	return path, os.WriteFile(path, []byte(b.String()), 0o644)
 }

@@ -207,9 +207,9 @@ func (r *Runner) playHeld(src string, p *played) (uint64, error) {
 	return with, nil
 }
 
-// liveHeap is the heap's live bytes after a collection.
+// liveHeap is the heap's live bytes after a collection: what is
+// reachable (a value a cleanup frees, settledHeap waits for).
 func liveHeap() uint64 {
-	runtime.GC()
 	runtime.GC()
 	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	metrics.Read(s)

@@ -57,6 +57,9 @@ type Found struct {
 	Result Result
 	// NsPerInstruction and HeapRatio: Result's, for the runner's turns.
 	NsPerInstruction, HeapRatio float64
+	// Note, if not empty, is a line WriteFound writes in its header (how
+	// the program was made from what the search found, say).
+	Note string
 }
 
 // Objective is a ratio the search maximises.
