@@ -136,7 +136,7 @@ const maxReports = 4
 func (r *Runner) play(src string) (played, error) {
 	var p played
 	idleWatchdog()
-	before := liveHeap() // settled after the last run
+	before := settledHeap() // the last run's dropped values' cleanups may still be running
 	with, err := r.playHeld(src, &p)
 	if err != nil {
 		return p, err
