@@ -209,6 +209,16 @@ func TestCostSearchShort(t *testing.T) {
 	}
 }
 
+// margin is how many times slower per instruction the tests expect
+// tonumber of 1 MiB to be than the cheap operations: hundreds of times
+// natively; the race detector slows the VM more than strconv.
+func margin() float64 {
+	if raceEnabled {
+		return 2
+	}
+	return 10
+}
+
 // TestSearchRanksSlowWorst: a program slow per instruction among cheap
 // ones is ranked the worst by time: tonumber of a string of 1 MiB of
 // digits, one instruction for a parse of the whole string, among programs
@@ -239,8 +249,8 @@ func TestSearchRanksSlowWorst(t *testing.T) {
 	if !slices.ContainsFunc(w.Genome.Genes, func(g Gene) bool { return g.Op == tonumber }) {
 		t.Fatalf("the worst by time is %s (%.0f ns/instruction), not the tonumber of 1 MiB", w.Genome, w.NsPerInstruction)
 	}
-	if len(byTime) > 1 && byTime[1].NsPerInstruction*10 > w.NsPerInstruction {
-		t.Errorf("the next worst, %s, runs %.0f ns/instruction, within 10× of the tonumber's %.0f", byTime[1].Genome, byTime[1].NsPerInstruction, w.NsPerInstruction)
+	if len(byTime) > 1 && byTime[1].NsPerInstruction*margin() > w.NsPerInstruction {
+		t.Errorf("the next worst, %s, runs %.0f ns/instruction, within %.0f× of the tonumber's %.0f", byTime[1].Genome, byTime[1].NsPerInstruction, margin(), w.NsPerInstruction)
 	}
 }
 
@@ -305,7 +315,7 @@ func TestBlame(t *testing.T) {
 	res := r.Run(g.Source())
 	f := Found{Genome: g, Source: g.Source(), Result: res, NsPerInstruction: res.NsPerInstruction(r.Turns)}
 	gene, without := Blame(r, f, ByTime)
-	if Ops[gene.Op].Name != "tonumber" || without*10 > f.NsPerInstruction {
+	if Ops[gene.Op].Name != "tonumber" || without*margin() > f.NsPerInstruction {
 		t.Errorf("blamed %s (%.0f ns/instruction without it, %.0f with)", Ops[gene.Op].Name, without, f.NsPerInstruction)
 	}
 }
