@@ -1,7 +1,7 @@
 # The two commands of the README: `make run` and `make test`.
 GO ?= go
 
-.PHONY: run fixtures test build install bench fuzz check web editor ledger
+.PHONY: run fixtures test build install bench fuzz check web editor ledger costsearch
 
 # run: play: a classic game in the terminal (resumed if one was saved).
 run:
@@ -57,6 +57,18 @@ fuzz:
 	$(GO) test ./config -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./scripting/session/replay -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME)
 	$(GO) test ./config/aiconfig -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME)
+
+# costsearch: a genetic search for Lua programs that cost the host more
+# than the sandbox charges them (scripting/internal/costsearch): the most
+# wall time per charged instruction, the most heap per weighed byte. It
+# runs for COSTTIME from seed COSTSEED and prints the worst programs;
+# COSTFLAGS=-write adds them to the corpus that `make test` replays
+# (scripting/internal/costsearch/testdata/corpus: commit them).
+COSTTIME ?= 1m
+COSTSEED ?= 1
+COSTFLAGS ?=
+costsearch:
+	$(GO) run ./scripting/internal/costsearch/cmd/costsearch -time $(COSTTIME) -seed $(COSTSEED) $(COSTFLAGS)
 
 # check: what a commit should leave clean besides the tests.
 check: test

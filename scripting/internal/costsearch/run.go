@@ -1,0 +1,245 @@
+package costsearch
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"runtime/metrics"
+	"time"
+
+	"github.com/mod2048/mod2048/engine"
+	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/internal/sandbox"
+)
+
+// modID is the id of every program's mod.
+const modID = "costsearch"
+
+// manifest is every program's mod.toml: API version 2, for game.notify,
+// game.cells and game.mark.
+const manifest = "id = \"" + modID + "\"\nname = \"Cost search\"\nversion = \"1.0.0\"\napi_version = 2\n"
+
+// The measures' floors. A turn's time is divided by at least
+// minInstructions a turn, so that a program that runs next to nothing
+// does not rank by the noise of the turn around it; the heap's ratio
+// counts only for a program that holds at least HeapFloor more than an
+// empty mod (below it, fixed overheads and the heap's noise dominate),
+// and divides by at least minWeighed.
+const (
+	minInstructions = 1000
+	HeapFloor       = 4 << 20
+	minWeighed      = 64 << 10
+)
+
+// Result is what running a program measured.
+type Result struct {
+	// Err: the mod did not load (a syntax error, a top level that failed
+	// or passed the load's budget). The other fields are then zero.
+	Err error
+	// Instructions the host charged the handler calls of the turns played
+	// (Host.Instructions), and the wall time of those turns less an empty
+	// mod's.
+	Instructions int64
+	Time         time.Duration
+	// Held is what the process's live heap grew by from before the host
+	// was made to after the turns, the host and its game alive; Weighed
+	// what the host's memory budget weighs of the mod's values
+	// (Host.Weighed); Leaked what the heap still holds of the growth once
+	// the host is closed and it and its game are dropped: what outlives
+	// the mod. All three are net of an empty mod's.
+	Held, Weighed, Leaked int64
+	// Reports are the distinct messages of the mod's reports (a spent
+	// budget, an error), the first few.
+	Reports []string
+}
+
+// NsPerInstruction is the turns' wall time per charged instruction.
+func (r Result) NsPerInstruction(turns int) float64 {
+	return float64(r.Time.Nanoseconds()) / float64(max(r.Instructions, int64(turns)*minInstructions))
+}
+
+// HeapRatio is what the heap holds per byte weighed: 0 for a program that
+// holds less than HeapFloor.
+func (r Result) HeapRatio() float64 {
+	if r.Held < HeapFloor {
+		return 0
+	}
+	return float64(r.Held) / float64(max(r.Weighed, minWeighed))
+}
+
+// Runner runs programs as mods of a classic 4×4 game, one host each, and
+// measures them against an empty mod's figures.
+type Runner struct {
+	Limits scripting.Limits
+	Turns  int
+	// The empty mod's: the least time of a turn, and the heap held and
+	// weighed.
+	baseTurn                          time.Duration
+	baseHeld, baseWeighed, baseLeaked int64
+}
+
+// emptyMod is the program the runner's figures are net of.
+const emptyMod = `game.on("tick", function() end)`
+
+// NewRunner returns a runner that plays turns turns of each program under
+// limits (scripting.DefaultLimits for the sandbox's own), and measures the
+// empty mod it nets the figures of.
+func NewRunner(limits scripting.Limits, turns int) (*Runner, error) {
+	if turns < 1 {
+		return nil, fmt.Errorf("costsearch: %d turns: at least 1", turns)
+	}
+	r := &Runner{Limits: limits, Turns: turns}
+	r.baseTurn = time.Duration(1<<63 - 1)
+	for range 3 {
+		p, err := r.play(emptyMod)
+		if err != nil {
+			return nil, fmt.Errorf("costsearch: the empty mod: %w", err)
+		}
+		r.baseTurn = min(r.baseTurn, p.minTurn)
+		r.baseHeld, r.baseWeighed, r.baseLeaked = p.held, p.weighed, p.leaked
+	}
+	return r, nil
+}
+
+// played is what play measured.
+type played struct {
+	instructions  int64
+	time, minTurn time.Duration
+	held, weighed int64
+	leaked        int64
+	reports       []string
+}
+
+// Run plays src, a mod's main.lua, and measures it.
+func (r *Runner) Run(src string) Result {
+	p, err := r.play(src)
+	if err != nil {
+		return Result{Err: err}
+	}
+	t := p.time - time.Duration(r.Turns)*r.baseTurn
+	return Result{
+		Instructions: p.instructions,
+		Time:         max(t, 0),
+		Held:         p.held - r.baseHeld,
+		Weighed:      p.weighed - r.baseWeighed,
+		Leaked:       p.leaked - r.baseLeaked,
+		Reports:      p.reports,
+	}
+}
+
+// maxReports bounds Result.Reports.
+const maxReports = 4
+
+// play loads src, plays the runner's turns, weighs the mod, and measures
+// the heap before the host is made, with it alive after the turns, and
+// once it is closed and dropped.
+func (r *Runner) play(src string) (played, error) {
+	var p played
+	idleWatchdog()
+	before := settledHeap() // the last run's dropped values' cleanups may still be running
+	with, err := r.playHeld(src, &p)
+	if err != nil {
+		return p, err
+	}
+	idleWatchdog()
+	p.held = int64(with) - int64(before)
+	p.leaked = int64(settledHeap()) - int64(before)
+	return p, nil
+}
+
+// playHeld does play's work but the last reading of the heap: it returns
+// the live heap while the host and its game are alive, and closes the
+// host.
+func (r *Runner) playHeld(src string, p *played) (uint64, error) {
+	mod, err := scripting.LoadModSources(map[string]string{scripting.ManifestName: manifest, "main.lua": src}, modID)
+	if err != nil {
+		return 0, err
+	}
+	rules := engine.NewClassic()
+	rules.StopOnWin = false
+	g, err := engine.New(rules, engine.Options{Width: 4, Height: 4, Seed: 1})
+	if err != nil {
+		return 0, err
+	}
+	h, err := scripting.NewHost([]*scripting.Mod{mod}, g.Rules(), g.Options(), r.Limits)
+	if err != nil {
+		return 0, err
+	}
+	defer h.Close()
+	h.Attach(g)
+	if err := h.Start(g); err != nil {
+		return 0, err
+	}
+	p.minTurn = time.Duration(1<<63 - 1)
+	seen := map[string]bool{}
+	dirs := [4]engine.Direction{engine.Left, engine.Up, engine.Right, engine.Down}
+	for i := range r.Turns {
+		d, ok := engine.Direction(0), false
+		for k := range 4 {
+			if dd := dirs[(i+k)%4]; g.Legal(dd) {
+				d, ok = dd, true
+				break
+			}
+		}
+		if !ok {
+			return 0, errors.New("costsearch: no legal move")
+		}
+		start := time.Now()
+		_, err := h.Move(g, d)
+		dt := time.Since(start)
+		if err != nil && !errors.As(err, new(*engine.Refusal)) {
+			return 0, fmt.Errorf("costsearch: turn %d: %w", i+1, err)
+		}
+		p.time += dt
+		p.minTurn = min(p.minTurn, dt)
+		for _, rep := range h.TakeReports() {
+			if !seen[rep.Message] && len(p.reports) < maxReports {
+				seen[rep.Message] = true
+				p.reports = append(p.reports, rep.Message)
+			}
+		}
+	}
+	p.instructions = h.Instructions()
+	p.weighed = h.Weighed(modID)
+	idleWatchdog()
+	with := liveHeap()
+	runtime.KeepAlive(g)
+	return with, nil
+}
+
+// liveHeap is the heap's live bytes after a collection: what is
+// reachable (a value a cleanup frees, settledHeap waits for).
+func liveHeap() uint64 {
+	runtime.GC()
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
+}
+
+// settledHeap is the heap's live bytes once what was dropped is freed:
+// the cleanups of values that died (the sandbox forgets the names of
+// dropped values in cleanups) run after the collection that found them
+// dead, so it collects until the live heap stops shrinking.
+func settledHeap() uint64 {
+	last := liveHeap()
+	for range 20 {
+		time.Sleep(time.Millisecond)
+		now := liveHeap()
+		if now >= last-last/1000 {
+			return min(now, last)
+		}
+		last = now
+	}
+	return last
+}
+
+// idleWatchdog waits, a second at the most, until the process's watchdog
+// sleeps: it then holds no call's budget, and so no state.
+func idleWatchdog() {
+	for range 1000 {
+		if sandbox.TheWatchdog().Asleep() {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
