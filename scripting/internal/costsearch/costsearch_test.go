@@ -15,11 +15,9 @@ import (
 
 // enforceBounds: the corpus and the short search fail on a program that
 // passes the bounds (MaxNsPerInstruction against the peer, MaxHeapRatio,
-// nothing outliving its host). Today's sandbox does not keep them: the
-// known attacks of issue 38 are unfixed on this branch, so the tests log
-// the violations with their ratios. The lead sets this true once the
-// repricing lands.
-const enforceBounds = false
+// nothing outliving its host). It is on: issue 38 repriced what the
+// search found (false logs the violations with their ratios instead).
+const enforceBounds = true
 
 // testTurns are the turns a test plays of each program, and
 // searchFailsafe the failsafe of the searches' calls: a test runs on a

@@ -56,8 +56,15 @@ type nameIDs struct {
 
 // NameBytes is what one name keeps on the heap, measured: the map's entry
 // (a weak pointer in an interface and a number), the weak pointer's handle
-// and the cleanup's record and closure.
-const NameBytes = 104
+// and the cleanup's record and closure. NameWork is the work of making
+// and, once its value is gone, running its cleanup, in lua.Meter.Work's
+// unit: about 600 ns, some eight instructions' worth (the cost search
+// found tostring of closures a mod drops at once at 4 to 6 times the
+// time of an instruction otherwise).
+const (
+	NameBytes = 104
+	NameWork  = 8 * BytesPerInstruction
+)
 
 func nameOf[T any](n *names, kind string, p *T) string {
 	wp := weak.Make(p)
@@ -70,6 +77,7 @@ func nameOf[T any](n *names, kind string, p *T) string {
 		ids.m[wp] = id
 		if n.meter != nil {
 			n.meter.Bytes += NameBytes
+			n.meter.Work += NameWork
 		}
 		runtime.AddCleanup(p, func(k weak.Pointer[T]) {
 			ids.mu.Lock()
@@ -206,7 +214,11 @@ func (f *formatter) format(L *lua.LState) int {
 			}
 			write(fmt.Sprintf(s+string(conv), float64(L.CheckNumber(arg))))
 		case 'q':
-			write(quote(L.CheckString(arg)))
+			// Quoting goes byte by byte and may double the string:
+			// charged an instruction for every 16 bytes quoted.
+			q := L.CheckString(arg)
+			f.b.Spend(L, len(q)/16)
+			write(quote(q))
 		case 's':
 			L.CheckAny(arg)
 			v := f.names.tostring(L, L.Get(arg))
