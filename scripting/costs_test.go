@@ -99,8 +99,8 @@ func TestCostAttacks(t *testing.T) {
 func TestCostNamesWeighed(t *testing.T) {
 	wantBudgetStop(t, `kept = {}
 game.on("tick", function()
-  for i = 1, 50000 do local f = function() return i end kept[#kept + 1] = f tostring(f) end
-end)`, 12, 6, heldBudget)
+  for i = 1, 30000 do local f = function() return i end kept[#kept + 1] = f tostring(f) end
+end)`, 10, 9, heldBudget)
 }
 
 var turnBudget = fmt.Sprintf("exceeded its instruction budget (%d a turn)", testLimits.TurnInstructions)

@@ -146,7 +146,7 @@ func (m *modRun) measure() int64 {
 			roots = append(roots, f.spec)
 		}
 	}
-	return sandbox.Weigh(roots...) + sandbox.Of(m.L).Kept()
+	return sandbox.Of(m.L).Weigh(roots...)
 }
 
 // measureCharged weighs the mod's values, as measure does, and charges the

@@ -387,3 +387,14 @@ func (ud *LUserData) Visit(w uint64) bool {
 	ud.walked = w
 	return true
 }
+
+// Visited says whether walk w has visited the table, or it is shared
+// (every walk may reach it).
+func (tb *LTable) Visited(w uint64) bool { return tb.walked == w || tb.walked == sharedWalk }
+
+// Visited says whether walk w has visited the function, or it is shared
+// (every walk may reach it).
+func (fn *LFunction) Visited(w uint64) bool { return fn.walked == w || fn.walked == sharedWalk }
+
+// Visited says whether walk w has visited the userdata.
+func (ud *LUserData) Visited(w uint64) bool { return ud.walked == w }

@@ -34,7 +34,7 @@ import (
 // long as the value lives. So a new name is metered as a table's new key
 // is (it counts NameBytes on the state's meter: charged, and capped as
 // what the call builds), and the host's weighing counts NameBytes for each
-// name held (Box.Kept). A mod that named a million closures it kept held
+// name held (Box.Weigh). A mod that named a million closures it kept held
 // some 100 MB that no budget saw.
 //
 // The numbers are kept apart (nameIDs), in an object that holds nothing of
@@ -42,8 +42,14 @@ import (
 // alone. When it held the names themselves, it held the sandbox, and so
 // the state and every value the mod held: a value named and still held
 // when the host closed was never freed, nor the state with it.
+//
+// What they hold is weighed by count, never by the map's size: a cleanup
+// runs when the collector gets to it, which no count can tell. count is
+// the names given since the last weighing and those it found held; a
+// weighing forgets the names of the values it did not reach (prune).
 type names struct {
 	next  uint64
+	count int64 // the names held, as the weighings and the names since tell
 	ids   *nameIDs
 	meter *lua.Meter // the state's: each new name is counted on it
 }
@@ -73,6 +79,7 @@ func nameOf[T any](n *names, kind string, p *T) string {
 	id, ok := ids.m[wp]
 	if !ok {
 		n.next++
+		n.count++
 		id = n.next
 		ids.m[wp] = id
 		if n.meter != nil {
@@ -91,10 +98,39 @@ func nameOf[T any](n *names, kind string, p *T) string {
 
 // held is what the names keep: NameBytes for each value named that has
 // not been forgotten.
-func (n *names) held() int64 {
-	n.ids.mu.Lock()
-	defer n.ids.mu.Unlock()
-	return int64(len(n.ids.m)) * NameBytes
+func (n *names) held() int64 { return n.count * NameBytes }
+
+// prune forgets the names of the values walk w did not visit, and counts
+// those it did. A value the walk reached is alive, so its weak pointer
+// still points to it; one it did not reach may be gone or not, as the
+// collector has it, and is forgotten either way (a value no root reaches
+// cannot be named again).
+func (n *names) prune(w uint64) {
+	ids := n.ids
+	ids.mu.Lock()
+	defer ids.mu.Unlock()
+	for k := range ids.m {
+		if !visited(k, w) {
+			delete(ids.m, k)
+		}
+	}
+	n.count = int64(len(ids.m))
+}
+
+// visited says whether the value of weak pointer k was visited by walk w.
+func visited(k any, w uint64) bool {
+	switch k := k.(type) {
+	case weak.Pointer[lua.LTable]:
+		v := k.Value()
+		return v != nil && v.Visited(w)
+	case weak.Pointer[lua.LFunction]:
+		v := k.Value()
+		return v != nil && v.Visited(w)
+	case weak.Pointer[lua.LUserData]:
+		v := k.Value()
+		return v != nil && v.Visited(w)
+	}
+	return false
 }
 
 // name writes v as tostring does without a __tostring metamethod.

@@ -51,11 +51,6 @@ type Box struct {
 	Host  any       // what the host keeps for the state (its mod), for its functions; nil in some tests
 }
 
-// Kept is what the sandbox keeps on the heap for the state's values, which
-// the host weighs as the mod's: the names tostring and string.format gave
-// its tables and functions (format.go).
-func (s *Box) Kept() int64 { return s.names.held() }
-
 // Of returns the sandbox L is.
 func Of(L *lua.LState) *Box { return L.Context().(*Budget).box }
 

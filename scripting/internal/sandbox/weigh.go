@@ -21,6 +21,22 @@ func Weigh(roots ...lua.LValue) int64 {
 	return w.run()
 }
 
+// Weigh weighs the state's values reachable from roots, as Weigh does,
+// and what the sandbox keeps for them: the names tostring gave them
+// (NameBytes each). The names of values the walk did not reach are
+// forgotten here, so that the figure depends on the values alone, never
+// on when the collector ran the cleanups that forget a dropped value's
+// name.
+func (s *Box) Weigh(roots ...lua.LValue) int64 {
+	w := walker{walk: lua.NewWalk(), strings: map[stringKey]struct{}{}}
+	for _, v := range roots {
+		w.push(v)
+	}
+	total := w.run()
+	s.names.prune(w.walk)
+	return total + s.names.held()
+}
+
 // The sizes of the values a walk visits, as Go allocates them (a table's
 // is its Footprint).
 const (

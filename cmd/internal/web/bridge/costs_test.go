@@ -97,9 +97,9 @@ end)`
 func TestNamedValuesMods(t *testing.T) {
 	src := `kept = {}
 game.on("tick", function()
-  for i = 1, 50000 do local f = function() return i end kept[#kept + 1] = f tostring(f) end
+  for i = 1, 30000 do local f = function() return i end kept[#kept + 1] = f tostring(f) end
 end)`
-	reports, grown := playCosts(t, 8, costMod("named1", src), costMod("named2", src))
+	reports, grown := playCosts(t, 11, costMod("named1", src), costMod("named2", src))
 	stopped := map[string]bool{}
 	for _, r := range reports {
 		if !strings.Contains(r, "memory budget") {
