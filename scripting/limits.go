@@ -16,12 +16,21 @@ import (
 // their work too (internal/sandbox), and what a mod builds is charged by
 // size: every sandbox.BytesPerInstruction bytes a concatenation (`..`), a
 // builtin, a table, a closure or the numbers make (the state's lua.Meter)
-// count one instruction, and each value a `...` passes on counts one. So
-// HandlerInstructions and TurnInstructions also bound the bytes a call
-// and a turn build (64 MiB and 256 MiB by default). MaxMemory and
-// MaxGameMemory bound what a mod, and all the mods of a game, keep from
-// one call to the next, weighed from the values as Go lays them out,
-// never read from the process's memory (memory.go).
+// count one instruction, and each value a `...` passes on counts one.
+// Work that grows with an operand is charged in proportion to it, in the
+// same unit (lua.Meter.Work): the bytes of strings compared, hashed as
+// keys, parsed as numbers or copied out of their parents, the deleted keys
+// and holes next skips, a caught error's message, a name tostring gives,
+// and the host's own walks of what the mod holds (charged to its turn).
+// MODDING.md's "Limits" has the whole schedule, and the cost search
+// (internal/costsearch) looks for what it misses. So HandlerInstructions
+// and TurnInstructions also bound the bytes a call and a turn build
+// (64 MiB and 256 MiB by default) and the time they take: on the machine
+// the limits were measured on, a whole call is at most about 0.15 s
+// natively and 0.7 s in the browser build, a whole turn 0.21 s and 1.0 s.
+// MaxMemory and MaxGameMemory bound what a mod, and all the mods of a
+// game, keep from one call to the next, weighed from the values as Go
+// lays them out, never read from the process's memory (memory.go).
 //
 // FailsafeTime is a failsafe for work no count sees: far above what the
 // budgets let a handler do, it stops a call by the wall clock, which is
