@@ -128,8 +128,10 @@ func (m *modRun) weigh() string {
 // measure weighs the mod's values: what its state can reach (its globals,
 // its registry, its strings' methods, its handlers and modules) and what
 // the host keeps of the mod's (the game.cells filter tables it read last,
-// which the mod may have dropped and the host still holds, and the names
-// tostring gave its values, which the sandbox keeps while they live).
+// which the mod may have dropped and the host still holds; the storage
+// tables it keeps for the states it may go back to, keptTables; and the
+// names tostring gave its values, which the sandbox keeps while they
+// live).
 func (m *modRun) measure() int64 {
 	roots := make([]lua.LValue, 0, 8+len(m.modules))
 	roots = append(roots, m.L.G.Global, m.L.Get(lua.RegistryIndex), m.L.GetMetaField(lua.LString(""), "__index"))
@@ -145,6 +147,9 @@ func (m *modRun) measure() int64 {
 		if f.spec != nil {
 			roots = append(roots, f.spec)
 		}
+	}
+	for _, k := range m.kept.list {
+		roots = append(roots, k.t)
 	}
 	return sandbox.Of(m.L).Weigh(roots...)
 }

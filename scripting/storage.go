@@ -63,6 +63,7 @@ func (m *modRun) record() ([]byte, error) {
 	mark := len(e.buf)
 	e.end = mark + MaxStorage
 	tidy, err := e.table(st, 0)
+	e.release()
 	if err != nil {
 		return nil, err
 	}
@@ -404,6 +405,24 @@ func (e *encoder) table(t *lua.LTable, depth int) (*lua.LTable, error) {
 		out.RawSet(p.k, p.v)
 	}
 	return out, nil
+}
+
+// keptPairs is the longest list of pairs the encoder keeps for the next
+// encoding.
+const keptPairs = 1024
+
+// release lets go of the values the encoding's lists of pairs refer to,
+// and of a list longer than keptPairs: the host keeps no more for a mod
+// between turns than a small buffer (a storage of 100,000 entries left
+// some 7 MB of pairs, and the values they named, that no weighing saw).
+func (e *encoder) release() {
+	for i, p := range e.pairs {
+		if cap(p) > keptPairs {
+			e.pairs[i] = nil
+			continue
+		}
+		clear(p[:cap(p)])
+	}
 }
 
 // errStorageFull is the error of storage past MaxStorage, encoded.

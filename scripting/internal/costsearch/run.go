@@ -20,13 +20,19 @@ const modID = "costsearch"
 const manifest = "id = \"" + modID + "\"\nname = \"Cost search\"\nversion = \"1.0.0\"\napi_version = 2\n"
 
 // The measures' floors. A turn's time is divided by at least
-// minInstructions a turn, so that a program that runs next to nothing
-// does not rank by the noise of the turn around it; the heap's ratio
+// minInstructions a turn: the host's own work of a turn for a mod that
+// no count charges is bounded by a constant instead (encoding its storage,
+// and decoding it to go back a state, at most MaxStorage, 256 KiB, each;
+// a failed turn played again without it), some 15 ms at its worst on the
+// machine the limits were measured on, which this counts as 100,000
+// instructions (150 ns each, under MaxNsPerInstruction); a program that
+// runs next to nothing does not rank by it, nor by the noise of the turn
+// around it. The heap's ratio
 // counts only for a program that holds at least HeapFloor more than an
 // empty mod (below it, fixed overheads and the heap's noise dominate),
 // and divides by at least minWeighed.
 const (
-	minInstructions = 1000
+	minInstructions = 100_000
 	HeapFloor       = 4 << 20
 	minWeighed      = 64 << 10
 )

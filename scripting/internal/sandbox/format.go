@@ -63,13 +63,14 @@ type nameIDs struct {
 // NameBytes is what one name keeps on the heap, measured: the map's entry
 // (a weak pointer in an interface and a number), the weak pointer's handle
 // and the cleanup's record and closure. NameWork is the work of making
-// and, once its value is gone, running its cleanup, in lua.Meter.Work's
-// unit: about 600 ns, some eight instructions' worth (the cost search
-// found tostring of closures a mod drops at once at 4 to 6 times the
-// time of an instruction otherwise).
+// and, once its value is gone, running its cleanup (a weak pointer, a
+// cleanup, a map's entry, and the collector's work for each), in
+// lua.Meter.Work's unit: some 2 to 3 µs in all, 24 instructions' worth
+// (the cost search found tostring of closures a mod drops at once at 4 to
+// 6 times the time of an instruction when it was charged less).
 const (
 	NameBytes = 104
-	NameWork  = 8 * BytesPerInstruction
+	NameWork  = 24 * BytesPerInstruction
 )
 
 func nameOf[T any](n *names, kind string, p *T) string {
