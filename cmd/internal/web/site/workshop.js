@@ -903,5 +903,7 @@
     });
   }
 
-  window.mod2048Workshop = { open, close, editor: (p) => editorOf(p) };
+  // pending says whether an edit waits for the pause in typing that
+  // applies it (tests wait for it to be applied, not for time to pass).
+  window.mod2048Workshop = { open, close, editor: (p) => editorOf(p), pending: () => timer !== 0 };
 })();
