@@ -433,10 +433,16 @@ func (m *modRun) luaNotify(L *lua.LState) int {
 	if !ok || L.GetTop() != 1 {
 		L.RaiseError("game.notify: want one string, got %s", describe(v))
 	}
+	// Charged for what is scanned, the spaces trimmed too; kept as a
+	// string of its own, not a piece of a longer one (which it would keep
+	// alive).
+	m.budget.Spend(L, 1+len(text)/sandbox.BytesPerInstruction)
 	t := strings.TrimSpace(string(text))
-	m.budget.Spend(L, 1+len(t)/sandbox.BytesPerInstruction)
 	if t == "" || len(t) > MaxNotice {
 		L.RaiseError("game.notify: want a message of 1 to %d bytes, got %d", MaxNotice, len(t))
+	}
+	if len(t) < len(text) {
+		t = strings.Clone(t)
 	}
 	if m.log.Discarding() {
 		return 0
