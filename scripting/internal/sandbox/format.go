@@ -56,8 +56,9 @@ type names struct {
 
 // nameIDs are the numbers of the values named: weak.Pointer → number.
 type nameIDs struct {
-	mu sync.Mutex
-	m  map[any]uint64
+	mu   sync.Mutex
+	m    map[any]uint64
+	peak int // the most entries m has held since it was made
 }
 
 // NameBytes is what one name keeps on the heap, measured: the map's entry
@@ -83,6 +84,7 @@ func nameOf[T any](n *names, kind string, p *T) string {
 		n.count++
 		id = n.next
 		ids.m[wp] = id
+		ids.peak = max(ids.peak, len(ids.m))
 		if n.meter != nil {
 			n.meter.Bytes += NameBytes
 			n.meter.Work += NameWork
@@ -116,6 +118,15 @@ func (n *names) prune(w uint64) {
 		}
 	}
 	n.count = int64(len(ids.m))
+	// A Go map keeps the room it grew to: one that held a million names
+	// of values the mod dropped at once is made again for what it holds.
+	if ids.peak > 64 && len(ids.m)*4 <= ids.peak {
+		m := make(map[any]uint64, len(ids.m))
+		for k, v := range ids.m {
+			m[k] = v
+		}
+		ids.m, ids.peak = m, len(m)
+	}
 }
 
 // visited says whether the value of weak pointer k was visited by walk w.
