@@ -59,16 +59,16 @@ fuzz:
 	$(GO) test ./config/aiconfig -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME)
 
 # costsearch: a genetic search for Lua programs that cost the host more
-# than the sandbox charges them (scripting/internal/costsearch): the most
+# than the sandbox charges them (scripting/costsearch): the most
 # wall time per charged instruction, the most heap per weighed byte. It
 # runs for COSTTIME from seed COSTSEED and prints the worst programs;
 # COSTFLAGS=-write adds them to the corpus that `make test` replays
-# (scripting/internal/costsearch/testdata/corpus: commit them).
+# (scripting/costsearch/testdata/corpus: commit them).
 COSTTIME ?= 1m
 COSTSEED ?= 1
 COSTFLAGS ?=
 costsearch:
-	$(GO) run ./scripting/internal/costsearch/cmd/costsearch -time $(COSTTIME) -seed $(COSTSEED) $(COSTFLAGS)
+	$(GO) run ./scripting/costsearch/cmd/costsearch -time $(COSTTIME) -seed $(COSTSEED) $(COSTFLAGS)
 
 # check: what a commit should leave clean besides the tests.
 check: test

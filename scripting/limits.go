@@ -23,7 +23,7 @@ import (
 // and holes next skips, a caught error's message, a name tostring gives,
 // and the host's own walks of what the mod holds (charged to its turn).
 // MODDING.md's "Limits" has the whole schedule, and the cost search
-// (internal/costsearch) looks for what it misses. So HandlerInstructions
+// (costsearch) looks for what it misses. So HandlerInstructions
 // and TurnInstructions also bound the bytes a call and a turn build
 // (64 MiB and 256 MiB by default) and the time they take: on the machine
 // the limits were measured on, a whole call is at most about 0.15 s

@@ -183,7 +183,7 @@ func memoryLimit(l Limits) int64 {
 // budget does (Limits.MaxMemory), and returns the bytes, or -1 when the
 // host has no such mod. Play never needs it (the budget weighs when it
 // must); it is for tools that hold the weighing against the process's
-// heap (internal/costsearch). It changes nothing the budgets keep.
+// heap (costsearch). It changes nothing the budgets keep.
 func (h *Host) Weighed(id string) int64 {
 	for _, m := range h.mods {
 		if m.mod.ID() == id {

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/mod2048/mod2048/scripting"
-	"github.com/mod2048/mod2048/scripting/internal/costsearch"
+	"github.com/mod2048/mod2048/scripting/costsearch"
 )
 
 func main() {
@@ -25,7 +25,7 @@ func main() {
 	keep := flag.Int("keep", 5, "worst programs to print (and write) of each ratio")
 	failsafe := flag.Duration("failsafe", limits.FailsafeTime, "the wall-clock failsafe of a call (the default limits'; less searches faster, the ratios are the same)")
 	write := flag.Bool("write", false, "write the worst programs into the corpus (-corpus)")
-	corpus := flag.String("corpus", "scripting/internal/costsearch/"+costsearch.CorpusDir, "the corpus folder -write writes to")
+	corpus := flag.String("corpus", "scripting/costsearch/"+costsearch.CorpusDir, "the corpus folder -write writes to")
 	without := flag.String("without", "", "operations new genes leave out, by name, comma-separated (to search past the known attacks)")
 	list := flag.Bool("ops", false, "list the operations' names and exit")
 	flag.Parse()
