@@ -20,7 +20,7 @@
 //     `..` and `...` rewritten to be charged by size (concat.go), if it
 //     nests no deeper than MaxDepth (depth.go), which bounds the time the
 //     compiler takes; Bind binds a compiled file to a state and its Meters.
-//   - Weigh weighs the values reachable from some roots as Go lays them
+//   - Box.Weigh weighs the values reachable from some roots as Go lays them
 //     out: the host's memory budgets.
 //
 // The host keeps what it needs for a state in Box.Host (SetHost), which

@@ -230,16 +230,18 @@ func (s *Box) concat(L *lua.LState) int {
 		L.Push(lua.LString(""))
 		return 1
 	}
+	parts := make([]string, 0, j-i+1)
 	size := 0
 	for k := i; k <= j; k++ {
 		switch v := t.RawGetInt(k).(type) {
 		case lua.LString:
-			size += len(v)
+			parts = append(parts, string(v))
 		case lua.LNumber:
-			size += len(v.String())
+			parts = append(parts, v.String())
 		default:
 			L.RaiseError("invalid value (%s) at index %d in table for concat", v.Type().String(), k)
 		}
+		size += len(parts[len(parts)-1])
 		if k < j {
 			size += len(sep)
 		}
@@ -249,20 +251,7 @@ func (s *Box) concat(L *lua.LState) int {
 	if s.b.tooBig(size) {
 		s.b.Spend(L, 0)
 	}
-	var out strings.Builder
-	out.Grow(size)
-	for k := i; k <= j; k++ {
-		switch v := t.RawGetInt(k).(type) {
-		case lua.LString:
-			out.WriteString(string(v))
-		case lua.LNumber:
-			out.WriteString(v.String())
-		}
-		if k < j {
-			out.WriteString(sep)
-		}
-	}
-	L.Push(lua.LString(out.String()))
+	L.Push(lua.LString(strings.Join(parts, sep)))
 	return 1
 }
 

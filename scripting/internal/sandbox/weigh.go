@@ -6,27 +6,17 @@ import (
 	lua "github.com/mod2048/mod2048/scripting/internal/lua"
 )
 
-// Weigh returns what the values reachable from roots hold, each counted
-// once, as Go allocates them: a string its length and a header, a number
-// its box, a closure and its upvalues, a table its Footprint (its parts as
-// Go lays them out, deleted keys' slots included). It depends only on the
-// values, never on the process's heap, so it is the same on every machine;
-// the host's TestWeighedIsHeld holds it within 1.5× of the heap, shape by
-// shape.
-func Weigh(roots ...lua.LValue) int64 {
-	w := walker{walk: lua.NewWalk(), strings: map[stringKey]struct{}{}}
-	for _, v := range roots {
-		w.push(v)
-	}
-	return w.run()
-}
-
-// Weigh weighs the state's values reachable from roots, as Weigh does,
-// and what the sandbox keeps for them: the names tostring gave them
-// (NameBytes each). The names of values the walk did not reach are
-// forgotten here, so that the figure depends on the values alone, never
-// on when the collector ran the cleanups that forget a dropped value's
-// name.
+// Weigh returns what the state's values reachable from roots hold, each
+// counted once, as Go allocates them: a string its length and a header, a
+// number its box, a closure and its upvalues, a table its Footprint (its
+// parts as Go lays them out, deleted keys and their slots included); and
+// what the sandbox keeps for them: the names tostring gave them
+// (NameBytes each). It depends only on the values, never on the process's
+// heap, so it is the same on every machine; the host's TestWeighedIsHeld
+// holds it within 1.5× of the heap, shape by shape. The names of values
+// the walk did not reach are forgotten here, so that the figure never
+// depends on when the collector ran the cleanups that forget a dropped
+// value's name.
 func (s *Box) Weigh(roots ...lua.LValue) int64 {
 	w := walker{walk: lua.NewWalk(), strings: map[stringKey]struct{}{}}
 	for _, v := range roots {
@@ -41,7 +31,7 @@ func (s *Box) Weigh(roots ...lua.LValue) int64 {
 // is its Footprint).
 const (
 	heldString  = 16               // a string's header (an LString in an interface), plus its bytes
-	heldNumber  = 16               // a number in an interface (the state makes them 8 to a block of 64 bytes), but for the small integers every state shares
+	heldNumber  = 16               // a number in an interface (the state makes them 2 to a block of 16 bytes), but for the small integers every state shares
 	heldFunc    = lua.ClosureBytes // a closure (a userdata weighs as much)
 	heldUpvalue = lua.UpvalueBytes // an upvalue: its pointer in the closure and its cell
 	heldShared  = 256
