@@ -319,9 +319,10 @@ func TestBlame(t *testing.T) {
 }
 
 // TestCostCorpus replays the corpus: each program loads and runs, and is
-// held to the bounds (enforceBounds). A program over the time bound is
-// run twice more, and its least time kept, so that a moment's load on
-// the machine does not make a violation; the peer is measured before,
+// held to the bounds (enforceBounds). A program over a bound is run
+// twice more, and its least time and heap kept, so that a moment's load
+// on the machine (or a collector's cleanups that have not yet run) does
+// not make a violation; the peer is measured before,
 // between and after the programs, and its least time kept.
 func TestCostCorpus(t *testing.T) {
 	ps, err := ReadCorpus(CorpusDir)
@@ -356,10 +357,14 @@ func TestCostCorpus(t *testing.T) {
 		}
 		ns := res.NsPerInstruction(r.Turns)
 		for range 2 {
-			if ns/peer <= limit {
+			if ns/peer <= limit && res.HeapRatio() <= MaxHeapRatio {
 				break
 			}
-			ns = min(ns, r.Run(p.Source).NsPerInstruction(r.Turns))
+			again := r.Run(p.Source)
+			ns = min(ns, again.NsPerInstruction(r.Turns))
+			if again.HeapRatio() < res.HeapRatio() {
+				res.Held, res.Weighed = again.Held, again.Weighed
+			}
 		}
 		t.Log(checkBounds(t, p.Name, res, ns, peer))
 		// The known pinning attack (string.sub of a new 16 MiB string,

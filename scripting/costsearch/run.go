@@ -226,10 +226,15 @@ func liveHeap() uint64 {
 // the cleanups of values that died (the sandbox forgets the names of
 // dropped values in cleanups) run after the collection that found them
 // dead, so it collects until the live heap stops shrinking.
+// Each round waits for the cleanups its collection queued (cleanupsRun)
+// rather than for time to pass: on a loaded machine the cleanups'
+// goroutine may not run for many milliseconds, and the names of a
+// million dropped closures were still held when the heap was read.
 func settledHeap() uint64 {
+	cleanupsRun()
 	last := liveHeap()
 	for range 20 {
-		time.Sleep(time.Millisecond)
+		cleanupsRun()
 		now := liveHeap()
 		if now >= last-last/1000 {
 			return min(now, last)
@@ -237,6 +242,21 @@ func settledHeap() uint64 {
 		last = now
 	}
 	return last
+}
+
+// cleanupsRun collects, and waits (a second at the most) until a cleanup
+// that collection queued has run: the cleanups queued before it have run
+// too, as they run in the order they are queued.
+func cleanupsRun() {
+	done := make(chan struct{})
+	p := new([32]byte)
+	runtime.AddCleanup(p, func(c chan struct{}) { close(c) }, done)
+	p = nil
+	runtime.GC()
+	select {
+	case <-done:
+	case <-time.After(time.Second):
+	}
 }
 
 // idleWatchdog waits, a second at the most, until the process's watchdog
