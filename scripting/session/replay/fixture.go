@@ -46,8 +46,11 @@ func (f *File) Fixture(setup session.Setup, o FixtureOptions) ([]byte, error) {
 		return nil, err
 	}
 	defer s.Close()
-	for i := 0; i < first; i++ {
-		if err := f.Apply(s, i); err != nil {
+	if first > 0 {
+		// The last game starts afresh at its new game, under the setup's
+		// mods: what came before it (other games, reloads) leaves nothing
+		// in it, and is not played again.
+		if err := f.Apply(s, first-1); err != nil {
 			return nil, err
 		}
 	}
@@ -115,11 +118,11 @@ func (f *File) Fixture(setup session.Setup, o FixtureOptions) ([]byte, error) {
 			return nil, err
 		}
 		if err := s.Play(a); err != nil {
-			return nil, fmt.Errorf("action %d: %w", i+1, err)
+			return nil, &Divergence{Action: i + 1, Turn: f.Actions[i].Turn, What: fmt.Sprintf("%s cannot be played again under the mods as they stand (%v): start a new game and record it again", describe(f.Actions[i]), err)}
 		}
 		st := s.State()
 		if d := f.Actions[i].Digest; d != "" && session.Digest(r, st) != d {
-			return nil, &Divergence{Action: i + 1, Turn: f.Actions[i].Turn, What: "the game differs from the recording"}
+			return nil, &Divergence{Action: i + 1, Turn: f.Actions[i].Turn, What: fmt.Sprintf("after %s the game differs from the recording: %s", describe(f.Actions[i]), differences(f.Actions[i].State, session.Summarize(r, st), st))}
 		}
 		fmt.Fprintf(&b, "Move: %s\n", a.Dir)
 		if sp := s.LastSpawns(); len(sp) > 0 {

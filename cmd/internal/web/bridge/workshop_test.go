@@ -317,3 +317,85 @@ func TestZipRoundTrip(t *testing.T) {
 		}
 	})
 }
+
+// TestRecordCaseAnyStart: a case is recorded from any game the page can
+// start: a new game, a new game after an edit or a changed setting, a
+// reload mid-game, and it passes the fixture runner as written.
+func TestRecordCaseAnyStart(t *testing.T) {
+	files := newMod(t, "burn")
+	files["main.lua"] = burnLua
+	src := []bridge.ModSource{{Name: "burn", Files: files}}
+	dirs := []string{"left", "down", "right", "up"}
+	edited := map[string]string{}
+	for k, v := range files {
+		edited[k] = v
+	}
+	edited["main.lua"] = strings.Replace(burnLua, `"fire", 3)`, `"fire", 2)`, 1)
+	for _, tc := range []struct {
+		name string
+		play func(b *bridge.Bridge)
+		last map[string]string // the mod's files at the end
+	}{
+		{"new game", func(b *bridge.Bridge) { ok(t, b.Restart("4")) }, files},
+		{"two new games", func(b *bridge.Bridge) { ok(t, b.Restart("4")); ok(t, b.Move("left")); ok(t, b.Restart("5")) }, files},
+		{"an edit, then a new game", func(b *bridge.Bridge) {
+			ok(t, b.ReloadMods([]bridge.ModSource{{Name: "burn", Files: edited}}, nil))
+			ok(t, b.Restart("6"))
+		}, edited},
+		{"a changed setting, then a new game", func(b *bridge.Bridge) {
+			ok(t, b.ReloadMods(src, []string{"burn.max_turns=50"}))
+			ok(t, b.Restart("7"))
+		}, files},
+		{"a new game, then an edit", func(b *bridge.Bridge) {
+			ok(t, b.Restart("6"))
+			ok(t, b.Move("up"))
+			ok(t, b.ReloadMods([]bridge.ModSource{{Name: "burn", Files: edited}}, nil))
+		}, edited},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := bridge.New()
+			defer b.Close()
+			ok(t, b.NewGame(bridge.Options{Seed: "9", Mods: src, Record: true}, nil))
+			ok(t, b.Move("left"))
+			tc.play(b)
+			for i := 0; i < 6; i++ {
+				ok(t, b.Move(dirs[i%4]))
+			}
+			r := b.RecordCase("BURN-2", "")
+			if r.Error != nil {
+				t.Fatal(r.Error)
+			}
+			with := map[string]string{}
+			for k, v := range tc.last {
+				with[k] = v
+			}
+			with["burn.cases"] = r.Text
+			if strings.Contains(tc.name, "setting") && !strings.Contains(r.Text, "ModSet: burn.max_turns=50") {
+				t.Errorf("the case has not the setting:\n%s", r.Text)
+			}
+			res := bridge.RunCases(bridge.ModSource{Name: "burn", Files: with})
+			if len(res.Cases) != 1 || !res.Cases[0].OK {
+				t.Fatalf("the recorded case fails: %+v\n%s", res.Cases, r.Text)
+			}
+		})
+	}
+}
+
+// TestRecordCaseRefused: a move the mod as it stands refuses cannot be
+// written, and the message says which move and what to do.
+func TestRecordCaseRefused(t *testing.T) {
+	files := newMod(t, "cap")
+	src := []bridge.ModSource{{Name: "cap", Files: files}}
+	b := bridge.New()
+	defer b.Close()
+	ok(t, b.NewGame(bridge.Options{Seed: "9", Mods: src, Record: true}, nil))
+	ok(t, b.Restart("3"))
+	for _, d := range []string{"left", "down"} {
+		ok(t, b.Move(d))
+	}
+	ok(t, b.ReloadMods(src, []string{"cap.max_turns=1"}))
+	r := b.RecordCase("CAP-2", "")
+	if r.Error == nil || !strings.Contains(r.Error.Message, "move down cannot be played again under the mods as they stand") || !strings.Contains(r.Error.Message, "start a new game and record it again") {
+		t.Fatalf("recording a move the mod now refuses: %+v", r.Error)
+	}
+}
