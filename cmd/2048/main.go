@@ -133,10 +133,11 @@ func runTest(args []string, stdout, stderr io.Writer) int {
 	verbose := fs.Bool("v", false, "list every case that passes, not only the failures")
 	watch := fs.Bool("watch", false, "run the fixtures again each time a file of the folders they involve changes (the fixtures' and their mods'), until Ctrl+C")
 	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), `Usage: 2048 test [-v] [--watch] [PATH ...]
+		fmt.Fprint(fs.Output(), `Usage: 2048 test [-v] [--watch] [PATH|ID ...]
 
 Runs the fixture files (.cases) named, and every one below the folders named
-(default: the current folder). For each failing case it prints the file and
+(default: the current folder). An ID that is no file or folder here names an
+installed mod (2048 mod install): its fixtures run from its folder. For each failing case it prints the file and
 line of the failing assertion, the case, the step, and expected and actual
 side by side; its last line is "N passed, N failed". It exits 0 only when no
 case failed and at least one passed: no fixture found is an error (exit 1).
@@ -156,6 +157,20 @@ error naming the mod and its call (exit 1), and no count is written.
 	paths := fs.Args()
 	if len(paths) == 0 {
 		paths = []string{"."}
+	}
+	var bad []string
+	for i, p := range paths {
+		dir, err := modRefDir(p)
+		if err != nil {
+			bad = append(bad, err.Error())
+		}
+		paths[i] = dir
+	}
+	if len(bad) > 0 {
+		for _, e := range bad {
+			fmt.Fprintf(stderr, "2048 test: %s\n", safe(e))
+		}
+		return 1
 	}
 	sum := fixture.RunPaths(paths, termtext.Writer{W: stdout}, *verbose)
 	if sum.Err != nil {

@@ -43,21 +43,45 @@ func userModsDir() (string, error) {
 // loadModRef loads the mod that ref names: a folder, or the id of an
 // installed mod.
 func loadModRef(ref string) (*scripting.Mod, error) {
-	if info, err := os.Stat(ref); err == nil && info.IsDir() {
-		return scripting.LoadMod(ref)
-	}
-	if !modID.MatchString(ref) {
-		return scripting.LoadMod(ref) // names the missing folder
-	}
-	dir, err := userModsDir()
+	dir, err := modRefDir(ref)
 	if err != nil {
 		return nil, err
 	}
-	installed := filepath.Join(dir, ref)
-	if info, err := os.Stat(installed); err != nil || !info.IsDir() {
-		return nil, fmt.Errorf("mod %s: no folder %s, and no installed mod %s (in %s; install one with 2048 mod install DIR|ZIP)", ref, ref, ref, dir)
+	return scripting.LoadMod(dir)
+}
+
+// modRefDir returns the folder ref names: ref itself when it is a file or
+// a folder, or when it cannot be a mod's id (loading it names what is
+// missing), else the installed mod's folder of that id. An id that names
+// no installed mod is an error that lists the installed ones.
+func modRefDir(ref string) (string, error) {
+	if _, err := os.Stat(ref); err == nil || !modID.MatchString(ref) {
+		return ref, nil
 	}
-	return scripting.LoadMod(installed)
+	dir, err := userModsDir()
+	if err != nil {
+		return "", err
+	}
+	installed := filepath.Join(dir, ref)
+	if info, err := os.Stat(installed); err == nil && info.IsDir() {
+		return installed, nil
+	}
+	have := "none"
+	if ids := installedIDs(dir); len(ids) > 0 {
+		have = strings.Join(ids, ", ")
+	}
+	return "", fmt.Errorf("mod %s: no folder %s, and no installed mod %s in %s (installed: %s; install one with 2048 mod install DIR|ZIP)", ref, ref, ref, dir, have)
+}
+
+// installedIDs returns the ids of the mods installed in dir, sorted.
+func installedIDs(dir string) []string {
+	var ids []string
+	for _, m := range modsIn(dir) {
+		if m != dir {
+			ids = append(ids, filepath.Base(m))
+		}
+	}
+	return ids
 }
 
 const modListUsage = `Usage: 2048 mod list [DIR|ID ...]

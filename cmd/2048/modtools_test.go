@@ -64,6 +64,16 @@ func TestModInstallListCheck(t *testing.T) {
 			t.Errorf("mod list lacks %q:\n%s", want, out)
 		}
 	}
+	// test takes an installed mod's id, as check does; an id that names
+	// nothing lists the installed mods.
+	out, errOut, code = run2048(t, dir, "test", "freeze")
+	if code != 0 || !strings.Contains(out, "2 passed, 0 failed") {
+		t.Errorf("test freeze: exit %d\n%s%s", code, out, errOut)
+	}
+	_, errOut, code = run2048(t, dir, "test", "frieze")
+	if code != 1 || !strings.Contains(errOut, "no installed mod frieze in ") || !strings.Contains(errOut, "installed: freeze, one_way;") {
+		t.Errorf("test of an id not installed: exit %d\n%s", code, errOut)
+	}
 	// --mod takes an installed mod's id.
 	o, _, _ := parsePlay([]string{"--mod", "one_way", "--mod-set", "one_way.direction=left"}, nil)
 	o.stateDir = filepath.Join(dir, "state")
