@@ -1,6 +1,8 @@
 package scripting
 
 import (
+	"errors"
+	"fmt"
 	"maps"
 	"math"
 	"regexp"
@@ -508,7 +510,19 @@ func (m *modRun) luaRequire(L *lua.LState) int {
 	}
 	fn, err := m.compile(name + ".lua")
 	if err != nil {
-		L.RaiseError("require: %v", err)
+		// A file that does not compile is where the error is; one that
+		// cannot be read is an error of the require.
+		if me := (*ModError)(nil); errors.As(err, &me) {
+			fe := &FileError{}
+			me.As(&fe)
+			m.required.err, m.required.raised = err, fmt.Sprintf("require %q: %s", name, fe.Error())
+			L.RaiseError("%s", m.required.raised)
+		}
+		what := err.Error()
+		if fe := (*FileError)(nil); errors.As(err, &fe) {
+			what = fe.File + ": " + fe.Message
+		}
+		L.RaiseError("require %q: %s", name, what)
 	}
 	m.modules[name] = lua.LTrue // a module that requires itself gets true
 	L.Push(fn)

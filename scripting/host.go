@@ -93,8 +93,15 @@ type Host struct {
 }
 
 type modRun struct {
-	host    *Host
-	mod     *Mod
+	host *Host
+	mod  *Mod
+	// required is the last file require could not compile or read, and
+	// what it raised: a load that fails with that error is located in
+	// the required file, not at the require.
+	required struct {
+		err    error
+		raised string
+	}
 	key     string // the key of its record in the state's Data
 	L       *lua.LState
 	budget  *sandbox.Budget

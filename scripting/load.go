@@ -2,7 +2,6 @@ package scripting
 
 import (
 	"errors"
-	"fmt"
 	"path/filepath"
 	"strings"
 	"weak"
@@ -69,6 +68,9 @@ func (h *Host) load(mod *Mod) error {
 	err = m.L.CallByParam(lua.P{Fn: fn, NRet: 0, Protect: true})
 	used, stopped := m.budget.End(h.limits.LoadInstructions)
 	if err != nil {
+		if api := (*lua.ApiError)(nil); m.required.err != nil && errors.As(err, &api) && strings.HasSuffix(sandbox.SafeString(api.Object), m.required.raised) {
+			return m.required.err // a required file's error, where it is
+		}
 		me := m.report("load", err, stopped)
 		if me.Failsafe && h.deterministic {
 			return h.costModel(me)
@@ -101,7 +103,7 @@ func (h *Host) load(mod *Mod) error {
 func (m *modRun) compile(rel string) (*lua.LFunction, error) {
 	src, err := m.mod.readFile(rel, MaxSource)
 	if err != nil {
-		return nil, fmt.Errorf("mod %s: %s: %v", m.mod.ID(), rel, err)
+		return nil, &FileError{Mod: m.mod.ID(), Dir: m.mod.Dir, File: rel, Message: err.Error()}
 	}
 	c, ok := sandbox.CachedCompile(string(src), rel)
 	if !ok {
@@ -109,7 +111,14 @@ func (m *modRun) compile(rel string) (*lua.LFunction, error) {
 			return nil, &ModError{Report{Mod: m.mod.ID(), Event: "load", File: rel, Message: err.Error()}}
 		}
 		if c, err = sandbox.CompileCached(string(src), rel, storageNote); err != nil {
-			return nil, m.report("load", err, sandbox.Stop{})
+			me := m.report("load", err, sandbox.Stop{})
+			if me.File == "" {
+				me.File = rel
+			}
+			if me.EOF {
+				me.Line = lastLine(string(src))
+			}
+			return nil, me
 		}
 	}
 	fn, err := sandbox.Bind(m.L, c.Proto, m.meters)

@@ -165,7 +165,7 @@ func TestLoadErrors(t *testing.T) {
 		line  int
 	}{
 		{"syntax error", map[string]string{"main.lua": "local x = 1\nlocal y = = 2\n"},
-			[]string{"mod bad (main.lua:2): load: ", "syntax error"}, "main.lua", 2},
+			[]string{"mod bad (main.lua:2:11): load: syntax error near '='"}, "main.lua", 2},
 		{"runtime error", map[string]string{"main.lua": "local x = 1\n\nerror('boom')\n"},
 			[]string{"mod bad (main.lua:3): load: boom"}, "main.lua", 3},
 		{"runtime error in a function", map[string]string{"main.lua": "local t = nil\nlocal function f()\n  return t.x\nend\nf()\n"},
@@ -175,13 +175,13 @@ func TestLoadErrors(t *testing.T) {
 		{"runtime error in a required file", map[string]string{"main.lua": "local x = 1\nrequire('lib')\n", "lib.lua": "\n\nerror('libboom')\n"},
 			[]string{"mod bad (lib.lua:3): load: libboom"}, "lib.lua", 3},
 		{"syntax error in a required file", map[string]string{"main.lua": "local x = 1\nrequire('lib')\n", "lib.lua": "\n\nlocal = 3\n"},
-			[]string{"mod bad (main.lua:2): load: require: ", "lib.lua:3", "syntax error"}, "main.lua", 2},
+			[]string{"mod bad (lib.lua:3:7): load: syntax error near '='"}, "lib.lua", 3},
 		{"other entry", map[string]string{"mod.toml+": "entry = \"start.lua\"\n", "start.lua": "\nerror('from start')\n"},
 			[]string{"mod bad (start.lua:2): load: from start"}, "start.lua", 2},
 		{"operator chain too deep", map[string]string{"main.lua": "local a = 1\n\nlocal x = a" + strings.Repeat(" + a", 2000) + "\n"},
 			[]string{"mod bad (main.lua:3): load: expressions nested more than 1000 levels deep (an operator chain counts each operator)"}, "main.lua", 3},
 		{"right-associative chain too deep", map[string]string{"main.lua": "local a = 1\n\nlocal x = a" + strings.Repeat(" ^ a", 20000) + "\n"},
-			[]string{"mod bad (main.lua:3): load: ", "expressions nested too deep (an operator chain counts each operator)"}, "main.lua", 3},
+			[]string{"mod bad (main.lua:3:", "): load: expressions nested too deep (an operator chain counts each operator)"}, "main.lua", 3},
 		{"too many upvalues", map[string]string{"main.lua": manyUpvalues()},
 			[]string{"mod bad (main.lua:4): load: function at line 4 has more than 255 upvalues"}, "main.lua", 4},
 		{"binary chunk", map[string]string{"main.lua": "\x1bLua\x51\x00"},
@@ -242,15 +242,56 @@ func manyUpvalues() string {
 		strings.Join(names[0], ", "), ones, strings.Join(names[1], ", "), ones, strings.Join(append(names[0], names[1]...), " + "))
 }
 
-// TestLoadSyntaxErrorFile: a syntax error's report names its file, as
-// every other load error's does.
-func TestLoadSyntaxErrorFile(t *testing.T) {
+// TestLoadErrorsLocated: every kind of load error is a *FileError for
+// errors.As, its place as values (file, line, column, the end of the
+// file), and its text names the place once.
+func TestLoadErrorsLocated(t *testing.T) {
 	g := mergeGame(t)
-	m := loadMod(t, writeMod(t, "bad", "", map[string]string{"main.lua": "local x = 1\nlocal y = = 2\n"}))
-	_, err := scripting.NewHost([]*scripting.Mod{m}, g.Rules(), g.Options(), testLimits)
-	var me *scripting.ModError
-	if !errors.As(err, &me) || me.File != "main.lua" || me.Line != 2 || !strings.HasPrefix(err.Error(), "mod bad (main.lua:2): load: ") {
-		t.Errorf("NewHost: %v, want mod bad (main.lua:2): load: ...", err)
+	for _, tt := range []struct {
+		name     string
+		manifest string // added to the manifest
+		files    map[string]string
+		want     scripting.FileError // Mod, File, Line, Column, EOF, Key, Message
+	}{
+		{"syntax", "", map[string]string{"main.lua": "local x = 1\nlocal y = = 2\n"},
+			scripting.FileError{Mod: "bad", File: "main.lua", Line: 2, Column: 11, Message: "syntax error near '='"}},
+		{"runtime at load", "", map[string]string{"main.lua": "\n\nerror('boom')\n"},
+			scripting.FileError{Mod: "bad", File: "main.lua", Line: 3, Message: "boom"}},
+		{"manifest", "rulesets = [\"hex\"]\n", map[string]string{"main.lua": ""},
+			scripting.FileError{Mod: "bad", File: "mod.toml", Line: 5, Key: "rulesets", Message: `unknown ruleset "hex" (classic, cellular)`}},
+		{"manifest syntax", "priority = = 1\n", map[string]string{"main.lua": ""},
+			scripting.FileError{File: "mod.toml", Line: 5, Column: 12, Message: "expected value but found '=' instead"}},
+		{"manifest at its end", "rulesets = [\"classic\"", map[string]string{"main.lua": ""},
+			scripting.FileError{File: "mod.toml", Line: 5, Column: 21, Message: "expected a comma (',') or array terminator (']'), but got end of file"}},
+		{"a required file's syntax", "", map[string]string{"main.lua": "local x = 1\nrequire('lib')\n", "lib.lua": "\n\nlocal = 3\n"},
+			scripting.FileError{Mod: "bad", File: "lib.lua", Line: 3, Column: 7, Message: "syntax error near '='"}},
+		{"a required file's error", "", map[string]string{"main.lua": "require('lib')\n", "lib.lua": "\nerror('lib')\n"},
+			scripting.FileError{Mod: "bad", File: "lib.lua", Line: 2, Message: "lib"}},
+		{"a required file missing", "", map[string]string{"main.lua": "\nrequire('lib')\n"},
+			scripting.FileError{Mod: "bad", File: "main.lua", Line: 2, Message: `require "lib": lib.lua: no such file in the mod's folder`}},
+		{"Lua at its end", "", map[string]string{"main.lua": "local x = 1\nif x then\n  x = 2\n"},
+			scripting.FileError{Mod: "bad", File: "main.lua", Line: 3, EOF: true, Message: "syntax error at the end of the file"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := writeMod(t, "bad", tt.manifest, tt.files)
+			m, err := scripting.LoadMod(dir)
+			if err == nil {
+				_, err = scripting.NewHost([]*scripting.Mod{m}, g.Rules(), g.Options(), testLimits)
+			}
+			var fe *scripting.FileError
+			if !errors.As(err, &fe) {
+				t.Fatalf("%v (%T) is no *FileError", err, err)
+			}
+			got := *fe
+			got.Dir, got.Err = "", nil
+			if got != tt.want {
+				t.Errorf("%v:\n got %+v\nwant %+v", err, got, tt.want)
+			}
+			place := fmt.Sprintf("%s:%d", tt.want.File, tt.want.Line)
+			if n := strings.Count(err.Error(), place); n != 1 || strings.Count(err.Error(), tt.want.File) != 1 {
+				t.Errorf("%q names its place %d times", err, n)
+			}
+		})
 	}
 }
 

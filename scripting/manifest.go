@@ -6,7 +6,7 @@ import (
 	"io/fs"
 	"math"
 	"os"
-	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"sort"
@@ -16,6 +16,132 @@ import (
 
 	"github.com/mod2048/mod2048/config"
 )
+
+// manifestType returns the Go type of the Manifest's field (or a setting's
+// field) at key, by the fields' toml tags.
+func manifestType(key toml.Key) (reflect.Type, bool) {
+	t := reflect.TypeFor[Manifest]()
+	for _, part := range key {
+		switch t.Kind() {
+		case reflect.Map:
+			t = t.Elem()
+		case reflect.Struct:
+			f, ok := fieldByTag(t, part)
+			if !ok {
+				return nil, false
+			}
+			t = f.Type
+		default:
+			return nil, false
+		}
+	}
+	return t, true
+}
+
+func fieldByTag(t reflect.Type, tag string) (reflect.StructField, bool) {
+	for i := range t.NumField() {
+		if f := t.Field(i); f.Tag.Get("toml") == tag {
+			return f, true
+		}
+	}
+	return reflect.StructField{}, false
+}
+
+// valueAt is the TOML value at key in a decoded document.
+func valueAt(doc map[string]any, key toml.Key) any {
+	var v any = doc
+	for _, part := range key {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		v = m[part]
+	}
+	return v
+}
+
+// fits reports whether the TOML value v decodes into a value of type t.
+func fits(v any, t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Interface:
+		return true
+	case reflect.Pointer:
+		return fits(v, t.Elem())
+	case reflect.String:
+		_, ok := v.(string)
+		return ok
+	case reflect.Int:
+		_, ok := v.(int64)
+		return ok
+	case reflect.Float64:
+		switch v.(type) {
+		case int64, float64:
+			return true
+		}
+		return false
+	case reflect.Slice:
+		list, ok := v.([]any)
+		if !ok {
+			return false
+		}
+		for _, e := range list {
+			if !fits(e, t.Elem()) {
+				return false
+			}
+		}
+		return true
+	case reflect.Map, reflect.Struct:
+		_, ok := v.(map[string]any)
+		return ok
+	}
+	return false
+}
+
+// tomlKind names the TOML values a field of type t takes.
+func tomlKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Pointer:
+		return tomlKind(t.Elem())
+	case reflect.String:
+		return "a string"
+	case reflect.Int:
+		return "an integer"
+	case reflect.Float64:
+		return "a number"
+	case reflect.Slice:
+		return "an array of " + strings.TrimPrefix(strings.TrimPrefix(tomlKind(t.Elem()), "a "), "an ") + "s"
+	case reflect.Map:
+		return "a table of settings ([settings.NAME])"
+	}
+	return "a table"
+}
+
+// tomlKindOf names the kind of a TOML value.
+func tomlKindOf(v any) string {
+	switch v.(type) {
+	case string:
+		return "a string"
+	case int64:
+		return "an integer"
+	case float64:
+		return "a float"
+	case bool:
+		return "a boolean"
+	case []any:
+		return "an array holding other values"
+	case []map[string]any:
+		return "an array of tables"
+	case map[string]any:
+		return "a table"
+	}
+	return "a date or time"
+}
+
+// idOf is the id a decoded manifest gives, if any.
+func idOf(doc map[string]any) string {
+	id, _ := doc["id"].(string)
+	return id
+}
 
 // APIVersion is the version of the mod API this host offers. A mod names the
 // version it was written for in its manifest; a mod for a later version is
@@ -116,50 +242,49 @@ func LoadMod(dir string) (*Mod, error) { return loadMod(dir, nil) }
 // loadMod reads and checks the mod in dir, or in fsys when it is not nil
 // (dir then only names it).
 func loadMod(dir string, fsys fs.FS) (*Mod, error) {
-	path := filepath.Join(dir, ManifestName)
 	src, err := readIn(fsys, dir, ManifestName, MaxManifest)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("%s: not a mod: it has no %s", dir, ManifestName)
+			return nil, &FileError{Dir: dir, Message: "not a mod: it has no " + ManifestName}
 		}
-		return nil, fmt.Errorf("%s: %v", path, err)
+		return nil, &FileError{Dir: dir, File: ManifestName, Message: err.Error()}
 	}
-	var m Manifest
-	md, err := toml.Decode(string(src), &m)
+	// The manifest is read twice: as TOML values, whose types are checked
+	// against the Manifest's fields at their keys' lines, then into the
+	// Manifest, which then cannot fail on a type.
+	var raw map[string]any
+	md, err := toml.Decode(string(src), &raw)
 	if err != nil {
+		fe := &FileError{Dir: dir, File: ManifestName, Message: strings.TrimPrefix(err.Error(), "toml: ")}
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
-			return nil, fmt.Errorf("%s:%d: %s", path, pe.Position.Line, pe.Message)
+			fe.Line, fe.Column, fe.Message = pe.Position.Line, pe.Position.Col, pe.Message
+			if fe.Line > lastLine(string(src)) {
+				fe.Line, fe.Column, fe.EOF = lastLine(string(src)), 0, true
+			}
 		}
-		return nil, fmt.Errorf("%s: %s", path, strings.TrimPrefix(err.Error(), "toml: "))
+		return nil, fe
 	}
 	lines := config.KeyLines(src)
-	lineOf := func(key string) string {
-		if n := lines[key]; n > 0 {
-			return fmt.Sprintf("%s:%d", path, n)
-		}
-		return path
-	}
-	if und := md.Undecoded(); len(und) > 0 {
-		k := und[0].String()
-		return nil, fmt.Errorf("%s: %s: unknown key", lineOf(k), k)
+	bad := func(key, format string, args ...any) error {
+		return &FileError{Mod: idOf(raw), Dir: dir, File: ManifestName, Line: lines[key], Key: key, Message: fmt.Sprintf(format, args...)}
 	}
 	for _, k := range md.Keys() {
-		if strings.Join(k, ".") != strings.ToLower(strings.Join(k, ".")) && len(k) == 1 {
-			return nil, fmt.Errorf("%s: %s: keys are lower case", lineOf(k.String()), k)
+		key := k.String()
+		if len(k) == 1 && key != strings.ToLower(key) {
+			return nil, bad(key, "keys are lower case")
+		}
+		t, ok := manifestType(k)
+		if !ok {
+			return nil, bad(key, "unknown key")
+		}
+		if want := tomlKind(t); !fits(valueAt(raw, k), t) {
+			return nil, bad(key, "want %s, got %s", want, tomlKindOf(valueAt(raw, k)))
 		}
 	}
-	at := func(key string) string {
-		if n := lines[key]; n > 0 {
-			return fmt.Sprintf("%s:%d", path, n)
-		}
-		return path
-	}
-	bad := func(key, format string, args ...any) error {
-		return fmt.Errorf("%s: %s: %s", at(key), key, fmt.Sprintf(format, args...))
-	}
-	if t := md.Type("settings"); t != "" && t != "Hash" {
-		return nil, bad("settings", "want a table of settings ([settings.NAME]), got a %s", strings.ToLower(t))
+	var m Manifest
+	if _, err := toml.Decode(string(src), &m); err != nil {
+		return nil, &FileError{Mod: idOf(raw), Dir: dir, File: ManifestName, Message: strings.TrimPrefix(err.Error(), "toml: ")}
 	}
 	switch {
 	case !modID.MatchString(m.ID):
@@ -201,7 +326,7 @@ func loadMod(dir string, fsys fs.FS) (*Mod, error) {
 		key := "settings." + name
 		v, err := checkSetting(name, m.Settings[name])
 		if err != nil {
-			return nil, fmt.Errorf("%s: %s: %v", at(key), key, err)
+			return nil, bad(key, "%v", err)
 		}
 		values[name] = v
 	}

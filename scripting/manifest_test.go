@@ -1,6 +1,8 @@
 package scripting_test
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -72,7 +74,7 @@ func TestLoadModErrors(t *testing.T) {
 		{name: "unknown key after others", src: manifestHead + "priority = 1\n\n# a comment\ncolour = \"red\"\n",
 			where: ":8: colour: ", want: []string{"unknown key"}},
 		{name: "unknown table", src: manifestHead + "[extra]\na = 1\n",
-			where: ":5: extra", want: []string{"unknown key"}},
+			where: ":5: extra: ", want: []string{"unknown key"}},
 		{name: "a choice of one", src: setting(`type = "choice"`, `choices = ["a"]`, `default = "a"`),
 			where: ":6: settings.x: ", want: []string{"a choice needs two choices at least"}},
 		{name: "a choice's default not among them", src: setting(`type = "choice"`, `choices = ["a", "b"]`, `default = "c"`),
@@ -90,7 +92,7 @@ func TestLoadModErrors(t *testing.T) {
 		{name: "api_version 3", src: strings.Replace(manifestHead, "api_version = 1", "api_version = 3", 1),
 			where: ":4: api_version: ", want: []string{"needs API version 3", "offers 2"}},
 		{name: "api_version a string", src: strings.Replace(manifestHead, "api_version = 1", `api_version = "1"`, 1),
-			want: []string{"line 4", "api_version"}},
+			where: ":4: api_version: ", want: []string{"want an integer, got a string"}},
 		{name: "entry outside the folder", src: manifestHead + "entry = \"../x.lua\"\n",
 			where: ":5: entry: ", want: []string{`"../x.lua" is not a Lua file inside the mod's folder`}},
 		{name: "entry absolute", src: manifestHead + "entry = \"/etc/passwd.lua\"\n",
@@ -106,15 +108,15 @@ func TestLoadModErrors(t *testing.T) {
 		{name: "bad ruleset", src: manifestHead + "rulesets = [\"classic\", \"hex\"]\n",
 			where: ":5: rulesets: ", want: []string{`unknown ruleset "hex"`, "classic, cellular"}},
 		{name: "rulesets not a list", src: manifestHead + "rulesets = \"classic\"\n",
-			want: []string{"line 5", "rulesets"}},
+			where: ":5: rulesets: ", want: []string{"want an array of strings, got a string"}},
 		{name: "bad dependency", src: manifestHead + "depends = [\"Other\"]\n",
 			where: ":5: depends: ", want: []string{`"Other" is not a mod id`}},
 		{name: "priority a string", src: manifestHead + "priority = \"high\"\n",
-			want: []string{"line 5", "priority"}},
+			where: ":5: priority: ", want: []string{"want an integer, got a string"}},
 		{name: "toml syntax", src: manifestHead + "priority = = 1\n",
-			where: ":5: ", want: []string{}},
+			where: ":5:12: ", want: []string{"expected value but found '=' instead"}},
 		{name: "id twice", src: manifestHead + "id = \"n\"\n",
-			where: ":5: ", want: []string{"id"}},
+			where: ":5:17: ", want: []string{"Key 'id' has already been defined"}},
 		{name: "setting type unknown", src: setting(`type = "float"`, `default = 1.5`),
 			where: ":6: settings.x: ", want: []string{`type "float" is not int, number, bool, string or choice`}},
 		{name: "setting without a type", src: setting(`default = 1`),
@@ -138,7 +140,7 @@ func TestLoadModErrors(t *testing.T) {
 		{name: "string default a number", src: setting(`type = "string"`, `default = 3`),
 			where: ":6: settings.x: ", want: []string{"want a string, got 3"}},
 		{name: "bound a string", src: setting(`type = "int"`, `default = 1`, `min = "low"`),
-			want: []string{"line 9", "settings.x.min"}},
+			where: ":9: settings.x.min: ", want: []string{"want a number, got a string"}},
 		{name: "default below min", src: setting(`type = "int"`, `default = 0`, `min = 1`, `max = 9`),
 			where: ":6: settings.x: ", want: []string{"0 is below the minimum 1"}},
 		{name: "default above max", src: setting(`type = "number"`, `default = 9.5`, `min = 1`, `max = 9`),
@@ -146,7 +148,7 @@ func TestLoadModErrors(t *testing.T) {
 		{name: "bounds crossed", src: setting(`type = "int"`, `default = 5`, `min = 10`, `max = 1`),
 			where: ":6: settings.x: ", want: []string{"below the minimum 10"}},
 		{name: "setting not a table", src: manifestHead + "[settings]\nx = 3\n",
-			want: []string{"line 6", "settings.x"}},
+			where: ":6: settings.x: ", want: []string{"want a table, got an integer"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -166,6 +168,23 @@ func TestLoadModErrors(t *testing.T) {
 				if !strings.Contains(msg, w) {
 					t.Errorf("error %q does not say %q", msg, w)
 				}
+			}
+			// The place is a value: the line and column of where, and the
+			// key when it names one.
+			var fe *scripting.FileError
+			if !errors.As(err, &fe) || fe.File != scripting.ManifestName {
+				t.Fatalf("error %q is no *FileError of the manifest: %#v", msg, fe)
+			}
+			place := strings.Split(strings.TrimSuffix(tt.where, ": "), ": ")
+			where := fmt.Sprintf(":%d: ", fe.Line)
+			if fe.Column > 0 {
+				where = fmt.Sprintf(":%d:%d: ", fe.Line, fe.Column)
+			}
+			if len(place) > 1 {
+				where += fe.Key + ": "
+			}
+			if where != tt.where || !strings.HasSuffix(msg, fe.Message) || strings.Contains(fe.Message, "mod.toml") {
+				t.Errorf("error %q: its values %+v do not say %q", msg, fe, tt.where)
 			}
 		})
 	}

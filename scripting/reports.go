@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	lua "github.com/mod2048/mod2048/scripting/internal/lua"
+	"github.com/mod2048/mod2048/scripting/internal/lua/parse"
 	"github.com/mod2048/mod2048/scripting/internal/sandbox"
 
 	"github.com/mod2048/mod2048/engine"
@@ -16,10 +17,15 @@ import (
 // Report is a mod's error: which mod, in which event, where in its Lua
 // files, and what. The game goes on without the mod's effects on that turn.
 type Report struct {
-	Mod       string
-	Event     string
-	File      string
-	Line      int
+	Mod   string
+	Event string
+	File  string
+	Line  int
+	// Column is where on the line a file that does not compile stops
+	// making sense, when the parser says (from 1; 0 otherwise); EOF says
+	// the file ended too soon (Line is then its last line).
+	Column    int
+	EOF       bool
 	Message   string
 	Traceback string
 	Disabled  bool // the mod failed too often and is now off
@@ -33,7 +39,10 @@ type Report struct {
 
 func (r Report) Error() string {
 	where := r.Mod
-	if r.File != "" {
+	switch {
+	case r.File != "" && r.Column > 0:
+		where = fmt.Sprintf("%s (%s:%d:%d)", r.Mod, r.File, r.Line, r.Column)
+	case r.File != "":
 		where = fmt.Sprintf("%s (%s:%d)", r.Mod, r.File, r.Line)
 	}
 	msg := fmt.Sprintf("mod %s: %s: %s", where, r.Event, r.Message)
@@ -48,6 +57,18 @@ func (r Report) Error() string {
 type ModError struct{ Report }
 
 func (e *ModError) Error() string { return e.Report.Error() }
+
+// As makes a ModError with a file (a Lua file that does not compile, or
+// the mod's error at a line of it) a *FileError for errors.As, standing
+// for the ModError (its Err).
+func (e *ModError) As(target any) bool {
+	fe, ok := target.(**FileError)
+	if !ok || e.File == "" {
+		return false
+	}
+	*fe = &FileError{Mod: e.Mod, File: e.File, Line: e.Line, Column: e.Column, EOF: e.EOF, Message: e.Message, Err: e}
+	return true
+}
 
 // CostModelError is the error of a call the failsafe stopped in a
 // deterministic host (Deterministic): the call ran for FailsafeTime, or
@@ -132,45 +153,50 @@ func (h *Host) Log(id string) []string {
 	return nil
 }
 
-var (
-	luaWhere  = regexp.MustCompile(`^([A-Za-z0-9_./-]+\.lua):([0-9]+):\s*`)
-	luaSyntax = regexp.MustCompile(`^([A-Za-z0-9_./-]+\.lua) line:([0-9]+)\(column:[0-9]+\)\s*`)
-	// luaCompile is where gopher-lua's compiler says it stopped; line 0
-	// is the file's chunk.
-	luaCompile = regexp.MustCompile(`^compile error near line\(([0-9]+)\) ([A-Za-z0-9_./-]+\.lua):\s*`)
-)
+// luaWhere is the place Lua's error() puts before a message (level 1,
+// as the VM's own errors have it): "main.lua:12: ". In Lua, a runtime
+// error's place is part of its value, a string, so it is read from there.
+var luaWhere = regexp.MustCompile(`^([A-Za-z0-9_./-]+\.lua):([0-9]+):\s*`)
 
 // report turns a Lua error into a *ModError naming the mod, the event, the
 // file and line, with the traceback.
 func (m *modRun) report(ev string, err error, stopped sandbox.Stop) *ModError {
 	r := Report{Mod: m.mod.ID(), Event: ev}
 	var api *lua.ApiError
-	if errors.As(err, &api) {
-		r.Message = sandbox.SafeString(api.Object)
-		r.Traceback = api.StackTrace
-		if api.Type == lua.ApiErrorSyntax && api.Cause != nil {
-			r.Message = api.Cause.Error()
+	if !errors.As(err, &api) {
+		r.Message = err.Error()
+	} else if api.Type == lua.ApiErrorSyntax && api.Cause != nil {
+		// A file that does not compile: the compiler's place, as values
+		// (compile names the file of a CompileError).
+		var pe *parse.Error
+		var ce *lua.CompileError
+		var de *sandbox.DepthError
+		switch cause := api.Cause; {
+		case errors.As(cause, &pe):
+			r.File, r.Line, r.Column, r.Message = pe.Pos.Source, pe.Pos.Line, pe.Pos.Column, pe.Message
+			if pe.Pos.Line == parse.EOF {
+				r.Line, r.Column, r.EOF = 0, 0, true // compile gives the last line
+				r.Message += " at the end of the file"
+			} else if pe.Token != "" {
+				r.Message = fmt.Sprintf("%s near '%s'", pe.Message, pe.Token)
+			}
+		case errors.As(cause, &ce):
+			r.Line, r.Message = ce.Line, ce.Message
+		case errors.As(cause, &de):
+			r.File, r.Line, r.Message = de.File, de.Line, de.What()
+		default:
+			r.Message = cause.Error()
 		}
 	} else {
-		r.Message = err.Error()
-	}
-	if loc := luaWhere.FindStringSubmatch(r.Message); loc != nil {
-		r.File = loc[1]
-		fmt.Sscan(loc[2], &r.Line)
-		r.Message = r.Message[len(loc[0]):]
-	} else if loc := luaWhere.FindStringSubmatch(firstTraceLine(r.Traceback)); loc != nil {
-		r.File = loc[1]
-		fmt.Sscan(loc[2], &r.Line)
-	}
-	if r.File == "" {
-		if loc := luaSyntax.FindStringSubmatch(r.Message); loc != nil {
+		r.Message = sandbox.SafeString(api.Object)
+		r.Traceback = api.StackTrace
+		if loc := luaWhere.FindStringSubmatch(r.Message); loc != nil {
 			r.File = loc[1]
 			fmt.Sscan(loc[2], &r.Line)
 			r.Message = r.Message[len(loc[0]):]
-		} else if loc := luaCompile.FindStringSubmatch(r.Message); loc != nil {
-			r.File = loc[2]
-			fmt.Sscan(loc[1], &r.Line)
-			r.Message = r.Message[len(loc[0]):]
+		} else if loc := luaWhere.FindStringSubmatch(firstTraceLine(r.Traceback)); loc != nil {
+			r.File = loc[1]
+			fmt.Sscan(loc[2], &r.Line)
 		}
 	}
 	if stopped.Kind != sandbox.NotStopped {

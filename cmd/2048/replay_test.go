@@ -261,7 +261,9 @@ game.on("before_move", function(e) if e.dir == "up" then return {refuse = "up is
 	<-cfg.Watch
 	sc.app.HandleEvent(tui.ReloadEvent())
 	sc.app.Draw()
-	sc.contains("mods not reloaded, the last good version runs: ")
+	// The place, read from the error's values: the mod and its file's line
+	// and column, once.
+	sc.contains("mods not reloaded, the last good version runs: counter main.lua:1: syntax error at the end")
 	sc.press("Up")
 	sc.contains("up is closed")
 	sc.press("Right")

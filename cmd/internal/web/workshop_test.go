@@ -434,7 +434,7 @@ func TestWorkshopProblems(t *testing.T) {
 	p.WaitFor(`document.querySelector('.ws-tab[aria-selected="true"]').textContent === "lib.lua"`, 5*time.Second)
 	setFile(p, "lib.lua", "local M = {}\nM.fuse = = 3\nreturn M\n")
 	setFile(p, "main.lua", "local lib = require(\"lib\")\n")
-	if got := p.Text("#ws-status"); !strings.HasPrefix(got, "lib.lua:2: ") {
+	if got := p.Text("#ws-status"); !strings.HasPrefix(got, "lib.lua:2:10: syntax error near '='") {
 		t.Errorf("an error in a required file: %q, want it at lib.lua:2", got)
 	}
 	if got := lintLines(p, "lib.lua", "error"); len(got) != 1 || got[0] != 2 {

@@ -30,8 +30,11 @@ type DepthError struct {
 	Line int
 }
 
-func (e *DepthError) Error() string {
-	return fmt.Sprintf("%s:%d: expressions nested more than %d levels deep (an operator chain counts each operator)", e.File, e.Line, MaxDepth)
+func (e *DepthError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.What()) }
+
+// What is the error without its place.
+func (e *DepthError) What() string {
+	return fmt.Sprintf("expressions nested more than %d levels deep (an operator chain counts each operator)", MaxDepth)
 }
 
 // checkDepth returns a *DepthError if the chunk nests deeper than

@@ -141,7 +141,7 @@ func (f *File) Fixture(setup session.Setup, o FixtureOptions) ([]byte, error) {
 			return nil, err
 		}
 		fmt.Fprintf(&b, "ScoreΔ: %s\n", delta)
-		fmt.Fprintf(&b, "Status: %s\n", st.Status)
+		fmt.Fprintf(&b, "Status: %s\n", s.Status()) // the mods' refusals count, as the runner counts them
 		if len(setup.Mods) > 0 {
 			fmt.Fprintf(&b, "Marks: %s\n", engine.FormatMarks(st.Marks))
 			notices := s.TakeNotices()

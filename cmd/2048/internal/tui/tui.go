@@ -11,12 +11,14 @@ package tui
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/mod2048/mod2048/cellular"
 	"github.com/mod2048/mod2048/engine"
+	"github.com/mod2048/mod2048/scripting"
 	"github.com/mod2048/mod2048/scripting/session"
 )
 
@@ -359,7 +361,7 @@ func (a *App) reload() {
 		return
 	}
 	if err := a.cfg.Reload(a.s); err != nil {
-		a.setError("mods not reloaded, the last good version runs: " + err.Error())
+		a.setError("mods not reloaded, the last good version runs: " + reloadError(err))
 		return
 	}
 	a.setInfo("mods reloaded")
@@ -368,6 +370,31 @@ func (a *App) reload() {
 			a.addInfo(m.Manifest.Name + " stays off in this game: u undoes to before its errors, r starts a new game with it")
 		}
 	}
+}
+
+// reloadError is what the status line says of a reload's error: an error
+// in a mod's file by the mod and the place in its folder, read from the
+// error's values (a full path would not fit the line), any other as it is.
+func reloadError(err error) string {
+	var fe *scripting.FileError
+	if !errors.As(err, &fe) || fe.File == "" {
+		return err.Error()
+	}
+	mod := fe.Mod
+	if mod == "" {
+		mod = filepath.Base(fe.Dir)
+	}
+	place := fe.File
+	if fe.Line > 0 {
+		place += fmt.Sprintf(":%d", fe.Line)
+		if fe.Column > 0 {
+			place += fmt.Sprintf(":%d", fe.Column)
+		}
+	}
+	if fe.Key != "" {
+		place += ": " + fe.Key
+	}
+	return fmt.Sprintf("%s %s: %s", mod, place, fe.Message)
 }
 
 // fixture writes the game so far as a fixture (the f key).

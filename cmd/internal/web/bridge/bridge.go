@@ -338,7 +338,7 @@ func build(o Options) (session.Setup, string, error) {
 	for i, src := range o.Mods {
 		m, err := src.load()
 		if err != nil {
-			return session.Setup{}, "", &Error{Kind: KindMod, Message: err.Error(), Index: i}
+			return session.Setup{}, "", modError(err, i)
 		}
 		setup.Mods = append(setup.Mods, m)
 	}

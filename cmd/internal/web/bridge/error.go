@@ -21,33 +21,54 @@ const (
 // where it is when it is about a file.
 type Error struct {
 	Kind    string `json:"kind"`
-	Message string `json:"message"`
-	File    string `json:"file,omitempty"`
-	Line    int    `json:"line,omitempty"`
-	Key     string `json:"key,omitempty"`
+	Message string `json:"message"` // the whole message, its place named once
+	// The place: the file (a mod's by its path in the mod's folder), its
+	// line and column (from 1; 0 when not known), the key.
+	File   string `json:"file,omitempty"`
+	Line   int    `json:"line,omitempty"`
+	Column int    `json:"column,omitempty"`
+	Key    string `json:"key,omitempty"`
+	// What is the message without its place, for a page that shows the
+	// place itself (an editor's mark on the line), when File is set.
+	What string `json:"what,omitempty"`
 	// Index is the entry of a list the error is about (Options.Mods,
 	// Options.Spawns).
 	Index int `json:"index,omitempty"`
+	err   error
 }
 
 func (e *Error) Error() string { return e.Message }
 
+// Unwrap returns the error the Error was made of, if any.
+func (e *Error) Unwrap() error { return e.err }
+
+// modError is the *Error of a mod's error err, about entry index of a list
+// of mods.
+func modError(err error, index int) *Error {
+	return &Error{Kind: KindMod, Message: err.Error(), Index: index, err: err}
+}
+
 // errorOf turns any error into an *Error: a configuration error keeps its
-// file, line and key; a mod's load error is of kind "mod".
+// file, line and key; a mod's load error is of kind "mod", with the place
+// of its *scripting.FileError, read as values.
 func errorOf(err error) *Error {
 	var e *Error
-	if errors.As(err, &e) {
-		return e
+	if !errors.As(err, &e) {
+		e = &Error{Kind: KindGame, Message: err.Error(), err: err}
+		var ce *config.Error
+		var me *session.ModsError
+		switch {
+		case errors.As(err, &ce):
+			e.Kind, e.File, e.Line, e.Key, e.What = KindConfig, ce.Origin.File, ce.Origin.Line, ce.Key, ce.Err.Error()
+		case errors.As(err, &me):
+			e.Kind = KindMod
+		}
 	}
-	var ce *config.Error
-	if errors.As(err, &ce) {
-		return &Error{Kind: KindConfig, Message: err.Error(), File: ce.Origin.File, Line: ce.Origin.Line, Key: ce.Key}
+	var fe *scripting.FileError
+	if e.File == "" && errors.As(err, &fe) && fe.File != "" {
+		e.Kind, e.File, e.Line, e.Column, e.Key, e.What = KindMod, fe.File, fe.Line, fe.Column, fe.Key, fe.Message
 	}
-	var me *session.ModsError
-	if errors.As(err, &me) {
-		return &Error{Kind: KindMod, Message: err.Error()}
-	}
-	return &Error{Kind: KindGame, Message: err.Error()}
+	return e
 }
 
 // Reply is what every call returns: the game's view after it, a save's

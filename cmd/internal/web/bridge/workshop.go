@@ -10,7 +10,6 @@ import (
 	"path"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/mod2048/mod2048/scripting"
@@ -66,13 +65,13 @@ func (b *Bridge) ReloadMods(mods []ModSource, sets []string) Reply {
 	o.Mods, o.ModSets = mods, sets
 	setup, key, err := build(o)
 	if err != nil {
-		return fail(locate(err, mods))
+		return fail(err)
 	}
 	if len(setup.Mods) == 0 {
 		return fail(&Error{Kind: KindMod, Message: "no mod to reload"})
 	}
 	if err := b.s.Reload(setup.Mods); err != nil {
-		return fail(locate(err, mods))
+		return fail(err)
 	}
 	b.setup, b.key, b.opts = setup, key, o
 	v := b.view(nil)
@@ -213,7 +212,7 @@ func ZipMod(src ModSource) Reply {
 	}
 	m, err := tryMod(src)
 	if err != nil {
-		return fail(locate(err, []ModSource{src}))
+		return fail(err)
 	}
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
@@ -242,7 +241,7 @@ func ZipMod(src ModSource) Reply {
 func tryMod(src ModSource) (*scripting.Mod, error) {
 	m, err := src.load()
 	if err != nil {
-		return nil, &Error{Kind: KindMod, Message: err.Error()}
+		return nil, modError(err, 0)
 	}
 	o := Options{Seed: "1", Mods: []ModSource{src}}
 	if rs := m.Manifest.Rulesets; len(rs) > 0 {
@@ -309,58 +308,4 @@ func filesOf(src ModSource) (fs.FS, string, error) {
 		return nil, "", &Error{Kind: KindInput, Message: err.Error()}
 	}
 	return fsys, root, nil
-}
-
-// Where an error's message names a place in a mod's files: "(main.lua:3)"
-// of a Lua error, "mod.toml:5:" of a manifest's, "main.lua at EOF" of a
-// syntax error at the end of a file, "main.lua line:4" of the parser's.
-var (
-	atLine = regexp.MustCompile(`([\w./-]+\.(?:lua|toml|cases)):(\d+)`)
-	atEOF  = regexp.MustCompile(`([\w./-]+\.lua) at EOF`)
-	parser = regexp.MustCompile(`([\w./-]+\.lua) line:(\d+)`)
-)
-
-// locate gives a mod's error the file and line its message names, the
-// file by its path in the mod's folder: the innermost place (the last
-// named, as a require's error wraps the required file's).
-func locate(err error, mods []ModSource) error {
-	e := errorOf(err)
-	if e.File != "" {
-		return e
-	}
-	if e.Kind == KindGame {
-		e.Kind = KindMod
-	}
-	msg := e.Message
-	file, line := "", 0
-	for _, re := range []*regexp.Regexp{atLine, parser} {
-		if ms := re.FindAllStringSubmatch(msg, -1); ms != nil {
-			m := ms[len(ms)-1]
-			file = m[1]
-			line, _ = strconv.Atoi(m[2])
-		}
-	}
-	if m := atEOF.FindStringSubmatch(msg); m != nil && file == "" {
-		file = m[1]
-		line = -1
-	}
-	if file == "" {
-		return e
-	}
-	src := mods[0]
-	if e.Index >= 0 && e.Index < len(mods) {
-		src = mods[e.Index]
-	}
-	// The message may name the file with the mod's folder before it.
-	for _, try := range []string{file, strings.TrimPrefix(file, src.Name+"/"), path.Base(file)} {
-		if text, ok := src.Files[try]; ok {
-			e.File = try
-			if line < 0 {
-				line = strings.Count(strings.TrimRight(text, "\n"), "\n") + 1
-			}
-			e.Line = line
-			break
-		}
-	}
-	return e
 }

@@ -2,6 +2,7 @@ package bridge_test
 
 import (
 	"encoding/base64"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -397,5 +398,75 @@ func TestRecordCaseRefused(t *testing.T) {
 	r := b.RecordCase("CAP-2", "")
 	if r.Error == nil || !strings.Contains(r.Error.Message, "move down cannot be played again under the mods as they stand") || !strings.Contains(r.Error.Message, "start a new game and record it again") {
 		t.Fatalf("recording a move the mod now refuses: %+v", r.Error)
+	}
+}
+
+// TestLoadErrorsLocated: each kind of load error reaches the page with its
+// place as values (scripting.FileError's, read without parsing text), and
+// its message names the place once.
+func TestLoadErrorsLocated(t *testing.T) {
+	base := newMod(t, "cursed_row")
+	for _, tt := range []struct {
+		name       string
+		file, text string
+		want       bridge.Error // File, Line, Column, Key, What
+		lib        string       // a lib.lua beside
+	}{
+		{"syntax", "main.lua", "local x = 1\nlocal y = = 2\n", bridge.Error{File: "main.lua", Line: 2, Column: 11, What: "syntax error near '='"}, ""},
+		{"runtime at load", "main.lua", "\n\nerror('boom')\n", bridge.Error{File: "main.lua", Line: 3, What: "boom"}, ""},
+		{"manifest", "mod.toml", base["mod.toml"] + "\n[settings.max_turns]\ntype = \"int\"\n", bridge.Error{File: "mod.toml", Line: 24, Column: 2, What: "Key 'settings.max_turns' has already been defined."}, ""},
+		{"manifest key", "mod.toml", strings.Replace(base["mod.toml"], `rulesets = ["classic"]`, `rulesets = ["hex"]`, 1), bridge.Error{File: "mod.toml", Line: 9, Key: "rulesets", What: `unknown ruleset "hex" (classic, cellular)`}, ""},
+		{"a required file's error", "main.lua", "require('lib')\n", bridge.Error{File: "lib.lua", Line: 2, Column: 7, What: "syntax error near '='"}, "\nlocal = 3\n"},
+		{"at the end of the file", "main.lua", "if true then\n  local x = 1\n", bridge.Error{File: "main.lua", Line: 2, What: "syntax error at the end of the file"}, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			files := map[string]string{}
+			for k, v := range base {
+				files[k] = v
+			}
+			files[tt.file] = tt.text
+			if tt.lib != "" {
+				files["lib.lua"] = tt.lib
+			}
+			src := bridge.ModSource{Name: "cursed_row", Files: files}
+			for call, r := range map[string]bridge.Reply{
+				"zipMod":  bridge.ZipMod(src),
+				"newGame": bridge.New().NewGame(bridge.Options{Seed: "1", Mods: []bridge.ModSource{src}}, nil),
+			} {
+				e := r.Error
+				if e == nil {
+					t.Fatalf("%s: no error", call)
+				}
+				got := bridge.Error{File: e.File, Line: e.Line, Column: e.Column, Key: e.Key, What: e.What}
+				if got != tt.want || e.Kind != bridge.KindMod {
+					t.Errorf("%s: %q\n got %+v\nwant %+v", call, e.Message, got, tt.want)
+				}
+				if n := strings.Count(e.Message, fmt.Sprintf("%s:%d", tt.want.File, tt.want.Line)); n != 1 {
+					t.Errorf("%s: %q names its place %d times", call, e.Message, n)
+				}
+			}
+		})
+	}
+}
+
+// TestRecordCaseLost: a game the mod ends by refusing every move is
+// written Lost, as the fixture runner finds it (the template's mod, whose
+// game ends after three turns).
+func TestRecordCaseLost(t *testing.T) {
+	files := newMod(t, "cap")
+	b := bridge.New()
+	defer b.Close()
+	ok(t, b.NewGame(bridge.Options{Seed: "9", Mods: []bridge.ModSource{{Name: "cap", Files: files}}, Record: true}, nil))
+	ok(t, b.Restart("4"))
+	for _, d := range []string{"left", "down", "right"} {
+		ok(t, b.Move(d))
+	}
+	r := b.RecordCase("CAP-2", "")
+	if r.Error != nil || !strings.HasSuffix(strings.SplitAfter(r.Text, "Status: ")[3], "Lost\nMarks: none\nNotice: none\n") {
+		t.Fatalf("the case: %v\n%s", r.Error, r.Text)
+	}
+	files["cap.cases"] += "\n" + r.Text
+	if res := bridge.RunCases(bridge.ModSource{Name: "cap", Files: files}); len(res.Cases) != 2 || !res.Cases[1].OK {
+		t.Fatalf("the recorded case fails: %+v", res.Cases)
 	}
 }

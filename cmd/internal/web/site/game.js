@@ -656,8 +656,15 @@
     }
   }
 
+  // formHook, when the workshop has set one, gives a game the settings
+  // form starts what the workshop adds to it (its mod).
+  let formHook = null;
+
   const page = {
     api: () => api,
+    // onFormGame makes f(opts) the options of every game the settings
+    // form starts from opts.
+    onFormGame: (f) => (formHook = f),
     view: () => view,
     options: () => options,
     // onView calls f with every view the game shows, after it is drawn.
@@ -1092,7 +1099,7 @@
     formError("setup-error", "");
     $("toml").classList.remove("has-error");
     for (const f of document.querySelectorAll(".mod-settings .has-error")) f.classList.remove("has-error");
-    const err = start(o, null);
+    const err = start(formHook ? formHook(o) : o, null);
     if (!err) {
       announce("New " + view.ruleset + " game.");
       game.focus();

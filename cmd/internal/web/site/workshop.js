@@ -64,6 +64,7 @@
       listing = r.completions || null;
       build();
       page.onView(onView);
+      page.onFormGame(formGame);
     }
     document.body.classList.add("workshop-open");
     root.hidden = false;
@@ -417,6 +418,28 @@
     return rulesetsOf(toml)[0] || "classic";
   }
 
+  // formGame is the game the settings form starts from o while the
+  // workshop is open: with this mod as it stands beside the form's mods,
+  // its settings and recorded, when its manifest takes o's ruleset. So
+  // every game started in the workshop plays the mod (New Game starts the
+  // same setup again), and a case can be recorded from it. A game of a
+  // ruleset the mod does not take runs without it, and the status says so.
+  function formGame(o) {
+    if (!work || root.hidden) return o;
+    // The form lists the mod as the game before had it: it goes, and
+    // comes back as it stands now.
+    const id = modID();
+    const others = (o.mods || []).filter((m) => !(m.builtin === id || m.name === work.name));
+    const sets = (o.modSets || []).filter((s) => !s.startsWith(id + "."));
+    const rs = rulesetsOf(work.files["mod.toml"]);
+    const taken = !rs.length || rs.includes(o.ruleset);
+    const mods = taken ? others.concat([source()]) : others;
+    const modSets = taken ? sets.concat(work.modSets) : sets;
+    if (taken) setStatus("ok", "Running: the game plays the mod as it stands");
+    else setStatus("info", "This " + o.ruleset + " game runs without " + id + ", a mod for " + rs.join(" and ") + ": start a " + rs[0] + " game to play it again.");
+    return Object.assign({}, o, { mods: mods.length ? mods : undefined, modSets: modSets.length ? modSets : undefined, record: taken || undefined });
+  }
+
   // apply gives the game the files as they stand: a reload that keeps the
   // game, or a new game when none of this mod runs.
   function apply() {
@@ -441,7 +464,7 @@
     showSettings(err ? null : reply.mod);
     showProblems();
     if (err) {
-      setStatus("error", where(err) + err.message + (running ? " (the game goes on with the last good version)" : ""));
+      setStatus("error", placed(err) + (running ? " (the game goes on with the last good version)" : ""));
       if (err.file && editors.has(err.file) === false && err.file in work.files) markFile(err.file);
     } else {
       setStatus("ok", "Running: the game plays the mod as it stands");
@@ -457,8 +480,12 @@
     return !!(work && o && o.record && o.mods && o.mods.length === 1 && o.mods[0].name === work.name && o.mods[0].files);
   }
 
-  function where(e) {
-    return e.file ? e.file + (e.line ? ":" + e.line : "") + ": " : "";
+  // placed is an error's message with its place, named once: the bridge
+  // gives the place as values (file, line, column) and the message
+  // without it (what).
+  function placed(e) {
+    if (!e.file) return e.message;
+    return e.file + (e.line ? ":" + e.line + (e.column ? ":" + e.column : "") : "") + ": " + (e.what || e.message);
   }
 
   function setStatus(kind, text) {
@@ -471,7 +498,7 @@
   // its file and line.
   function problemsOf(p) {
     const out = [];
-    if (loadError && loadError.file === p) out.push({ line: loadError.line || 1, message: loadError.message, severity: "error" });
+    if (loadError && loadError.file === p) out.push({ line: loadError.line || 1, message: loadError.what || loadError.message, severity: "error" });
     for (const r of reports.get(p) || []) out.push(r);
     for (const r of caseFails.get(p) || []) out.push(r);
     return out;
@@ -492,7 +519,7 @@
       li.append(at, " " + text);
       ul.appendChild(li);
     };
-    if (loadError) add(loadError.file, loadError.line, loadError.message, "error");
+    if (loadError) add(loadError.file, loadError.line, loadError.file ? loadError.what || loadError.message : loadError.message, "error");
     for (const [file, list] of reports) for (const r of list) add(file, r.line, r.message, "warning");
     if (!ul.children.length) ul.appendChild(el("li", { className: "ws-none", textContent: "No problems." }));
     for (const p of editors.keys()) markFile(p);
@@ -645,7 +672,9 @@
     if (!work) return;
     flush();
     if (!playing()) {
-      setStatus("error", "No game of this mod is running: fix the error first.");
+      setStatus("error", loadError
+        ? "No game of this mod is running: fix the error first."
+        : "The game running does not play " + modID() + ": start a " + rulesetOf(work.files["mod.toml"]) + " game (the settings' Start, or an edit) and record from it.");
       return;
     }
     let file = Object.keys(work.files).find((p) => p.endsWith(".cases") && !p.includes("/"));
@@ -737,7 +766,7 @@
     flush();
     const r = api.zipMod(source());
     if (r.error) {
-      setStatus("error", "Not exported: " + where(r.error) + r.error.message);
+      setStatus("error", "Not exported: " + placed(r.error));
       return;
     }
     const url = URL.createObjectURL(new Blob([unb64(r.zip)], { type: "application/zip" }));
