@@ -1,7 +1,7 @@
 # The two commands of the README: `make run` and `make test`.
 GO ?= go
 
-.PHONY: run fixtures test build install bench fuzz check web editor ledger costsearch
+.PHONY: run fixtures test build install bench fuzz check web editor ledger costsearch stress-web
 
 # run: play: a classic game in the terminal (resumed if one was saved).
 run:
@@ -43,6 +43,15 @@ editor:
 
 install:
 	$(GO) install ./cmd/2048
+
+# stress-web: the browser tests (cmd/internal/web, headless Chromium) as
+# a loaded CI machine runs them: STRESSROUNDS rounds of STRESSRUNS runs
+# at once, each with its own browser; each run's result, then "N of M
+# runs passed". Run it with other work on the machine too.
+STRESSROUNDS ?= 5
+STRESSRUNS ?= 2
+stress-web:
+	$(GO) run ./cmd/internal/web/internal/stress -rounds $(STRESSROUNDS) -runs $(STRESSRUNS)
 
 # bench: the benchmarks, as quoted in the closing notes (ns/op, allocs/op).
 bench:

@@ -213,7 +213,7 @@ func (tr *tracer) stop() map[string]int {
 	tr.p.Run(tracing.End())
 	select {
 	case <-tr.done:
-	case <-time.After(20 * time.Second):
+	case <-time.After(waitLong):
 		tr.t.Fatal("the trace did not end")
 	}
 	tr.mu.Lock()

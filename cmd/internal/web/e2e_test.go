@@ -13,7 +13,6 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
-	"time"
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
@@ -620,7 +619,7 @@ func TestSettings(t *testing.T) {
 // awaitWorker waits until the page's service worker has the site in its
 // cache and controls the page.
 func awaitWorker(p *webtest.Page) {
-	p.Run(chromedp.Poll(`!!navigator.serviceWorker.controller && navigator.serviceWorker.controller.state === "activated"`, nil, chromedp.WithPollingTimeout(15*time.Second)))
+	p.Run(chromedp.Poll(`!!navigator.serviceWorker.controller && navigator.serviceWorker.controller.state === "activated"`, nil, chromedp.WithPollingTimeout(waitLong)))
 }
 
 // TestSaveOnLeave: a move is saved after its frame, and a page that goes

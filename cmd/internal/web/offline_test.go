@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"testing"
 	"testing/fstest"
-	"time"
 
 	"github.com/andybalholm/brotli"
 	"github.com/chromedp/cdproto/page"
@@ -172,27 +171,41 @@ func TestNewVersion(t *testing.T) {
 	const is = `(document.getElementById("version-marker") || {}).textContent === "version %[1]s" && document.body.dataset.wasmVersion === "%[1]s" && document.body.dataset.ready === "1"`
 	srv := webtest.NewServer(t, hA)
 	p := b.Open(t, srv.URL, webtest.PageOptions{})
-	p.WaitFor(fmt.Sprintf(is, "A"), 10*time.Second)
+	p.WaitFor(fmt.Sprintf(is, "A"), waitLong)
 	awaitWorker(p)
 	p.Press("ArrowLeft")
 	p.Idle()
+	// The workshop, opened once online under version A.
+	p.Click("#open-workshop")
+	p.WaitFor(`!!window.mod2048Workshop && !!document.getElementById("ws-new-form")`, waitLong)
+	p.Eval(`location.hash = ""`, nil)
 
 	srv.Set(hB)
 	// A reload that waits for nothing: the page may reload itself.
 	p.Run(chromedp.ActionFunc(func(ctx context.Context) error { return page.Reload().Do(ctx) }))
 	// The page may come from version A's set first; once version B's
 	// worker has its set it takes over and the page reloads.
-	p.WaitFor(fmt.Sprintf(is, "B"), 20*time.Second)
-	p.WaitFor(`!!navigator.serviceWorker.controller && navigator.serviceWorker.controller.state === "activated"`, 10*time.Second)
+	p.WaitFor(fmt.Sprintf(is, "B"), waitLong)
+	p.WaitFor(`!!navigator.serviceWorker.controller && navigator.serviceWorker.controller.state === "activated"`, waitLong)
 	var names []string
 	p.Await(`caches.keys()`, &names)
 	if fmt.Sprint(names) != "[mod2048-"+vB+"]" {
 		t.Fatalf("the caches are %v, want version B's alone (mod2048-%s)", names, vB)
 	}
 
+	// Version B's set holds the workshop's files, of version B.
+	var held []string
+	p.Await(`caches.open("mod2048-`+vB+`").then((c) => Promise.all(["workshop.js", "workshop.css", "editor.js"].map((f) => c.match(f).then((r) => r ? f : ""))))`, &held)
+	if fmt.Sprint(held) != "[workshop.js workshop.css editor.js]" {
+		t.Errorf("version B's set holds %v of the workshop's files", held)
+	}
+
 	srv.Stop()
 	p.Reload()
-	p.WaitFor(fmt.Sprintf(is, "B"), 10*time.Second)
+	p.WaitFor(fmt.Sprintf(is, "B"), waitLong)
 	p.Press("ArrowRight")
 	p.Idle()
+	// Offline, the workshop opens.
+	p.Click("#open-workshop")
+	p.WaitFor(`!!window.mod2048Workshop && !!document.getElementById("ws-new-form")`, waitLong)
 }

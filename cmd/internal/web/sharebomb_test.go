@@ -176,7 +176,7 @@ func TestWorkshopShareBomb(t *testing.T) {
 	}
 	p.Eval(`document.getElementById("ws-status").textContent = ""`, nil)
 	p.Run(chromedp.SetUploadFiles("#ws-import-zip", []string{zipPath}, chromedp.ByQuery))
-	p.WaitFor(answered, 30*time.Second)
+	p.WaitFor(answered, waitLong)
 	p.Eval(`document.getElementById("ws-status").dataset.kind || ""`, &kind)
 	if got, want := p.Text("#ws-status"), "bomb.zip: its files have more than the 16 MiB a mod may have"; kind != "error" || got != want {
 		t.Errorf("after the zip the workshop says %q (%s), want %q", got, kind, want)
@@ -208,7 +208,7 @@ func TestWorkshopShareBomb(t *testing.T) {
 	}
 	packed, _ = deflate(t, string(text), 0, "")
 	q := b.Open(t, url+"#share="+base64.RawURLEncoding.EncodeToString(packed), webtest.PageOptions{Width: 1400, Height: 900})
-	q.WaitFor(answered, 30*time.Second)
+	q.WaitFor(answered, waitLong)
 	q.Eval(`document.getElementById("ws-status").dataset.kind || ""`, &kind)
 	if got, want := q.Text("#ws-status"), fmt.Sprintf("The shared mod has %d files, more than the %d a mod may have: not opened.", bridge.MaxModFiles+1, bridge.MaxModFiles); kind != "error" || got != want {
 		t.Errorf("the workshop says %q (%s), want %q", got, kind, want)

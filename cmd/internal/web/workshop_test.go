@@ -60,13 +60,13 @@ func TestWorkshopStranger(t *testing.T) {
 	// empty for a random one).
 	p.Eval(`document.getElementById("seed").value = "7"`, nil)
 	p.Click("#open-workshop")
-	p.WaitFor(`!!document.getElementById("ws-new-form") && !document.getElementById("ws-new-form").hidden`, 10*time.Second)
+	p.WaitFor(`!!document.getElementById("ws-new-form") && !document.getElementById("ws-new-form").hidden`, waitLong)
 	p.Eval(`document.getElementById("ws-new-id").value = ""`, nil)
 	p.Run(
 		chromedp.SendKeys("#ws-new-id", "burn", chromedp.ByQuery),
 		chromedp.Click("#ws-new-create", chromedp.ByQuery),
 	)
-	p.WaitFor(`document.querySelector('#ws-status').dataset.kind === "ok"`, 10*time.Second)
+	p.WaitFor(`document.querySelector('#ws-status').dataset.kind === "ok"`, waitLong)
 	var tabs []string
 	p.Eval(`[...document.querySelectorAll("#ws-tabs .ws-tab[data-path]")].map((b) => b.textContent)`, &tabs)
 	if strings.Join(tabs, " ") != "mod.toml main.lua burn.cases README.md" {
@@ -84,14 +84,16 @@ func TestWorkshopStranger(t *testing.T) {
 	p.Run(chromedp.KeyEvent("\n"), chromedp.KeyEvent("game.ha"))
 	// The list is there once it offers what was typed for (it may first
 	// show what an earlier prefix offered).
-	p.WaitFor(`[...document.querySelectorAll(".cm-tooltip-autocomplete li")].some((li) => li.textContent.startsWith("hazard"))`, 5*time.Second)
+	p.WaitFor(`[...document.querySelectorAll(".cm-tooltip-autocomplete li")].some((li) => li.textContent.startsWith("hazard"))`, waitLong)
 	var offered []string
 	p.Eval(`[...document.querySelectorAll(".cm-tooltip-autocomplete li")].map((li) => li.textContent)`, &offered)
 	if len(offered) == 0 || !strings.HasPrefix(offered[0], "hazard") {
 		t.Errorf("completion after game.ha offers %v, want hazard", offered)
 	}
-	// Take it, as a person does: after a look (CodeMirror takes no Enter
-	// in the list's first 75 ms).
+	// Take it, as a person does: after a look. CodeMirror takes no Enter
+	// in the list's first 75 ms (its interactionDelay), a delay of its
+	// own that no state of the page shows: a wait longer than it is the
+	// one wait on time here, and a longer one is never wrong.
 	time.Sleep(200 * time.Millisecond)
 	p.Run(
 		input.DispatchKeyEvent(input.KeyRawDown).WithKey("Enter").WithCode("Enter").WithWindowsVirtualKeyCode(13),
@@ -109,11 +111,11 @@ func TestWorkshopStranger(t *testing.T) {
 	// max_turns, changed while the game runs, lets it go on.
 	// The edit is applied (no pause in typing is pending, which would
 	// apply it over the setting's change) and the game runs it.
-	p.WaitFor(`!window.mod2048Workshop.pending() && document.querySelector('#ws-status').dataset.kind === "ok" && document.querySelector('#ws-status').textContent.startsWith("Running")`, 10*time.Second)
-	p.WaitFor(`!!document.getElementById("set-burn-max_turns")`, 5*time.Second)
+	p.WaitFor(`!window.mod2048Workshop.pending() && document.querySelector('#ws-status').dataset.kind === "ok" && document.querySelector('#ws-status').textContent.startsWith("Running")`, waitLong)
+	p.WaitFor(`!!document.getElementById("set-burn-max_turns")`, waitLong)
 	p.Run(chromedp.SetValue("#set-burn-max_turns", "0", chromedp.ByQuery))
 	p.Eval(`document.getElementById("set-burn-max_turns").dispatchEvent(new Event("change", {bubbles: true}))`, nil)
-	p.WaitFor(`document.querySelector('#ws-status').textContent.includes("burn.max_turns=0")`, 5*time.Second)
+	p.WaitFor(`document.querySelector('#ws-status').textContent.includes("burn.max_turns=0")`, waitLong)
 
 	// Play beside the editor until a tile burns.
 	p.Click("#game")
@@ -132,7 +134,7 @@ func TestWorkshopStranger(t *testing.T) {
 	p.Run(input.InsertText("\nlocal broken = = 1"))
 	var brokenLine int
 	p.Eval(`(() => { const d = window.mod2048Workshop.editor("main.lua").view.state.doc; for (let i = 1; i <= d.lines; i++) if (d.line(i).text.includes("local broken")) return i; return 0; })()`, &brokenLine)
-	p.WaitFor(`document.querySelector('#ws-status').dataset.kind === "error"`, 10*time.Second)
+	p.WaitFor(`document.querySelector('#ws-status').dataset.kind === "error"`, waitLong)
 	status := p.Text("#ws-status")
 	if !strings.Contains(status, fmt.Sprintf("main.lua:%d:", brokenLine)) || !strings.Contains(status, "the game goes on") {
 		t.Errorf("the error: %q, want it at main.lua:%d", status, brokenLine)
@@ -150,11 +152,11 @@ func TestWorkshopStranger(t *testing.T) {
 
 	// Fix it (undo in the editor), then record the game so far as a case.
 	p.Run(chromedp.Click(`.ws-editor[data-path="main.lua"] .cm-content`, chromedp.ByQuery), chromedp.KeyEvent("z", chromedp.KeyModifiers(input.ModifierCtrl)))
-	p.WaitFor(`document.querySelector('#ws-status').dataset.kind === "ok"`, 10*time.Second)
+	p.WaitFor(`document.querySelector('#ws-status').dataset.kind === "ok"`, waitLong)
 	p.Click("#game")
 	playUntil(t, p, `false`, 4)
 	p.Press("f") // on the game, as in the terminal
-	p.WaitFor(`document.querySelector('.ws-tab[aria-selected="true"]').textContent === "burn.cases"`, 5*time.Second)
+	p.WaitFor(`document.querySelector('.ws-tab[aria-selected="true"]').textContent === "burn.cases"`, waitLong)
 	var focus string
 	p.Eval(`document.activeElement.id`, &focus)
 	if focus != "game" {
@@ -177,7 +179,7 @@ func TestWorkshopStranger(t *testing.T) {
 		input.DispatchKeyEvent(input.KeyRawDown).WithKey("Enter").WithCode("Enter").WithWindowsVirtualKeyCode(13).WithModifiers(input.ModifierCtrl),
 		input.DispatchKeyEvent(input.KeyUp).WithKey("Enter").WithCode("Enter").WithWindowsVirtualKeyCode(13).WithModifiers(input.ModifierCtrl),
 	)
-	p.WaitFor(`document.getElementById("ws-summary").textContent !== ""`, 20*time.Second)
+	p.WaitFor(`document.getElementById("ws-summary").textContent !== ""`, waitLong)
 	if got := p.Text("#ws-summary"); got != "2 passed, 0 failed" {
 		t.Fatalf("the fixtures: %q\n%s", got, p.Text("#ws-fixtures"))
 	}
@@ -198,12 +200,12 @@ func TestWorkshopStranger(t *testing.T) {
 
 	// Share: the link opens in a fresh profile, asks, and plays the mod.
 	p.Click("#ws-share")
-	p.WaitFor(`document.getElementById("ws-share-link").value.includes("#share=")`, 5*time.Second)
+	p.WaitFor(`document.getElementById("ws-share-link").value.includes("#share=")`, waitLong)
 	var link string
 	p.Eval(`document.getElementById("ws-share-link").value`, &link)
 	fresh := webtest.Start(t)
 	q := fresh.Open(t, link, webtest.PageOptions{Width: 1400, Height: 900})
-	q.WaitFor(`!!document.getElementById("ws-confirm") && !document.getElementById("ws-confirm").hidden`, 10*time.Second)
+	q.WaitFor(`!!document.getElementById("ws-confirm") && !document.getElementById("ws-confirm").hidden`, waitLong)
 	ask := q.Text("#ws-confirm")
 	for _, want := range []string{"Open the shared mod Burn (burn)?", "main.lua", "burn.cases", "mod.toml", "Its settings: burn.max_turns=0."} {
 		if !strings.Contains(ask, want) {
@@ -217,7 +219,7 @@ func TestWorkshopStranger(t *testing.T) {
 	}
 	viewShot(t, q, "workshop_share")
 	q.Click("#ws-confirm-yes")
-	q.WaitFor(`document.querySelector('#ws-status').dataset.kind === "ok"`, 10*time.Second)
+	q.WaitFor(`document.querySelector('#ws-status').dataset.kind === "ok"`, waitLong)
 	q.Click("#game")
 	if !playUntil(t, q, `document.querySelectorAll("#tiles .mark").length > 0`, 30) {
 		t.Error("the shared mod puts no fire on the board")
@@ -278,11 +280,10 @@ func viewShot(t *testing.T, p *webtest.Page, name string) {
 
 func waitFile(t *testing.T, path string) {
 	t.Helper()
-	for i := 0; i < 100; i++ {
+	for deadline := time.Now().Add(waitLong); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
 		if info, err := os.Stat(path); err == nil && info.Size() > 0 {
 			return
 		}
-		time.Sleep(100 * time.Millisecond)
 	}
 	t.Fatalf("%s was not downloaded", path)
 }
@@ -337,7 +338,7 @@ func checkZip(t *testing.T, path string) {
 // edit (the workshop reloads the mod after it), and waits for the reload.
 func setFile(p *webtest.Page, file, text string) {
 	p.Eval(fmt.Sprintf(`(() => { const v = window.mod2048Workshop.editor(%q).view; v.dispatch({changes: {from: 0, to: v.state.doc.length, insert: %q}}); document.getElementById("ws-status").dataset.kind = "pending"; })()`, file, text), nil)
-	p.WaitFor(`document.getElementById("ws-status").dataset.kind !== "pending"`, 10*time.Second)
+	p.WaitFor(`document.getElementById("ws-status").dataset.kind !== "pending"`, waitLong)
 }
 
 // lintLines are the lines of a file's editor marked with severity.
@@ -352,10 +353,10 @@ func newWorkshopMod(t *testing.T, b *webtest.Browser, url, id string) *webtest.P
 	t.Helper()
 	p := b.Open(t, url+"#workshop", webtest.PageOptions{Width: 1400, Height: 900})
 	p.Eval(`document.getElementById("seed").value = "11"`, nil)
-	p.WaitFor(`!!document.getElementById("ws-new-form") && !document.getElementById("ws-new-form").hidden`, 10*time.Second)
+	p.WaitFor(`!!document.getElementById("ws-new-form") && !document.getElementById("ws-new-form").hidden`, waitLong)
 	p.Eval(fmt.Sprintf(`document.getElementById("ws-new-id").value = %q`, id), nil)
 	p.Click("#ws-new-create")
-	p.WaitFor(`document.querySelector('#ws-status').dataset.kind === "ok"`, 10*time.Second)
+	p.WaitFor(`document.querySelector('#ws-status').dataset.kind === "ok"`, waitLong)
 	return p
 }
 
@@ -382,7 +383,7 @@ func TestWorkshopProblems(t *testing.T) {
 		{"local n = game.", "cells"},
 	} {
 		p.Eval(fmt.Sprintf(`(() => { const v = window.mod2048Workshop.editor("main.lua").view; v.dispatch({changes: {from: 0, to: v.state.doc.length, insert: %q}, selection: {anchor: %d}}); v.focus(); window.mod2048Editor.startCompletion(v); })()`, c.text, len([]rune(c.text))), nil)
-		p.WaitFor(`window.mod2048Editor.currentCompletions(window.mod2048Workshop.editor("main.lua")).length > 0`, 5*time.Second)
+		p.WaitFor(`window.mod2048Editor.currentCompletions(window.mod2048Workshop.editor("main.lua")).length > 0`, waitLong)
 		var got []string
 		p.Eval(`window.mod2048Editor.currentCompletions(window.mod2048Workshop.editor("main.lua"))`, &got)
 		if !slices.Contains(got, c.want) {
@@ -431,7 +432,7 @@ func TestWorkshopProblems(t *testing.T) {
 	p.Click("#ws-new-file")
 	p.Eval(`document.getElementById("ws-file-name").value = "lib.lua"`, nil)
 	p.Click("#ws-file-add")
-	p.WaitFor(`document.querySelector('.ws-tab[aria-selected="true"]').textContent === "lib.lua"`, 5*time.Second)
+	p.WaitFor(`document.querySelector('.ws-tab[aria-selected="true"]').textContent === "lib.lua"`, waitLong)
 	setFile(p, "lib.lua", "local M = {}\nM.fuse = = 3\nreturn M\n")
 	setFile(p, "main.lua", "local lib = require(\"lib\")\n")
 	if got := p.Text("#ws-status"); !strings.HasPrefix(got, "lib.lua:2:10: syntax error near '='") {
@@ -445,9 +446,9 @@ func TestWorkshopProblems(t *testing.T) {
 		t.Errorf("with lib.lua fixed: %q", kind)
 	}
 	p.Click("#ws-delete-file")
-	p.WaitFor(`!document.getElementById("ws-confirm").hidden`, 5*time.Second)
+	p.WaitFor(`!document.getElementById("ws-confirm").hidden`, waitLong)
 	p.Click("#ws-confirm-yes")
-	p.WaitFor(`!document.querySelector('.ws-tab[data-path="lib.lua"]') && document.querySelector('#ws-status').dataset.kind === "error"`, 5*time.Second)
+	p.WaitFor(`!document.querySelector('.ws-tab[data-path="lib.lua"]') && document.querySelector('#ws-status').dataset.kind === "error"`, waitLong)
 	if got := p.Text("#ws-status"); !strings.HasPrefix(got, "main.lua:1: ") {
 		t.Errorf("a require of a deleted file: %q, want it at main.lua:1", got)
 	}
@@ -458,7 +459,7 @@ func TestWorkshopProblems(t *testing.T) {
 	p.Eval(`window.mod2048Workshop.editor("oops.cases").view.state.doc.toString()`, &cases)
 	setFile(p, "oops.cases", strings.Replace(cases, "Move: Right\nExpect:\n0 0 0 2", "Move: Right\nExpect:\n0 0 2 0", 1))
 	p.Click("#ws-run")
-	p.WaitFor(`document.getElementById("ws-summary").textContent !== ""`, 20*time.Second)
+	p.WaitFor(`document.getElementById("ws-summary").textContent !== ""`, waitLong)
 	if got := p.Text("#ws-summary"); got != "0 passed, 1 failed" {
 		t.Errorf("the summary: %q", got)
 	}
@@ -493,10 +494,10 @@ func TestWorkshopKept(t *testing.T) {
 	awaitWorker(p)
 	p.Eval(`document.getElementById("seed").value = "5"`, nil)
 	p.Click("#open-workshop")
-	p.WaitFor(`!!document.getElementById("ws-new-form") && !document.getElementById("ws-new-form").hidden`, 10*time.Second)
+	p.WaitFor(`!!document.getElementById("ws-new-form") && !document.getElementById("ws-new-form").hidden`, waitLong)
 	p.Eval(`document.getElementById("ws-new-id").value = "keep"`, nil)
 	p.Click("#ws-new-create")
-	p.WaitFor(`document.querySelector('#ws-status').dataset.kind === "ok"`, 10*time.Second)
+	p.WaitFor(`document.querySelector('#ws-status').dataset.kind === "ok"`, waitLong)
 	var main string
 	p.Eval(`window.mod2048Workshop.editor("main.lua").view.state.doc.toString()`, &main)
 	setFile(p, "main.lua", "-- kept across reloads\n"+main)
@@ -507,7 +508,7 @@ func TestWorkshopKept(t *testing.T) {
 
 	srv.Stop()
 	p.Reload()
-	p.WaitFor(`!!window.mod2048Workshop && document.querySelector('#ws-status').dataset.kind === "ok"`, 10*time.Second)
+	p.WaitFor(`!!window.mod2048Workshop && document.querySelector('#ws-status').dataset.kind === "ok"`, waitLong)
 	var kept, after string
 	p.Eval(`window.mod2048Workshop.editor("main.lua").view.state.doc.toString()`, &kept)
 	p.Eval(`JSON.stringify(window.mod2048.view().view.cells)`, &after)
@@ -530,12 +531,12 @@ func TestWorkshopKept(t *testing.T) {
 	zipPath := filepath.Join(t.TempDir(), "bomb.zip")
 	writeModZip(t, zipPath, "../../../mods/bomb")
 	p.Run(chromedp.SetUploadFiles("#ws-import-zip", []string{zipPath}, chromedp.ByQuery))
-	p.WaitFor(`!document.getElementById("ws-confirm").hidden`, 5*time.Second)
+	p.WaitFor(`!document.getElementById("ws-confirm").hidden`, waitLong)
 	if ask := p.Text("#ws-confirm"); !strings.Contains(ask, "Replace the mod keep in the workshop with bomb?") || !strings.Contains(ask, "main.lua") {
 		t.Errorf("the question: %q", ask)
 	}
 	p.Click("#ws-confirm-yes")
-	p.WaitFor(`document.getElementById("ws-name").textContent === "bomb" && document.querySelector('#ws-status').dataset.kind === "ok"`, 10*time.Second)
+	p.WaitFor(`document.getElementById("ws-name").textContent === "bomb" && document.querySelector('#ws-status').dataset.kind === "ok"`, waitLong)
 	var tabs []string
 	p.Eval(`[...document.querySelectorAll("#ws-tabs .ws-tab[data-path]")].map((b) => b.textContent)`, &tabs)
 	if strings.Join(tabs, " ") != "mod.toml main.lua bomb.cases README.md" {
@@ -553,12 +554,12 @@ func TestWorkshopKept(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.Run(chromedp.SetUploadFiles("#ws-import-folder", []string{dir}, chromedp.ByQuery))
-	p.WaitFor(`!document.getElementById("ws-confirm").hidden`, 5*time.Second)
+	p.WaitFor(`!document.getElementById("ws-confirm").hidden`, waitLong)
 	if ask := p.Text("#ws-confirm"); !strings.Contains(ask, "Replace the mod bomb in the workshop with freeze?") {
 		t.Errorf("the question: %q", ask)
 	}
 	p.Click("#ws-confirm-yes")
-	p.WaitFor(`document.getElementById("ws-name").textContent === "freeze" && document.querySelector('#ws-status').dataset.kind === "ok"`, 10*time.Second)
+	p.WaitFor(`document.getElementById("ws-name").textContent === "freeze" && document.querySelector('#ws-status').dataset.kind === "ok"`, waitLong)
 	p.Eval(`(window.mod2048.view().view.mods || []).map((m) => m.id)`, &mods)
 	if strings.Join(mods, " ") != "freeze" {
 		t.Errorf("the game plays %v, want freeze", mods)
@@ -601,18 +602,18 @@ func writeModZip(t *testing.T, path, dir string) {
 func TestWorkshopNarrow(t *testing.T) {
 	b := browser(t)
 	p := b.Open(t, webtest.Serve(t, nil)+"#workshop", webtest.PageOptions{Width: 800, Height: 1000})
-	p.WaitFor(`!!document.getElementById("ws-new-form") && !document.getElementById("ws-new-form").hidden`, 10*time.Second)
+	p.WaitFor(`!!document.getElementById("ws-new-form") && !document.getElementById("ws-new-form").hidden`, waitLong)
 	// A cellular mod: its game is cellular, its fixture passes.
 	p.Eval(`document.getElementById("ws-new-ruleset").value = "cellular"`, nil)
 	p.Click("#ws-new-create")
-	p.WaitFor(`document.querySelector('#ws-status').dataset.kind === "ok"`, 10*time.Second)
+	p.WaitFor(`document.querySelector('#ws-status').dataset.kind === "ok"`, waitLong)
 	var ruleset string
 	p.Eval(`window.mod2048.view().view.ruleset`, &ruleset)
 	if ruleset != "cellular" {
 		t.Errorf("a new cellular mod plays %q", ruleset)
 	}
 	p.Click("#ws-run")
-	p.WaitFor(`document.getElementById("ws-summary").textContent !== ""`, 20*time.Second)
+	p.WaitFor(`document.getElementById("ws-summary").textContent !== ""`, waitLong)
 	if got := p.Text("#ws-summary"); got != "1 passed, 0 failed" {
 		t.Errorf("the cellular mod's fixtures: %q", got)
 	}

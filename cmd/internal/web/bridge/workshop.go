@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/mod2048/mod2048/scripting"
 	"github.com/mod2048/mod2048/scripting/scaffold"
@@ -126,8 +127,13 @@ func RunCases(src ModSource) Reply {
 	if err != nil {
 		return fail(err)
 	}
+	// The runner sees the mod's folder alone: a case that names a file
+	// beside it (Mods: ../other) names one outside the mod's files.
+	if fsys, err = fs.Sub(fsys, root); err != nil {
+		return fail(err)
+	}
 	var names []string
-	fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
+	fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".cases") {
 			names = append(names, p)
 		}
@@ -136,7 +142,7 @@ func RunCases(src ModSource) Reply {
 	sort.Strings(names)
 	results := []CaseResult{}
 	for _, name := range names {
-		rel := strings.TrimPrefix(name, root+"/")
+		rel := name
 		data, _ := fs.ReadFile(fsys, name)
 		f, err := fixture.Parse(name, data)
 		if err != nil {
@@ -153,7 +159,7 @@ func RunCases(src ModSource) Reply {
 			if fl := fixture.RunCaseFS(fsys, f, c); fl != nil {
 				r.OK = false
 				r.FailLine, r.Step, r.Message, r.Expect, r.Actual = fl.Line, fl.Step, fl.Msg, fl.Expect, fl.Actual
-				r.Text = strings.ReplaceAll(fl.Error(), name, rel)
+				r.Text = fl.Error()
 			}
 			results = append(results, r)
 		}
@@ -222,7 +228,7 @@ func ZipMod(src ModSource) Reply {
 	}
 	sort.Strings(paths)
 	for _, p := range paths {
-		w, err := zw.CreateHeader(&zip.FileHeader{Name: path.Join(m.ID(), p), Method: zip.Deflate})
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: path.Join(m.ID(), p), Method: zip.Deflate, Modified: zipDate})
 		if err == nil {
 			_, err = w.Write([]byte(src.Files[p]))
 		}
@@ -235,6 +241,12 @@ func ZipMod(src ModSource) Reply {
 	}
 	return Reply{Zip: base64.StdEncoding.EncodeToString(buf.Bytes())}
 }
+
+// zipDate is the date of every entry of a zip ZipMod makes: a valid one
+// (a zero date reads "1980-00-00" in unzip -l), and the same every time,
+// so that the same files make the same zip, byte for byte: the start of
+// the DOS dates a zip holds, 1980-01-01 00:00.
+var zipDate = time.Date(1980, time.January, 1, 0, 0, 0, 0, time.UTC)
 
 // tryMod loads the mod src and starts a game with it, of the first
 // ruleset its manifest names: a Lua error at its load shows now.

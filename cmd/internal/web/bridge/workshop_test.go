@@ -1,11 +1,14 @@
 package bridge_test
 
 import (
+	"archive/zip"
+	"bytes"
 	"encoding/base64"
 	"fmt"
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"pgregory.net/rapid"
 
@@ -214,6 +217,20 @@ func TestZipMod(t *testing.T) {
 	if !strings.Contains(string(data), "burn/mod.toml") {
 		t.Error("the zip's files are not in the folder burn")
 	}
+	// Each entry has a valid date (unzip -l shows 01-01-1980 00:00), the
+	// same each time: the same files make the same zip.
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range zr.File {
+		if month := f.ModifiedDate >> 5 & 0xf; month < 1 || month > 12 || f.ModifiedDate&0x1f < 1 || !f.Modified.Equal(time.Date(1980, 1, 1, 0, 0, 0, 0, time.UTC)) {
+			t.Errorf("%s is dated %v (DOS date %#x)", f.Name, f.Modified, f.ModifiedDate)
+		}
+	}
+	if again := bridge.ZipMod(bridge.ModSource{Name: "burn", Files: files}); again.Zip != r.Zip {
+		t.Error("the same files make another zip")
+	}
 	u := bridge.UnpackMod(bridge.ModSource{Name: "burn.zip", Zip: r.Zip})
 	if u.Error != nil || u.Name != "burn" || len(u.Files) != len(files) {
 		t.Fatalf("unpacked: %+v", u)
@@ -281,8 +298,8 @@ func TestRunCasesFiles(t *testing.T) {
 	if c := got["S-1"]; !c.OK {
 		t.Errorf("the 3×3 case: %+v", c)
 	}
-	// ../bomb is a folder beside the mod's among its files: there is none.
-	if c := got["O-1"]; c.OK || !strings.Contains(c.Message, "bomb: not a mod") {
+	// ../bomb would be a folder beside the mod's: outside its files.
+	if c := got["O-1"]; c.OK || !strings.Contains(c.Message, "Mods: ../bomb lies outside the mod's files") {
 		t.Errorf("a mod outside: %+v", c)
 	}
 	if c := got["D-1"]; c.OK || !strings.Contains(c.Message, "outside the mod's files") {

@@ -160,6 +160,8 @@
   function draw(v, popped, spawned) {
     layout(v);
     drawLegend(v);
+    // How to play: the game's ruleset's own paragraphs only.
+    for (const p of document.querySelectorAll(".game-explanation[data-ruleset]")) p.hidden = p.dataset.ruleset !== v.ruleset;
     const frag = document.createDocumentFragment();
     const pop = new Set((popped || []).map((p) => p[0] + "," + p[1]));
     const fresh = new Set((spawned || []).map((s) => s.at[0] + "," + s.at[1]));

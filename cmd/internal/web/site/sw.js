@@ -20,7 +20,9 @@ const FILES = ["./", "style.css", "game.js", "wasm_exec.js", "main.wasm", "manif
 // LAZY are the workshop's files: the page loads them only when the
 // workshop opens, so a player who never opens it never downloads them.
 // The worker keeps each in the version's set the first time the page
-// fetches it, so an opened workshop opens again offline.
+// fetches it, so an opened workshop opens again offline; a new version's
+// worker fetches, as it installs, the new version of each that an older
+// set held, so the workshop stays there offline across versions.
 const LAZY = ["workshop.js", "workshop.css", "editor.js", "editor-licenses.txt"];
 
 self.addEventListener("install", (event) => {
@@ -29,6 +31,24 @@ self.addEventListener("install", (event) => {
     // no-cache: revalidated with the server (304 when unchanged), never
     // an older copy from the HTTP cache.
     await cache.addAll(FILES.map((f) => new Request(f, { cache: "no-cache" })));
+    // The workshop's files an older set held: this version's, now. One
+    // that cannot be had (the network went, the file is gone) is left
+    // out, as it was before the workshop opened: the game is whole
+    // without it.
+    const had = new Set();
+    for (const name of await caches.keys()) {
+      if (!name.startsWith(PREFIX) || name === CACHE) continue;
+      const old = await caches.open(name);
+      for (const f of LAZY) if (await old.match(f)) had.add(f);
+    }
+    await Promise.all([...had].map(async (f) => {
+      try {
+        const res = await fetch(new Request(f, { cache: "no-cache" }));
+        if (res.ok) await cache.put(f, res);
+      } catch (e) {
+        // left out
+      }
+    }));
     await self.skipWaiting();
   })());
 });

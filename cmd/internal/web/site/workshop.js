@@ -115,6 +115,7 @@
         el("label", null, "Ruleset ", ruleset),
         el("button", { type: "submit", className: "button small", id: "ws-new-create", textContent: "Create" }),
         button("ws-new-cancel", "Cancel"),
+        el("span", { className: "ws-hint", id: "ws-new-hint" }),
         el("span", { className: "ws-error", id: "ws-new-error", role: "alert" })),
       el("div", { className: "ws-form", id: "ws-share-box", hidden: true },
         el("label", null, "Link ", el("input", { id: "ws-share-link", readOnly: true, spellcheck: false })),
@@ -709,7 +710,8 @@
   // ---- New, import, export.
   function showNewForm(first) {
     $("ws-new-form").hidden = false;
-    $("ws-new-error").textContent = first ? "Start a mod: its id names its folder and its fixtures." : "";
+    $("ws-new-hint").textContent = first ? "Start a mod: its id names its folder and its fixtures." : "";
+    $("ws-new-error").textContent = "";
     $("ws-new-id").focus();
     $("ws-new-id").select();
   }
@@ -718,6 +720,7 @@
     const id = $("ws-new-id").value.trim();
     const r = api.newMod(id, $("ws-new-ruleset").value);
     if (r.error) {
+      $("ws-new-hint").textContent = "";
       $("ws-new-error").textContent = r.error.message;
       return;
     }

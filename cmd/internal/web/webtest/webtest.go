@@ -245,7 +245,9 @@ func (b *Browser) Open(t testing.TB, url string, o PageOptions) *Page {
 
 func (p *Page) run(actions ...chromedp.Action) {
 	p.t.Helper()
-	ctx, cancel := context.WithTimeout(p.ctx, 20*time.Second)
+	// A bound for a stuck browser, not a measure: a loaded machine may
+	// take seconds for a page's load.
+	ctx, cancel := context.WithTimeout(p.ctx, 60*time.Second)
 	defer cancel()
 	if err := chromedp.Run(ctx, actions...); err != nil {
 		var state string

@@ -1,0 +1,56 @@
+package web_test
+
+import (
+	"testing"
+
+	"github.com/mod2048/mod2048/cmd/internal/web/webtest"
+)
+
+// TestNewModHint: the workshop's first words, inviting a new mod, are in
+// the page's own colour, not an error's.
+func TestNewModHint(t *testing.T) {
+	b := browser(t)
+	url := webtest.Serve(t, nil)
+	p := b.Open(t, url+"#workshop", webtest.PageOptions{Width: 1400, Height: 900})
+	p.WaitFor(`!!document.getElementById("ws-new-form") && !document.getElementById("ws-new-form").hidden`, waitLong)
+	var got struct{ Hint, Error, HintColor, PageColor, ErrorColor string }
+	p.Eval(`(() => {
+		const hint = document.getElementById("ws-new-hint"), err = document.getElementById("ws-new-error");
+		return {Hint: hint.textContent, Error: err.textContent, HintColor: getComputedStyle(hint).color,
+			PageColor: getComputedStyle(hint.parentElement).color, ErrorColor: getComputedStyle(err).color};
+	})()`, &got)
+	if got.Hint != "Start a mod: its id names its folder and its fixtures." || got.Error != "" {
+		t.Errorf("the new-mod form says %q, its error %q", got.Hint, got.Error)
+	}
+	if got.HintColor != got.PageColor || got.HintColor == got.ErrorColor {
+		t.Errorf("the hint is %s, the form's text %s, an error %s", got.HintColor, got.PageColor, got.ErrorColor)
+	}
+	// A refused id is an error, and the hint goes.
+	p.Eval(`document.getElementById("ws-new-id").value = "Bad Id"`, nil)
+	p.Click("#ws-new-create")
+	p.Eval(`(() => ({Hint: document.getElementById("ws-new-hint").textContent, Error: document.getElementById("ws-new-error").textContent}))()`, &got)
+	if got.Hint != "" || got.Error == "" {
+		t.Errorf("after a bad id the form says %q, its error %q", got.Hint, got.Error)
+	}
+}
+
+// TestHowToPlayOfRuleset: the page explains the ruleset of the game it
+// shows, and no other.
+func TestHowToPlayOfRuleset(t *testing.T) {
+	b := browser(t)
+	url := webtest.Serve(t, nil)
+	p := b.Open(t, url, webtest.PageOptions{Width: 600, Height: 900})
+	shown := func() (out []string) {
+		p.Eval(`[...document.querySelectorAll(".game-explanation")].filter((e) => e.offsetParent !== null).map((e) => e.dataset.ruleset)`, &out)
+		return out
+	}
+	if got := shown(); len(got) != 1 || got[0] != "classic" {
+		t.Errorf("a classic game explains %v", got)
+	}
+	p.Eval(`(() => { document.getElementById("settings").open = true; const r = document.getElementById("ruleset"); r.value = "cellular"; r.dispatchEvent(new Event("change", {bubbles: true})); })()`, nil)
+	p.Click("#start")
+	p.WaitFor(`window.mod2048.view().view.ruleset === "cellular"`, waitLong)
+	if got := shown(); len(got) != 2 || got[0] != "cellular" || got[1] != "cellular" {
+		t.Errorf("a cellular game explains %v", got)
+	}
+}
