@@ -246,7 +246,7 @@ func (c *Config) apply(f *fileLayer) error {
 		if len(k) == 1 && (k[0] == "ruleset" || k[0] == "preset") {
 			continue
 		}
-		v := lookup(f.raw, k)
+		v := ValueAt(f.raw, k)
 		origin := f.origin(name)
 		if _, table := v.(map[string]any); table {
 			// The table's keys follow, each with its line: check only
@@ -263,7 +263,9 @@ func (c *Config) apply(f *fileLayer) error {
 	return join(errs...)
 }
 
-func lookup(m map[string]any, key []string) any {
+// ValueAt is the value at a dotted key's parts in a decoded TOML
+// document (tables as map[string]any), or nil when there is none.
+func ValueAt(m map[string]any, key []string) any {
 	var v any = m
 	for _, k := range key {
 		t, ok := v.(map[string]any)

@@ -47,19 +47,6 @@ func fieldByTag(t reflect.Type, tag string) (reflect.StructField, bool) {
 	return reflect.StructField{}, false
 }
 
-// valueAt is the TOML value at key in a decoded document.
-func valueAt(doc map[string]any, key toml.Key) any {
-	var v any = doc
-	for _, part := range key {
-		m, ok := v.(map[string]any)
-		if !ok {
-			return nil
-		}
-		v = m[part]
-	}
-	return v
-}
-
 // fits reports whether the TOML value v decodes into a value of type t.
 func fits(v any, t reflect.Type) bool {
 	switch t.Kind() {
@@ -278,8 +265,8 @@ func loadMod(dir string, fsys fs.FS) (*Mod, error) {
 		if !ok {
 			return nil, bad(key, "unknown key")
 		}
-		if want := tomlKind(t); !fits(valueAt(raw, k), t) {
-			return nil, bad(key, "want %s, got %s", want, tomlKindOf(valueAt(raw, k)))
+		if want := tomlKind(t); !fits(config.ValueAt(raw, k), t) {
+			return nil, bad(key, "want %s, got %s", want, tomlKindOf(config.ValueAt(raw, k)))
 		}
 	}
 	var m Manifest
