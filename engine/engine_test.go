@@ -1115,7 +1115,7 @@ func TestHookOnTick(t *testing.T) {
 	}
 	t.Run("edit applies", func(t *testing.T) {
 		g := tHookGame(t)
-		g.SetHooks(edits(Edit{Pos{1, 1}, tCell(16)}, Edit{Pos{0, 0}, Cell{}}))
+		g.SetHooks(edits(Edit{Pos: Pos{1, 1}, Cell: tCell(16)}, Edit{Pos: Pos{0, 0}, Cell: Cell{}}))
 		tMove(t, g, Left)
 		tWantRows(t, g, "0 8 0 0", "0 16 0 0", "4 0 0 0", "0 0 0 2")
 		if g.Status() != Playing || g.Score() != ScoreOf(16) {
@@ -1129,7 +1129,7 @@ func TestHookOnTick(t *testing.T) {
 	})
 	t.Run("edit wins", func(t *testing.T) {
 		g := tHookGame(t)
-		g.SetHooks(edits(Edit{Pos{1, 1}, tCell(2048)}))
+		g.SetHooks(edits(Edit{Pos: Pos{1, 1}, Cell: tCell(2048)}))
 		tMove(t, g, Left)
 		if g.Status() != WonContinue {
 			t.Fatalf("status %v after an edit put 2048 down, want Won (continue)", g.Status())
@@ -1139,7 +1139,7 @@ func TestHookOnTick(t *testing.T) {
 		g := tHookGame(t)
 		var all []Edit
 		for i := 0; i < 16; i++ {
-			all = append(all, Edit{Pos{i / 4, i % 4}, tCell(2 << ((i/4 + i%4) % 2))})
+			all = append(all, Edit{Pos: Pos{i / 4, i % 4}, Cell: tCell(2 << ((i/4 + i%4) % 2))})
 		}
 		g.SetHooks(edits(all...))
 		tMove(t, g, Left)
@@ -1163,7 +1163,7 @@ func TestHookOnTick(t *testing.T) {
 			t.Fatalf("without the hook the move ends %v, want Lost", plain.Status())
 		}
 		g := tScripted(t, NewClassic(), rows, tSpawn(3, 3, 2))
-		g.SetHooks(edits(Edit{Pos{3, 3}, Cell{}}))
+		g.SetHooks(edits(Edit{Pos: Pos{3, 3}, Cell: Cell{}}))
 		tMove(t, g, Left)
 		if g.Status() != Playing || !g.cur.Board.At(Pos{3, 3}).IsEmpty() {
 			t.Fatalf("status %v, board %v; want Playing with (3,3) cleared", g.Status(), tRows(g))
@@ -1174,10 +1174,10 @@ func TestHookOnTick(t *testing.T) {
 		edits []Edit
 		want  string
 	}{
-		{"off the board", []Edit{{Pos{1, 1}, tCell(16)}, {Pos{0, 4}, tCell(2)}}, "on tick hook: edit at (0,4) is off the 4×4 board"},
-		{"negative row", []Edit{{Pos{-1, 0}, tCell(2)}}, "edit at (-1,0) is off"},
-		{"invalid cell", []Edit{{Pos{1, 1}, tCell(16)}, {Pos{1, 2}, Cell{Kind: KindTile}}}, "on tick hook: edit at (1,2): tile 2^0 is outside"},
-		{"other kind", []Edit{{Pos{1, 2}, Cell{Kind: 9}}}, "edit at (1,2): not a classic cell"},
+		{"off the board", []Edit{{Pos: Pos{1, 1}, Cell: tCell(16)}, {Pos: Pos{0, 4}, Cell: tCell(2)}}, "on tick hook: edit at (0,4) is off the 4×4 board"},
+		{"negative row", []Edit{{Pos: Pos{-1, 0}, Cell: tCell(2)}}, "edit at (-1,0) is off"},
+		{"invalid cell", []Edit{{Pos: Pos{1, 1}, Cell: tCell(16)}, {Pos: Pos{1, 2}, Cell: Cell{Kind: KindTile}}}, "on tick hook: edit at (1,2): tile 2^0 is outside"},
+		{"other kind", []Edit{{Pos: Pos{1, 2}, Cell: Cell{Kind: 9}}}, "edit at (1,2): not a classic cell"},
 	}
 	for _, c := range bad {
 		for _, seeded := range []bool{false, true} {

@@ -34,6 +34,7 @@ func (e *SpawnError) Error() string { return "spawn " + e.Entry + ": " + e.Reaso
 // shown to the player.
 type Refusal struct {
 	Reason string
+	By     string // who refused (a mod's id), for the reports
 }
 
 func (r *Refusal) Error() string { return "move refused: " + r.Reason }

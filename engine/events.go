@@ -94,6 +94,7 @@ type TickEvent struct {
 type Edit struct {
 	Pos  Pos
 	Cell Cell
+	By   string // who asked for it (a mod's id), for Blame; the engine does not read it
 }
 
 // HookFuncs adapts plain functions to Hooks; a nil function does nothing.

@@ -7,6 +7,8 @@ import "fmt"
 // returns "" for a game still going.
 type Explainer interface {
 	Explain(s *State) string
+	// Ending says the same as a value ("" for a game still going).
+	Ending(s *State) Ending
 }
 
 // Explain says why a classic game is won or lost.

@@ -173,6 +173,7 @@ type Game struct {
 	expired []Mark // the marks the last move's ageing removed, while hooked
 	moveEv  MoveEvent
 	tickEv  TickEvent
+	applied []AppliedEdit // the cell edits of the last move or start (LastEdits)
 	mergeEv MergeEvent
 	spawnEv SpawnEvent
 }
@@ -343,6 +344,7 @@ func (g *Game) Move(d Direction) (res Result, err error) {
 	if g.cur.Status.Over() {
 		return Result{}, nil
 	}
+	g.applied = g.applied[:0]
 	if g.moves != nil {
 		*g.moves++
 	}
@@ -423,6 +425,7 @@ func (g *Game) Start() error {
 	}
 	g.sync()
 	g.next.copyFrom(g.cur)
+	g.applied = g.applied[:0]
 	ev := &g.tickEv
 	*ev = TickEvent{State: g.next, Edits: ev.Edits[:0], MarkEdits: ev.MarkEdits[:0], Faults: ev.Faults[:0]}
 	if err := g.runHook("on start", h.OnStart, ev); err != nil {
@@ -488,6 +491,7 @@ func (g *Game) applyRequests(s *State, edits []Edit, marks []MarkEdit, data map[
 		if err := g.rules.CheckCell(e.Cell); err != nil {
 			return fmt.Errorf("edit at %v: %w", e.Pos, err)
 		}
+		g.applied = append(g.applied, AppliedEdit{Edit: e, Was: b.At(e.Pos)})
 		b.Set(e.Pos, e.Cell)
 	}
 	for _, m := range marks {

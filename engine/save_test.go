@@ -209,7 +209,7 @@ func TestHookEditKeepsWinningTile(t *testing.T) {
 	), tSpawn(3, 3, 2))
 	before := tMarshal(t, g)
 	g.SetHooks(HookFuncs{OnTickFunc: func(e *TickEvent) error {
-		e.Edits = append(e.Edits, Edit{Pos{0, 0}, tCell(2)})
+		e.Edits = append(e.Edits, Edit{Pos: Pos{0, 0}, Cell: tCell(2)})
 		return nil
 	}})
 	_, err := g.Move(Left)
@@ -222,7 +222,7 @@ func TestHookEditKeepsWinningTile(t *testing.T) {
 	}
 	// An edit elsewhere is fine.
 	g.SetHooks(HookFuncs{OnTickFunc: func(e *TickEvent) error {
-		e.Edits = append(e.Edits, Edit{Pos{2, 2}, tCell(2)})
+		e.Edits = append(e.Edits, Edit{Pos: Pos{2, 2}, Cell: tCell(2)})
 		return nil
 	}})
 	if _, err := g.Move(Left); err != nil || g.Status() != Won {

@@ -345,7 +345,7 @@ func (h *Host) BeforeMove(e *engine.MoveEvent) error {
 			if !ok || len(reason) == 0 || len(reason) > 200 {
 				return m.invalid(EventBeforeMove, "refuse: want a reason of 1 to 200 characters, got %s", describe(v))
 			}
-			return &engine.Refusal{Reason: printable(m.mod.Manifest.Name + ": " + string(reason))}
+			return &engine.Refusal{Reason: printable(m.mod.Manifest.Name + ": " + string(reason)), By: m.mod.ID()}
 		}
 		return nil
 	})

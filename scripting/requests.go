@@ -100,7 +100,7 @@ func (m *modRun) checkSet(b *engine.Board, row, col, cell lua.LValue) (engine.Ed
 	if err != nil {
 		return engine.Edit{}, "cell", err
 	}
-	return engine.Edit{Pos: p, Cell: c}, "", nil
+	return engine.Edit{Pos: p, Cell: c, By: m.mod.ID()}, "", nil
 }
 
 // checkMark checks one mark or unmark request (an entry, or game.mark's

@@ -40,7 +40,20 @@ as '2048 play' would build them (--ruleset, --difficulty, --config, --set,
 --mod, --mod-set), with a policy, and reports what they did: wins, losses
 and unfinished games with their rates and 95% intervals, the score and
 length percentiles, a histogram of the highest tile (classic) or energy
-(cellular) reached, and each mod's errors, refusals and disables.
+(cellular) reached, each mod's errors, refusals and disables, and how the
+games ended, each cause with its median turn: the goal; no move left; the
+colony died out; the ruleset's turn limit; every move refused by a mod;
+unfinished at --max-turns. A loss a mod's doing caused names the mod, and
+its hazard when its blocking marks left no move ("no move left: blocked by
+maze's wall"), or the cells it set on the last turn ("cells set by
+plague").
+
+With --mod, the same games are played without the mods too, beside: the
+verdict says, skill by skill, what the mods change, on a measure that
+separates the two: the win rate where it moves, else the median score, the
+median highest tile or the median turns, each named; the games the mods
+make endless; the games their doing ends. --no-baseline plays the games
+with the mods alone (a --shard always does).
 
 Game i plays with a seed made from --seed and i, so the same flags give the
 same report byte for byte, whatever --jobs. Policies: random; greedy (the
@@ -157,6 +170,9 @@ type simOptions struct {
 	skills      string
 	compareMods []string
 	levers      bool
+	// noBaseline: a run with mods plays their games alone, not also the
+	// same games without them.
+	noBaseline bool
 	// The tune (tune.go): the targets, the levers named, the file to
 	// write, and the command's arguments, for the file's header.
 	tune, tuneKeys, write string
@@ -215,6 +231,7 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.tuneKeys, "tune-keys", "", "the levers --tune moves, `KEY[=LO:HI],...` (configuration keys, MOD.SETTING); default: the three settings whose steps move the win rate most")
 	fs.StringVar(&o.tuneStages, "tune-stages", "", "--tune's stages: exploring `GAMESxGENERATIONS`, then each refining round's games (default 8x6,20,40,80,120,120)")
 	fs.StringVar(&o.write, "write", "", "--tune: write the tuned configuration to `file` (TOML, for --config)")
+	fs.BoolVar(&o.noBaseline, "no-baseline", false, "with --mod: play the games with the mods only, not also the same games without them beside")
 	fs.BoolVar(&o.levers, "levers", false, "the levers table: each numeric setting one step down and up, each switch flipped, against the base")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), simUsage)

@@ -40,7 +40,15 @@ type study struct {
 
 // isStudy reports whether o asks for a study rather than a single run.
 func (o simOptions) isStudy() bool {
-	return o.skill || o.skills != "" || o.levers || len(o.compare) > 0 || len(o.compareMods) > 0 || len(o.sweep) > 0
+	return o.skill || o.skills != "" || o.levers || len(o.compare) > 0 || len(o.compareMods) > 0 || len(o.sweep) > 0 || o.baseline()
+}
+
+// baseline reports whether the run plays its games without the mods too:
+// whenever mods are named, what a designer asks is what they change, for
+// whom. --no-baseline plays the mods' games alone, and a shard (a slice of
+// one run, for sim merge) plays what it names.
+func (o simOptions) baseline() bool {
+	return len(o.mods) > 0 && !o.noBaseline && o.shard == ""
 }
 
 // planStudy builds the study's variants and skills from the flags.
@@ -134,6 +142,11 @@ func planStudy(o simOptions, base *config.Config, mods []*scripting.Mod, opts si
 			return nil, err
 		}
 		st.variants = append([]variant{{baseLabel, base, mods}}, vs...)
+	case o.baseline():
+		// The same games without the mods, then with them: the verdict
+		// says what the mods change, skill by skill.
+		st.kind = "mods"
+		st.variants = []variant{{strings.TrimSuffix(baseLabel, " + "+strings.Join(ids, " + ")), base, nil}, {baseLabel, base, mods}}
 	default:
 		st.variants = []variant{{baseLabel, base, mods}}
 	}

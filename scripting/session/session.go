@@ -96,6 +96,7 @@ type Session struct {
 	legal   engine.DirSet
 	stuck   bool
 	refusal string // why the game is stuck: the last refusal's reason
+	refuser string // and the mod that refused
 
 	journal *journal  // what was played, while recording (Record)
 	spy     *spawnSpy // the spawns of the last move, while watched (WatchSpawns)
@@ -341,7 +342,7 @@ func (s *Session) check() {
 		return
 	}
 	s.known |= knowStuck
-	s.stuck, s.refusal = false, ""
+	s.stuck, s.refusal, s.refuser = false, "", ""
 	legal := s.g.LegalMoves()
 	if legal == 0 {
 		return
@@ -354,7 +355,7 @@ func (s *Session) check() {
 		if ref == nil {
 			return
 		}
-		s.refusal = ref.Reason
+		s.refusal, s.refuser = ref.Reason, ref.By
 	}
 	s.stuck = true
 }
@@ -422,6 +423,32 @@ func (s *Session) StatusMessage() string {
 		return e.Explain(s.g.State())
 	}
 	return ""
+}
+
+// EndRefused is the ending of a game whose every move the mods refuse
+// (Session.Ending): the rules would play on.
+const EndRefused engine.Ending = "refused"
+
+// Ending says why the game is over, as values ("" while it goes on): the
+// mods refuse every move the rules allow (EndRefused, by the last mod to
+// refuse), or the rules' ending (engine.Explainer). A game the rules lost
+// names the mod whose doing lost it, when a mod's did (engine.Blame): the
+// blocking marks of its hazard, or the cells it set on the last turn.
+func (s *Session) Ending() (end engine.Ending, mod, hazard string) {
+	if s.stuckNow() {
+		return EndRefused, s.refuser, ""
+	}
+	e, ok := s.g.Rules().(engine.Explainer)
+	if !ok {
+		return "", "", ""
+	}
+	end = e.Ending(s.g.State())
+	if end == engine.EndNoMove || end == engine.EndDiedOut {
+		if b, ok := engine.Blame(s.g.Rules(), s.g.State(), s.g.LastEdits()); ok {
+			mod, hazard = b.Mod, b.Hazard
+		}
+	}
+	return end, mod, hazard
 }
 
 // TakeNotices returns the mods' messages to the player (game.notify) of

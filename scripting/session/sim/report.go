@@ -11,8 +11,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mod2048/mod2048/engine"
+	"github.com/mod2048/mod2048/scripting/session"
 )
 
 // Report is what a run did. Its JSON has the keys the README lists: games,
@@ -40,8 +42,11 @@ type Report struct {
 	LossCI         [2]float64 `json:"loss_rate_ci95"`
 	UnfinishedCI   [2]float64 `json:"unfinished_rate_ci95"`
 	Top            []Level    `json:"top"`
-	Mods           []ModStats `json:"mods"`
-	Refused        int        `json:"refused"` // directions the rules allowed and the mods refused, all games
+	// Ends count the games by how they ended (Result.End), the most
+	// first, each with its median turn.
+	Ends    []EndCount `json:"ends"`
+	Mods    []ModStats `json:"mods"`
+	Refused int        `json:"refused"` // directions the rules allowed and the mods refused, all games
 	// RunGames is the number of games of the whole run (--games), of which
 	// a shard plays a slice; Shard says which, and is nil for a whole run.
 	RunGames int    `json:"run_games"`
@@ -99,6 +104,68 @@ type Dist struct {
 	// P50CI is the median's 95% interval, free of any assumed shape: the
 	// order statistics the binomial puts around the middle rank.
 	P50CI [2]float64 `json:"p50_ci95"`
+}
+
+// EndCount is how many games ended one way: the ending, and the mod (and
+// its hazard) whose doing ended them, when a mod's did; with the median
+// turn they ended on.
+type EndCount struct {
+	End        engine.Ending `json:"end"`
+	Mod        string        `json:"mod,omitempty"`
+	Hazard     string        `json:"hazard,omitempty"`
+	Games      int           `json:"games"`
+	MedianTurn float64       `json:"median_turn"`
+}
+
+// Cause says the ending in words: "no move left", "refused by bomb",
+// "no move left: blocked by bomb's fuse", "the colony died out: cells
+// set by plague".
+func (e EndCount) Cause() string {
+	what := map[engine.Ending]string{
+		engine.EndGoal: "the goal", engine.EndNoMove: "no move left", engine.EndDiedOut: "the colony died out",
+		engine.EndTurnLimit: "the turn limit", engine.EndLost: "lost", session.EndRefused: "every move refused",
+		EndUnfinished: "unfinished",
+	}[e.End]
+	switch {
+	case e.End == "":
+		what = "not recorded (an older report)"
+	case what == "":
+		what = string(e.End)
+	}
+	switch {
+	case e.End == session.EndRefused && e.Mod != "":
+		return what + " by " + e.Mod
+	case e.Hazard != "":
+		return what + ": blocked by " + e.Mod + "'s " + e.Hazard
+	case e.Mod != "":
+		return what + ": cells set by " + e.Mod
+	}
+	return what
+}
+
+// ends counts rs by their endings, the most first (then in the order of
+// the endings' words).
+func ends(rs []Result) []EndCount {
+	type key struct {
+		end         engine.Ending
+		mod, hazard string
+	}
+	turns := map[key][]float64{}
+	for _, g := range rs {
+		k := key{g.End, g.EndMod, g.EndHazard}
+		turns[k] = append(turns[k], float64(g.Turns))
+	}
+	out := []EndCount{}
+	for k, ts := range turns {
+		out = append(out, EndCount{End: k.end, Mod: k.mod, Hazard: k.hazard, Games: len(ts), MedianTurn: dist(ts).P50})
+	}
+	slices.SortFunc(out, func(a, b EndCount) int {
+		if a.Games != b.Games {
+			return b.Games - a.Games
+		}
+		return strings.Compare(a.Cause(), b.Cause())
+	})
+	return out
 }
 
 // Level is how many games reached a highest level.
@@ -179,6 +246,7 @@ func NewReport(h Header, results []Result) *Report {
 	r.UnfinishedRate, r.UnfinishedCI = rate(r.Unfinished, n)
 	r.Score = dist(scores)
 	r.Turns = dist(turns)
+	r.Ends = ends(rs)
 	for _, l := range slices.Sorted(mapKeys(tops)) {
 		r.Top = append(r.Top, Level{Level: l, Label: levelLabel(h.Ruleset, l), Games: tops[l]})
 	}
@@ -440,6 +508,14 @@ func (r *Report) Text(w io.Writer) error {
 	row("won", r.Wins, r.WinRate, r.WinCI)
 	row("lost", r.Losses, r.LossRate, r.LossCI)
 	row("unfinished", r.Unfinished, r.UnfinishedRate, r.UnfinishedCI)
+	cw := len("how the games ended")
+	for _, e := range r.Ends {
+		cw = max(cw, utf8.RuneCountInString(e.Cause()))
+	}
+	fmt.Fprintf(&b, "\n%-*s %7s %12s\n", cw, "how the games ended", "games", "median turn")
+	for _, e := range r.Ends {
+		fmt.Fprintf(&b, "%-*s %7d %12s\n", cw, pad(e.Cause(), cw), e.Games, num(e.MedianTurn))
+	}
 	fmt.Fprintf(&b, "\n%-12s %10s %10s %10s %10s\n", "", "p10", "median", "p90", "max")
 	fmt.Fprintf(&b, "%-12s %10s %10s %10s %10s\n", "score", num(r.Score.P10), num(r.Score.P50), num(r.Score.P90), num(r.Score.Max))
 	fmt.Fprintf(&b, "%-12s %10s %10s %10s %10s\n", "turns", num(r.Turns.P10), num(r.Turns.P50), num(r.Turns.P90), num(r.Turns.Max))

@@ -94,6 +94,10 @@ const (
 	Unfinished Outcome = "unfinished"
 )
 
+// EndUnfinished is the ending of a game still going at the run's turn
+// limit (Options.MaxTurns).
+const EndUnfinished engine.Ending = "unfinished"
+
 // Result is one game's.
 type Result struct {
 	Game    int     `json:"game"` // its index in the run, from 0
@@ -103,7 +107,13 @@ type Result struct {
 	// ScoreValue is the score as a number, for the statistics.
 	ScoreValue float64 `json:"score_value"`
 	Turns      int     `json:"turns"`
-	Top        int     `json:"top"` // the highest level reached: a tile's exponent, or a cell's energy
+	// End is why the game ended (Session.Ending, or EndUnfinished), and
+	// EndMod and EndHazard the mod whose doing ended it and its hazard,
+	// when a mod's did.
+	End       engine.Ending `json:"end"`
+	EndMod    string        `json:"end_mod,omitempty"`
+	EndHazard string        `json:"end_hazard,omitempty"`
+	Top       int           `json:"top"` // the highest level reached: a tile's exponent, or a cell's energy
 	// Refused counts the directions the rules allowed and the mods
 	// refused, over the game's moves.
 	Refused int `json:"refused,omitempty"`
@@ -410,6 +420,15 @@ func playGame(o Options, i int, dropped func() bool) (Result, error) {
 		r.Outcome = Won
 	case st == engine.Lost:
 		r.Outcome = Lost
+	}
+	r.End = EndUnfinished
+	if end, mod, hazard := s.Ending(); end != "" {
+		r.End, r.EndMod, r.EndHazard = end, mod, hazard
+	}
+	if r.Outcome == Won && r.End != engine.EndGoal {
+		// Won, then played on (stop_on_win = false) to another end: the
+		// goal is what ended it as a win.
+		r.End, r.EndMod, r.EndHazard = engine.EndGoal, "", ""
 	}
 	r.Turns = s.State().Turn
 	r.Score = engine.FormatScore(s.Rules(), s.Score())

@@ -7,6 +7,8 @@ import (
 	"math"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/mod2048/mod2048/engine"
 )
 
 // A Skill is a rung of the skill ladder: a player of one strength.
@@ -48,7 +50,7 @@ type Entry struct {
 // a sweep's grid, a lever's steps) at one or more skills. Its tables, JSON,
 // CSV and plots show every run side by side.
 type Study struct {
-	Kind     string  `json:"kind"` // "skill", "compare", "sweep" or "levers"
+	Kind     string  `json:"kind"` // "skill", "mods" (the same games without the mods, then with them), "compare", "sweep" or "levers"
 	Games    int     `json:"games"`
 	Seed     uint64  `json:"seed"`
 	MaxTurns int     `json:"max_turns"`
@@ -152,7 +154,7 @@ func (s *Study) Text(w io.Writer) error {
 		fmt.Fprintf(&b, "%d games a run, seed %d, at most %d turns; 95%% intervals\n\n", s.Games, s.Seed, s.MaxTurns)
 	}
 	showConfig := len(configs) > 1 || s.Kind != "skill"
-	diff := s.Kind == "compare" || s.Kind == "levers"
+	diff := s.Kind == "compare" || s.Kind == "levers" || s.Kind == "mods"
 	if showConfig {
 		fmt.Fprintf(&b, "%-*s  ", cw, "configuration")
 	}
@@ -205,6 +207,25 @@ func (s *Study) Text(w io.Writer) error {
 	if cut {
 		fmt.Fprintf(&b, "\n* ended at the budget: its games had played %s moves, their player's searches included; every game finished (--budget, --games)\n", Count(s.Budget))
 	}
+	// How each run's games ended, by cause, with the median turn of each.
+	b.WriteString("\nhow the games ended (games, median turn)\n")
+	for _, c := range configs {
+		for _, k := range skills {
+			e := s.find(c, k)
+			if e == nil {
+				continue
+			}
+			if showConfig {
+				fmt.Fprintf(&b, "%-*s  ", cw, pad(c, cw))
+			}
+			fmt.Fprintf(&b, "%-*s  ", sw, pad(k, sw))
+			parts := make([]string, len(e.Report.Ends))
+			for i, end := range e.Report.Ends {
+				parts[i] = fmt.Sprintf("%s %d (turn %s)", end.Cause(), end.Games, num(end.MedianTurn))
+			}
+			b.WriteString(strings.Join(parts, " · ") + "\n")
+		}
+	}
 	if v := s.Verdicts(); len(v) > 0 {
 		b.WriteString("\n")
 		for _, line := range v {
@@ -232,6 +253,8 @@ func (s *Study) Verdicts() []string {
 	}
 	rate := func(r *Report) string { return fmt.Sprintf("%.1f%%", 100*r.WinRate) }
 	switch s.Kind {
+	case "mods":
+		return s.modsVerdicts()
 	case "compare", "levers":
 		var out []string
 		for _, c := range configs[1:] {
@@ -372,4 +395,126 @@ func csvField(s string) string {
 		return s
 	}
 	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+}
+
+// modsVerdicts say what the mods change, skill by skill, of a "mods"
+// study (its first configuration the games without them, its second the
+// same games with them): first which skills win neither way, then a line
+// a skill, on a measure that separates it: the win rate where it moves;
+// where it does not (no game won, or every one, either way), the median
+// score, else the median highest tile, else the median turns, each named;
+// and the games the mods make endless, and those their doing ends.
+func (s *Study) modsVerdicts() []string {
+	configs, skills := s.Configs(), s.Skills()
+	if len(configs) != 2 {
+		return nil
+	}
+	without, with := configs[0], configs[1]
+	var out, flat []string
+	for _, k := range skills {
+		a, b := s.find(without, k), s.find(with, k)
+		if a == nil || b == nil {
+			continue
+		}
+		if a.Report.Wins == 0 && b.Report.Wins == 0 {
+			flat = append(flat, k)
+		}
+	}
+	switch {
+	case len(flat) == len(skills):
+		out = append(out, fmt.Sprintf("%s: no skill wins either way", with))
+	case len(flat) == 1:
+		out = append(out, fmt.Sprintf("%s: %s wins no game either way", with, flat[0]))
+	case len(flat) > 1:
+		out = append(out, fmt.Sprintf("%s: neither %s nor %s wins a game either way", with, strings.Join(flat[:len(flat)-1], ", "), flat[len(flat)-1]))
+	}
+	for _, k := range skills {
+		a, b := s.find(without, k), s.find(with, k)
+		if a == nil || b == nil {
+			continue
+		}
+		out = append(out, fmt.Sprintf("at %s, %s %s", k, with, modsChange(a.Report, b.Report, s.MaxTurns)))
+	}
+	return out
+}
+
+// modsChange says what b (with the mods) changes of a (without them).
+func modsChange(a, b *Report, maxTurns int) string {
+	var parts []string
+	if d := rateDiff(a.UnfinishedRate, a.UnfinishedCI, b.UnfinishedRate, b.UnfinishedCI); d.Significant && d.D > 0 {
+		parts = append(parts, fmt.Sprintf("makes the games endless: %d of %d unfinished at %s turns (%d of %d without)", b.Unfinished, b.Games, Count(uint64(maxTurns)), a.Unfinished, a.Games))
+	}
+	moves := !(a.Wins == 0 && b.Wins == 0) && !(a.Wins == a.Games && b.Wins == b.Games)
+	switch {
+	case moves:
+		d := WinDiff(a, b)
+		parts = append(parts, fmt.Sprintf("%s the win rate from %.1f%% to %.1f%% (%+.1f points, %s)", lowersRaises(d.D), 100*a.WinRate, 100*b.WinRate, 100*d.D, significance(d)))
+	default:
+		measured := false
+		for _, m := range []struct {
+			name string
+			a, b Dist
+		}{{"median score", a.Score, b.Score}, {"median highest level", topDist(a), topDist(b)}, {"median turns", a.Turns, b.Turns}} {
+			d := MedianDiff(m.a, m.b)
+			if !d.Significant || m.a.P50 == 0 && m.b.P50 == 0 {
+				continue
+			}
+			what := fmt.Sprintf("%s the %s by %.0f%% (%s to %s, significant)", lowersRaises(d.D), m.name, 100*math.Abs(d.D)/math.Max(math.Abs(m.a.P50), 1), num(m.a.P50), num(m.b.P50))
+			if m.name == "median highest level" {
+				level := "tile"
+				if a.Ruleset != engine.ClassicName {
+					level = "energy"
+				}
+				what = fmt.Sprintf("%s the median highest %s from %s to %s (significant)", lowersRaises(d.D), level, levelLabel(a.Ruleset, int(m.a.P50)), levelLabel(b.Ruleset, int(m.b.P50)))
+			}
+			parts = append(parts, what)
+			measured = true
+			break
+		}
+		if !measured {
+			parts = append(parts, fmt.Sprintf("changes nothing significant: the median score %s against %s, the median turns %s against %s", num(b.Score.P50), num(a.Score.P50), num(b.Turns.P50), num(a.Turns.P50)))
+		}
+	}
+	var by []string
+	ended := 0
+	for _, e := range b.Ends {
+		if e.Mod != "" {
+			ended += e.Games
+			by = append(by, e.Cause())
+		}
+	}
+	if ended > 0 {
+		parts = append(parts, fmt.Sprintf("its mods' doing ends %d of %d games (%s)", ended, b.Games, strings.Join(by, "; ")))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// rateDiff is the difference of two rates, b − a, with its 95% interval
+// from their Wilson intervals (as WinDiff's).
+func rateDiff(p1 float64, ci1 [2]float64, p2 float64, ci2 [2]float64) Diff {
+	return WinDiff(&Report{WinRate: p1, WinCI: ci1}, &Report{WinRate: p2, WinCI: ci2})
+}
+
+// topDist is the distribution of a run's highest levels (its games'), or
+// none when its report keeps no games.
+func topDist(r *Report) Dist {
+	tops := make([]float64, len(r.Results))
+	for i, g := range r.Results {
+		tops[i] = float64(g.Top)
+	}
+	return dist(tops)
+}
+
+func lowersRaises(d float64) string {
+	if d < 0 {
+		return "lowers"
+	}
+	return "raises"
+}
+
+func significance(d Diff) string {
+	if d.Significant {
+		return "significant"
+	}
+	return "not significant"
 }

@@ -11,6 +11,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -28,8 +29,9 @@ import (
 // its score distribution (a histogram); its survival curve split by how
 // games end (the share still going at each turn, and the shares won and
 // lost by then, so that an easier configuration whose games are won
-// sooner does not look harder); and its hazard, the chance that a game
-// still going ends at each turn: the difficulty curve.
+// sooner does not look harder); its hazard, the chance that a game
+// still going ends at each turn: the difficulty curve; and how its games
+// ended, by cause (sim.Report.Ends).
 func Report(r *sim.Report, path string) error {
 	if err := plotPath(path); err != nil {
 		return err
@@ -57,14 +59,19 @@ func Report(r *sim.Report, path string) error {
 	}
 	roomForLegend(survival)
 	roomForLegend(hazard)
-	return drawRow(path, []*plot.Plot{scores, survival, hazard})
+	ends, err := endsPlot([]string{r.Policy}, []*sim.Report{r})
+	if err != nil {
+		return err
+	}
+	return drawRow(path, []*plot.Plot{scores, survival, hazard, ends})
 }
 
 // Study draws the study's runs overlaid, one line each, into a file (.svg
 // or .png): the share of games won by each turn, the share lost by each
-// turn, and the hazard (the chance that a game still going ends at each
+// turn, the hazard (the chance that a game still going ends at each
 // turn, the difficulty curve of Isaksen, Gopstein and Nealen's survival
-// analysis of game variants).
+// analysis of game variants), and how each run's games ended, by cause:
+// a bar a run (each skill's, in a study of the ladder).
 func Study(s *sim.Study, path string) error {
 	if err := plotPath(path); err != nil {
 		return err
@@ -108,7 +115,61 @@ func Study(s *sim.Study, path string) error {
 	for _, p := range []*plot.Plot{won, lost, hazard} {
 		roomForLegend(p)
 	}
-	return drawRow(path, []*plot.Plot{won, lost, hazard})
+	var names []string
+	var reports []*sim.Report
+	for _, e := range s.Entries {
+		names, reports = append(names, label(e)), append(reports, e.Report)
+	}
+	ends, err := endsPlot(names, reports)
+	if err != nil {
+		return err
+	}
+	return drawRow(path, []*plot.Plot{won, lost, hazard, ends})
+}
+
+// endsPlot draws how the games of each run ended (sim.Report.Ends): a bar
+// a run, stacked by cause, as shares of its games.
+func endsPlot(names []string, reports []*sim.Report) (*plot.Plot, error) {
+	p := newPlot("How the games ended", "", "share of games")
+	p.Y.Min, p.Y.Max = 0, 1
+	var causes []string
+	total := map[string]int{}
+	for _, r := range reports {
+		for _, e := range r.Ends {
+			if _, ok := total[e.Cause()]; !ok {
+				causes = append(causes, e.Cause())
+			}
+			total[e.Cause()] += e.Games
+		}
+	}
+	slices.SortStableFunc(causes, func(a, b string) int { return total[b] - total[a] })
+	w := vg.Points(max(8, 40-4*float64(len(reports))))
+	var below *plotter.BarChart
+	for i, cause := range causes {
+		values := make(plotter.Values, len(reports))
+		for j, r := range reports {
+			for _, e := range r.Ends {
+				if e.Cause() == cause && r.Games > 0 {
+					values[j] = float64(e.Games) / float64(r.Games)
+				}
+			}
+		}
+		bars, err := plotter.NewBarChart(values, w)
+		if err != nil {
+			return nil, err
+		}
+		bars.Color = palette[i%len(palette)]
+		bars.LineStyle.Width = 0
+		if below != nil {
+			bars.StackOn(below)
+		}
+		below = bars
+		p.Add(bars)
+		p.Legend.Add(cause, bars)
+	}
+	p.NominalX(names...)
+	p.Legend.Top = true
+	return p, nil
 }
 
 // curves are a run's survival curves, turn by turn from 0, and its hazard.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mod2048/mod2048/engine"
 	"github.com/mod2048/mod2048/scripting/session/sim"
 )
 
@@ -15,13 +16,13 @@ import (
 func results(won, lost []int, unfinished, max int) []sim.Result {
 	var rs []sim.Result
 	for _, t := range won {
-		rs = append(rs, sim.Result{Game: len(rs), Outcome: sim.Won, Turns: t})
+		rs = append(rs, sim.Result{Game: len(rs), Outcome: sim.Won, Turns: t, End: engine.EndGoal})
 	}
 	for _, t := range lost {
-		rs = append(rs, sim.Result{Game: len(rs), Outcome: sim.Lost, Turns: t})
+		rs = append(rs, sim.Result{Game: len(rs), Outcome: sim.Lost, Turns: t, End: engine.EndNoMove})
 	}
 	for i := 0; i < unfinished; i++ {
-		rs = append(rs, sim.Result{Game: len(rs), Outcome: sim.Unfinished, Turns: max})
+		rs = append(rs, sim.Result{Game: len(rs), Outcome: sim.Unfinished, Turns: max, End: sim.EndUnfinished})
 	}
 	return rs
 }
@@ -64,7 +65,7 @@ func TestPlots(t *testing.T) {
 	if err := Study(s, path); err != nil {
 		t.Fatal(err)
 	}
-	if svg, _ := os.ReadFile(path); !strings.Contains(string(svg), "b,c.toml") || !strings.Contains(string(svg), "Lost by turn") {
+	if svg, _ := os.ReadFile(path); !strings.Contains(string(svg), "b,c.toml") || !strings.Contains(string(svg), "Lost by turn") || !strings.Contains(string(svg), "How the games ended") || !strings.Contains(string(svg), "no move left") {
 		t.Errorf("the study's plot lacks a run or a panel (%d bytes)", len(svg))
 	}
 	path = filepath.Join(t.TempDir(), "r.svg")
