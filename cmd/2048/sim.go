@@ -103,8 +103,9 @@ until its win rate's 95% interval is within ±P (0.05: ±5 points), or
 games. A run that gives neither --games nor --precision (nor --shard) is
 played to ±7 points: 25 games where none or all are won, about 200 where
 half are, and ends at a budget of 50 million moves (the moves its games
-play through the engine's rules, searches included; --budget MOVES sets
-one for any run): the game that reaches it is the run's last, every game
+play through the engine's rules, searches included, and one more for
+every 20 Lua instructions charged to its mods, so that a mod's work
+counts; --budget MOVES sets one for any run): the game that reaches it is the run's last, every game
 finished, and its row is marked *. --games N plays exactly N games.
 --timing adds the
 policy's and the mods' mean time a move (wall-clock: the figures that
@@ -209,7 +210,7 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	gameFlags(fs, &o.build, &o.mods, &o.modSets)
 	fs.IntVar(&o.games, "games", 200, "`games` to play, exactly (with --precision, the most to play: default 5000); given neither, a run plays until its win rate is known to ±7 points; with --shard, 200")
 	fs.Float64Var(&o.precision, "precision", 0, "play each run in batches of 25 games until its win rate's 95% interval is within ±`P` (0.05: ±5 points), or --games are played")
-	fs.Uint64Var(&o.budget, "budget", 0, "end each run once its games have played `MOVES` moves through the engine's rules, their player's searches included, the same count on every machine; the game that reaches it is the run's last (default: 50000000 where a run gives neither --games nor --precision, else none)")
+	fs.Uint64Var(&o.budget, "budget", 0, "end each run once its games have played `MOVES` moves through the engine's rules, their player's searches included, and one more for every 20 Lua instructions charged to the mods, the same count on every machine; the game that reaches it is the run's last (default: 50000000 where a run gives neither --games nor --precision, else none)")
 	fs.Uint64Var(&o.seed, "seed", 1, "the run's `seed`")
 	fs.StringVar(&o.policy, "policy", sim.DefaultPolicy, "the `policy`: "+strings.Join(sim.Policies(), ", "))
 	fs.IntVar(&o.maxTurns, "max-turns", 0, "a game that reaches this many `turns` is unfinished (default: the ruleset's, which lets its games end: classic 100000, cellular 1000)")

@@ -583,6 +583,18 @@ func (s *Session) Reload(mods []*scripting.Mod) error {
 // before the session's next move, not beside it.
 func (s *Session) Fork(seed uint64) *engine.Game { return s.g.Fork(seed) }
 
+// ModInstructions returns how many Lua instructions the mods' handlers
+// have been charged on this session's host, its game's forks and dry runs
+// included (scripting.Host.Instructions): their work, the same on every
+// machine. 0 without mods; a reload or a new game starts a new host, and
+// the count again.
+func (s *Session) ModInstructions() int64 {
+	if s.host == nil {
+		return 0
+	}
+	return s.host.Instructions()
+}
+
 // CountMoves counts in *n the moves the session's game and its forks play
 // (engine.Game.CountMoves): a policy's work, searches included, in moves.
 // A reload that replaces the game stops the count.

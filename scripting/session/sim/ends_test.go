@@ -164,3 +164,36 @@ game.on("before_move", function() if (storage.n or 0) >= 30 then return { refuse
 		})
 	}
 }
+
+// TestBudgetCountsModWork: a run's budget counts its mods' Lua work with
+// its moves (Result.Work): a mod that works hard every turn ends its run
+// at the budget after far fewer games than its moves alone would.
+func TestBudgetCountsModWork(t *testing.T) {
+	busy := endsMod(t, "busy", `game.on("tick", function()
+  local n = 0
+  for i = 1, 2000 do n = n + i end
+  storage.n = n
+end)`)
+	o := options(t, "random", 200)
+	o.Setup.Mods, o.Budget = []*scripting.Mod{busy}, 200_000
+	results, err := Run(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var moves, instructions, work uint64
+	for _, r := range results {
+		moves += r.Moves
+		instructions += r.Instructions
+		work += r.Moves + r.Instructions/InstructionsPerMove
+	}
+	if !Cut(o, results) || len(results) >= 200 {
+		t.Fatalf("the run played %d games, cut %v", len(results), Cut(o, results))
+	}
+	if Spent(results) != work || instructions < 2000*uint64(len(results)) {
+		t.Errorf("spent %d, want %d: %d moves and %d instructions, one move a %d", Spent(results), work, moves, instructions, InstructionsPerMove)
+	}
+	if moves*10 > o.Budget {
+		t.Errorf("the moves alone (%d) are near the budget (%d): the mods' work did not count", moves, o.Budget)
+	}
+	t.Logf("%d games: %d moves, %d instructions, %d spent of %d", len(results), moves, instructions, Spent(results), o.Budget)
+}

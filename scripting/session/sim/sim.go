@@ -53,15 +53,16 @@ type Options struct {
 	// Batch, when set, is called by RunPrecise after each batch with the
 	// games done and the win rate's half-width so far.
 	Batch func(done int, halfWidth float64)
-	// Budget, when above 0, is the most moves the run's games may play,
-	// their players' searches included (Result.Moves), counted in game
-	// order: the run ends with the game at which the games before it and
-	// it reach the budget, and the games after it are dropped, even those
-	// under way. The moves are the same on every machine, so the same
-	// options end with the same games, whatever Jobs is.
+	// Budget, when above 0, is the most work the run's games may do, in
+	// moves (Result.Work: their moves, their players' searches included,
+	// and their mods' Lua instructions), counted in game order: the run
+	// ends with the game at which the games before it and it reach the
+	// budget, and the games after it are dropped, even those under way.
+	// The work is the same on every machine, so the same options end with
+	// the same games, whatever Jobs is.
 	Budget uint64
-	// Played, when set, has the moves of the games added as they are
-	// played (Result.Moves), those under way too: a run's progress between
+	// Played, when set, has the work of the games added as they are
+	// played (Result.Work), those under way too: a run's progress between
 	// the games' ends.
 	Played *atomic.Uint64
 	// Stop, when closed, stops the run at once: no game starts, the games
@@ -121,9 +122,13 @@ type Result struct {
 	// through the engine's rules (engine.Game.CountMoves): its work, the
 	// same on every machine. The packed classic search (classic 4×4, no
 	// mods) plays none of its own: its games count their turns.
-	Moves     uint64        `json:"moves"`
-	Mods      []ModStats    `json:"mods,omitempty"`
-	HookNanos time.Duration `json:"-"` // wall-clock time of the moves with mods: never in the byte-identical output
+	Moves uint64 `json:"moves"`
+	// Instructions counts the Lua instructions charged to the mods'
+	// handlers in the game, its policy's searches included
+	// (Session.ModInstructions): the mods' work, the same on every machine.
+	Instructions uint64        `json:"instructions,omitempty"`
+	Mods         []ModStats    `json:"mods,omitempty"`
+	HookNanos    time.Duration `json:"-"` // wall-clock time of the moves with mods: never in the byte-identical output
 	// PolicyNanos is the wall-clock time the policy took to choose, kept
 	// apart as HookNanos is.
 	PolicyNanos time.Duration `json:"-"`
@@ -223,7 +228,7 @@ func Run(o Options) ([]Result, error) {
 					finished[k] = true
 				}
 				for o.Budget > 0 && last == len(games)-1 && prefix < len(games) && finished[prefix] {
-					spent += results[prefix].Moves
+					spent += results[prefix].Work()
 					if spent >= o.Budget {
 						last = prefix
 						cut.Store(int64(prefix))
@@ -275,11 +280,24 @@ func Run(o Options) ([]Result, error) {
 	return results, nil
 }
 
-// Spent is the moves of results (Result.Moves), the work a budget counts.
+// InstructionsPerMove is how many Lua instructions charged to the mods
+// count as one move of a run's work (Result.Work): about what one move
+// through the engine's rules costs, so that a budget of moves bounds the
+// time of a run whose mods do much in Lua as it bounds one whose player
+// searches much.
+const InstructionsPerMove = 20
+
+// Work is the game's work in moves, the unit a budget counts: its moves
+// through the engine's rules, its player's searches included, and one
+// more for every InstructionsPerMove Lua instructions its mods were
+// charged.
+func (r Result) Work() uint64 { return r.Moves + r.Instructions/InstructionsPerMove }
+
+// Spent is the work of results (Result.Work), what a budget counts.
 func Spent(results []Result) uint64 {
 	var n uint64
 	for _, r := range results {
-		n += r.Moves
+		n += r.Work()
 	}
 	return n
 }
@@ -338,7 +356,7 @@ func playGame(o Options, i int, dropped func() bool) (Result, error) {
 	// (stop_on_win = false) is played on to its end, for its highest
 	// tile, and counts as won.
 	won := false
-	counted := uint64(0) // the moves added to o.Played
+	counted := uint64(0) // the work added to o.Played
 	for s.State().Turn < o.MaxTurns {
 		select {
 		case <-o.Stop:
@@ -375,8 +393,9 @@ func playGame(o Options, i int, dropped func() bool) (Result, error) {
 		}
 		res, err := s.Move(d)
 		if o.Played != nil {
-			o.Played.Add(r.Moves - counted)
-			counted = r.Moves
+			r.Instructions = uint64(s.ModInstructions())
+			o.Played.Add(r.Work() - counted)
+			counted = r.Work()
 		}
 		if o.Timing && len(stats) > 0 {
 			r.HookNanos += time.Since(start)
@@ -431,6 +450,7 @@ func playGame(o Options, i int, dropped func() bool) (Result, error) {
 		r.End, r.EndMod, r.EndHazard = engine.EndGoal, "", ""
 	}
 	r.Turns = s.State().Turn
+	r.Instructions = uint64(s.ModInstructions())
 	r.Score = engine.FormatScore(s.Rules(), s.Score())
 	r.ScoreValue = scoreValue(s.Rules(), s.Score())
 	for _, m := range s.Mods() {
