@@ -103,9 +103,10 @@ until its win rate's 95% interval is within ±P (0.05: ±5 points), or
 games. A run that gives neither --games nor --precision (nor --shard) is
 played to ±7 points: 25 games where none or all are won, about 200 where
 half are, and ends at a budget of 50 million moves (the moves its games
-play through the engine's rules, searches included, and one more for
-every 20 Lua instructions charged to its mods, so that a mod's work
-counts; --budget MOVES sets one for any run): the game that reaches it is the run's last, every game
+play through the engine's rules, searches included, one more for every
+20 Lua instructions charged to its mods, so that a mod's work counts,
+and one for every 100 positions the classic expert's packed search
+evaluates; --budget MOVES sets one for any run): the game that reaches it is the run's last, every game
 finished, and its row is marked *. --games N plays exactly N games.
 --timing adds the
 policy's and the mods' mean time a move (wall-clock: the figures that
@@ -843,7 +844,8 @@ const defaultPrecision = 0.07
 // takes about four minutes on 2 cores (the README's figures), within the
 // five a designer's question should take. A cellular run of the expert
 // holds about 140 games of mid (363,000 moves a game), near ±7 points;
-// the packed classic expert plays no moves of the engine's in its search.
+// the packed classic expert's search counts a move for every 100
+// positions it evaluates (about 350,000 a game).
 const defaultBudget = 50_000_000
 
 // runGames plays a run, with its progress on stderr: all its games, or

@@ -35,6 +35,13 @@ type Policy interface {
 	Choose(v View) engine.Direction
 }
 
+// A nodeCounter is a policy whose search does its work outside the
+// engine's rules (the packed classic expert): Nodes returns the positions
+// it has evaluated so far, the same on every machine.
+type nodeCounter interface {
+	Nodes() uint64
+}
+
 // PolicyMaker makes a game's policy from its seed.
 type PolicyMaker func(seed uint64) (Policy, error)
 
@@ -197,7 +204,12 @@ type expertPolicy struct {
 	rng     engine.RNG
 	search  *searcher
 	weights *Weights
+	nodes   uint64 // the positions its packed searches evaluated
 }
+
+// Nodes is the positions the expert's packed searches have evaluated (a
+// search through the engine's rules counts its moves instead).
+func (p *expertPolicy) Nodes() uint64 { return p.nodes }
 
 func (p *expertPolicy) Choose(v View) engine.Direction {
 	if _, ok := v.Rules.(*cellular.Rules); ok {
@@ -208,6 +220,7 @@ func (p *expertPolicy) Choose(v View) engine.Direction {
 		return d
 	}
 	sug, err := p.p.Best(v.Fork(0), v.Legal)
+	p.nodes += uint64(p.p.Nodes)
 	if err != nil {
 		return v.Legal.List()[0]
 	}

@@ -126,9 +126,13 @@ type Result struct {
 	// Instructions counts the Lua instructions charged to the mods'
 	// handlers in the game, its policy's searches included
 	// (Session.ModInstructions): the mods' work, the same on every machine.
-	Instructions uint64        `json:"instructions,omitempty"`
-	Mods         []ModStats    `json:"mods,omitempty"`
-	HookNanos    time.Duration `json:"-"` // wall-clock time of the moves with mods: never in the byte-identical output
+	Instructions uint64 `json:"instructions,omitempty"`
+	// Nodes counts the positions its player's packed search evaluated
+	// (the classic expert on a 4×4 board without mods, whose search plays
+	// no moves through the engine's rules).
+	Nodes     uint64        `json:"nodes,omitempty"`
+	Mods      []ModStats    `json:"mods,omitempty"`
+	HookNanos time.Duration `json:"-"` // wall-clock time of the moves with mods: never in the byte-identical output
 	// PolicyNanos is the wall-clock time the policy took to choose, kept
 	// apart as HookNanos is.
 	PolicyNanos time.Duration `json:"-"`
@@ -281,17 +285,27 @@ func Run(o Options) ([]Result, error) {
 }
 
 // InstructionsPerMove is how many Lua instructions charged to the mods
-// count as one move of a run's work (Result.Work): about what one move
-// through the engine's rules costs, so that a budget of moves bounds the
-// time of a run whose mods do much in Lua as it bounds one whose player
-// searches much.
+// count as one move of a run's work (Result.Work), so that a budget of
+// moves bounds the time of a run whose mods do much in Lua as it bounds
+// one whose player searches much. A unit of work costs about 1 µs of a
+// modded classic game (an instruction about 50 ns, a move through the
+// mods' handlers about 1 µs), 0.2 µs of an unmodded classic search and up
+// to 2.8 µs of a cellular one (BenchmarkWorkUnit, 28 November, 2 cores):
+// a budget bounds a run's time by its units times 2.8 µs at most.
 const InstructionsPerMove = 20
 
 // Work is the game's work in moves, the unit a budget counts: its moves
 // through the engine's rules, its player's searches included, and one
 // more for every InstructionsPerMove Lua instructions its mods were
 // charged.
-func (r Result) Work() uint64 { return r.Moves + r.Instructions/InstructionsPerMove }
+func (r Result) Work() uint64 {
+	return r.Moves + r.Instructions/InstructionsPerMove + r.Nodes/NodesPerMove
+}
+
+// NodesPerMove is how many positions the packed classic search evaluates
+// for one move of a run's work (Result.Work): at about 10 ns a position,
+// a unit of 1 µs, as a modded classic move's (BenchmarkWorkUnit).
+const NodesPerMove = 100
 
 // Spent is the work of results (Result.Work), what a budget counts.
 func Spent(results []Result) uint64 {
@@ -390,6 +404,9 @@ func playGame(o Options, i int, dropped func() bool) (Result, error) {
 		if o.Timing {
 			r.PolicyNanos += time.Since(start)
 			start = time.Now()
+		}
+		if nc, ok := policy.(nodeCounter); ok {
+			r.Nodes = nc.Nodes()
 		}
 		res, err := s.Move(d)
 		if o.Played != nil {

@@ -495,12 +495,14 @@ func rateDiff(p1 float64, ci1 [2]float64, p2 float64, ci2 [2]float64) Diff {
 	return WinDiff(&Report{WinRate: p1, WinCI: ci1}, &Report{WinRate: p2, WinCI: ci2})
 }
 
-// topDist is the distribution of a run's highest levels (its games'), or
-// none when its report keeps no games.
+// topDist is the distribution of a run's highest levels, from its
+// histogram (a study keeps it when it drops the games' results).
 func topDist(r *Report) Dist {
-	tops := make([]float64, len(r.Results))
-	for i, g := range r.Results {
-		tops[i] = float64(g.Top)
+	var tops []float64
+	for _, l := range r.Top {
+		for range l.Games {
+			tops = append(tops, float64(l.Level))
+		}
 	}
 	return dist(tops)
 }
