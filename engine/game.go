@@ -344,7 +344,6 @@ func (g *Game) Move(d Direction) (res Result, err error) {
 	if g.cur.Status.Over() {
 		return Result{}, nil
 	}
-	g.applied = g.applied[:0]
 	if g.moves != nil {
 		*g.moves++
 	}
@@ -353,6 +352,7 @@ func (g *Game) Move(d Direction) (res Result, err error) {
 	}
 	g.sync()
 	if g.hooks != nil {
+		g.applied = g.applied[:0] // only hooks edit cells (LastEdits)
 		g.moveEv = MoveEvent{Dir: d, State: g.cur}
 		err := g.hooks.BeforeMove(&g.moveEv)
 		g.moveEv = MoveEvent{}
