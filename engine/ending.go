@@ -56,7 +56,9 @@ type Blamed struct {
 // that ended the game (edits: Game.LastEdits) lost it, so that s undone
 // of them alone is not lost. Hazards are tried in name order, then the
 // edits' mods in the order they first edited. It reports false for a game
-// not lost, and for one the rules alone lost.
+// not lost, and for one the rules alone lost. A game no move changes,
+// though its rules play on (a board emptied of every tile), counts as lost
+// when its status says Lost.
 func Blame(r Rules, s *State, edits []AppliedEdit) (Blamed, bool) {
 	if s.Status != Lost {
 		return Blamed{}, false
@@ -99,10 +101,22 @@ func Blame(r Rules, s *State, edits []AppliedEdit) (Blamed, bool) {
 	return Blamed{}, false
 }
 
-// lostWith reports whether the rules find s lost, worked out again from
-// its board and marks.
+// lostWith reports whether s is lost, worked out again from its board and
+// marks: the rules find it lost, or no move changes it though they play on
+// (a board emptied of every tile, where no spawn comes).
 func lostWith(r Rules, s *State) bool {
 	s.Status = Playing
 	r.Settle(s)
-	return s.Status == Lost
+	switch s.Status {
+	case Lost:
+		return true
+	case Playing:
+		for _, d := range Directions {
+			if r.Changes(s, d) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }

@@ -95,6 +95,7 @@ type Session struct {
 	known   uint8
 	legal   engine.DirSet
 	stuck   bool
+	closed  bool   // no move changes the board, though the rules play on (closedNow)
 	refusal string // why the game is stuck: the last refusal's reason
 	refuser string // and the mod that refused
 
@@ -330,8 +331,9 @@ func (s *Session) settle() { s.known = 0 }
 
 // What of the player's view is worked out for the current state.
 const (
-	knowStuck = 1 << iota // stuck and refusal
-	knowLegal             // legal
+	knowStuck  = 1 << iota // stuck and refusal
+	knowLegal              // legal
+	knowClosed             // closed
 )
 
 // check works out whether the mods refuse every move the rules allow. It
@@ -396,6 +398,19 @@ func (s *Session) Legal() engine.DirSet {
 // beside Legal, it says which moves the mods refuse.
 func (s *Session) RulesLegal() engine.DirSet { return s.g.LegalMoves() }
 
+// closedNow reports whether no move changes the board while the rules
+// say the game goes on: a board emptied of every tile, where no spawn
+// comes (the rules spawn after a move that changes the board). The rules
+// keep such a game Playing (an empty board is, in the classic spec); the
+// player can do nothing but start again, and Ending says so.
+func (s *Session) closedNow() bool {
+	if s.known&knowClosed == 0 {
+		s.known |= knowClosed
+		s.closed = s.g.Status() == engine.Playing && s.g.LegalMoves() == 0
+	}
+	return s.closed
+}
+
 // Status returns where the game stands for the player: the engine's
 // status, except that a game whose every move the mods refuse is Lost
 // (StatusMessage says why).
@@ -431,9 +446,11 @@ const EndRefused engine.Ending = "refused"
 
 // Ending says why the game is over, as values ("" while it goes on): the
 // mods refuse every move the rules allow (EndRefused, by the last mod to
-// refuse), or the rules' ending (engine.Explainer). A game the rules lost
-// names the mod whose doing lost it, when a mod's did (engine.Blame): the
-// blocking marks of its hazard, or the cells it set on the last turn.
+// refuse), or the rules' ending (engine.Explainer). A game no move
+// changes, though the rules play on (a board a mod emptied of every
+// tile), ended for its player: engine.EndNoMove. A game lost names the mod
+// whose doing lost it, when a mod's did (engine.Blame): the blocking marks
+// of its hazard, or the cells it set on the last turn.
 func (s *Session) Ending() (end engine.Ending, mod, hazard string) {
 	if s.stuckNow() {
 		return EndRefused, s.refuser, ""
@@ -442,9 +459,15 @@ func (s *Session) Ending() (end engine.Ending, mod, hazard string) {
 	if !ok {
 		return "", "", ""
 	}
-	end = e.Ending(s.g.State())
+	st := s.g.State()
+	end = e.Ending(st)
+	if s.closedNow() {
+		// Lost for the player, though not for the rules.
+		c := st.Clone()
+		c.Status, st, end = engine.Lost, &c, engine.EndNoMove
+	}
 	if end == engine.EndNoMove || end == engine.EndDiedOut {
-		if b, ok := engine.Blame(s.g.Rules(), s.g.State(), s.g.LastEdits()); ok {
+		if b, ok := engine.Blame(s.g.Rules(), st, s.g.LastEdits()); ok {
 			mod, hazard = b.Mod, b.Hazard
 		}
 	}

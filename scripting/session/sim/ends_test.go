@@ -47,6 +47,14 @@ game.on("start", function()
   end end
 end)`)}, 100000, EndCount{End: engine.EndNoMove, Mod: "maze", Hazard: "wall"}},
 		{"filled", []*scripting.Mod{trapdoor(t, engine.Left)}, 100000, EndCount{End: engine.EndNoMove, Mod: "trapdoor"}},
+		// An empty board has no move, and no spawn comes: the rules play
+		// on (the classic spec's empty board is Playing), the player
+		// cannot.
+		{"emptied", []*scripting.Mod{endsMod(t, "emptier", `game.on("tick", function(ev)
+  if ev.turn == 3 then
+    for r = 0, game.height - 1 do for c = 0, game.width - 1 do game.set(r, c, 0) end end
+  end
+end)`)}, 100000, EndCount{End: engine.EndNoMove, Mod: "emptier"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o := options(t, "random", 20)
