@@ -154,9 +154,12 @@ type simOptions struct {
 	// precision: play each run until its win rate is known to ±precision
 	// (runGames).
 	precision float64
-	// budget: the most moves a run's games may play, searches included
-	// (sim.Options.Budget); 0 is none.
-	budget   uint64
+	// budget: the most work a run's games may do, in moves, searches and
+	// mods' work included (sim.Options.Budget); a study's, shared by its
+	// runs; 0 is none. defaultBudget: it is the default, which a study
+	// sizes by its runs.
+	budget        uint64
+	defaultBudget bool
 	depth    int
 	samples  int
 	aiConfig string
@@ -259,7 +262,7 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	if !set["games"] && !set["precision"] && o.shard == "" && o.tune == "" {
 		o.precision = defaultPrecision
 		if !set["budget"] {
-			o.budget = defaultBudget
+			o.budget, o.defaultBudget = defaultBudget, true
 		}
 	}
 	if o.precision != 0 {
@@ -847,6 +850,14 @@ const defaultPrecision = 0.07
 // the packed classic expert's search counts a move for every 100
 // positions it evaluates (about 350,000 a game).
 const defaultBudget = 50_000_000
+
+// defaultStudyBudget is the most a study's default budget grows to with
+// its runs (defaultBudget each): 200 million moves, shared by its runs, so
+// that a skill ladder with and without a mod (ten runs) answers within
+// five minutes on 2 cores. A unit of work costs at most about 2.8 µs (a
+// cellular move: sim.BenchmarkWorkUnit), so the budget is at most about
+// 560 s of one core's work; a classic modded unit costs about 1 µs.
+const defaultStudyBudget = 200_000_000
 
 // runGames plays a run, with its progress on stderr: all its games, or
 // with --precision, batches until its win rate is known well enough.

@@ -317,8 +317,30 @@ func TestSimBudget(t *testing.T) {
 	if code := runSim([]string{"--budget", "20000", "--games", "40", "--skills", "random,lookahead 1", "--set", "size=3"}, &study, &errOut); code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
-	if !strings.Contains(study.String(), "* ended at the budget: its games had played 20,000 moves") || !strings.Contains(study.String(), "*  ") {
+	if !strings.Contains(study.String(), "* ended at its share of the study's budget (20,000 moves of work") || !strings.Contains(study.String(), "*  ") {
 		t.Errorf("the study does not mark the row ended at its budget:\n%s", study.String())
+	}
+	// The budget is the study's: its runs share it, the later ones taking
+	// what the earlier left.
+	var js bytes.Buffer
+	path := filepath.Join(t.TempDir(), "study.json")
+	if code := runSim([]string{"--budget", "20000", "--games", "40", "--skills", "random,lookahead 1", "--set", "size=3", "--json", path}, &js, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st sim.Study
+	if err := json.Unmarshal(data, &st); err != nil {
+		t.Fatal(err)
+	}
+	var spent uint64
+	for _, e := range st.Entries {
+		spent += e.Report.Moves
+	}
+	if len(st.Entries) != 2 || st.Budget != 20000 || spent > 20000+st.Entries[1].Report.Moves/uint64(st.Entries[1].Report.Games)*2 || st.Entries[1].Report.Budget <= 10000 {
+		t.Errorf("the study's budget %d: its runs spent %d, the second's share %d", st.Budget, spent, st.Entries[1].Report.Budget)
 	}
 	if code := runSim([]string{"--budget", "100", "--shard", "1/2"}, &study, &errOut); code != 2 || !strings.Contains(errOut.String(), "--budget and --shard do not go together") {
 		t.Errorf("--budget with --shard: exit %d, %s", code, errOut.String())

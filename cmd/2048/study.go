@@ -385,6 +385,18 @@ func runStudy(o simOptions, st *study, shard, shards int, stdout, stderr io.Writ
 		return usageError(fmt.Sprintf("%d runs of %d games are more results than --json or --plot keep (%d): play fewer games, or the study in parts", runs, o.games, maxStudyResults))
 	}
 	stopped := false // Ctrl-C or SIGTERM stopped a run: no other starts
+	// The budget is the study's, shared by its runs in order: each takes
+	// what the runs before it left, divided among it and the runs after
+	// it, so a run that answers early leaves its share to the later ones
+	// (the expert's, a mod's endless games).
+	runs := len(st.variants) * len(st.skills)
+	total := o.budget
+	if o.defaultBudget {
+		total = min(defaultStudyBudget, defaultBudget*uint64(runs))
+	}
+	s.Budget = total
+	var spent uint64
+	run := 0
 	for _, v := range st.variants {
 		if stopped {
 			break
@@ -401,16 +413,22 @@ func runStudy(o simOptions, st *study, shard, shards int, stdout, stderr io.Writ
 			if stopped {
 				break
 			}
+			var share uint64
+			if total > 0 {
+				share = max((total-min(spent, total))/uint64(runs-run), 1)
+			}
+			run++
 			opt := sim.Options{Setup: session.Setup{Config: v.cfg, Mods: v.mods, Limits: modLimits}, Policy: k.Name, Make: mk,
-				Games: o.games, Seed: o.seed, MaxTurns: o.maxTurns, Jobs: o.jobs, Shard: shard, Shards: shards, Stop: o.stop, Budget: o.budget}
-			label := v.label + " · " + k.Name
+				Games: o.games, Seed: o.seed, MaxTurns: o.maxTurns, Jobs: o.jobs, Shard: shard, Shards: shards, Stop: o.stop, Budget: share}
+			label := fmt.Sprintf("run %d of %d, %s · %s", run, runs, v.label, k.Name)
 			rs, err := runGames(opt, o, stderr, label)
+			spent += sim.Spent(rs)
 			stopped = errors.Is(err, sim.ErrStopped)
 			if err != nil && !stopped {
 				return err
 			}
 			h := sim.Header{Config: string(v.cfg.TOML()), Policy: k.Name, Ruleset: v.cfg.Ruleset, Difficulty: v.cfg.Preset, Seed: o.seed, MaxTurns: o.maxTurns,
-				RunGames: o.games, Shard: shard, Shards: shards, Mods: runMods, Partial: stopped, Precision: o.precision, Budget: o.budget}
+				RunGames: o.games, Shard: shard, Shards: shards, Mods: runMods, Partial: stopped, Precision: o.precision, Budget: share}
 			if stopped && len(rs) == 0 {
 				break // the run stopped before a game finished: nothing of it to show
 			}

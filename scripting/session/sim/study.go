@@ -58,8 +58,8 @@ type Study struct {
 	// Precision, when set, is the half-width each run's win rate was
 	// played to (RunPrecise): Games is then the most a run plays.
 	Precision float64 `json:"precision,omitempty"`
-	// Budget, when set, is the most moves each run's games could play
-	// (Options.Budget).
+	// Budget, when set, is the most work the study's runs could do in all
+	// (Options.Budget), in moves: each run's share is in its report.
 	Budget uint64 `json:"budget,omitempty"`
 }
 
@@ -147,7 +147,7 @@ func (s *Study) Text(w io.Writer) error {
 	if s.Precision > 0 {
 		budget := ""
 		if s.Budget > 0 {
-			budget = " or " + Count(s.Budget) + " moves"
+			budget = ", the study " + Count(s.Budget) + " moves of work, shared by its runs"
 		}
 		fmt.Fprintf(&b, "each run played until its win rate is known to ±%.1f points (at most %d games%s), seed %d, at most %d turns; 95%% intervals\n\n", 100*s.Precision, s.Games, budget, s.Seed, s.MaxTurns)
 	} else {
@@ -205,7 +205,7 @@ func (s *Study) Text(w io.Writer) error {
 		}
 	}
 	if cut {
-		fmt.Fprintf(&b, "\n* ended at the budget: its games had played %s moves, their player's searches included; every game finished (--budget, --games)\n", Count(s.Budget))
+		fmt.Fprintf(&b, "\n* ended at its share of the study's budget (%s moves of work: moves, their player's searches and the mods' work included); every game finished (--budget, --games)\n", Count(s.Budget))
 	}
 	// How each run's games ended, by cause, with the median turn of each.
 	b.WriteString("\nhow the games ended (games, median turn)\n")
