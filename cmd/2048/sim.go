@@ -160,16 +160,16 @@ type simOptions struct {
 	// sizes by its runs.
 	budget        uint64
 	defaultBudget bool
-	depth    int
-	samples  int
-	aiConfig string
-	json     string
-	csv      string
-	plot     string
-	shard    string
-	compare  []string
-	sweep    []string
-	timing   bool
+	depth         int
+	samples       int
+	aiConfig      string
+	json          string
+	csv           string
+	plot          string
+	shard         string
+	compare       []string
+	sweep         []string
+	timing        bool
 	// The studies (study.go): the skill ladder, mod sets compared, levers.
 	skill       bool
 	skills      string
