@@ -106,11 +106,14 @@ half are, and ends at a budget of 50 million moves (the moves its games
 play through the engine's rules, searches included, one more for every
 20 Lua instructions charged to its mods, so that a mod's work counts,
 and one for every 100 positions the classic expert's packed search
-evaluates; --budget MOVES sets one for any run): the game that reaches it is the run's last, every game
-finished, and its row is marked *. --games N plays exactly N games.
---timing adds the
-policy's and the mods' mean time a move (wall-clock: the figures that
-change from run to run).
+evaluates; --budget MOVES sets one for any run): the game that reaches
+it is the run's last, every game finished, and its row is marked *. A
+study's budget (50 million moves a run, at most 200 million; or
+--budget's) is shared by its runs in order: each takes what the runs
+before it left, divided among it and those after it, so a run that
+answers early leaves its share to the later ones. --games N plays exactly
+N games. --timing adds the policy's and the mods' mean time a move
+(wall-clock: the figures that change from run to run).
 
 --tune SKILL=RATE,... finds the numbers for a skill ladder: the win rate
 wanted at each skill named (greedy=0.25,expert=0.6). It moves the levers
@@ -214,7 +217,7 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	gameFlags(fs, &o.build, &o.mods, &o.modSets)
 	fs.IntVar(&o.games, "games", 200, "`games` to play, exactly (with --precision, the most to play: default 5000); given neither, a run plays until its win rate is known to ±7 points; with --shard, 200")
 	fs.Float64Var(&o.precision, "precision", 0, "play each run in batches of 25 games until its win rate's 95% interval is within ±`P` (0.05: ±5 points), or --games are played")
-	fs.Uint64Var(&o.budget, "budget", 0, "end each run once its games have played `MOVES` moves through the engine's rules, their player's searches included, and one more for every 20 Lua instructions charged to the mods, the same count on every machine; the game that reaches it is the run's last (default: 50000000 where a run gives neither --games nor --precision, else none)")
+	fs.Uint64Var(&o.budget, "budget", 0, "end each run once its games have done `MOVES` moves of work: moves through the engine's rules, their player's searches included, one more for every 20 Lua instructions charged to the mods and for every 100 positions of the classic expert's packed search, the same count on every machine; the game that reaches it is the run's last; a study's runs share it (default: 50000000 a run, at most 200000000 a study, where neither --games nor --precision is given; else none)")
 	fs.Uint64Var(&o.seed, "seed", 1, "the run's `seed`")
 	fs.StringVar(&o.policy, "policy", sim.DefaultPolicy, "the `policy`: "+strings.Join(sim.Policies(), ", "))
 	fs.IntVar(&o.maxTurns, "max-turns", 0, "a game that reaches this many `turns` is unfinished (default: the ruleset's, which lets its games end: classic 100000, cellular 1000)")
@@ -839,16 +842,16 @@ const precisionBatch = 25
 const defaultPrecision = 0.07
 
 // defaultBudget is the budget of a run that gives neither --games nor
-// --precision: 50 million moves, searches included. A classic game that
-// its mods keep from ending (bomb clears tiles) lasts thousands of turns,
-// and the expert searches about 1,600 moves a turn, at about 6 µs a move
-// with bomb's handlers: its row of the skill ladder on classic with bomb
-// ends after about nine games, every one finished, and the whole ladder
-// takes about four minutes on 2 cores (the README's figures), within the
-// five a designer's question should take. A cellular run of the expert
-// holds about 140 games of mid (363,000 moves a game), near ±7 points;
-// the packed classic expert's search counts a move for every 100
-// positions it evaluates (about 350,000 a game).
+// --precision: 50 million moves of work (sim.Result.Work), searches and
+// mods' work included; a study's runs share at most defaultStudyBudget. A
+// classic game that its mods keep from ending (bomb clears tiles) lasts
+// thousands of turns, and the expert searches about 1,600 moves a turn
+// through bomb's handlers: its row of the ladder with bomb ends after a
+// few games, every one finished, and the whole study (the ladder without
+// bomb and with it) takes about two minutes on 2 cores (the README's
+// table), within the five a designer's question should take. The packed
+// classic expert's search counts a move for every 100 positions it
+// evaluates (about 3 million moves a game).
 const defaultBudget = 50_000_000
 
 // defaultStudyBudget is the most a study's default budget grows to with

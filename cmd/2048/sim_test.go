@@ -494,3 +494,28 @@ func TestSimTuneInterrupted(t *testing.T) {
 		t.Errorf("the report:\n%s", stdout.String())
 	}
 }
+
+// TestSimEndlessMod: the cursed row (a mod that keeps every new tile out
+// of one row, scripting/testdata/guide/cursed_row) makes the one-move
+// lookahead's games endless, which the verdict names, beside the same
+// games without it; the expert's at 100,000 turns in the closing note's
+// table, here at 3,000.
+func TestSimEndlessMod(t *testing.T) {
+	mod, err := filepath.Abs("../../scripting/testdata/guide/cursed_row")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := run2048(t, t.TempDir(), "sim", "--mod", mod, "--skills", "lookahead 1", "--games", "4", "--max-turns", "3000")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	for _, want := range []string{
+		"classic               lookahead 1", // the games without the mod, beside
+		"classic + cursed_row  lookahead 1  unfinished 4 (turn 3000)",
+		"verdict: at lookahead 1, classic + cursed_row makes the games endless: 4 of 4 unfinished at 3,000 turns (0 of 4 without)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the study lacks %q:\n%s", want, out)
+		}
+	}
+}
