@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"runtime"
@@ -95,7 +96,9 @@ its runs.
 the whole run's report, and refuses shards of different runs. A progress
 bar shows on the standard error when it is a terminal; elsewhere (a log, a
 CI job, a pipe) a line every 5 seconds says the games done of the total,
-the rate and the time left. Ctrl-C (or SIGTERM) stops a run at once and
+the rate and the time left (for a run played to a precision: until the
+games its interval needs or its budget's end, whichever comes first; in
+a study, each line says its run's place). Ctrl-C (or SIGTERM) stops a run at once and
 writes the games that finished (--json, --csv, the table), marked partial,
 with exit status 1. --precision P plays each run in batches of 25 games
 until its win rate's 95% interval is within ±P (0.05: ±5 points), or
@@ -613,6 +616,7 @@ type bar struct {
 	// A run played to a precision (--precision): the half-width wanted,
 	// and the one its batches reached so far (0 before the first).
 	precision, half float64
+	halfAt          int // the games the half-width was of
 	// The moves played so far, and the run's budget of them (--budget).
 	played atomic.Uint64
 	budget uint64
@@ -672,7 +676,7 @@ func progress(stderr io.Writer, label string, games, shards int) *bar {
 // the precision.
 func (b *bar) batch(done int, half float64) {
 	b.mu.Lock()
-	b.half = half
+	b.half, b.halfAt = half, done
 	b.mu.Unlock()
 	if b.b != nil && half > b.precision {
 		b.b.SetTotal(int64(min(done+precisionBatch, b.total)), false)
@@ -713,14 +717,48 @@ func (b *bar) line(done int) {
 	}
 	b.last = now
 	took := now.Sub(b.start)
-	line := progressLine(b.label, done, b.total, took)
-	if b.precision > 0 {
-		line = preciseLine(b.label, done, b.total, took, b.half, b.precision)
+	if b.precision == 0 {
+		line := progressLine(b.label, done, b.total, took)
+		if b.budget > 0 {
+			line += budgetLine(b.played.Load(), b.budget, took)
+		}
+		fmt.Fprintf(b.w, "2048 sim: %s\n", line)
+		return
 	}
+	line := preciseLine(b.label, done, b.total, took, b.half, b.precision)
+	played := b.played.Load()
 	if b.budget > 0 {
-		line += budgetLine(b.played.Load(), b.budget, took)
+		line += fmt.Sprintf("; %s of %s moves", sim.Count(played), sim.Count(b.budget))
+	}
+	if left, ok := preciseLeft(done, b.total, took, b.half, b.halfAt, b.precision, played, b.budget); ok {
+		line += ", about " + left.Round(time.Second).String() + " left"
 	}
 	fmt.Fprintf(b.w, "2048 sim: %s\n", line)
+}
+
+// preciseLeft is the time a run played to a precision has left, at the
+// rate so far: until the games its win rate's interval needs are played
+// (a half-width shrinks as one over the root of the games: half of at
+// games needs at × (half/want)² games, in whole batches, at most most),
+// or its budget is spent, whichever comes first; before the first batch's
+// interval, the first batch. It is not known before a game has finished,
+// unless the budget's work has begun.
+func preciseLeft(done, most int, took time.Duration, half float64, at int, want float64, played, budget uint64) (time.Duration, bool) {
+	left, ok := time.Duration(math.MaxInt64), false
+	if done > 0 {
+		// Before the first batch's interval, the first batch: it is
+		// enough where every game is won, or none.
+		need := min(precisionBatch, most)
+		if half > want && at > 0 {
+			need = int(math.Ceil(float64(at) * (half / want) * (half / want)))
+			need = min((need+precisionBatch-1)/precisionBatch*precisionBatch, most)
+		}
+		left, ok = time.Duration(float64(max(need-done, 0))/float64(done)*float64(took)), true
+	}
+	if budget > 0 && played > 0 && played < budget {
+		left, ok = min(left, time.Duration(float64(budget-played)/float64(played)*float64(took))), true
+	}
+	return left, ok
 }
 
 // budgetLine says how much of a run's budget of moves (--budget) its games

@@ -519,3 +519,31 @@ func TestSimEndlessMod(t *testing.T) {
 		}
 	}
 }
+
+// TestPreciseLeft: a run played to a precision has left the time of the
+// games its interval needs (in whole batches, at most its most), or of
+// its budget's rest, whichever is sooner.
+func TestPreciseLeft(t *testing.T) {
+	for _, tc := range []struct {
+		done, most  int
+		took        time.Duration
+		half        float64
+		at          int
+		want        float64
+		played, bud uint64
+		left        time.Duration
+		ok          bool
+	}{
+		{0, 5000, time.Second, 0, 0, 0.07, 0, 0, 0, false},                                         // nothing known yet
+		{25, 5000, 10 * time.Second, 0.14, 25, 0.07, 0, 0, 30 * time.Second, true},                 // 100 games needed: 75 more
+		{25, 5000, 10 * time.Second, 0.14, 25, 0.07, 1_000_000, 2_000_000, 10 * time.Second, true}, // the budget comes first
+		{25, 50, 10 * time.Second, 0.14, 25, 0.07, 0, 0, 10 * time.Second, true},                   // at most 50 games
+		{0, 5000, 10 * time.Second, 0, 0, 0.07, 1_000_000, 4_000_000, 30 * time.Second, true},      // the budget alone
+		{10, 5000, 10 * time.Second, 0, 0, 0.07, 0, 0, 15 * time.Second, true},                     // the first batch first
+	} {
+		left, ok := preciseLeft(tc.done, tc.most, tc.took, tc.half, tc.at, tc.want, tc.played, tc.bud)
+		if ok != tc.ok || ok && left != tc.left {
+			t.Errorf("preciseLeft(%+v) = %v, %v; want %v, %v", tc, left, ok, tc.left, tc.ok)
+		}
+	}
+}
