@@ -110,7 +110,9 @@ play through the engine's rules, searches included, one more for every
 20 Lua instructions charged to its mods, so that a mod's work counts,
 and one for every 100 positions the classic expert's packed search
 evaluates; --budget MOVES sets one for any run): the game that reaches
-it is the run's last, every game finished, and its row is marked *. A
+it is the run's last, every game finished, and its row is marked *; a
+game whose own work reaches the budget stops there, unfinished at the
+budget (an endless game). A
 study's budget (50 million moves a run, at most 200 million; or
 --budget's) is shared by its runs in order: each takes what the runs
 before it left, divided among it and those after it, so a run that

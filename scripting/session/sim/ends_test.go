@@ -205,3 +205,34 @@ end)`)
 	}
 	t.Logf("%d games: %d moves, %d instructions, %d spent of %d", len(results), moves, instructions, Spent(results), o.Budget)
 }
+
+// TestBudgetStopsEndlessGame: a game whose own work reaches the run's
+// budget stops there, unfinished at the budget, at the same turn whatever
+// the other games do: a run of endless games does about its budget, not
+// its budget and the work of every game under way to the turn limit.
+func TestBudgetStopsEndlessGame(t *testing.T) {
+	sweeper := endsMod(t, "sweeper", `game.on("tick", function()
+  if #game.cells({ cell = "^0$" }) < 3 then
+    for c = 0, game.width - 1 do game.set(game.height - 1, c, 0) end
+  end
+end)`)
+	var turns []int
+	for _, jobs := range []int{1, 2} {
+		o := options(t, "random", 3)
+		o.Setup.Mods, o.Budget, o.MaxTurns, o.Jobs = []*scripting.Mod{sweeper}, 20_000, 1_000_000, jobs
+		results, err := Run(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(results) != 1 || results[0].End != EndBudget || results[0].Outcome != Unfinished {
+			t.Fatalf("jobs %d: %+v", jobs, results)
+		}
+		if w := results[0].Work(); w < o.Budget || w > o.Budget+o.Budget/10 {
+			t.Errorf("jobs %d: the game did %d work for a budget of %d", jobs, w, o.Budget)
+		}
+		turns = append(turns, results[0].Turns)
+	}
+	if turns[0] != turns[1] {
+		t.Errorf("the game stops at turn %d with one worker, %d with two", turns[0], turns[1])
+	}
+}

@@ -124,7 +124,7 @@ func (e EndCount) Cause() string {
 	what := map[engine.Ending]string{
 		engine.EndGoal: "the goal", engine.EndNoMove: "no move left", engine.EndDiedOut: "the colony died out",
 		engine.EndTurnLimit: "the turn limit", engine.EndLost: "lost", session.EndRefused: "every move refused",
-		EndUnfinished: "unfinished",
+		EndUnfinished: "unfinished", EndBudget: "unfinished at the budget",
 	}[e.End]
 	switch {
 	case e.End == "":

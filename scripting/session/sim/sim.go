@@ -57,7 +57,9 @@ type Options struct {
 	// moves (Result.Work: their moves, their players' searches included,
 	// and their mods' Lua instructions), counted in game order: the run
 	// ends with the game at which the games before it and it reach the
-	// budget, and the games after it are dropped, even those under way.
+	// budget, and the games after it are dropped, even those under way;
+	// a game whose own work reaches the budget stops there, unfinished
+	// (EndBudget).
 	// The work is the same on every machine, so the same options end with
 	// the same games, whatever Jobs is.
 	Budget uint64
@@ -96,8 +98,12 @@ const (
 )
 
 // EndUnfinished is the ending of a game still going at the run's turn
-// limit (Options.MaxTurns).
-const EndUnfinished engine.Ending = "unfinished"
+// limit (Options.MaxTurns); EndBudget of one still going when its own
+// work reached the run's whole budget (Options.Budget).
+const (
+	EndUnfinished engine.Ending = "unfinished"
+	EndBudget     engine.Ending = "budget"
+)
 
 // Result is one game's.
 type Result struct {
@@ -371,6 +377,7 @@ func playGame(o Options, i int, dropped func() bool) (Result, error) {
 	// tile, and counts as won.
 	won := false
 	counted := uint64(0) // the work added to o.Played
+	cut := false         // the game's own work reached the run's budget
 	for s.State().Turn < o.MaxTurns {
 		select {
 		case <-o.Stop:
@@ -379,6 +386,15 @@ func playGame(o Options, i int, dropped func() bool) (Result, error) {
 		}
 		if dropped() {
 			return r, ErrStopped
+		}
+		if o.Budget > 0 && r.Moves+uint64(s.ModInstructions())/InstructionsPerMove+r.Nodes/NodesPerMove >= o.Budget {
+			// One game may do no more than the whole run: an endless
+			// game stops here, unfinished, whatever the others did
+			// (so the same game stops at the same turn on every
+			// machine), and a run does at most its budget and the
+			// games under way at most their own.
+			cut = true
+			break
 		}
 		st := s.Status()
 		won = won || st == engine.WonContinue
@@ -458,6 +474,9 @@ func playGame(o Options, i int, dropped func() bool) (Result, error) {
 		r.Outcome = Lost
 	}
 	r.End = EndUnfinished
+	if cut {
+		r.End = EndBudget
+	}
 	if end, mod, hazard := s.Ending(); end != "" {
 		r.End, r.EndMod, r.EndHazard = end, mod, hazard
 	}

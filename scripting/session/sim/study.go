@@ -442,7 +442,13 @@ func (s *Study) modsVerdicts() []string {
 func modsChange(a, b *Report, maxTurns int) string {
 	var parts []string
 	if d := rateDiff(a.UnfinishedRate, a.UnfinishedCI, b.UnfinishedRate, b.UnfinishedCI); d.Significant && d.D > 0 {
-		parts = append(parts, fmt.Sprintf("makes the games endless: %d of %d unfinished at %s turns (%d of %d without)", b.Unfinished, b.Games, Count(uint64(maxTurns)), a.Unfinished, a.Games))
+		at := Count(uint64(maxTurns)) + " turns"
+		for _, e := range b.Ends {
+			if e.End == EndBudget {
+				at += fmt.Sprintf(" or, %d of them, at the run's budget", e.Games)
+			}
+		}
+		parts = append(parts, fmt.Sprintf("makes the games endless: %d of %d unfinished at %s (%d of %d without)", b.Unfinished, b.Games, at, a.Unfinished, a.Games))
 	}
 	moves := !(a.Wins == 0 && b.Wins == 0) && !(a.Wins == a.Games && b.Wins == b.Games)
 	switch {
