@@ -24,6 +24,16 @@ func endsMod(t *testing.T, id, lua string) *scripting.Mod {
 	return m
 }
 
+// sweeperMod keeps the board from filling: a turn that leaves fewer than
+// three empty cells empties the bottom row, so no game ends.
+func sweeperMod(t *testing.T) *scripting.Mod {
+	return endsMod(t, "sweeper", `game.on("tick", function()
+  if #game.cells({ cell = "^0$" }) < 3 then
+    for c = 0, game.width - 1 do game.set(game.height - 1, c, 0) end
+  end
+end)`)
+}
+
 // TestEnds: every report counts its games by how they ended, naming the
 // mod (and its hazard) whose doing ended them: a mod that refuses every
 // move, one that walls the board in with a blocking hazard, one that fills
@@ -131,13 +141,7 @@ func TestEndsCellular(t *testing.T) {
 // separates: the games they make endless, the games their doing ends,
 // the win rate where it moves, else the median score.
 func TestModsVerdict(t *testing.T) {
-	// sweeper keeps the board from filling: a turn that leaves fewer than
-	// three empty cells empties the bottom row, so no game ends.
-	sweeper := endsMod(t, "sweeper", `game.on("tick", function()
-  if #game.cells({ cell = "^0$" }) < 3 then
-    for c = 0, game.width - 1 do game.set(game.height - 1, c, 0) end
-  end
-end)`)
+	sweeper := sweeperMod(t)
 	cap := endsMod(t, "cap", `game.on("tick", function() storage.n = (storage.n or 0) + 1 end)
 game.on("before_move", function() if (storage.n or 0) >= 30 then return { refuse = "enough" } end end)`)
 	for _, tc := range []struct {
@@ -211,11 +215,7 @@ end)`)
 // the other games do: a run of endless games does about its budget, not
 // its budget and the work of every game under way to the turn limit.
 func TestBudgetStopsEndlessGame(t *testing.T) {
-	sweeper := endsMod(t, "sweeper", `game.on("tick", function()
-  if #game.cells({ cell = "^0$" }) < 3 then
-    for c = 0, game.width - 1 do game.set(game.height - 1, c, 0) end
-  end
-end)`)
+	sweeper := sweeperMod(t)
 	var turns []int
 	for _, jobs := range []int{1, 2} {
 		o := options(t, "random", 3)
