@@ -131,7 +131,7 @@ func Study(s *sim.Study, path string) error {
 // a run, stacked by cause, as shares of its games.
 func endsPlot(names []string, reports []*sim.Report) (*plot.Plot, error) {
 	p := newPlot("How the games ended", "", "share of games")
-	p.Y.Min, p.Y.Max = 0, 1
+	p.Y.Tick.Marker = plot.ConstantTicks([]plot.Tick{{Value: 0, Label: "0"}, {Value: 0.25}, {Value: 0.5, Label: "0.5"}, {Value: 0.75}, {Value: 1, Label: "1"}})
 	var causes []string
 	total := map[string]int{}
 	for _, r := range reports {
@@ -143,6 +143,8 @@ func endsPlot(names []string, reports []*sim.Report) (*plot.Plot, error) {
 		}
 	}
 	slices.SortStableFunc(causes, func(a, b string) int { return total[b] - total[a] })
+	// Room above the bars for the legend of the causes.
+	p.Y.Min, p.Y.Max = 0, 1+0.08*float64(len(causes)+1)
 	w := vg.Points(max(8, 40-4*float64(len(reports))))
 	var below *plotter.BarChart
 	for i, cause := range causes {
@@ -168,6 +170,10 @@ func endsPlot(names []string, reports []*sim.Report) (*plot.Plot, error) {
 		p.Legend.Add(cause, bars)
 	}
 	p.NominalX(names...)
+	// The runs' names, slanted, so that long ones do not run together.
+	p.X.Tick.Label.Rotation = math.Pi / 8
+	p.X.Tick.Label.XAlign = draw.XRight
+	p.X.Tick.Label.YAlign = draw.YCenter
 	p.Legend.Top = true
 	return p, nil
 }
