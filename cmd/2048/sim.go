@@ -622,6 +622,7 @@ type bar struct {
 	// The moves played so far, and the run's budget of them (--budget).
 	played atomic.Uint64
 	budget uint64
+	jobs   int // the games under way at once, each of which may do the budget's work
 	// mu guards the lines, which the workers and the ticker write, and
 	// what they read; games is the games done so far; stop ends the
 	// ticker.
@@ -732,7 +733,7 @@ func (b *bar) line(done int) {
 	if b.budget > 0 {
 		line += fmt.Sprintf("; %s of %s moves", sim.Count(played), sim.Count(b.budget))
 	}
-	if left, ok := preciseLeft(done, b.total, took, b.half, b.halfAt, b.precision, played, b.budget); ok {
+	if left, ok := preciseLeft(done, b.total, took, b.half, b.halfAt, b.precision, played, b.budget, b.jobs); ok {
 		line += ", about " + left.Round(time.Second).String() + " left"
 	}
 	fmt.Fprintf(b.w, "2048 sim: %s\n", line)
@@ -743,9 +744,17 @@ func (b *bar) line(done int) {
 // (a half-width shrinks as one over the root of the games: half of at
 // games needs at × (half/want)² games, in whole batches, at most most),
 // or its budget is spent, whichever comes first; before the first batch's
-// interval, the first batch. It is not known before a game has finished,
-// unless the budget's work has begun.
-func preciseLeft(done, most int, took time.Duration, half float64, at int, want float64, played, budget uint64) (time.Duration, bool) {
+// interval, the first batch. Once the budget is spent, the games under
+// way (jobs of them) finish, each at most at its own budget's work. It is
+// not known before a game has finished, unless the budget's work has
+// begun.
+func preciseLeft(done, most int, took time.Duration, half float64, at int, want float64, played, budget uint64, jobs int) (time.Duration, bool) {
+	if budget > 0 && played >= budget {
+		if most := budget * uint64(max(jobs, 1)); played < most {
+			return time.Duration(float64(most-played) / float64(played) * float64(took)), true
+		}
+		return 0, false
+	}
 	left, ok := time.Duration(math.MaxInt64), false
 	if done > 0 {
 		// Before the first batch's interval, the first batch: it is
@@ -909,7 +918,7 @@ func runGames(opt sim.Options, o simOptions, stderr io.Writer, label string) ([]
 	defer bar.done()
 	opt.Progress, opt.Played = bar.update, &bar.played
 	bar.mu.Lock() // the ticker reads them
-	bar.budget, bar.precision = opt.Budget, o.precision
+	bar.budget, bar.precision, bar.jobs = opt.Budget, o.precision, opt.Jobs
 	bar.mu.Unlock()
 	if o.precision > 0 {
 		opt.Batch = bar.batch

@@ -540,8 +540,9 @@ func TestPreciseLeft(t *testing.T) {
 		{25, 50, 10 * time.Second, 0.14, 25, 0.07, 0, 0, 10 * time.Second, true},                   // at most 50 games
 		{0, 5000, 10 * time.Second, 0, 0, 0.07, 1_000_000, 4_000_000, 30 * time.Second, true},      // the budget alone
 		{10, 5000, 10 * time.Second, 0, 0, 0.07, 0, 0, 15 * time.Second, true},                     // the first batch first
+		{1, 5000, 10 * time.Second, 0, 0, 0.07, 5_000_000, 4_000_000, 6 * time.Second, true},       // spent: the two games under way do 8 million at most
 	} {
-		left, ok := preciseLeft(tc.done, tc.most, tc.took, tc.half, tc.at, tc.want, tc.played, tc.bud)
+		left, ok := preciseLeft(tc.done, tc.most, tc.took, tc.half, tc.at, tc.want, tc.played, tc.bud, 2)
 		if ok != tc.ok || ok && left != tc.left {
 			t.Errorf("preciseLeft(%+v) = %v, %v; want %v, %v", tc, left, ok, tc.left, tc.ok)
 		}
