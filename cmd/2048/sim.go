@@ -741,8 +741,9 @@ func (b *bar) line(done int) {
 
 // preciseLeft is the time a run played to a precision has left, at the
 // rate so far: until the games its win rate's interval needs are played
-// (a half-width shrinks as one over the root of the games: half of at
-// games needs at × (half/want)² games, in whole batches, at most most),
+// (a half-width shrinks as one over the root of the games, the rate's
+// variance taken a little nearer a half's; in whole batches, at most
+// most),
 // or its budget is spent, whichever comes first; before the first batch's
 // interval, the first batch. Once the budget is spent, the games under
 // way (jobs of them) finish, each at most at its own budget's work. It is
@@ -761,7 +762,14 @@ func preciseLeft(done, most int, took time.Duration, half float64, at int, want 
 		// enough where every game is won, or none.
 		need := min(precisionBatch, most)
 		if half > want && at > 0 {
-			need = int(math.Ceil(float64(at) * (half / want) * (half / want)))
+			// The rate's variance from the half-width (h ≈ z·√(p(1−p)/n)),
+			// taken one standard error nearer a half than it looks (a
+			// rate near a half needs the most games, and a small run's
+			// rate wanders): the games that bring the half-width to want.
+			const z = 1.959963984540054
+			v := min((half/z)*(half/z)*float64(at), 0.25)
+			p := min((1-math.Sqrt(1-4*v))/2+half/2, 0.5)
+			need = int(math.Ceil(p * (1 - p) * (z / want) * (z / want)))
 			need = min((need+precisionBatch-1)/precisionBatch*precisionBatch, most)
 		}
 		left, ok = time.Duration(float64(max(need-done, 0))/float64(done)*float64(took)), true

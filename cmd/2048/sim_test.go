@@ -535,7 +535,7 @@ func TestPreciseLeft(t *testing.T) {
 		ok          bool
 	}{
 		{0, 5000, time.Second, 0, 0, 0.07, 0, 0, 0, false},                                         // nothing known yet
-		{25, 5000, 10 * time.Second, 0.14, 25, 0.07, 0, 0, 30 * time.Second, true},                 // 100 games needed: 75 more
+		{25, 5000, 10 * time.Second, 0.10, 25, 0.07, 0, 0, 30 * time.Second, true},                 // ±10 points at 25 games (a rate near 7%, taken near 12%): 100 games, 75 more
 		{25, 5000, 10 * time.Second, 0.14, 25, 0.07, 1_000_000, 2_000_000, 10 * time.Second, true}, // the budget comes first
 		{25, 50, 10 * time.Second, 0.14, 25, 0.07, 0, 0, 10 * time.Second, true},                   // at most 50 games
 		{0, 5000, 10 * time.Second, 0, 0, 0.07, 1_000_000, 4_000_000, 30 * time.Second, true},      // the budget alone
