@@ -512,17 +512,15 @@ func (m *modRun) luaRequire(L *lua.LState) int {
 	if err != nil {
 		// A file that does not compile is where the error is; one that
 		// cannot be read is an error of the require.
-		if me := (*ModError)(nil); errors.As(err, &me) {
-			fe := &FileError{}
-			me.As(&fe)
+		fe := (*FileError)(nil)
+		if !errors.As(err, &fe) {
+			L.RaiseError("require %q: %v", name, err)
+		}
+		if errors.As(err, new(*ModError)) {
 			m.required.err, m.required.raised = err, fmt.Sprintf("require %q: %s", name, fe.Error())
 			L.RaiseError("%s", m.required.raised)
 		}
-		what := err.Error()
-		if fe := (*FileError)(nil); errors.As(err, &fe) {
-			what = fe.File + ": " + fe.Message
-		}
-		L.RaiseError("require %q: %s", name, what)
+		L.RaiseError("require %q: %s: %s", name, fe.File, fe.Message)
 	}
 	m.modules[name] = lua.LTrue // a module that requires itself gets true
 	L.Push(fn)

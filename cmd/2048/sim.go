@@ -752,7 +752,7 @@ func (b *bar) line(done int) {
 func preciseLeft(done, most int, took time.Duration, half float64, at int, want float64, played, budget uint64, jobs int) (time.Duration, bool) {
 	if budget > 0 && played >= budget {
 		if most := budget * uint64(max(jobs, 1)); played < most {
-			return time.Duration(float64(most-played) / float64(played) * float64(took)), true
+			return atRate(played, most, took), true
 		}
 		return 0, false
 	}
@@ -775,7 +775,7 @@ func preciseLeft(done, most int, took time.Duration, half float64, at int, want 
 		left, ok = time.Duration(float64(max(need-done, 0))/float64(done)*float64(took)), true
 	}
 	if budget > 0 && played > 0 && played < budget {
-		left, ok = min(left, time.Duration(float64(budget-played)/float64(played)*float64(took))), true
+		left, ok = min(left, atRate(played, budget, took)), true
 	}
 	return left, ok
 }
@@ -787,10 +787,15 @@ func preciseLeft(done, most int, took time.Duration, half float64, at int, want 
 func budgetLine(played, budget uint64, took time.Duration) string {
 	out := fmt.Sprintf("; %s of %s moves", sim.Count(played), sim.Count(budget))
 	if played > 0 && played < budget {
-		left := time.Duration(float64(budget-played) / float64(played) * float64(took))
-		out += ", the budget spent in about " + left.Round(time.Second).String()
+		out += ", the budget spent in about " + atRate(played, budget, took).Round(time.Second).String()
 	}
 	return out
+}
+
+// atRate is the time work from done to to takes at the rate of done in
+// took.
+func atRate(done, to uint64, took time.Duration) time.Duration {
+	return time.Duration(float64(to-done) / float64(done) * float64(took))
 }
 
 // progressLine says how far a run is: the games done of the total, the

@@ -95,7 +95,6 @@ type Session struct {
 	known   uint8
 	legal   engine.DirSet
 	stuck   bool
-	closed  bool   // no move changes the board, though the rules play on (closedNow)
 	refusal string // why the game is stuck: the last refusal's reason
 	refuser string // and the mod that refused
 
@@ -331,9 +330,8 @@ func (s *Session) settle() { s.known = 0 }
 
 // What of the player's view is worked out for the current state.
 const (
-	knowStuck  = 1 << iota // stuck and refusal
-	knowLegal              // legal
-	knowClosed             // closed
+	knowStuck = 1 << iota // stuck and refusal
+	knowLegal             // legal
 )
 
 // check works out whether the mods refuse every move the rules allow. It
@@ -404,11 +402,7 @@ func (s *Session) RulesLegal() engine.DirSet { return s.g.LegalMoves() }
 // keep such a game Playing (an empty board is, in the classic spec); the
 // player can do nothing but start again, and Ending says so.
 func (s *Session) closedNow() bool {
-	if s.known&knowClosed == 0 {
-		s.known |= knowClosed
-		s.closed = s.g.Status() == engine.Playing && s.g.LegalMoves() == 0
-	}
-	return s.closed
+	return s.g.Status() == engine.Playing && s.g.LegalMoves() == 0
 }
 
 // Status returns where the game stands for the player: the engine's

@@ -121,11 +121,7 @@ type EndCount struct {
 // "no move left: blocked by bomb's fuse", "the colony died out: cells
 // set by plague".
 func (e EndCount) Cause() string {
-	what := map[engine.Ending]string{
-		engine.EndGoal: "the goal", engine.EndNoMove: "no move left", engine.EndDiedOut: "the colony died out",
-		engine.EndTurnLimit: "the turn limit", engine.EndLost: "lost", session.EndRefused: "every move refused",
-		EndUnfinished: "unfinished", EndBudget: "unfinished at the budget",
-	}[e.End]
+	what := endWords[e.End]
 	switch {
 	case e.End == "":
 		what = "not recorded (an older report)"
@@ -141,6 +137,13 @@ func (e EndCount) Cause() string {
 		return what + ": cells set by " + e.Mod
 	}
 	return what
+}
+
+// endWords are the endings in words.
+var endWords = map[engine.Ending]string{
+	engine.EndGoal: "the goal", engine.EndNoMove: "no move left", engine.EndDiedOut: "the colony died out",
+	engine.EndTurnLimit: "the turn limit", engine.EndLost: "lost", session.EndRefused: "every move refused",
+	EndUnfinished: "unfinished", EndBudget: "unfinished at the budget",
 }
 
 // ends counts rs by their endings, the most first (then in the order of

@@ -19,7 +19,6 @@ import (
 	"math/bits"
 	"runtime"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -387,7 +386,7 @@ func playGame(o Options, i int, dropped func() bool) (Result, error) {
 		if dropped() {
 			return r, ErrStopped
 		}
-		if o.Budget > 0 && r.Moves+uint64(s.ModInstructions())/InstructionsPerMove+r.Nodes/NodesPerMove >= o.Budget {
+		if o.Budget > 0 && r.Work() >= o.Budget {
 			// One game may do no more than the whole run: an endless
 			// game stops here, unfinished, whatever the others did
 			// (so the same game stops at the same turn on every
@@ -425,8 +424,8 @@ func playGame(o Options, i int, dropped func() bool) (Result, error) {
 			r.Nodes = nc.Nodes()
 		}
 		res, err := s.Move(d)
+		r.Instructions = uint64(s.ModInstructions())
 		if o.Played != nil {
-			r.Instructions = uint64(s.ModInstructions())
 			o.Played.Add(r.Work() - counted)
 			counted = r.Work()
 		}
@@ -438,7 +437,7 @@ func playGame(o Options, i int, dropped func() bool) (Result, error) {
 		case errors.As(err, &ref):
 			// The session's legal moves leave refused ones out, so only
 			// a policy that ignores them meets a refusal.
-			if m := refuser(s, ref, stats); m != nil {
+			if m := stats[ref.By]; m != nil {
 				m.Refusals++
 			}
 		case err != nil:
@@ -486,24 +485,12 @@ func playGame(o Options, i int, dropped func() bool) (Result, error) {
 		r.End, r.EndMod, r.EndHazard = engine.EndGoal, "", ""
 	}
 	r.Turns = s.State().Turn
-	r.Instructions = uint64(s.ModInstructions())
 	r.Score = engine.FormatScore(s.Rules(), s.Score())
 	r.ScoreValue = scoreValue(s.Rules(), s.Score())
 	for _, m := range s.Mods() {
 		r.Mods = append(r.Mods, *stats[m.ID()])
 	}
 	return r, nil
-}
-
-// refuser finds the mod whose refusal ref is: its reason starts with the
-// mod's name.
-func refuser(s *session.Session, ref *engine.Refusal, stats map[string]*ModStats) *ModStats {
-	for _, m := range s.Mods() {
-		if strings.HasPrefix(ref.Reason, m.Manifest.Name+": ") {
-			return stats[m.ID()]
-		}
-	}
-	return nil
 }
 
 // scoreValue is a score as a number (cellular's quarter points included).

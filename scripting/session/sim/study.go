@@ -109,9 +109,12 @@ type Diff struct {
 }
 
 // WinDiff is the difference of b's win rate from a's.
-func WinDiff(a, b *Report) Diff {
-	p1, l1, u1 := a.WinRate, a.WinCI[0], a.WinCI[1]
-	p2, l2, u2 := b.WinRate, b.WinCI[0], b.WinCI[1]
+func WinDiff(a, b *Report) Diff { return rateDiff(a.WinRate, a.WinCI, b.WinRate, b.WinCI) }
+
+// rateDiff is the difference of two rates, b − a, with its 95% interval
+// (Newcombe's hybrid score interval, from their Wilson intervals).
+func rateDiff(p1 float64, ci1 [2]float64, p2 float64, ci2 [2]float64) Diff {
+	l1, u1, l2, u2 := ci1[0], ci1[1], ci2[0], ci2[1]
 	d := p2 - p1
 	lo := d - math.Sqrt((p2-l2)*(p2-l2)+(u1-p1)*(u1-p1))
 	hi := d + math.Sqrt((u2-p2)*(u2-p2)+(p1-l1)*(p1-l1))
@@ -493,12 +496,6 @@ func modsChange(a, b *Report, maxTurns int) string {
 		parts = append(parts, fmt.Sprintf("its mods' doing ends %d of %d games (%s)", ended, b.Games, strings.Join(by, "; ")))
 	}
 	return strings.Join(parts, "; ")
-}
-
-// rateDiff is the difference of two rates, b − a, with its 95% interval
-// from their Wilson intervals (as WinDiff's).
-func rateDiff(p1 float64, ci1 [2]float64, p2 float64, ci2 [2]float64) Diff {
-	return WinDiff(&Report{WinRate: p1, WinCI: ci1}, &Report{WinRate: p2, WinCI: ci2})
 }
 
 // topDist is the distribution of a run's highest levels, from its

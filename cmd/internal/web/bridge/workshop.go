@@ -142,11 +142,10 @@ func RunCases(src ModSource) Reply {
 	sort.Strings(names)
 	results := []CaseResult{}
 	for _, name := range names {
-		rel := name
 		data, _ := fs.ReadFile(fsys, name)
 		f, err := fixture.Parse(name, data)
 		if err != nil {
-			r := CaseResult{File: rel, OK: false, Message: err.Error(), Text: err.Error()}
+			r := CaseResult{File: name, OK: false, Message: err.Error(), Text: err.Error()}
 			var pe *fixture.ParseError
 			if errors.As(err, &pe) {
 				r.Line, r.FailLine, r.Message = pe.Line, pe.Line, pe.Msg
@@ -155,7 +154,7 @@ func RunCases(src ModSource) Reply {
 			continue
 		}
 		for _, c := range f.Cases {
-			r := CaseResult{File: rel, Line: c.Line, ID: c.ID, Title: c.Title, OK: true}
+			r := CaseResult{File: name, Line: c.Line, ID: c.ID, Title: c.Title, OK: true}
 			if fl := fixture.RunCaseFS(fsys, f, c); fl != nil {
 				r.OK = false
 				r.FailLine, r.Step, r.Message, r.Expect, r.Actual = fl.Line, fl.Step, fl.Msg, fl.Expect, fl.Actual
