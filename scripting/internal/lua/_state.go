@@ -12,7 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/mod2048/mod2048/scripting/internal/lua/parse"
+	"github.com/mod2048/mod2048/scripting/internal/lua/parse" // [mod2048] this copy's path
 )
 
 const MultRet = -1
@@ -566,8 +566,9 @@ func panicWithoutTraceback(L *LState) {
 }
 
 func newLState(options Options) *LState {
-	// [mod2048] Blocks of 8 numbers, not 32: a number a mod keeps keeps its
-	// whole block alive, and the memory budget weighs a number at 16 bytes.
+	// [mod2048] Blocks of numberBlock (2) numbers, not 32: a number a mod
+	// keeps keeps its whole block alive, and the memory budget weighs a
+	// number at 16 bytes.
 	al := newAllocator(numberBlock)
 	ls := &LState{
 		G:       newGlobal(),
@@ -1340,6 +1341,7 @@ func (ls *LState) Get(idx int) LValue {
 			return LNil
 		}
 	}
+	// [mod2048] upstream's unreachable return LNil removed (go vet).
 }
 
 func (ls *LState) Push(value LValue) {
@@ -1455,7 +1457,7 @@ func (ls *LState) ToInt(n int) int {
 		return int(lv)
 	}
 	if lv, ok := ls.Get(n).(LString); ok {
-		if num, err := parseNumber(string(lv)); err == nil {
+		if num, err := ls.parseNumber(string(lv)); err == nil { // [mod2048] charged
 			return int(num)
 		}
 	}
@@ -1467,7 +1469,7 @@ func (ls *LState) ToInt64(n int) int64 {
 		return int64(lv)
 	}
 	if lv, ok := ls.Get(n).(LString); ok {
-		if num, err := parseNumber(string(lv)); err == nil {
+		if num, err := ls.parseNumber(string(lv)); err == nil { // [mod2048] charged
 			return int64(num)
 		}
 	}
@@ -1526,7 +1528,7 @@ func (ls *LState) RaiseError(format string, args ...interface{}) {
 // This function is equivalent to lua_error( http://www.lua.org/manual/5.1/manual.html#lua_error ).
 func (ls *LState) Error(lv LValue, level int) {
 	if str, ok := lv.(LString); ok {
-		ls.raiseError(level, "%s", string(str))
+		ls.raiseError(level, "%s", string(str)) // [mod2048] a constant format (go vet)
 	} else {
 		if !ls.hasErrorFunc {
 			ls.closeAllUpvalues()

@@ -5,7 +5,7 @@ import (
 	"math"
 	"reflect"
 
-	"github.com/mod2048/mod2048/scripting/internal/lua/ast"
+	"github.com/mod2048/mod2048/scripting/internal/lua/ast" // [mod2048] this copy's path
 )
 
 /* internal constants & structs  {{{ */
@@ -310,7 +310,7 @@ type varNamePool struct {
 }
 
 func newVarNamePool(offset int) *varNamePool {
-	return &varNamePool{make([]string, 0, 16), offset, nil}
+	return &varNamePool{make([]string, 0, 16), offset, nil} // [mod2048] index
 }
 
 func (vp *varNamePool) Names() []string {

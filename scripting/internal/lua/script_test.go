@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mod2048/mod2048/scripting/internal/lua/parse"
+	"github.com/mod2048/mod2048/scripting/internal/lua/parse" // [mod2048] this copy's path
 )
 
 const maxMemory = 40

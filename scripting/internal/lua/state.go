@@ -16,7 +16,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/mod2048/mod2048/scripting/internal/lua/parse"
+	"github.com/mod2048/mod2048/scripting/internal/lua/parse" // [mod2048] this copy's path
 )
 
 const MultRet = -1
@@ -666,8 +666,9 @@ func panicWithoutTraceback(L *LState) {
 }
 
 func newLState(options Options) *LState {
-	// [mod2048] Blocks of 8 numbers, not 32: a number a mod keeps keeps its
-	// whole block alive, and the memory budget weighs a number at 16 bytes.
+	// [mod2048] Blocks of numberBlock (2) numbers, not 32: a number a mod
+	// keeps keeps its whole block alive, and the memory budget weighs a
+	// number at 16 bytes.
 	al := newAllocator(numberBlock)
 	ls := &LState{
 		G:       newGlobal(),
@@ -1553,6 +1554,7 @@ func (ls *LState) Get(idx int) LValue {
 			return LNil
 		}
 	}
+	// [mod2048] upstream's unreachable return LNil removed (go vet).
 }
 
 func (ls *LState) Push(value LValue) {
@@ -1739,7 +1741,7 @@ func (ls *LState) RaiseError(format string, args ...interface{}) {
 // This function is equivalent to lua_error( http://www.lua.org/manual/5.1/manual.html#lua_error ).
 func (ls *LState) Error(lv LValue, level int) {
 	if str, ok := lv.(LString); ok {
-		ls.raiseError(level, "%s", string(str))
+		ls.raiseError(level, "%s", string(str)) // [mod2048] a constant format (go vet)
 	} else {
 		if !ls.hasErrorFunc {
 			ls.closeAllUpvalues()

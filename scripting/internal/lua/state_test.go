@@ -281,6 +281,7 @@ func TestPCall(t *testing.T) {
 	defer L.Close()
 	L.Register("f1", func(L *LState) int {
 		panic("panic!")
+		// [mod2048] upstream's unreachable return 0 removed (go vet).
 	})
 	errorIfScriptNotFail(t, L, `f1()`, "panic!")
 	L.Push(L.GetGlobal("f1"))
@@ -300,6 +301,7 @@ func TestPCall(t *testing.T) {
 	L.Push(L.GetGlobal("f1"))
 	err = L.PCall(0, 0, L.NewFunction(func(L *LState) int {
 		panic("panicc!")
+		// [mod2048] upstream's unreachable return 1 removed (go vet).
 	}))
 	errorIfFalse(t, strings.Contains(err.Error(), "panicc!"), "")
 
@@ -508,7 +510,7 @@ func TestRegistryFixedOverflow(t *testing.T) {
 		rcv := recover()
 		if rcv != nil {
 			if expectedPanic {
-				errorIfFalse(t, rcv.(error).Error() != "registry overflow", "expected registry overflow exception, got %v", rcv.(error).Error())
+				errorIfFalse(t, rcv.(error).Error() != "registry overflow", "expected registry overflow exception, got %v", rcv.(error).Error()) // [mod2048] a constant format (go vet)
 			} else {
 				t.Errorf("did not expect registry overflow")
 			}
@@ -528,7 +530,7 @@ func TestRegistryAutoGrow(t *testing.T) {
 		rcv := recover()
 		if rcv != nil {
 			if expectedPanic {
-				errorIfFalse(t, rcv.(error).Error() != "registry overflow", "expected registry overflow exception, got %v", rcv.(error).Error())
+				errorIfFalse(t, rcv.(error).Error() != "registry overflow", "expected registry overflow exception, got %v", rcv.(error).Error()) // [mod2048] a constant format (go vet)
 			} else {
 				t.Errorf("did not expect registry overflow")
 			}

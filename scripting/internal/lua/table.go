@@ -70,13 +70,13 @@ func (tb *LTable) Append(value LValue) {
 	}
 	if tb.array == nil {
 		tb.array = make([]LValue, 0, defaultArrayCap)
-		tb.grew(0)
+		tb.grew(0) // [mod2048] metered
 	}
 	if len(tb.array) == 0 || tb.array[len(tb.array)-1] != LNil {
-		c := cap(tb.array)
+		c := cap(tb.array) // [mod2048] for grew
 		tb.array = append(tb.array, value)
-		tb.migrate()
-		tb.grew(c)
+		tb.migrate() // [mod2048] see migrate
+		tb.grew(c)   // [mod2048] metered
 	} else {
 		i := len(tb.array) - 2
 		for ; i >= 0; i-- {
@@ -102,13 +102,13 @@ func (tb *LTable) Insert(i int, value LValue) {
 		return
 	}
 	i -= 1
-	c := cap(tb.array)
+	c := cap(tb.array) // [mod2048] for grew
 	tb.array = append(tb.array, LNil)
 	copy(tb.array[i+1:], tb.array[i:])
 	tb.array[i] = value
-	tb.migrate()
-	tb.grew(c)
-	tb.trim()
+	tb.migrate() // [mod2048] see migrate
+	tb.grew(c)   // [mod2048] metered
+	tb.trim()    // [mod2048] see trim
 }
 
 // [mod2048] trim drops the nils at the end of the array part, so that its
@@ -173,7 +173,7 @@ func (tb *LTable) RawSet(key LValue, value LValue) {
 	switch v := key.(type) {
 	case LNumber:
 		if isArrayKey(v) {
-			tb.RawSetInt(int(v), value)
+			tb.RawSetInt(int(v), value) // [mod2048] one path for an integer key
 			return
 		}
 	case LString:
@@ -196,7 +196,7 @@ func (tb *LTable) RawSetInt(key int, value LValue) {
 	case index < alen:
 		tb.array[index] = value
 		if value == LNil && index == alen-1 {
-			tb.trim()
+			tb.trim() // [mod2048] see trim
 		}
 	case index-alen > MaxArrayGap || tb.inHash(key):
 		// [mod2048] A far key goes to the hash part, where it costs one
@@ -205,7 +205,7 @@ func (tb *LTable) RawSetInt(key int, value LValue) {
 	case value == LNil:
 		// [mod2048] Nothing to store, and nothing to grow the array for.
 	default:
-		c := cap(tb.array)
+		c := cap(tb.array) // [mod2048] for grew
 		if tb.array == nil {
 			tb.array = make([]LValue, 0, defaultArrayCap)
 		}
@@ -215,8 +215,8 @@ func (tb *LTable) RawSetInt(key int, value LValue) {
 			tb.array = append(tb.array, tb.takeH(k))
 		}
 		tb.array = append(tb.array, value)
-		tb.migrate()
-		tb.grew(c)
+		tb.migrate() // [mod2048] see migrate
+		tb.grew(c)   // [mod2048] metered
 	}
 }
 
@@ -287,7 +287,7 @@ func (tb *LTable) RawSetString(key string, value LValue) {
 		tb.strdict = make(map[string]LValue)
 	}
 	tb.strdict[key] = value
-	tb.noteKey(LString(key))
+	tb.noteKey(LString(key)) // [mod2048] see noteKey
 }
 
 // [mod2048] noteKey adds a key just set to the keys that Next visits, if
@@ -383,10 +383,12 @@ func (tb *LTable) RawSetH(key LValue, value LValue) {
 		return
 	}
 	if tb.dict == nil {
+		// [mod2048] No room asked for: upstream asked for as many entries
+		// as the string keys' map held.
 		tb.dict = make(map[LValue]LValue)
 	}
 	tb.dict[key] = value
-	tb.noteKey(key)
+	tb.noteKey(key) // [mod2048] see noteKey
 }
 
 // RawGet returns an LValue associated with a given key without __index metamethod.

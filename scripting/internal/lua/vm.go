@@ -54,7 +54,7 @@ func mainLoopWithContext(L *LState, baseframe *callFrame) {
 		cf.Pc++
 		select {
 		case <-L.ctx.Done():
-			L.RaiseError("%s", L.ctx.Err().Error())
+			L.RaiseError("%s", L.ctx.Err().Error()) // [mod2048] a constant format (go vet)
 			return
 		default:
 			if jumpTable[int(inst>>26)](L, inst, baseframe) == 1 {
@@ -1378,6 +1378,8 @@ func init() {
 				cf.Pc = 0
 				cf.Base = RA
 				cf.LocalBase = RA + 1
+				// [mod2048] upstream's cf.ReturnBase = cf.ReturnBase and cf.NRet =
+				// cf.NRet removed (go vet: self-assignments).
 				cf.NArgs = nargs
 				cf.TailCall++
 				lbase := cf.LocalBase
@@ -2296,6 +2298,7 @@ func numberArith(L *LState, opcode int, lhs, rhs LNumber) LNumber {
 		return LNumber(math.Pow(flhs, frhs))
 	}
 	panic("should not reach here")
+	// [mod2048] upstream's unreachable return LNumber(0) removed (go vet).
 }
 
 func objectArith(L *LState, opcode int, lhs, rhs LValue) LValue {
@@ -2337,6 +2340,8 @@ func objectArith(L *LState, opcode int, lhs, rhs LValue) LValue {
 			return numberArith(L, opcode, LNumber(v1), LNumber(v2))
 		}
 	}
+	// [mod2048] RaiseError formats: upstream gave it fmt.Sprintf's result as
+	// its format (go vet).
 	L.RaiseError("cannot perform %v operation between %v and %v",
 		strings.TrimLeft(event, "_"), lhs.Type().String(), rhs.Type().String())
 

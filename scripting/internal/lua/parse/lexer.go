@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mod2048/mod2048/scripting/internal/lua/ast"
+	"github.com/mod2048/mod2048/scripting/internal/lua/ast" // [mod2048] this copy's path
 )
 
 const EOF = -1

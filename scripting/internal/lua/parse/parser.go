@@ -8,7 +8,7 @@ import __yyfmt__ "fmt"
 //line parser.go.y:2
 
 import (
-	"github.com/mod2048/mod2048/scripting/internal/lua/ast"
+	"github.com/mod2048/mod2048/scripting/internal/lua/ast" // [mod2048] this copy's path
 )
 
 //line parser.go.y:34

@@ -2,7 +2,7 @@
 package parse
 
 import (
-  "github.com/mod2048/mod2048/scripting/internal/lua/ast"
+  "github.com/mod2048/mod2048/scripting/internal/lua/ast" // [mod2048] this copy's path
 )
 %}
 %type<stmts> chunk
