@@ -266,7 +266,7 @@ func runHelp(args []string, stdout, stderr io.Writer) int {
 // clear the screen or set the window title.
 func safe(v any) string {
 	if err, ok := v.(error); ok {
-		return termtext.Printable(err.Error())
+		return termtext.Lines(err.Error()) // every error of a file, a line each
 	}
 	return termtext.Printable(fmt.Sprint(v))
 }

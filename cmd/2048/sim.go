@@ -33,7 +33,7 @@ import (
 )
 
 const simUsage = `Usage: 2048 sim [the play flags] [--games N | --precision P] [--budget MOVES] [--seed S] [--policy P | --skill | --skills LIST] [--max-turns T] [--jobs J] [--json FILE] [--csv FILE] [--plot FILE] [--shard I/N] [--compare FILE.toml ... | --compare-mods LIST ... | --sweep KEY=V1,V2,... | --levers]
-       2048 sim [the play flags] --tune SKILL=RATE,... [--tune-keys KEY[=LO:HI],...] [--tune-stages S] [--write FILE.toml] [--games N] [--seed S] [--json FILE] [--plot FILE]
+       2048 sim [the play flags] --tune SKILL=RATE,... [--tune-keys KEY[=LO:HI],...] [--tune-screen N] [--tune-stages S] [--write FILE.toml] [--games N] [--seed S] [--json FILE] [--plot FILE]
        2048 sim merge [--json FILE] [--partial] FILE.json ...
 
 The balance lab: plays many seeded games of a configuration and its mods,
@@ -124,18 +124,26 @@ N games. --timing adds the policy's and the mods' mean time a move
 wanted at each skill named (greedy=0.25,expert=0.6). It moves the levers
 --tune-keys names (configuration keys and MOD.SETTING, each with an
 optional range LO:HI; by default from half to twice its value, a rate 0
-to 1, within a mod's bounds), or else the three numeric settings whose
-steps (as --levers makes them) move the win rate most at the cheapest
-skill named, on 100 games. The search explores with CMA-ES on 8 games a
+to 1, within the setting's own bounds). With no --tune-keys it screens
+every numeric setting first: each at the ends of its default range and
+halfway, on --tune-screen games a point (default 24) at every skill
+named (where a skill wins almost every game of the base or none, first
+on a third the games, then again about the point nearest the targets),
+and chooses the set of at most three whose model comes nearest the
+targets, so that the levers can move both the skills' level and the gap
+between them. The search explores with CMA-ES on 8 games a
 candidate, then refines with rounds of a logistic model of each skill's
-win fit to the games played (--tune-stages, default 8x6,20,40,80,120,120:
+win fit to the games played (--tune-stages, default 8x5,20,40,80,120:
 GAMESxGENERATIONS exploring, then each round's games), every candidate of
-a generation on the same games; it plays the tuned values on --games
-fresh games (default 100, seed --seed + 1) and reports them with their
-intervals, the levers' moves and a verdict. --write FILE writes the
-tuned configuration (a --config file; a mod's tuned setting is a
---mod-set, which the report and the file's header name); --plot draws the
-search. The same flags write the same file.
+a generation on the same games; a round whose candidate comes within a
+standard error of every target ends the search. A lever whose range has no LO:HI widens
+it by itself, within the setting's own bounds, where the model would take
+it past an end, and says so. It plays the tuned values on --games fresh
+games (default 100, seed --seed + 1) and reports them with their
+intervals, the screen, the levers' moves and a verdict. --write FILE
+writes the tuned configuration (a --config file; a mod's tuned setting
+is a --mod-set, which the report and the file's header name); --plot
+draws the search. The same flags write the same file.
 
 The results are the same on every machine: a mod's call that the
 wall-clock failsafe stops (2 s, on fewer instructions than its budget)
@@ -190,6 +198,7 @@ type simOptions struct {
 	// write, and the command's arguments, for the file's header.
 	tune, tuneKeys, write string
 	tuneStages            string
+	tuneScreen            int
 	args                  []string
 }
 
@@ -242,7 +251,8 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	fs.Var((*repeated)(&o.compareMods), "compare-mods", "a comma-separated `list` of mods (folders or installed ids) to play instead of --mod, beside the base, on the same seeds; repeatable; \"\" plays no mod")
 	fs.StringVar(&o.tune, "tune", "", "find the numbers for a skill ladder: `SKILL=RATE,...` (greedy=0.25,expert=0.6), the win rate wanted at each skill")
 	fs.StringVar(&o.tuneKeys, "tune-keys", "", "the levers --tune moves, `KEY[=LO:HI],...` (configuration keys, MOD.SETTING); default: the three settings whose steps move the win rate most")
-	fs.StringVar(&o.tuneStages, "tune-stages", "", "--tune's stages: exploring `GAMESxGENERATIONS`, then each refining round's games (default 8x6,20,40,80,120,120)")
+	fs.IntVar(&o.tuneScreen, "tune-screen", tuneScreenGames, "--tune with no --tune-keys: the screen's games a point at each skill")
+	fs.StringVar(&o.tuneStages, "tune-stages", "", "--tune's stages: exploring `GAMESxGENERATIONS`, then each refining round's games (default 8x5,20,40,80,120)")
 	fs.StringVar(&o.write, "write", "", "--tune: write the tuned configuration to `file` (TOML, for --config)")
 	fs.BoolVar(&o.noBaseline, "no-baseline", false, "with --mod: play the games with the mods only, not also the same games without them beside")
 	fs.BoolVar(&o.levers, "levers", false, "the levers table: each numeric setting one step down and up, each switch flipped, against the base")
@@ -861,8 +871,12 @@ func conflictingSimFlags(set map[string]bool, o simOptions) error {
 		return errors.New("--precision and --shard do not go together: a shard plays a fixed slice of the games; give --games instead")
 	case o.budget != 0 && o.shard != "":
 		return errors.New("--budget and --shard do not go together: a shard plays a fixed slice of the games; give --games instead")
-	case o.tune == "" && (o.tuneKeys != "" || o.write != "" || o.tuneStages != ""):
-		return errors.New("--tune-keys, --tune-stages and --write go with --tune SKILL=RATE,...: name the win rates wanted")
+	case o.tune == "" && (o.tuneKeys != "" || o.write != "" || o.tuneStages != "" || set["tune-screen"]):
+		return errors.New("--tune-keys, --tune-screen, --tune-stages and --write go with --tune SKILL=RATE,...: name the win rates wanted")
+	case set["tune-keys"] && set["tune-screen"]:
+		return errors.New("--tune-keys and --tune-screen do not go together: the screen chooses the levers when --tune-keys names none")
+	case o.tuneScreen < 1 || o.tuneScreen > sim.MaxGames:
+		return fmt.Errorf("--tune-screen %d: want a number of games from 1 to %d", o.tuneScreen, sim.MaxGames)
 	}
 	if o.tune != "" {
 		for _, f := range []string{"policy", "skill", "skills", "compare", "compare-mods", "sweep", "levers", "precision", "budget", "shard", "csv"} {

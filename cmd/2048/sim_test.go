@@ -441,6 +441,60 @@ func TestSimTune(t *testing.T) {
 	}
 }
 
+// TestSimTuneScreens: a tune that names no lever screens every numeric
+// setting at the skills named, reports each one's move and the set it
+// chose, and tunes those.
+func TestSimTuneScreens(t *testing.T) {
+	dir := t.TempDir()
+	out, errOut, code := run2048(t, dir, "sim", "--ruleset", "cellular", "--difficulty", "mid", "--tune", "greedy=0.5",
+		"--tune-screen", "6", "--tune-stages", "4x1,10", "--games", "10", "--json", "tune.json")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	for _, want := range []string{"the levers screened at greedy, 6 games a point", "goal.stabilize_per_cell", "yes\n", "the screen's model: the levers chosen reach greedy"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the report has no %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(errOut, "2048 sim: tune: screening the levers, 1 of ") || !strings.Contains(errOut, "2048 sim: tune: the levers chosen: ") {
+		t.Errorf("no screening lines:\n%s", errOut)
+	}
+	var doc struct {
+		Levers []struct{ Key string } `json:"levers"`
+		Screen struct {
+			Effects []struct{ Lever struct{ Key string } } `json:"effects"`
+			Chosen  []int                                  `json:"chosen"`
+		} `json:"screen"`
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, "tune.json"))
+	if err := json.Unmarshal(data, &doc); err != nil || len(doc.Screen.Chosen) == 0 || len(doc.Screen.Chosen) != len(doc.Levers) {
+		t.Fatalf("the JSON: %v\n%s", err, data)
+	}
+	for i, c := range doc.Screen.Chosen {
+		if doc.Screen.Effects[c].Lever.Key != doc.Levers[i].Key {
+			t.Errorf("the screen chose %s, the tune moved %s", doc.Screen.Effects[c].Lever.Key, doc.Levers[i].Key)
+		}
+	}
+}
+
+// TestSimTuneWidens: a lever named with no range widens its range itself
+// where the target lies past it (greedy wins every game only below the
+// goal's default range, 0.19 to 0.76 on mid), within the setting's own
+// bound, and says so; one named with a range keeps it.
+func TestSimTuneWidens(t *testing.T) {
+	for _, key := range []string{"goal.stabilize_per_cell", "goal.stabilize_per_cell=0.19:0.76"} {
+		out, errOut, code := run2048(t, t.TempDir(), "sim", "--ruleset", "cellular", "--difficulty", "mid", "--tune", "greedy=1",
+			"--tune-keys", key, "--tune-stages", "4x2,10,10,10", "--games", "10")
+		if code != 0 {
+			t.Fatalf("exit %d\n%s%s", code, out, errOut)
+		}
+		const said = "goal.stabilize_per_cell's range widened at its low end, from 0.19–0.76 to 0.00057–0.76"
+		if widen := !strings.Contains(key, "="); strings.Contains(out, said) != widen || strings.Contains(errOut, "2048 sim: tune: "+said) != widen {
+			t.Errorf("--tune-keys %s: widened %v, want %v:\n%s%s", key, !widen, widen, out, errOut)
+		}
+	}
+}
+
 // TestSimTuneModSetting: --tune moves a mod's setting, within the bounds
 // of its manifest, and says the --mod-set to give beside the file.
 func TestSimTuneModSetting(t *testing.T) {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -24,18 +23,22 @@ import (
 )
 
 // The tune's defaults: the levers it moves when --tune-keys names none,
-// the games a lever's step is screened on, and the check's games.
+// the games a point of their screen plays at each skill (--tune-screen),
+// and the check's games.
 const (
 	tuneLevers      = 3
-	tuneScreenGames = 100
+	tuneScreenGames = 24
 	tuneCheckGames  = 100
 )
 
 // minDial is the fewest values an integer setting's range must hold for a
 // tune to pick it by itself: goal.hold (1 to 3) or spawn_cells (0 to 3)
-// move the win rate a lot in one step and cannot set it finely; a tune
-// moves them only when --tune-keys names them.
-const minDial = 10
+// move the win rate a lot in one step and cannot set it finely, and nor
+// can e_cap (4 to 16): on an easy mid the expert won 92% at 4 and 100%
+// at 5, and a tune that chose it missed greedy by 10 points on fresh
+// games. A tune moves them only when --tune-keys names them; goal.turns
+// (90 to 360 on mid) is a dial.
+const minDial = 20
 
 // notLevers are the keys a tune never moves unless --tune-keys names
 // them: the board's shape and the win's tile, which make another game
@@ -75,10 +78,11 @@ func runTune(o simOptions, base *config.Config, mods []*scripting.Mod, opts sim.
 		}
 	}
 	var levers []simtune.Lever
+	var screen *simtune.ScreenResult
 	if o.tuneKeys != "" {
 		levers, err = t.namedLevers(o.tuneKeys)
 	} else {
-		levers, err = t.screenLevers(ladder)
+		levers, screen, err = t.screenLevers()
 	}
 	if err != nil {
 		return err
@@ -93,8 +97,12 @@ func runTune(o simOptions, base *config.Config, mods []*scripting.Mod, opts sim.
 	planned := simtune.PlannedGames(len(levers), stages, refine) * len(t.skills) // to say how long it has left
 	played := 0
 	n := 0
+	var init []float64
+	if screen != nil {
+		init = screen.Init
+	}
 	res, err := simtune.Tune(simtune.Options{
-		Levers: levers, Targets: targets, Stages: stages, Refine: refine, Seed: o.seed,
+		Levers: levers, Targets: targets, Init: init, Stages: stages, Refine: refine, Seed: o.seed,
 		Eval: func(values []float64, from, games int) ([]float64, error) {
 			rates, err := t.eval(levers, values, from, games, o.seed)
 			played += games * len(t.skills)
@@ -113,6 +121,9 @@ func runTune(o simOptions, base *config.Config, mods []*scripting.Mod, opts sim.
 			}
 			fmt.Fprintf(stderr, "2048 sim: tune (%s, %d games) candidate %d: %s%s\n", phase, s.Games, n, stepLine(levers, targets, s), left)
 		},
+		Widened: func(w simtune.Widening) {
+			fmt.Fprintf(stderr, "2048 sim: tune: %s\n", widenLine(levers, w, len(refine)))
+		},
 	})
 	stopped := errors.Is(err, sim.ErrStopped)
 	if err != nil && !stopped {
@@ -121,7 +132,7 @@ func runTune(o simOptions, base *config.Config, mods []*scripting.Mod, opts sim.
 	if stopped && (res == nil || res.Answer == nil) {
 		return errors.New("stopped before a candidate was measured: there is nothing to write")
 	}
-	rep := &tuneReport{Result: res, Partial: stopped, Command: "2048 sim " + strings.Join(o.args, " "), CheckSeed: o.seed + 1}
+	rep := &tuneReport{Result: res, Screen: screen, Partial: stopped, Command: "2048 sim " + strings.Join(o.args, " "), CheckSeed: o.seed + 1}
 	if !stopped {
 		rep.Check, err = t.check(levers, res.Values(), o.seed+1)
 		if errors.Is(err, sim.ErrStopped) {
@@ -164,12 +175,12 @@ func runTune(o simOptions, base *config.Config, mods []*scripting.Mod, opts sim.
 }
 
 // parseStages reads --tune-stages: the exploring stages, GAMESxGENERATIONS
-// each, then the refining rounds' games: 8x6,20,40,80,120,120.
+// each, then the refining rounds' games: 8x5,20,40,80,120.
 func parseStages(s string) ([]simtune.Stage, []int, error) {
 	var stages []simtune.Stage
 	refine := []int{}
 	bad := func(f string) error {
-		return usageError(fmt.Sprintf("--tune-stages %q: want GAMESxGENERATIONS for an exploring stage and GAMES for a refining round, each at least 1, as 8x6,20,40,80,120,120", f))
+		return usageError(fmt.Sprintf("--tune-stages %q: want GAMESxGENERATIONS for an exploring stage and GAMES for a refining round, each at least 1, as 8x5,20,40,80,120", f))
 	}
 	for _, f := range splitList(s) {
 		if g, n, ok := strings.Cut(f, "x"); ok {
@@ -188,7 +199,7 @@ func parseStages(s string) ([]simtune.Stage, []int, error) {
 		refine = append(refine, games)
 	}
 	if len(stages) == 0 {
-		return nil, nil, usageError("--tune-stages: want at least one exploring stage, GAMESxGENERATIONS, first: as 8x6,20,40,80,120,120")
+		return nil, nil, usageError("--tune-stages: want at least one exploring stage, GAMESxGENERATIONS, first: as 8x5,20,40,80,120")
 	}
 	return stages, refine, nil
 }
@@ -211,14 +222,14 @@ func (t *tuneRun) namedLevers(list string) ([]simtune.Lever, error) {
 			return nil, usageError("--tune-keys " + err.Error())
 		}
 		if ranged {
-			hardLo, hardHi := t.bounds(key)
+			hardLo, hardHi := l.Min, l.Max
 			lo, hi, ok := strings.Cut(bounds, ":")
 			a, err1 := strconv.ParseFloat(strings.TrimSpace(lo), 64)
 			b, err2 := strconv.ParseFloat(strings.TrimSpace(hi), 64)
 			if !ok || err1 != nil || err2 != nil || !(a < b) || math.IsInf(a, 0) || math.IsInf(b, 0) {
 				return nil, usageError(fmt.Sprintf("--tune-keys %s: want KEY=LO:HI with LO below HI, as %s=%s:%s", f, key, formatStep(l.Lo), formatStep(l.Hi)))
 			}
-			l.Lo, l.Hi = max(a, hardLo), min(b, hardHi)
+			l.Lo, l.Hi, l.Widen = max(a, hardLo), min(b, hardHi), false // the range asked for, as it is
 			if !(l.Lo < l.Hi) {
 				return nil, usageError(fmt.Sprintf("--tune-keys %s: the range is outside the setting's bounds (%v to %v)", f, hardLo, hardHi))
 			}
@@ -231,14 +242,62 @@ func (t *tuneRun) namedLevers(list string) ([]simtune.Lever, error) {
 	return out, nil
 }
 
-// bounds are a mod's setting's bounds from its manifest (±Inf where it
-// gives none, and for a configuration key, whose range the configuration
-// checks as it builds: a value out of it is refused, a candidate the
-// search steers away from).
-func (t *tuneRun) bounds(key string) (lo, hi float64) {
+// bounds are a setting's own bounds (±Inf where it has none): a mod's
+// setting's from its manifest; a configuration key's, which the
+// configuration checks as it builds, found by trying values outward from
+// v (doubling the step until a value is refused, then halving the gap to
+// the last one taken), so that a tune never widens a range to values the
+// configuration refuses.
+func (t *tuneRun) bounds(key string, v float64, integer bool) (lo, hi float64) {
 	lo, hi = math.Inf(-1), math.Inf(1)
 	if _, err := t.base.Value(key); err == nil {
-		return lo, hi
+		l := simtune.Lever{Key: key, Int: integer}
+		takes := func(x float64) bool { return t.takes(l, x) }
+		// The bound to a thousandth of the default range, rounded inward:
+		// a refused 0 gives 0.0005, not 3.5e-19.
+		def, _ := numberLever(key, v)
+		res := (def.Hi - def.Lo) / 1000
+		if integer {
+			res = 1
+		}
+		edge := func(dir float64) float64 {
+			good, step := v, max(math.Abs(v), 1)
+			bad := math.NaN()
+			for range 60 {
+				if x := good + dir*step; takes(x) {
+					good, step = x, 2*step
+				} else {
+					bad = x
+					break
+				}
+			}
+			if math.IsNaN(bad) {
+				return dir * math.Inf(1)
+			}
+			for math.Abs(bad-good) > res {
+				mid := (good + bad) / 2
+				if integer {
+					mid = math.Round(mid)
+				}
+				if mid == good || mid == bad {
+					break
+				}
+				if takes(mid) {
+					good = mid
+				} else {
+					bad = mid
+				}
+			}
+			r := math.Floor(good/res) * res // inward, to a round bound
+			if dir < 0 {
+				r = math.Ceil(good/res) * res
+			}
+			if r, _ = strconv.ParseFloat(strconv.FormatFloat(r, 'g', 6, 64), 64); takes(r) {
+				return r
+			}
+			return good
+		}
+		return edge(-1), edge(1)
 	}
 	id, name, _ := strings.Cut(key, ".")
 	for _, m := range t.mods {
@@ -254,29 +313,40 @@ func (t *tuneRun) bounds(key string) (lo, hi float64) {
 	return lo, hi
 }
 
+// takes says whether the configuration takes a configuration key's
+// lever at value v.
+func (t *tuneRun) takes(l simtune.Lever, v float64) bool {
+	b := t.o.build
+	b.Sets = append(slices.Clone(b.Sets), l.Key+"="+l.Format(v))
+	_, err := config.Build(b)
+	return err == nil
+}
+
 // lever makes the lever of a configuration key or a loaded mod's
-// setting, with its default range.
+// setting, with its default range within the setting's own bounds, free
+// to widen to them.
 func (t *tuneRun) lever(key string) (simtune.Lever, error) {
 	v, err := t.base.Value(key)
 	if err != nil {
 		id, name, dotted := strings.Cut(key, ".")
-		for _, m := range t.mods {
-			if dotted && m.ID() == id {
-				if _, ok := m.Manifest.Settings[name]; !ok {
-					return simtune.Lever{}, fmt.Errorf("%s: mod %s has no setting %s (its settings: %s)", key, id, name, strings.Join(slices.Sorted(maps.Keys(m.Manifest.Settings)), ", "))
-				}
-				l, err := numberLever(key, m.Values[name])
-				if err != nil {
-					return l, err
-				}
-				lo, hi := t.bounds(key)
-				l.Lo, l.Hi = max(l.Lo, lo), min(l.Hi, hi)
-				return l, nil
-			}
+		i := slices.IndexFunc(t.mods, func(m *scripting.Mod) bool { return dotted && m.ID() == id })
+		if i < 0 {
+			return simtune.Lever{}, fmt.Errorf("%s: %v", key, err)
 		}
-		return simtune.Lever{}, fmt.Errorf("%s: %v", key, err)
+		m := t.mods[i]
+		if _, ok := m.Manifest.Settings[name]; !ok {
+			return simtune.Lever{}, fmt.Errorf("%s: mod %s has no setting %s (its settings: %s)", key, id, name, strings.Join(slices.Sorted(maps.Keys(m.Manifest.Settings)), ", "))
+		}
+		v = m.Values[name]
 	}
-	return numberLever(key, v)
+	l, err := numberLever(key, v)
+	if err != nil {
+		return l, err
+	}
+	l.Min, l.Max = t.bounds(key, l.Start, l.Int)
+	l.Lo, l.Hi = max(l.Lo, l.Min), min(l.Hi, l.Max)
+	l.Widen = true
+	return l, nil
 }
 
 // numberLever is the lever of a numeric setting of value v, with its
@@ -304,67 +374,132 @@ func numberLever(key string, v any) (simtune.Lever, error) {
 	return simtune.Lever{}, fmt.Errorf("%s is no number (%v): a tune moves numbers", key, v)
 }
 
-// screenLevers picks the levers of a tune that names none: of the
-// configuration's and the loaded mods' numeric settings (as --levers
-// steps them, less notLevers and integers of fewer than minDial values
-// in their range), those whose steps move the win rate most
-// at the cheapest target's skill (the lowest rung named, other than
-// random play where another is named), on tuneScreenGames games each, at
-// most tuneLevers of them.
-func (t *tuneRun) screenLevers(ladder []sim.Skill) ([]simtune.Lever, error) {
-	screen := t.skills[0]
-	for _, k := range ladder {
-		if slices.ContainsFunc(t.skills, func(s sim.Skill) bool { return s.Name == k.Name }) && (k.Policy != "random" || len(t.skills) == 1) {
-			screen = k
-			break
-		}
+// screenLevers picks the levers of a tune that names none
+// (simtune.Screen): of the configuration's and the loaded mods' numeric
+// settings (candidates), those that together come nearest the targets at
+// every target's skill, measured at the ends of their ranges and halfway,
+// on tuneScreenGames games a point; at most tuneLevers of them.
+func (t *tuneRun) screenLevers() ([]simtune.Lever, *simtune.ScreenResult, error) {
+	cands := t.candidates()
+	if len(cands) == 0 {
+		return nil, nil, errors.New("the configuration and mods have no numeric setting to move: name the levers with --tune-keys KEY=LO:HI,...")
 	}
-	vs, err := leverVariants(t.o, t.base, t.mods)
+	o := simtune.ScreenOptions{Levers: cands, Targets: t.targets, Games: t.o.tuneScreen, Choose: tuneLevers}
+	plan := len(o.Plan(nil))
+	n := 0
+	o.Rates = func(values []float64, games int) ([]float64, error) {
+		var moved []simtune.Lever
+		var at []float64
+		for i, l := range cands {
+			if values[i] != l.Start {
+				moved, at = append(moved, l), append(at, values[i])
+			}
+		}
+		if len(moved) == 0 {
+			return t.rates(variant{"base", t.base, t.mods}, 0, games, t.o.seed)
+		}
+		return t.eval(moved, at, 0, games, t.o.seed)
+	}
+	pivot := ""
+	o.Pivoted = func(p simtune.ScreenPoint, points int) {
+		l := cands[p.Lever]
+		pivot, n, plan = l.Key+"="+l.Format(p.Value), 0, points
+		fmt.Fprintf(t.stderr, "2048 sim: tune: a skill wins almost every game of the base or almost none, which says nothing of a lever there: screening again about %s, where the first pass's curves come nearest the targets (%s)\n", pivot, strings.TrimSpace(ratesLine(t.targets, p.Rates, "")))
+	}
+	o.Point = func(p simtune.ScreenPoint) {
+		n++
+		what := "the base"
+		switch {
+		case p.Lever >= 0:
+			l := cands[p.Lever]
+			what = l.Key + "=" + l.Format(p.Value)
+		case p.Pass == 2:
+			what = "the pivot"
+		}
+		label := fmt.Sprintf("%d of %d", n, plan)
+		if p.Pass == 2 {
+			label = fmt.Sprintf("about %s, %d of %d", pivot, n, plan)
+		}
+		fmt.Fprintf(t.stderr, "2048 sim: tune: screening the levers, %s (%d games): %s →%s\n", label, p.Games, what, ratesLine(t.targets, p.Rates, p.Refused))
+	}
+	res, err := simtune.Screen(o)
+	if errors.Is(err, simtune.ErrNoLever) {
+		return nil, res, fmt.Errorf("no setting moved a target's win rate over %d games a point, from the ends of its range: screen on more games (--tune-screen) or name the levers with --tune-keys KEY=LO:HI,...", t.o.tuneScreen)
+	}
 	if err != nil {
-		return nil, err
+		return nil, res, err
 	}
-	baseRate, err := t.rate(variant{"base", t.base, t.mods}, screen, 0, tuneScreenGames, t.o.seed)
-	if err != nil {
-		return nil, err
-	}
-	moved := map[string]float64{} // a key's largest move of the win rate
-	var found []simtune.Lever     // the dials, in the order first screened
-	for i, v := range vs {
-		key, _, _ := strings.Cut(v.label, "=")
-		if slices.Contains(notLevers, key) {
-			continue
-		}
-		l, err := t.lever(key)
-		if err != nil || l.Int && l.Hi-l.Lo < minDial {
-			continue // a switch, or a number of a few values: a step, not a dial
-		}
-		fmt.Fprintf(t.stderr, "2048 sim: tune: screening the levers at %s, %d of %d: %s\n", screen.Name, i+1, len(vs), v.label)
-		r, err := t.rate(v, screen, 0, tuneScreenGames, t.o.seed)
-		if err != nil {
-			return nil, err
-		}
-		if _, ok := moved[key]; !ok {
-			found = append(found, l)
-		}
-		moved[key] = math.Max(moved[key], math.Abs(r-baseRate))
-	}
-	slices.SortStableFunc(found, func(a, b simtune.Lever) int { return cmp.Compare(moved[b.Key], moved[a.Key]) })
 	var out []simtune.Lever
-	for _, l := range found {
-		if len(out) == tuneLevers || moved[l.Key] == 0 {
-			break
+	var names []string
+	for _, i := range res.Chosen {
+		out = append(out, cands[i])
+		names = append(names, cands[i].Key)
+	}
+	fmt.Fprintf(t.stderr, "2048 sim: tune: the levers chosen: %s (the model of the screen reaches%s)\n", strings.Join(names, ", "), ratesLine(t.targets, res.Reach, ""))
+	return out, res, nil
+}
+
+// candidates are the levers a screen may choose: the configuration's
+// numeric settings and the loaded mods', less notLevers and integers of
+// fewer than minDial values in their range, each with its default range
+// within the setting's own bounds, free to widen to them.
+func (t *tuneRun) candidates() []simtune.Lever {
+	var keys []string
+	all, _ := config.Keys(t.base.Ruleset)
+	for _, key := range all {
+		switch v, _ := t.base.Value(key); v.(type) {
+		case int, float64: // win_value (an int64) is no lever: a tenth of 2048 off is no tile
+			if !slices.Contains(notLevers, key) {
+				keys = append(keys, key)
+			}
+		}
+	}
+	for _, m := range t.mods {
+		for _, name := range slices.Sorted(maps.Keys(m.Manifest.Settings)) {
+			keys = append(keys, m.ID()+"."+name)
+		}
+	}
+	var out []simtune.Lever
+	for _, key := range keys {
+		l, err := t.lever(key)
+		if err != nil || l.Int && l.Hi-l.Lo < minDial || !(l.Lo < l.Hi) || !t.dial(l) {
+			continue // a switch, a choice, or a number of a few values: a step, not a dial
 		}
 		out = append(out, l)
 	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("no setting's step moved %s's win rate (%.1f%%) over %d games: name the levers with --tune-keys KEY[=LO:HI],...", screen.Name, 100*baseRate, tuneScreenGames)
+	return out
+}
+
+// dial says whether a configuration key's lever takes every value of its
+// range (at its grain, tried at a tenth of the range apart): a setting
+// that takes a few values only (score.unstable_multiplier, in quarters)
+// is a step, which a search between values cannot move.
+func (t *tuneRun) dial(l simtune.Lever) bool {
+	if _, err := t.base.Value(l.Key); err != nil {
+		return true // a mod's setting: its manifest bounds it, no more
 	}
-	var moves []string
-	for _, l := range out {
-		moves = append(moves, fmt.Sprintf("%s (%.1f points)", l.Key, 100*moved[l.Key]))
+	for i := 1; i < 10; i++ {
+		if !t.takes(l, l.Value(float64(i)/10)) {
+			return false
+		}
 	}
-	fmt.Fprintf(t.stderr, "2048 sim: tune: the levers that move %s's win rate most: %s\n", screen.Name, strings.Join(moves, ", "))
-	return out, nil
+	return true
+}
+
+// ratesLine writes a point's win rates at the targets' skills, or why it
+// was refused, after a space.
+func ratesLine(targets []simtune.Target, rates []float64, refused string) string {
+	if refused != "" {
+		return " refused: " + refused
+	}
+	var b strings.Builder
+	for i, tg := range targets {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, " %s %.1f%%", tg.Skill, 100*rates[i])
+	}
+	return b.String()
 }
 
 // variant builds the configuration and mods of the levers' values: the
@@ -403,6 +538,12 @@ func (t *tuneRun) eval(levers []simtune.Lever, values []float64, from, games int
 	if err != nil {
 		return nil, simtune.Infeasible{Err: err}
 	}
+	return t.rates(v, from, games, seed)
+}
+
+// rates plays a variant's games games of the seed from game from at every
+// target's skill and returns the win rates.
+func (t *tuneRun) rates(v variant, from, games int, seed uint64) ([]float64, error) {
 	var rates []float64
 	for _, k := range t.skills {
 		r, err := t.rate(v, k, from, games, seed)
@@ -485,15 +626,35 @@ func stepLine(levers []simtune.Lever, targets []simtune.Target, s simtune.Step) 
 	return b.String()
 }
 
+// widenLine says a range widened: which, from what to what, before which
+// round, and why.
+func widenLine(levers []simtune.Lever, w simtune.Widening, rounds int) string {
+	l := levers[slices.IndexFunc(levers, func(l simtune.Lever) bool { return l.Key == w.Key })]
+	end, past := "high", w.From[1]
+	if w.To[0] < w.From[0] {
+		end, past = "low", w.From[0]
+	}
+	when := fmt.Sprintf("before refining round %d", w.Round)
+	if w.Round > rounds {
+		when = "before the answer"
+	}
+	line := fmt.Sprintf("%s's range widened at its %s end, from %s–%s to %s–%s, %s: the model would take it past %s", w.Key, end, l.Format(w.From[0]), l.Format(w.From[1]), l.Format(w.To[0]), l.Format(w.To[1]), when, l.Format(past))
+	if w.Bound {
+		line += " (the range now ends at the setting's own bound)"
+	}
+	return line
+}
+
 // tuneReport is a tune's report: the search, the check on fresh seeds,
 // and the mods' tuned settings.
 type tuneReport struct {
 	*simtune.Result
-	Command   string      `json:"command"`
-	CheckSeed uint64      `json:"check_seed"`
-	Check     []tuneCheck `json:"check"`
-	ModSets   []string    `json:"mod_sets,omitempty"`
-	Partial   bool        `json:"partial,omitempty"`
+	Screen    *simtune.ScreenResult `json:"screen,omitempty"` // the levers' screen, when --tune-keys named none
+	Command   string                `json:"command"`
+	CheckSeed uint64                `json:"check_seed"`
+	Check     []tuneCheck           `json:"check"`
+	ModSets   []string              `json:"mod_sets,omitempty"`
+	Partial   bool                  `json:"partial,omitempty"`
 }
 
 func (r *tuneReport) text(w io.Writer) error {
@@ -506,13 +667,23 @@ func (r *tuneReport) text(w io.Writer) error {
 		tg = append(tg, fmt.Sprintf("%s %.0f%%", t.Skill, 100*t.Rate))
 	}
 	fmt.Fprintf(&b, "targets: %s\n", strings.Join(tg, ", "))
+	if r.Screen != nil {
+		r.screenText(&b)
+	}
 	measured := 0
 	for _, s := range r.Steps {
 		if !s.Repeated {
 			measured++
 		}
 	}
-	fmt.Fprintf(&b, "search: %d candidates measured (%d games at each skill): CMA-ES exploring (%s games a candidate), then %d refining rounds of a logistic model (%s games)\n\n", measured, r.Games(), joinInts(r.StageGames()), len(r.Refine), joinInts(r.Refine))
+	refining := "no refining round"
+	if len(r.Refine) > 0 {
+		refining = fmt.Sprintf("%d refining rounds of a logistic model (%s games)", len(r.Refine), joinInts(r.Refine))
+	}
+	if r.Stopped > 0 {
+		refining += fmt.Sprintf("; round %d's candidate came within a standard error of every target and stopped it", r.Stopped)
+	}
+	fmt.Fprintf(&b, "search: %d candidates measured (%d games at each skill): CMA-ES exploring (%s games a candidate), then %s\n\n", measured, r.Games(), joinInts(r.StageGames()), refining)
 	kw := len("lever")
 	for _, l := range r.Levers {
 		kw = max(kw, len(l.Key))
@@ -527,6 +698,9 @@ func (r *tuneReport) text(w io.Writer) error {
 			}
 		}
 		fmt.Fprintf(&b, "%-*s  %10s  %10s  %9s  %s to %s\n", kw, l.Key, l.Format(l.Start), l.Format(r.Answer[i]), moved, l.Format(l.Lo), l.Format(l.Hi))
+	}
+	for _, w := range r.Widened {
+		b.WriteString(widenLine(r.Levers, w, len(r.Refine)) + "\n")
 	}
 	if len(r.Check) > 0 {
 		fmt.Fprintf(&b, "\nthe tuned values on %d fresh games (seed %d), 95%% intervals:\n", r.Check[0].Games, r.CheckSeed)
@@ -568,7 +742,11 @@ func (r *tuneReport) verdict() string {
 	}
 	var held []string
 	for i, l := range r.Levers {
-		if v := r.Answer[i]; v <= l.Lo || v >= l.Hi {
+		v := r.Answer[i]
+		switch {
+		case l.Widen && (v <= l.Min || v >= l.Max):
+			held = append(held, fmt.Sprintf("%s stopped at the setting's own bound (%s), which no range may pass", l.Key, l.Format(v)))
+		case v <= l.Lo || v >= l.Hi:
 			held = append(held, fmt.Sprintf("%s stopped at an end of its range (%s to %s), where a wider range may reach further (--tune-keys %s=LO:HI, if the setting allows)", l.Key, l.Format(l.Lo), l.Format(l.Hi), l.Key))
 		}
 	}
@@ -577,6 +755,56 @@ func (r *tuneReport) verdict() string {
 		return line + "; " + strings.Join(held, "; ")
 	}
 	return line + ": other levers (--tune-keys) or more games a round (--tune-stages) may come nearer"
+}
+
+// screenText writes the screen: every candidate's move of each target
+// skill's win across its range, in logits, the gap's move, and the levers
+// chosen.
+func (r *tuneReport) screenText(b *strings.Builder) {
+	sc := r.Screen
+	var skills []string
+	for _, t := range r.Targets {
+		skills = append(skills, t.Skill)
+	}
+	fmt.Fprintf(b, "\nthe levers screened at %s, %d games a point: the change of each skill's win across the lever's range, in logits (± its standard error)", strings.Join(skills, " and "), sc.Games)
+	if len(skills) > 1 {
+		fmt.Fprintf(b, ", and of the gap (%s's less %s's)", skills[len(skills)-1], skills[0])
+	}
+	b.WriteString("\n")
+	if p := sc.Pivot; p != nil {
+		l := sc.Effects[p.Lever].Lever
+		fmt.Fprintf(b, "(a skill won almost every game of the base or almost none: measured about %s, where the curves of a first pass on %d games a point come nearest the targets,%s)\n", l.Key+"="+l.Format(p.Value), p.Games, ratesLine(r.Targets, p.Rates, ""))
+	}
+	kw := len("lever")
+	for _, e := range sc.Effects {
+		kw = max(kw, len(e.Lever.Key))
+	}
+	fmt.Fprintf(b, "%-*s  %-15s", kw, "lever", "range")
+	for _, s := range skills {
+		fmt.Fprintf(b, "  %13s", s)
+	}
+	if len(skills) > 1 {
+		fmt.Fprintf(b, "  %6s", "gap")
+	}
+	b.WriteString("  chosen\n")
+	for i, e := range sc.Effects {
+		l := e.Lever
+		fmt.Fprintf(b, "%-*s  %-15s", kw, l.Key, l.Format(l.Lo)+" to "+l.Format(l.Hi))
+		for k := range skills {
+			fmt.Fprintf(b, "  %13s", fmt.Sprintf("%+.1f ± %.1f", e.Slope[k], e.SE[k]))
+		}
+		if len(skills) > 1 {
+			fmt.Fprintf(b, "  %+6.1f", e.Gap)
+		}
+		switch {
+		case slices.Contains(sc.Chosen, i):
+			b.WriteString("  yes")
+		case !e.Moves():
+			b.WriteString("  no: moves no skill")
+		}
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(b, "the screen's model: the levers chosen reach%s within their ranges\n\n", ratesLine(r.Targets, sc.Reach, ""))
 }
 
 // joinInts writes numbers as a list: "20, 40, 80".

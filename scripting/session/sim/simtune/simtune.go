@@ -47,6 +47,21 @@ type Lever struct {
 	Start  float64 // its value in the configuration tuned
 	Lo, Hi float64
 	Int    bool // an integer setting: candidates are rounded
+	// Widen lets the search move an end of [Lo, Hi] out when its model
+	// would take the lever past it, as far as Min and Max, the setting's
+	// own bounds (±Inf where it has none): a range about the start is a
+	// guess, and the targets may lie beyond it.
+	Widen    bool
+	Min, Max float64
+}
+
+// Widening is a lever's range moved out by the search.
+type Widening struct {
+	Key   string     `json:"key"`
+	Round int        `json:"round"` // the refining round it was moved before (len(Refine)+1: before the answer)
+	From  [2]float64 `json:"from"`
+	To    [2]float64 `json:"to"`
+	Bound bool       `json:"bound,omitzero"` // the range now ends at the setting's own bound
 }
 
 // Target is a win rate wished for at one skill of the ladder.
@@ -63,14 +78,21 @@ type Stage struct {
 }
 
 // DefaultStages are the exploring stages of a tune that names none: 8
-// games a candidate for six generations, far moves on a rough measure.
-var DefaultStages = []Stage{{8, 6}}
+// games a candidate for five generations, far moves on a rough measure.
+var DefaultStages = []Stage{{8, 5}}
 
 // DefaultRefine are the games of the refining rounds of a tune that names
 // none, each round's candidate played on games of its own, and its probes
-// (one a lever) on half as many each. With the exploration, about 1,200
-// games at each skill for three levers.
-var DefaultRefine = []int{20, 40, 80, 120, 120}
+// (one a lever) on a third as many each. With the exploration, about 800
+// games at each skill for three levers, fewer where a round stops the
+// search early (stopRound).
+var DefaultRefine = []int{20, 40, 80, 120}
+
+// stopRound is the first refining round whose candidate may stop the
+// search: one that comes within a standard error of every target (on
+// its games, 80 in the default third round) is as near as more rounds
+// would measure, and the answer is solved at once.
+const stopRound = 3
 
 // Eval plays a candidate, the levers' values in order (integers rounded),
 // on games games of the run from game from, and returns its win rate at
@@ -88,14 +110,19 @@ func (e Infeasible) Error() string { return e.Err.Error() }
 type Options struct {
 	Levers  []Lever
 	Targets []Target
-	Stages  []Stage // the exploring stages (DefaultStages when nil)
-	Refine  []int   // the refining rounds' games (DefaultRefine when nil)
+	// Init are the levers' values the search starts from (nil: each
+	// lever's Start), as a screen's pivot gives them.
+	Init   []float64
+	Stages []Stage // the exploring stages (DefaultStages when nil)
+	Refine []int   // the refining rounds' games (DefaultRefine when nil)
 	// Seed seeds the search's own random draws (the candidates), apart
 	// from the games' seeds, which Eval owns.
 	Seed uint64
 	Eval Eval
 	// Step, when set, is told every candidate measured.
 	Step func(Step)
+	// Widened, when set, is told every range widened.
+	Widened func(Widening)
 }
 
 // Step is one candidate measured.
@@ -127,6 +154,13 @@ type Result struct {
 	// rounds, the models' solution on every game played (the last
 	// round's too), which no game has measured yet; else Best's.
 	Answer []float64 `json:"answer"`
+	// Widened are the ranges the search moved out (Lever.Widen), in
+	// order; Levers hold the ranges as they ended.
+	Widened []Widening `json:"widened,omitempty"`
+	// Stopped is the refining round whose candidate came within a
+	// standard error of every target and stopped the search (0: every
+	// round was played).
+	Stopped int `json:"stopped,omitzero"`
 }
 
 // Values returns the answer's values.
@@ -161,6 +195,7 @@ func Tune(o Options) (*Result, error) {
 	if o.Refine == nil {
 		o.Refine = DefaultRefine
 	}
+	o.Levers = slices.Clone(o.Levers) // widened as the search goes
 	t := &tuner{o: o, res: &Result{Levers: o.Levers, Targets: o.Targets, Stages: o.Stages, Refine: o.Refine, Best: -1}, pop: Population(len(o.Levers))}
 	err := t.run()
 	if t.res.Answer == nil {
@@ -180,6 +215,9 @@ func (t *tuner) run() error {
 	x := make([]float64, len(o.Levers)) // the search's space: each lever's range mapped to [0, 1]
 	for i, l := range o.Levers {
 		x[i] = l.norm(l.Start)
+		if o.Init != nil {
+			x[i] = l.norm(o.Init[i])
+		}
 	}
 	if err := t.explore(x); err != nil {
 		return err
@@ -191,14 +229,21 @@ func (t *tuner) run() error {
 	c := t.xOf(t.res.Steps[t.res.Best].Values)
 	radius := refineRadius
 	for r, games := range o.Refine {
-		next := t.solve(c, radius)
+		next, held := t.solve(c, radius)
+		if t.widen(held, c, r+1) {
+			next, _ = t.solve(c, radius)
+		}
 		t.round = r + 1
 		t.loss(next, t.next, games)
 		if t.err != nil {
 			return t.err
 		}
 		measured := len(t.res.Steps) - 1
-		// Probes beside it, each lever moved in turn, on half the games:
+		if s := t.res.Steps[measured]; r+1 >= stopRound && r+1 < len(o.Refine) && s.Refused == "" && t.near(s) {
+			t.res.Best, t.res.Stopped, c = measured, r+1, next
+			break
+		}
+		// Probes beside it, each lever moved in turn, on a third the games:
 		// the models' slopes need games that differ in each lever, and a
 		// search that closes in on one point plays few.
 		for i := range next {
@@ -235,15 +280,59 @@ func (t *tuner) run() error {
 	// round's included. (The last round's candidate was solved before its
 	// games were played.)
 	if len(o.Refine) > 0 {
-		x := t.solve(c, radius)
+		x, held := t.solve(c, radius)
+		if t.widen(held, c, len(o.Refine)+1) {
+			x, _ = t.solve(c, radius)
+		}
 		t.res.Answer = make([]float64, len(x))
 		for i, l := range o.Levers {
-			t.res.Answer[i] = l.value(x[i])
+			t.res.Answer[i] = l.Value(x[i])
 		}
 	} else {
 		t.res.Answer = t.res.Steps[t.res.Best].Values
 	}
 	return nil
+}
+
+// widen moves out the end of each lever's range that held says the
+// model's solution was held at, where the lever may widen: the range's
+// span again on that side, within the setting's own bounds (an integer's
+// new end rounded inward). c, the round's centre in the search's space,
+// is mapped into the new ranges. It says whether any range moved.
+func (t *tuner) widen(held []int, c []float64, round int) bool {
+	moved := false
+	for i := range t.o.Levers {
+		l := &t.o.Levers[i]
+		if held[i] == 0 || !l.Widen {
+			continue
+		}
+		lo, hi := l.Lo, l.Hi
+		span := hi - lo
+		if held[i] > 0 {
+			hi = min(hi+span, l.Max)
+			if l.Int {
+				hi = math.Floor(hi)
+			}
+		} else {
+			lo = max(lo-span, l.Min)
+			if l.Int {
+				lo = math.Ceil(lo)
+			}
+		}
+		if lo >= l.Lo && hi <= l.Hi {
+			continue // at the setting's bound already
+		}
+		w := Widening{Key: l.Key, Round: round, From: [2]float64{l.Lo, l.Hi}, To: [2]float64{lo, hi}, Bound: hi == l.Max || lo == l.Min}
+		real := l.Lo + c[i]*(l.Hi-l.Lo)
+		l.Lo, l.Hi = lo, hi
+		c[i] = (real - lo) / (hi - lo)
+		t.res.Widened = append(t.res.Widened, w)
+		if t.o.Widened != nil {
+			t.o.Widened(w)
+		}
+		moved = true
+	}
+	return moved
 }
 
 // The refining rounds' trust region: the first round moves at most a
@@ -281,7 +370,18 @@ func PlannedGames(n int, stages []Stage, refine []int) int {
 }
 
 // probeGames is the games of a probe of a round of games games.
-func probeGames(games int) int { return max(games/2, 1) }
+func probeGames(games int) int { return max(games/3, 1) }
+
+// near says whether a candidate's rates are each within a standard error
+// of its target, on the candidate's games.
+func (t *tuner) near(s Step) bool {
+	for i, tg := range t.o.Targets {
+		if math.Abs(s.Rates[i]-tg.Rate) > math.Sqrt(tg.Rate*(1-tg.Rate)/float64(s.Games)) {
+			return false
+		}
+	}
+	return true
+}
 
 // StageGames lists the games a candidate of each exploring stage plays.
 func (r *Result) StageGames() []int {
@@ -306,9 +406,15 @@ func (o Options) check() error {
 	if o.Eval == nil {
 		return errors.New("no Eval")
 	}
+	if o.Init != nil && len(o.Init) != len(o.Levers) {
+		return fmt.Errorf("%d values to start from for %d levers", len(o.Init), len(o.Levers))
+	}
 	for _, l := range o.Levers {
 		if !(l.Lo < l.Hi) || math.IsInf(l.Lo, 0) || math.IsInf(l.Hi, 0) {
 			return fmt.Errorf("%s: the range %v to %v is empty", l.Key, l.Lo, l.Hi)
+		}
+		if l.Widen && !(l.Min <= l.Lo && l.Max >= l.Hi) {
+			return fmt.Errorf("%s: the range %v to %v is outside its bounds %v to %v", l.Key, l.Lo, l.Hi, l.Min, l.Max)
 		}
 	}
 	for _, t := range o.Targets {
@@ -452,7 +558,7 @@ func (t *tuner) explored(x []float64) float64 {
 func (t *tuner) loss(x []float64, from, games int) float64 {
 	values := make([]float64, len(x))
 	for i, l := range t.o.Levers {
-		values[i] = l.value(min(max(x[i], 0), 1))
+		values[i] = l.Value(min(max(x[i], 0), 1))
 	}
 	key := fmt.Sprint(values)
 	if i, ok := t.seen[key]; ok && t.round == 0 {
@@ -494,48 +600,74 @@ func (t *tuner) record(s Step) {
 
 // solve is a refining round's candidate: a logistic model of each
 // target's win fit to the games played near c (within about radius), and
-// the point whose modelled rates meet the targets, as near c as can be: in
-// the models' logits a linear system, solved by least squares with a
-// little pull towards c (ridge), in the levers' ranges (a lever that would
-// leave its range is held at its bound and the others solved again), and
-// no further from c than radius.
-func (t *tuner) solve(c []float64, radius float64) []float64 {
+// the point whose modelled rates meet the targets, as near c as can be
+// (boxSolve, in the levers' ranges), and no further from c than radius.
+// held says which levers the solution held at an end of their ranges:
+// −1 at the low end, +1 at the high end, where the model would take them
+// further.
+func (t *tuner) solve(c []float64, radius float64) (x []float64, held []int) {
 	n, k := len(c), len(t.o.Targets)
 	a := mat.NewDense(k, n, nil)
 	y := make([]float64, k)
 	for j, tg := range t.o.Targets {
 		m := t.fit(j, c, radius)
-		p := min(max(tg.Rate, 0.005), 0.995)
-		y[j] = math.Log(p/(1-p)) - m[0]
+		y[j] = logit(tg.Rate) - m[0]
 		for i := range n {
 			a.Set(j, i, m[i+1])
 		}
 	}
-	x := slices.Clone(c)
-	held := make([]bool, n) // levers held at a bound
+	x, held = boxSolve(a, y, c, 1e-3)
+	if d := dist(x, c); d > radius {
+		for i := range x {
+			x[i] = c[i] + (x[i]-c[i])*radius/d
+		}
+	}
+	// A lever the trust region keeps inside its range is not held there:
+	// the model's solution is far, and the next round looks again.
+	for i := range held {
+		if held[i] < 0 && x[i] > 1e-9 || held[i] > 0 && x[i] < 1-1e-9 {
+			held[i] = 0
+		}
+	}
+	return x, held
+}
+
+// logit is the log-odds of a target's rate, kept within 0.5% of 0 and 1.
+func logit(rate float64) float64 {
+	p := min(max(rate, 0.005), 0.995)
+	return math.Log(p / (1 - p))
+}
+
+// boxSolve solves the linear model A·x = y for x in [0, 1]ⁿ, as near c as
+// can be: with x = c + d, the least squares of A·d − (y − A·c) with a
+// little pull towards c (ridge λ); a lever that would leave [0, 1] is held
+// at its bound (held: −1 or +1) and the others are solved again.
+func boxSolve(a *mat.Dense, y, c []float64, lambda float64) (x []float64, held []int) {
+	k, n := a.Dims()
+	x = slices.Clone(c)
+	held = make([]int, n)
 	for range n + 1 {
 		var free []int
 		for i := range n {
-			if !held[i] {
+			if held[i] == 0 {
 				free = append(free, i)
 			}
 		}
 		if len(free) == 0 {
 			break
 		}
-		// With x = c + d: min ‖A_f d_f − r‖² + λ‖d_f‖², where r = y − A c
-		// less what the held levers' moves give.
+		// min ‖A_f d_f − r‖² + λ‖d_f‖², where r = y − A c less what the
+		// held levers' moves give.
 		r := slices.Clone(y)
 		for j := range k {
 			for i := range n {
-				if held[i] {
+				if held[i] != 0 {
 					r[j] -= a.At(j, i) * x[i]
 				} else {
 					r[j] -= a.At(j, i) * c[i]
 				}
 			}
 		}
-		const lambda = 1e-3
 		m := mat.NewSymDense(len(free), nil)
 		b := mat.NewVecDense(len(free), nil)
 		for p, i := range free {
@@ -563,20 +695,19 @@ func (t *tuner) solve(c []float64, radius float64) []float64 {
 		for p, i := range free {
 			x[i] = c[i] + d.AtVec(p)
 			if x[i] < 0 || x[i] > 1 {
+				held[i] = 1
+				if x[i] < 0 {
+					held[i] = -1
+				}
 				x[i] = min(max(x[i], 0), 1)
-				held[i], again = true, true
+				again = true
 			}
 		}
 		if !again {
 			break
 		}
 	}
-	if d := dist(x, c); d > radius {
-		for i := range x {
-			x[i] = c[i] + (x[i]-c[i])*radius/d
-		}
-	}
-	return x
+	return x, held
 }
 
 // fit fits the logistic model of target k's win, logit p = a + b·x, to
@@ -584,11 +715,7 @@ func (t *tuner) solve(c []float64, radius float64) []float64 {
 // distance from c (width radius), so that the model is a local one; a
 // little ridge keeps b finite where the games cannot tell.
 func (t *tuner) fit(k int, c []float64, radius float64) []float64 {
-	type obs struct {
-		x          []float64
-		wins, loss float64 // weighted
-	}
-	var data []obs
+	var data []observation
 	for _, s := range t.res.Steps {
 		if s.Repeated || s.Refused != "" {
 			continue
@@ -604,10 +731,23 @@ func (t *tuner) fit(k int, c []float64, radius float64) []float64 {
 			continue
 		}
 		won := math.Round(s.Rates[k] * float64(s.Games))
-		data = append(data, obs{x, w * won, w * (float64(s.Games) - won)})
+		data = append(data, observation{x, w * won, w * (float64(s.Games) - won)})
 	}
-	n := len(c)
-	const ridge = 0.01
+	return fitLogistic(data, len(c), 0, 0.01)
+}
+
+// observation is games played at one point x: their wins and losses
+// (weighted: a fit may count a game as less than one).
+type observation struct {
+	x          []float64
+	wins, loss float64
+}
+
+// fitLogistic fits logit p = a + b·x (p = [a, b...], b of n levers) to the
+// observations by maximum likelihood (gonum's BFGS), with a ridge on a
+// and on b: a penalty of ridgeA·a²/2 + ridgeB·|b|²/2, which keeps them
+// finite where the games cannot tell (every game won, say).
+func fitLogistic(data []observation, n int, ridgeA, ridgeB float64) []float64 {
 	nll := func(p, grad []float64) float64 {
 		v := 0.0
 		if grad != nil {
@@ -628,10 +768,14 @@ func (t *tuner) fit(k int, c []float64, radius float64) []float64 {
 				}
 			}
 		}
-		for i := 1; i <= n; i++ {
-			v += ridge * p[i] * p[i] / 2
+		for i := range n + 1 {
+			r := ridgeB
+			if i == 0 {
+				r = ridgeA
+			}
+			v += r * p[i] * p[i] / 2
 			if grad != nil {
-				grad[i] += ridge * p[i]
+				grad[i] += r * p[i]
 			}
 		}
 		return v
@@ -679,17 +823,30 @@ func (l Lever) norm(v float64) float64 {
 	return min(max((v-l.Lo)/(l.Hi-l.Lo), 0), 1)
 }
 
-// value maps c in [0, 1] to the lever's value: an integer rounded, any
+// Value maps c in [0, 1] to the lever's value: an integer rounded, any
 // other number to its grain (Grain), so that a file shows 0.38 and not
 // 0.38107 or 0.38000000000000006, and candidates a grain apart, which no
 // sample of games could tell apart, are one candidate, measured once.
-func (l Lever) value(c float64) float64 {
+func (l Lever) Value(c float64) float64 {
 	v := l.Lo + c*(l.Hi-l.Lo)
 	if l.Int {
 		return math.Round(v)
 	}
 	g := l.Grain()
-	r, _ := strconv.ParseFloat(strconv.FormatFloat(math.Round(v/g)*g, 'f', 9, 64), 64)
+	r := math.Round(v/g) * g
+	switch {
+	case r < l.Lo:
+		r = math.Ceil(l.Lo/g) * g // a grain inside the range (a widened end need not be one)
+	case r > l.Hi:
+		r = math.Floor(l.Hi/g) * g
+	}
+	if r < l.Lo || r > l.Hi {
+		return l.Lo // a range narrower than its grain
+	}
+	r, _ = strconv.ParseFloat(strconv.FormatFloat(r, 'f', 9, 64), 64)
+	if r < l.Lo || r > l.Hi {
+		return v
+	}
 	return r
 }
 

@@ -54,6 +54,12 @@ func toy(t *testing.T) Options {
 // (eight runs, each on other games and with other draws of its own); and
 // the same options give the same steps.
 func TestTuneFindsTheLadder(t *testing.T) {
+	stopped := 0
+	defer func() {
+		if stopped == 0 || stopped == 8 {
+			t.Errorf("%d of 8 searches stopped early: want some, not all", stopped)
+		}
+	}()
 	for run := range 8 {
 		o := toy(t)
 		o.Seed = uint64(run + 1)
@@ -64,8 +70,11 @@ func TestTuneFindsTheLadder(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if best := r.Steps[r.Best]; best.Round != len(DefaultRefine) {
-			t.Errorf("run %d: the last candidate measured is of round %d, not the last", run, best.Round)
+		if best := r.Steps[r.Best]; best.Round != len(DefaultRefine) && best.Round != r.Stopped {
+			t.Errorf("run %d: the last candidate measured is of round %d, not the last nor the one that stopped the search (%d)", run, best.Round, r.Stopped)
+		}
+		if r.Stopped != 0 {
+			stopped++
 		}
 		v := r.Values()
 		for i, tg := range o.Targets {
@@ -115,6 +124,20 @@ func TestTuneRefusedEverywhere(t *testing.T) {
 	o.Eval = func([]float64, int, int) ([]float64, error) { return nil, Infeasible{errors.New("no")} }
 	if _, err := Tune(o); !errors.Is(err, ErrNoCandidate) {
 		t.Fatalf("err %v", err)
+	}
+}
+
+// TestValueInRange: a value rounded to its grain stays in the lever's
+// range, whose ends (a widened one: 0.00057) need not be grains.
+func TestValueInRange(t *testing.T) {
+	l := Lever{Lo: 0.00057, Hi: 0.76}
+	for _, c := range []float64{0, 0.0001, 0.5, 0.9999, 1} {
+		if v := l.Value(c); v < l.Lo || v > l.Hi {
+			t.Errorf("Value(%v) = %v, outside %v to %v", c, v, l.Lo, l.Hi)
+		}
+	}
+	if v := l.Value(0); v != 0.002 {
+		t.Errorf("Value(0) = %v, want the first grain inside, 0.002", v)
 	}
 }
 
