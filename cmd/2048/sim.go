@@ -133,10 +133,9 @@ and chooses the set of at most three whose model comes nearest the
 targets, so that the levers can move both the skills' level and the gap
 between them. The search explores with CMA-ES on 8 games a
 candidate, then refines with rounds of a logistic model of each skill's
-win fit to the games played (--tune-stages, default 8x5,20,40,80,120:
+win fit to the games played (--tune-stages, default 8x6,20,40,80,120,120:
 GAMESxGENERATIONS exploring, then each round's games), every candidate of
-a generation on the same games; a round whose candidate comes within a
-standard error of every target ends the search. A lever whose range has no LO:HI widens
+a generation on the same games. A lever whose range has no LO:HI widens
 it by itself, within the setting's own bounds, where the model would take
 it past an end, and says so. It plays the tuned values on --games fresh
 games (default 100, seed --seed + 1) and reports them with their
@@ -252,7 +251,7 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.tune, "tune", "", "find the numbers for a skill ladder: `SKILL=RATE,...` (greedy=0.25,expert=0.6), the win rate wanted at each skill")
 	fs.StringVar(&o.tuneKeys, "tune-keys", "", "the levers --tune moves, `KEY[=LO:HI],...` (configuration keys, MOD.SETTING); default: the three settings whose steps move the win rate most")
 	fs.IntVar(&o.tuneScreen, "tune-screen", tuneScreenGames, "--tune with no --tune-keys: the screen's games a point at each skill")
-	fs.StringVar(&o.tuneStages, "tune-stages", "", "--tune's stages: exploring `GAMESxGENERATIONS`, then each refining round's games (default 8x5,20,40,80,120)")
+	fs.StringVar(&o.tuneStages, "tune-stages", "", "--tune's stages: exploring `GAMESxGENERATIONS`, then each refining round's games (default 8x6,20,40,80,120,120)")
 	fs.StringVar(&o.write, "write", "", "--tune: write the tuned configuration to `file` (TOML, for --config)")
 	fs.BoolVar(&o.noBaseline, "no-baseline", false, "with --mod: play the games with the mods only, not also the same games without them beside")
 	fs.BoolVar(&o.levers, "levers", false, "the levers table: each numeric setting one step down and up, each switch flipped, against the base")

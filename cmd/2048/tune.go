@@ -175,12 +175,12 @@ func runTune(o simOptions, base *config.Config, mods []*scripting.Mod, opts sim.
 }
 
 // parseStages reads --tune-stages: the exploring stages, GAMESxGENERATIONS
-// each, then the refining rounds' games: 8x5,20,40,80,120.
+// each, then the refining rounds' games: 8x6,20,40,80,120,120.
 func parseStages(s string) ([]simtune.Stage, []int, error) {
 	var stages []simtune.Stage
 	refine := []int{}
 	bad := func(f string) error {
-		return usageError(fmt.Sprintf("--tune-stages %q: want GAMESxGENERATIONS for an exploring stage and GAMES for a refining round, each at least 1, as 8x5,20,40,80,120", f))
+		return usageError(fmt.Sprintf("--tune-stages %q: want GAMESxGENERATIONS for an exploring stage and GAMES for a refining round, each at least 1, as 8x6,20,40,80,120,120", f))
 	}
 	for _, f := range splitList(s) {
 		if g, n, ok := strings.Cut(f, "x"); ok {
@@ -199,7 +199,7 @@ func parseStages(s string) ([]simtune.Stage, []int, error) {
 		refine = append(refine, games)
 	}
 	if len(stages) == 0 {
-		return nil, nil, usageError("--tune-stages: want at least one exploring stage, GAMESxGENERATIONS, first: as 8x5,20,40,80,120")
+		return nil, nil, usageError("--tune-stages: want at least one exploring stage, GAMESxGENERATIONS, first: as 8x6,20,40,80,120,120")
 	}
 	return stages, refine, nil
 }
@@ -679,9 +679,6 @@ func (r *tuneReport) text(w io.Writer) error {
 	refining := "no refining round"
 	if len(r.Refine) > 0 {
 		refining = fmt.Sprintf("%d refining rounds of a logistic model (%s games)", len(r.Refine), joinInts(r.Refine))
-	}
-	if r.Stopped > 0 {
-		refining += fmt.Sprintf("; round %d's candidate came within a standard error of every target and stopped it", r.Stopped)
 	}
 	fmt.Fprintf(&b, "search: %d candidates measured (%d games at each skill): CMA-ES exploring (%s games a candidate), then %s\n\n", measured, r.Games(), joinInts(r.StageGames()), refining)
 	kw := len("lever")

@@ -116,6 +116,9 @@ func TestScreenOnePass(t *testing.T) {
 	if r.Base[0] <= stuck || r.Base[1] >= 1-stuck {
 		t.Fatalf("the base %v is stuck: the test's start is wrong", r.Base)
 	}
+	if len(r.Chosen) < len(o.Targets) {
+		t.Errorf("chose %v: fewer levers than targets", r.Chosen)
+	}
 }
 
 // TestScreenNoLever: candidates that move nothing are refused, with
