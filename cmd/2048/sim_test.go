@@ -602,3 +602,16 @@ func TestPreciseLeft(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorsALine: a configuration file's every error is printed, a line
+// each, not as one line with its breaks escaped.
+func TestErrorsALine(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "bad.toml"), []byte("base = \"mid\"\nnope = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, code := run2048(t, dir, "sim", "--config", "bad.toml", "--games", "1")
+	if code == 0 || strings.Contains(errOut, `\n`) || !strings.Contains(errOut, "bad.toml:1: base: unknown key\nbad.toml:2: nope: unknown key") {
+		t.Errorf("exit %d, stderr:\n%s", code, errOut)
+	}
+}
