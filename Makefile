@@ -66,7 +66,7 @@ fuzz:
 	$(GO) test ./config -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./scripting/session/replay -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME)
 	$(GO) test ./config/aiconfig -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME)
-	$(GO) test ./scripting -run '^$$' -fuzz FuzzManifest -fuzztime $(FUZZTIME)
+	$(GO) test ./scripting/mod -run '^$$' -fuzz FuzzManifest -fuzztime $(FUZZTIME)
 
 # costsearch: a genetic search for Lua programs that cost the host more
 # than the sandbox charges them (scripting/costsearch): the most

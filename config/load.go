@@ -4,6 +4,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"github.com/mod2048/mod2048/config/tomlkeys"
 	"io/fs"
 	"maps"
 	"regexp"
@@ -202,7 +203,7 @@ func parseFile(src []byte, name string) (*fileLayer, error) {
 	if err != nil {
 		return nil, tomlError(name, err)
 	}
-	return &fileLayer{name: name, raw: raw, keys: md.Keys(), lines: KeyLines(src)}, nil
+	return &fileLayer{name: name, raw: raw, keys: md.Keys(), lines: tomlkeys.Lines(src)}, nil
 }
 
 // origin returns where the file sets the dotted key: its line, or the line
@@ -246,7 +247,7 @@ func (c *Config) apply(f *fileLayer) error {
 		if len(k) == 1 && (k[0] == "ruleset" || k[0] == "preset") {
 			continue
 		}
-		v := ValueAt(f.raw, k)
+		v := tomlkeys.ValueAt(f.raw, k)
 		origin := f.origin(name)
 		if _, table := v.(map[string]any); table {
 			// The table's keys follow, each with its line: check only
@@ -261,20 +262,6 @@ func (c *Config) apply(f *fileLayer) error {
 		}
 	}
 	return join(errs...)
-}
-
-// ValueAt is the value at a dotted key's parts in a decoded TOML
-// document (tables as map[string]any), or nil when there is none.
-func ValueAt(m map[string]any, key []string) any {
-	var v any = m
-	for _, k := range key {
-		t, ok := v.(map[string]any)
-		if !ok {
-			return nil
-		}
-		v = t[k]
-	}
-	return v
 }
 
 // tomlError turns BurntSushi/toml's error into an *Error with the file and
@@ -297,50 +284,4 @@ func sentence(msg string) string {
 		msg = string(unicode.ToLower(r)) + msg[n:]
 	}
 	return msg
-}
-
-// KeyLines maps each key path the TOML text defines to its line (from 1).
-// It reads table headers and key = value lines; that is all the position
-// BurntSushi/toml does not give.
-func KeyLines(src []byte) map[string]int {
-	lines := map[string]int{}
-	prefix := ""
-	for i, line := range strings.Split(string(src), "\n") {
-		t := strings.TrimSpace(line)
-		switch {
-		case t == "" || t[0] == '#':
-			continue
-		case strings.HasPrefix(t, "[["):
-			end := strings.Index(t, "]]")
-			if end > 0 {
-				prefix = normalKey(t[2:end]) + "."
-				if _, seen := lines[strings.TrimSuffix(prefix, ".")]; !seen {
-					lines[strings.TrimSuffix(prefix, ".")] = i + 1
-				}
-			}
-		case t[0] == '[':
-			end := strings.IndexByte(t, ']')
-			if end > 0 {
-				prefix = normalKey(t[1:end]) + "."
-				lines[strings.TrimSuffix(prefix, ".")] = i + 1
-			}
-		default:
-			if k, _, ok := strings.Cut(t, "="); ok {
-				path := prefix + normalKey(k)
-				if _, seen := lines[path]; !seen {
-					lines[path] = i + 1
-				}
-			}
-		}
-	}
-	return lines
-}
-
-// normalKey writes a TOML key (bare, quoted or dotted) as dotted bare parts.
-func normalKey(k string) string {
-	parts := strings.Split(k, ".")
-	for i, p := range parts {
-		parts[i] = strings.Trim(strings.TrimSpace(p), `"'`)
-	}
-	return strings.Join(parts, ".")
 }

@@ -1,7 +1,7 @@
 // Package mods is the example mods, as data: each folder is a mod, with
 // its manifest, Lua code, README and fixtures. The package embeds their
 // manifests and code, for a program that ships them with itself (the
-// browser game); scripting.LoadModFS loads one from FS.
+// browser game); mod.LoadFS loads one from FS.
 package mods
 
 import (

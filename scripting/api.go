@@ -3,6 +3,7 @@ package scripting
 import (
 	"errors"
 	"fmt"
+	"github.com/mod2048/mod2048/scripting/mod"
 	"maps"
 	"math"
 	"regexp"
@@ -115,7 +116,7 @@ type apiTemplate struct {
 
 // apiTemplates holds a template for each API version, the first at 0.
 var apiTemplates = sync.OnceValue(func() []apiTemplate {
-	tpls := make([]apiTemplate, APIVersion)
+	tpls := make([]apiTemplate, mod.APIVersion)
 	for i := range tpls {
 		version := i + 1
 		features := &lua.LTable{Metatable: lua.LNil}
@@ -346,7 +347,7 @@ func (m *modRun) luaHazard(L *lua.LState) int {
 var colorNames = []string{"black", "red", "green", "yellow", "blue", "magenta", "cyan", "white", "gray", "orange", "purple", "brown"}
 
 func validColor(c string) bool {
-	if contains(colorNames, c) {
+	if slices.Contains(colorNames, c) {
 		return true
 	}
 	if len(c) != 7 || c[0] != '#' {
@@ -498,7 +499,7 @@ func (m *modRun) luaRandom(L *lua.LState) int {
 // it returned; nothing outside the folder can be reached.
 func (m *modRun) luaRequire(L *lua.LState) int {
 	name := L.CheckString(1)
-	if !moduleName.MatchString(name) || len(name) > 64 {
+	if !mod.ValidModule(name) || len(name) > 64 {
 		L.RaiseError("require: %q is not a module of this mod (letters, digits, _ and /)", name)
 	}
 	if v, ok := m.modules[name]; ok {
@@ -512,7 +513,7 @@ func (m *modRun) luaRequire(L *lua.LState) int {
 	if err != nil {
 		// A file that does not compile is where the error is; one that
 		// cannot be read is an error of the require.
-		fe := (*FileError)(nil)
+		fe := (*mod.FileError)(nil)
 		if !errors.As(err, &fe) {
 			L.RaiseError("require %q: %v", name, err)
 		}

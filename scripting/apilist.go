@@ -61,6 +61,14 @@ func APIFields() []string { return slices.Clone(apiFields) }
 // them.
 func Events() []string { return slices.Clone(eventNames) }
 
+// featureNames lists what this host offers, for mods that check before they use
+// something (as Luanti's core.features): game.features in Lua.
+var featureNames = []string{"hooks", "markers", "storage", "random", "settings", "require", "log", "motions", "start", "follow", "counters", "expire", "notify", "cells", "edits"}
+
+// featuresV2 are the features of API version 2: a version-1 mod does not
+// see them.
+var featuresV2 = []string{"motions", "start", "follow", "counters", "expire", "notify", "cells", "edits"}
+
 // Features returns what this host offers a mod (game.features in Lua).
 func Features() []string { return slices.Clone(featureNames) }
 

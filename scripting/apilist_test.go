@@ -1,6 +1,7 @@
 package scripting
 
 import (
+	"github.com/mod2048/mod2048/scripting/mod"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -20,29 +21,29 @@ import (
 
 // probeMod writes a mod with the given main.lua into a temporary folder and
 // loads it.
-func probeMod(t *testing.T, id, main string) *Mod {
+func probeMod(t *testing.T, id, main string) *mod.Mod {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), id)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	toml := "id = \"" + id + "\"\nname = \"" + id + "\"\nversion = \"1\"\napi_version = 2\n"
-	if err := os.WriteFile(filepath.Join(dir, ManifestName), []byte(toml), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, mod.ManifestName), []byte(toml), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "main.lua"), []byte(main), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	mod, err := LoadMod(dir)
+	md, err := mod.Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return mod
+	return md
 }
 
 // probeGame starts a classic 4×4 game from rows (values, 0 empty) with the
 // given spawn queue, hooked to a host of the mods.
-func probeGame(t *testing.T, rows [4][4]int, queue [][3]int, mods ...*Mod) (*engine.Game, *Host) {
+func probeGame(t *testing.T, rows [4][4]int, queue [][3]int, mods ...*mod.Mod) (*engine.Game, *Host) {
 	t.Helper()
 	rules := engine.NewClassic()
 	opt := engine.Options{Width: 4, Height: 4, UndoLimit: 10, ScriptedOnly: true}
@@ -95,7 +96,7 @@ func probeJoin(list []string) string {
 // payload tables it gets, of after_merge's from entries, and of the tables
 // game.marks returns.
 func TestAPIListPayloads(t *testing.T) {
-	mod := probeMod(t, "probe", probeKeysLua+`
+	md := probeMod(t, "probe", probeKeysLua+`
 game.hazard{ name = "x", glyph = "x" }
 for _, name in ipairs({ "before_move", "after_merge", "spawn", "tick", "start", "expire" }) do
   game.on(name, function(ev)
@@ -115,7 +116,7 @@ for _, name in ipairs({ "before_move", "after_merge", "spawn", "tick", "start", 
   end)
 end
 `)
-	g, h := probeGame(t, [4][4]int{{2, 2, 0, 0}}, [][3]int{{1, 1, 2}, {2, 0, 2}}, mod)
+	g, h := probeGame(t, [4][4]int{{2, 2, 0, 0}}, [][3]int{{1, 1, 2}, {2, 0, 2}}, md)
 	if err := h.Start(g); err != nil {
 		t.Fatal(err)
 	}
@@ -207,8 +208,8 @@ func TestAPIListRequests(t *testing.T) {
 game.hazard{ name = "x", glyph = "x" }
 game.on("start", function() return { mark = { { row = 3, col = 3, name = "x", turns = 1 } } } end)`
 		}
-		mod := probeMod(t, "probe", src)
-		g, h := probeGame(t, [4][4]int{{2, 2, 0, 0}}, [][3]int{{1, 1, 2}}, mod)
+		md := probeMod(t, "probe", src)
+		g, h := probeGame(t, [4][4]int{{2, 2, 0, 0}}, [][3]int{{1, 1, 2}}, md)
 		if ev == EventStart || ev == EventExpire {
 			if err := h.Start(g); err != nil {
 				t.Fatal(err)
@@ -238,8 +239,8 @@ game.on("start", function() return { mark = { { row = 3, col = 3, name = "x", tu
 // TestAPIListHazardKeys gives game.hazard an unknown key and compares the keys the
 // error allows with hazardKeys.
 func TestAPIListHazardKeys(t *testing.T) {
-	mod := probeMod(t, "probe", `game.hazard{ name = "x", glyph = "x", bogus = true }`)
-	_, err := NewHost([]*Mod{mod}, engine.NewClassic(), engine.Options{Width: 4, Height: 4}, defaultLimits)
+	md := probeMod(t, "probe", `game.hazard{ name = "x", glyph = "x", bogus = true }`)
+	_, err := NewHost([]*mod.Mod{md}, engine.NewClassic(), engine.Options{Width: 4, Height: 4}, defaultLimits)
 	if err == nil {
 		t.Fatal("game.hazard accepted an unknown key")
 	}
@@ -256,7 +257,7 @@ func TestAPIListHazardKeys(t *testing.T) {
 // apiFunctions and its other fields apiFields; game.features must hold
 // exactly features, each true.
 func TestAPIListGameTable(t *testing.T) {
-	mod := probeMod(t, "probe", probeKeysLua+`
+	md := probeMod(t, "probe", probeKeysLua+`
 local fns, fields = {}, {}
 for k, v in pairs(game) do
   if type(v) == "function" then fns[#fns + 1] = k else fields[#fields + 1] = k end
@@ -270,7 +271,7 @@ for k, v in pairs(game.features) do
   if v ~= true then game.log("bad", "game.features." .. k .. " is not true") end
 end
 `)
-	_, h := probeGame(t, [4][4]int{}, nil, mod)
+	_, h := probeGame(t, [4][4]int{}, nil, md)
 	want := map[string]string{
 		"functions": probeJoin(apiFunctions),
 		"fields":    probeJoin(apiFields),

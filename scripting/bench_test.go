@@ -7,6 +7,7 @@ import (
 
 	"github.com/mod2048/mod2048/engine"
 	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 )
 
 // The benchmarks of the host's cost, to quote as ns/op and allocs/op:
@@ -61,12 +62,12 @@ func BenchmarkMoveNoMods(b *testing.B) {
 // BenchmarkMoveEmptyHandlers: the same moves through Host.Move, with a mod
 // that has an empty handler for each of the four events.
 func BenchmarkMoveEmptyHandlers(b *testing.B) {
-	m, err := scripting.LoadMod("testdata/mods/idle")
+	m, err := mod.Load("testdata/mods/idle")
 	if err != nil {
 		b.Fatal(err)
 	}
 	g := benchGame(b)
-	h, err := scripting.NewHost([]*scripting.Mod{m}, g.Rules(), g.Options(), scripting.DefaultLimits())
+	h, err := scripting.NewHost([]*mod.Mod{m}, g.Rules(), g.Options(), scripting.DefaultLimits())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -135,12 +136,12 @@ func BenchmarkCallByParam(b *testing.B) {
 // out: Host.BeforeMove called directly against a mod with one empty
 // before_move handler (payload, budget, call, result check).
 func BenchmarkDispatchPerEvent(b *testing.B) {
-	m, err := scripting.LoadMod("testdata/mods/idle")
+	m, err := mod.Load("testdata/mods/idle")
 	if err != nil {
 		b.Fatal(err)
 	}
 	g := benchGame(b)
-	h, err := scripting.NewHost([]*scripting.Mod{m}, g.Rules(), g.Options(), scripting.DefaultLimits())
+	h, err := scripting.NewHost([]*mod.Mod{m}, g.Rules(), g.Options(), scripting.DefaultLimits())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -184,8 +185,8 @@ func BenchmarkHandlerLoop(b *testing.B) {
 // loop. BeforeMove opens a new turn's budget every `every` calls, so that
 // the calls never add up to the turn's budget; with reports, a call that
 // reports an error fails the benchmark.
-func benchTicks(b *testing.B, g *engine.Game, m *scripting.Mod, every int, reports bool) {
-	h, err := scripting.NewHost([]*scripting.Mod{m}, g.Rules(), g.Options(), scripting.DefaultLimits())
+func benchTicks(b *testing.B, g *engine.Game, m *mod.Mod, every int, reports bool) {
+	h, err := scripting.NewHost([]*mod.Mod{m}, g.Rules(), g.Options(), scripting.DefaultLimits())
 	if err != nil {
 		b.Fatal(err)
 	}

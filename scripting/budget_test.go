@@ -11,11 +11,12 @@ import (
 
 	"github.com/mod2048/mod2048/engine"
 	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 )
 
 // sumMod is a mod whose tick handler adds up n numbers: about 37 ms of
 // arithmetic for n near the budget's limit, the issue's case.
-func sumMod(t *testing.T, n int) *scripting.Mod {
+func sumMod(t *testing.T, n int) *mod.Mod {
 	t.Helper()
 	return luaMod(t, "sum", fmt.Sprintf(`game.on("tick", function()
   local x = 0
@@ -29,7 +30,7 @@ end)`, n))
 func playSum(t *testing.T, limits scripting.Limits, n int) ([]scripting.Report, string) {
 	t.Helper()
 	g := newHostileGame(t)
-	h, err := scripting.NewHost([]*scripting.Mod{sumMod(t, n)}, g.Rules(), hostileOptions, limits)
+	h, err := scripting.NewHost([]*mod.Mod{sumMod(t, n)}, g.Rules(), hostileOptions, limits)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,10 +189,10 @@ game.on("tick", spin)`)
 
 // hostileHost attaches a host of m under limits to a new hostile game,
 // closed with the test.
-func hostileHost(t *testing.T, m *scripting.Mod, limits scripting.Limits) (*scripting.Host, *engine.Game) {
+func hostileHost(t *testing.T, m *mod.Mod, limits scripting.Limits) (*scripting.Host, *engine.Game) {
 	t.Helper()
 	g := newHostileGame(t)
-	h, err := scripting.NewHost([]*scripting.Mod{m}, g.Rules(), hostileOptions, limits)
+	h, err := scripting.NewHost([]*mod.Mod{m}, g.Rules(), hostileOptions, limits)
 	if err != nil {
 		t.Fatal(err)
 	}

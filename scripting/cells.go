@@ -2,6 +2,7 @@ package scripting
 
 import (
 	lua "github.com/mod2048/mod2048/scripting/internal/lua"
+	"slices"
 
 	"github.com/mod2048/mod2048/engine"
 )
@@ -121,7 +122,7 @@ func (m *modRun) cellsFilter(L *lua.LState, spec *lua.LTable) *cellsFilter {
 		}
 	}
 	for k, _ := spec.Next(lua.LNil); k != lua.LNil; k, _ = spec.Next(k) {
-		if s, ok := k.(lua.LString); !ok || !contains(cellsKeys, string(s)) {
+		if s, ok := k.(lua.LString); !ok || !slices.Contains(cellsKeys, string(s)) {
 			L.RaiseError("game.cells: unknown key %s (allowed: cell, marked, hazard, without)", describe(k))
 		}
 	}

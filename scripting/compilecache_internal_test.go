@@ -1,6 +1,7 @@
 package scripting
 
 import (
+	"github.com/mod2048/mod2048/scripting/mod"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,15 +24,15 @@ func TestCompileOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	write(ManifestName, "id = \"once\"\nname = \"Once\"\nversion = \"1.0.0\"\napi_version = 2\n")
+	write(mod.ManifestName, "id = \"once\"\nname = \"Once\"\nversion = \"1.0.0\"\napi_version = 2\n")
 	src := "-- once " + t.Name() + "\ngame.on(\"tick\", function() storage.n = (storage.n or 0) + 1 end)\n"
 	write("main.lua", src)
 	host := func() (*Host, error) {
-		mod, err := LoadMod(dir)
+		md, err := mod.Load(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return NewHost([]*Mod{mod}, engine.NewClassic(), engine.Options{Width: 4, Height: 4, Seed: 1}, DefaultLimits())
+		return NewHost([]*mod.Mod{md}, engine.NewClassic(), engine.Options{Width: 4, Height: 4, Seed: 1}, DefaultLimits())
 	}
 	if _, ok := sandbox.CachedCompile(src, "main.lua"); ok {
 		t.Fatal("cached before any host compiled it")

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mod2048/mod2048/engine"
 	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 )
 
 // loopLimits are budgets no loop spends, with a failsafe of a quarter of a
@@ -54,7 +55,7 @@ game.on("tick", function(e)
   end
 end)`
 	g := seededGame(t, 7)
-	h, err := scripting.NewHost([]*scripting.Mod{luaMod(t, "hog", src)}, g.Rules(), g.Options(), loopLimits(), scripting.Deterministic())
+	h, err := scripting.NewHost([]*mod.Mod{luaMod(t, "hog", src)}, g.Rules(), g.Options(), loopLimits(), scripting.Deterministic())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +101,7 @@ end)`
 // and the game goes on without the mod's effects on the turn.
 func TestCostModelPlay(t *testing.T) {
 	g := seededGame(t, 7)
-	h, err := scripting.NewHost([]*scripting.Mod{luaMod(t, "hog", `game.on("tick", function(e) while true do end end)`)}, g.Rules(), g.Options(), loopLimits())
+	h, err := scripting.NewHost([]*mod.Mod{luaMod(t, "hog", `game.on("tick", function(e) while true do end end)`)}, g.Rules(), g.Options(), loopLimits())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,10 +126,10 @@ func TestCostModelPlay(t *testing.T) {
 // a dry run (Refused) fails the host, so the next move returns the error.
 func TestCostModelLoadAndDryRun(t *testing.T) {
 	g := seededGame(t, 3)
-	_, err := scripting.NewHost([]*scripting.Mod{luaMod(t, "slowload", `while true do end`)}, g.Rules(), g.Options(), loopLimits(), scripting.Deterministic())
+	_, err := scripting.NewHost([]*mod.Mod{luaMod(t, "slowload", `while true do end`)}, g.Rules(), g.Options(), loopLimits(), scripting.Deterministic())
 	costModel(t, err, "slowload", "load")
 
-	h, err := scripting.NewHost([]*scripting.Mod{luaMod(t, "doubter", `game.on("before_move", function(e) while true do end end)`)}, g.Rules(), g.Options(), loopLimits(), scripting.Deterministic())
+	h, err := scripting.NewHost([]*mod.Mod{luaMod(t, "doubter", `game.on("before_move", function(e) while true do end end)`)}, g.Rules(), g.Options(), loopLimits(), scripting.Deterministic())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +153,7 @@ func TestCostModelMemory(t *testing.T) {
 	g := seededGame(t, 5)
 	limits := testLimits
 	limits.MaxHeapGrowth = 16 << 20
-	h, err := scripting.NewHost([]*scripting.Mod{luaMod(t, "hog", `
+	h, err := scripting.NewHost([]*mod.Mod{luaMod(t, "hog", `
 game.on("tick", function(e)
   local s = "xxxxxxxx"
   while true do s = s .. s end

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mod2048/mod2048/engine"
 	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 )
 
 const chaosDir = "testdata/mods/chaos"
@@ -18,10 +19,10 @@ const chaosDir = "testdata/mods/chaos"
 var directions = []engine.Direction{engine.Left, engine.Right, engine.Up, engine.Down}
 
 // chaosHost attaches a fresh host with the chaos mod to g.
-func chaosHost(t tb, g *engine.Game, mods ...*scripting.Mod) *scripting.Host {
+func chaosHost(t tb, g *engine.Game, mods ...*mod.Mod) *scripting.Host {
 	t.Helper()
 	if mods == nil {
-		mods = []*scripting.Mod{loadMod(t, chaosDir)}
+		mods = []*mod.Mod{loadMod(t, chaosDir)}
 	}
 	h, err := scripting.NewHost(mods, g.Rules(), g.Options(), testLimits)
 	if err != nil {
@@ -232,7 +233,7 @@ end)`
 
 // draws plays three moves on a game of seed with mods (all streamMod) and
 // returns each mod's log.
-func draws(t tb, seed uint64, mods ...*scripting.Mod) map[string]string {
+func draws(t tb, seed uint64, mods ...*mod.Mod) map[string]string {
 	g := seededGame(t, seed)
 	h := chaosHost(t, g, mods...)
 	defer h.Close()

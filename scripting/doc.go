@@ -6,12 +6,12 @@
 //
 // # Embedding
 //
-// A program loads each mod with LoadMod (its folder: mod.toml and Lua
-// files), sets its settings with Mod.Set, and hands the mods to package
-// scripting/session, which makes a Host for every game and plays moves
-// through it. From this package such a program reads what the session
-// hands out: Report (a mod's error: mod, event, file, line, message),
-// Hazard (how a mark is shown), Mod and its Manifest. Host, its Limits and
+// A program loads each mod with package scripting/mod (mod.Load reads its
+// folder: mod.toml and Lua files), sets its settings with mod.Mod's Set,
+// and hands the mods to package scripting/session, which makes a Host for
+// every game and plays moves through it. From this package such a program
+// reads what the session hands out: Report (a mod's error: mod, event,
+// file, line, message) and Hazard (how a mark is shown). Host, its Limits and
 // the annotation and API listings are for code below the session and for
 // tools (the mod scaffold, the LuaLS annotation file).
 package scripting

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mod2048/mod2048/engine"
 	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 )
 
 // editsHazards are the hazards of the edits tests' mods.
@@ -244,10 +245,10 @@ game.on("tick", function(ev) game.log("every 1", ev.turn) end, { every = 1 })
 		{"2", `game.hazard{ name = "x", glyph = "x" } game.on("spawn", function() end, { near = "x" }, 4)`, "4 arguments"},
 	} {
 		// The mod's files run when a host loads it.
-		m, err := scripting.LoadMod(writeModDirVersion(t, "f", c.version, c.src))
+		m, err := mod.Load(writeModDirVersion(t, "f", c.version, c.src))
 		if err == nil {
 			g := mergeGame(t)
-			_, err = scripting.NewHost([]*scripting.Mod{m}, g.Rules(), g.Options(), scripting.DefaultLimits())
+			_, err = scripting.NewHost([]*mod.Mod{m}, g.Rules(), g.Options(), scripting.DefaultLimits())
 		}
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want %q", c.src, err, c.want)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mod2048/mod2048/engine"
 	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 )
 
 func TestBeforeMove(t *testing.T) {
@@ -244,7 +245,7 @@ func TestStateOutsideEvents(t *testing.T) {
 	for _, call := range []string{"game.cell(0, 0)", "game.marks()", "game.turn()", "game.score()", "game.status()"} {
 		g := mergeGame(t)
 		m := luaMod(t, "early", "local x = "+call+"\n")
-		_, err := scripting.NewHost([]*scripting.Mod{m}, g.Rules(), g.Options(), testLimits)
+		_, err := scripting.NewHost([]*mod.Mod{m}, g.Rules(), g.Options(), testLimits)
 		if err == nil || !strings.Contains(err.Error(), "the game's state can be read only in an event handler") {
 			t.Errorf("%s at load: %v, want an error", call, err)
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mod2048/mod2048/engine"
 	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 )
 
 // helloMod is a small mod, file by file: it refuses every move up, and tells
@@ -36,7 +37,7 @@ end)
 // the game begins. A refused move leaves the game as it was; a played one
 // leaves the mods' notices.
 func ExampleHost_Move() {
-	mod, err := scripting.LoadModSources(helloMod, "hello")
+	m, err := mod.LoadSources(helloMod, "hello")
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -44,7 +45,7 @@ func ExampleHost_Move() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	h, err := scripting.NewHost([]*scripting.Mod{mod}, g.Rules(), g.Options(), scripting.DefaultLimits())
+	h, err := scripting.NewHost([]*mod.Mod{m}, g.Rules(), g.Options(), scripting.DefaultLimits())
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -85,7 +86,7 @@ func ExampleHost_Move() {
 // event, where in its files and why. After FailLimit failing turns in a row
 // the mod is disabled.
 func ExampleHost_TakeReports() {
-	mod, err := scripting.LoadModSources(map[string]string{
+	m, err := mod.LoadSources(map[string]string{
 		"mod.toml": `id = "oops"
 name = "Oops"
 version = "1.0.0"
@@ -103,7 +104,7 @@ end)
 	if err != nil {
 		log.Fatal(err)
 	}
-	h, err := scripting.NewHost([]*scripting.Mod{mod}, g.Rules(), g.Options(), scripting.DefaultLimits())
+	h, err := scripting.NewHost([]*mod.Mod{m}, g.Rules(), g.Options(), scripting.DefaultLimits())
 	if err != nil {
 		log.Fatal(err)
 	}

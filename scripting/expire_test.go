@@ -1,6 +1,7 @@
 package scripting
 
 import (
+	"github.com/mod2048/mod2048/scripting/mod"
 	"strings"
 	"testing"
 
@@ -101,8 +102,8 @@ end)
 		`game.on("tick", function() for i = 1, 5 do game.notify("n" .. i) end end)`: "at most 4",
 		`game.on("tick", function() game.notify("a\27[2Jb") ; error("after") end)`:  "after",
 	} {
-		mod := probeMod(t, "bad", src)
-		g, h := probeGame(t, [4][4]int{{2, 0, 0, 0}}, [][3]int{{3, 3, 2}}, mod)
+		md := probeMod(t, "bad", src)
+		g, h := probeGame(t, [4][4]int{{2, 0, 0, 0}}, [][3]int{{3, 3, 2}}, md)
 		if _, err := h.Move(g, engine.Right); err != nil {
 			t.Fatal(err)
 		}
@@ -119,7 +120,7 @@ end)
 // TestCounterAndMarksFilter: a hazard's counter, a mark's count, and
 // game.marks{hazard = NAME}.
 func TestCounterAndMarksFilter(t *testing.T) {
-	mod := probeMod(t, "c", `
+	md := probeMod(t, "c", `
 game.hazard{ name = "a", glyph = "a", counter = "count" }
 game.hazard{ name = "b", glyph = "b", counter = "turns" }
 game.on("start", function()
@@ -130,7 +131,7 @@ game.on("tick", function()
   game.log(#a, a[1].count, a[2].count, #b, b[1].turns, b[1].count)
 end)
 `)
-	g, h := probeGame(t, [4][4]int{{2, 0, 0, 0}}, [][3]int{{3, 3, 2}}, mod)
+	g, h := probeGame(t, [4][4]int{{2, 0, 0, 0}}, [][3]int{{3, 3, 2}}, md)
 	if err := h.Start(g); err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +168,7 @@ end)
 }
 
 // probeGameErr is probeGame with one spawn, returning NewHost's error.
-func probeGameErr(t *testing.T, mods ...*Mod) (*engine.Game, *Host, error) {
+func probeGameErr(t *testing.T, mods ...*mod.Mod) (*engine.Game, *Host, error) {
 	t.Helper()
 	rules := engine.NewClassic()
 	opt := engine.Options{Width: 4, Height: 4, ScriptedOnly: true}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mod2048/mod2048/engine"
 	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 )
 
 // flakySrc fails its tick handler on turns 2, 3 and 4 (the third failure
@@ -23,12 +24,12 @@ end)
 const steadySrc = `game.on("tick", function(e) storage.n = (storage.n or 0) + 1; storage.r = math.random(1000) end)`
 
 // faultMods are the mods of the record's tests: flaky, then steady.
-func faultMods(t *testing.T) []*scripting.Mod {
-	return []*scripting.Mod{luaMod(t, "flaky", flakySrc), luaMod(t, "steady", steadySrc)}
+func faultMods(t *testing.T) []*mod.Mod {
+	return []*mod.Mod{luaMod(t, "flaky", flakySrc), luaMod(t, "steady", steadySrc)}
 }
 
 // faultHost loads faultMods for g and attaches them.
-func faultHost(t *testing.T, g *engine.Game, mods []*scripting.Mod) *scripting.Host {
+func faultHost(t *testing.T, g *engine.Game, mods []*mod.Mod) *scripting.Host {
 	t.Helper()
 	h, err := scripting.NewHost(mods, g.Rules(), g.Options(), testLimits)
 	if err != nil {
@@ -210,7 +211,7 @@ func TestFaultFailsafe(t *testing.T) {
 	g := seededGame(t, 5)
 	limits := testLimits
 	limits.MaxHeapGrowth = 16 << 20
-	h, err := scripting.NewHost([]*scripting.Mod{luaMod(t, "hog", `
+	h, err := scripting.NewHost([]*mod.Mod{luaMod(t, "hog", `
 game.on("tick", function(e)
   local s = "xxxxxxxx"
   while true do s = s .. s end

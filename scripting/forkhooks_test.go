@@ -12,6 +12,7 @@ import (
 
 	"github.com/mod2048/mod2048/engine"
 	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 )
 
 // noisy logs, notifies and fails now and then, beside chaos: what a
@@ -33,7 +34,7 @@ end)
 func TestForksLeaveNoTrace(t *testing.T) {
 	dir := writeMod(t, "noisy", "", map[string]string{"main.lua": noisySrc})
 	manifest := "id = \"noisy\"\nname = \"Noisy\"\nversion = \"1.0.0\"\napi_version = 2\n"
-	if err := os.WriteFile(filepath.Join(dir, scripting.ManifestName), []byte(manifest), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, mod.ManifestName), []byte(manifest), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	noisy, chaos := loadMod(t, dir), loadMod(t, chaosDir)

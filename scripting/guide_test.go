@@ -3,6 +3,7 @@ package scripting
 import (
 	"bufio"
 	"fmt"
+	"github.com/mod2048/mod2048/scripting/mod"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -157,7 +158,7 @@ func TestGuideExamplesAreTestMods(t *testing.T) {
 		if len(cases) == 0 {
 			t.Errorf("testdata/guide/%s has no fixture (.cases)", d.Name())
 		}
-		if _, err := LoadMod(filepath.Join("testdata", "guide", d.Name())); err != nil {
+		if _, err := mod.Load(filepath.Join("testdata", "guide", d.Name())); err != nil {
 			t.Errorf("testdata/guide/%s: %v", d.Name(), err)
 		}
 	}
@@ -244,8 +245,8 @@ func TestGuideLimits(t *testing.T) {
 		fmt.Sprintf("| the mod's log | the last %d KiB |", l.MaxLog>>10),
 		fmt.Sprintf("| `storage`, encoded | %d KiB |", MaxStorage>>10),
 		fmt.Sprintf("| all mods' `storage` together | %d MiB |", engine.MaxData>>20),
-		fmt.Sprintf("| one Lua file of the mod | %d KiB |", MaxSource>>10),
-		fmt.Sprintf("| blocks, brackets and table constructors nested in a file | %d levels |", MaxNesting),
+		fmt.Sprintf("| one Lua file of the mod | %d KiB |", mod.MaxSource>>10),
+		fmt.Sprintf("| blocks, brackets and table constructors nested in a file | %d levels |", mod.MaxNesting),
 		fmt.Sprintf("| expressions nested in a file, each operator of a chain (`a + a + …`, `a.b.c…`, `- - a`) a level | %d levels |", sandbox.MaxDepth),
 		fmt.Sprintf("| marks on the board (all mods) | %d |", engine.MaxMarks),
 		fmt.Sprintf("| failing turns in a row before the mod is disabled | %d |", FailLimit),
@@ -260,11 +261,11 @@ func TestGuideLimits(t *testing.T) {
 // TestGuideAPILog plays the API tour of the guide and checks what it wrote
 // to its log with print and game.log, which its fixture cannot see.
 func TestGuideAPILog(t *testing.T) {
-	mod, err := LoadMod(filepath.Join("testdata", "guide", "api"))
+	md, err := mod.Load(filepath.Join("testdata", "guide", "api"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, h := probeGame(t, [4][4]int{{2}}, [][3]int{{0, 0, 2}, {0, 0, 2}, {0, 3, 2}, {1, 2, 2}}, mod)
+	g, h := probeGame(t, [4][4]int{{2}}, [][3]int{{0, 0, 2}, {0, 0, 2}, {0, 3, 2}, {1, 2, 2}}, md)
 	for _, d := range []engine.Direction{engine.Right, engine.Down, engine.Left, engine.Up} {
 		if _, err := h.Move(g, d); err != nil {
 			t.Fatal(err)

@@ -2,6 +2,7 @@ package scripting
 
 import (
 	"fmt"
+	"github.com/mod2048/mod2048/scripting/mod"
 
 	lua "github.com/mod2048/mod2048/scripting/internal/lua"
 	"github.com/mod2048/mod2048/scripting/internal/sandbox"
@@ -94,7 +95,7 @@ type Host struct {
 
 type modRun struct {
 	host *Host
-	mod  *Mod
+	mod  *mod.Mod
 	// required is the last file require could not compile or read, and
 	// what it raised: a load that fails with that error is located in
 	// the required file, not at the require.
@@ -166,8 +167,8 @@ func (h *Host) Close() {
 }
 
 // Mods returns the loaded mods, in load order.
-func (h *Host) Mods() []*Mod {
-	out := make([]*Mod, len(h.mods))
+func (h *Host) Mods() []*mod.Mod {
+	out := make([]*mod.Mod, len(h.mods))
 	for i, m := range h.mods {
 		out[i] = m.mod
 	}

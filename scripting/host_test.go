@@ -10,6 +10,7 @@ import (
 	"github.com/mod2048/mod2048/cellular"
 	"github.com/mod2048/mod2048/engine"
 	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 )
 
 // tb is what the helpers need of a test: both *testing.T and *rapid.T.
@@ -27,7 +28,7 @@ func writeMod(t testing.TB, id, extra string, files map[string]string) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), id)
 	manifest := "id = \"" + id + "\"\nname = \"Mod " + strings.ToUpper(id) + "\"\nversion = \"1.0.0\"\napi_version = 1\n" + extra
-	files = mapsWith(files, scripting.ManifestName, manifest)
+	files = mapsWith(files, mod.ManifestName, manifest)
 	for name, src := range files {
 		path := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -49,16 +50,16 @@ func mapsWith(m map[string]string, k, v string) map[string]string {
 }
 
 // luaMod writes and loads a mod whose main.lua is src.
-func luaMod(t testing.TB, id, src string) *scripting.Mod {
+func luaMod(t testing.TB, id, src string) *mod.Mod {
 	t.Helper()
 	return loadMod(t, writeMod(t, id, "", map[string]string{"main.lua": src}))
 }
 
-func loadMod(t tb, dir string) *scripting.Mod {
+func loadMod(t tb, dir string) *mod.Mod {
 	t.Helper()
-	m, err := scripting.LoadMod(dir)
+	m, err := mod.Load(dir)
 	if err != nil {
-		t.Fatalf("LoadMod(%s): %v", dir, err)
+		t.Fatalf("mod.Load(%s): %v", dir, err)
 	}
 	return m
 }
@@ -122,7 +123,7 @@ var testLimits = func() scripting.Limits {
 }()
 
 // attach loads mods for g and attaches the host.
-func attach(t testing.TB, g *engine.Game, mods ...*scripting.Mod) *scripting.Host {
+func attach(t testing.TB, g *engine.Game, mods ...*mod.Mod) *scripting.Host {
 	t.Helper()
 	h, err := scripting.NewHost(mods, g.Rules(), g.Options(), testLimits)
 	if err != nil {

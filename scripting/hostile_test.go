@@ -23,6 +23,7 @@ import (
 
 	"github.com/mod2048/mod2048/engine"
 	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 )
 
 const hostileDir = "../testdata/hostile"
@@ -410,11 +411,11 @@ func (c *hostileChecker) done(hostBug string) {
 
 // loadHostile loads a mod of testdata/hostile with setting overrides
 // (path, victim and at only if the mod has them).
-func loadHostile(t *testing.T, dir string, settings map[string]any) *scripting.Mod {
+func loadHostile(t *testing.T, dir string, settings map[string]any) *mod.Mod {
 	t.Helper()
-	m, err := scripting.LoadMod(dir)
+	m, err := mod.Load(dir)
 	if err != nil {
-		t.Fatalf("LoadMod(%s): %v", dir, err)
+		t.Fatalf("mod.Load(%s): %v", dir, err)
 	}
 	for k, v := range settings {
 		if _, ok := m.Values[k]; !ok {
@@ -523,7 +524,7 @@ func hostileReference(t *testing.T, withCounter bool) hostileMover {
 	if !withCounter {
 		return hostileMover{g: g}
 	}
-	h, err := scripting.NewHost([]*scripting.Mod{loadHostile(t, filepath.Join(hostileDir, "counter"), nil)}, g.Rules(), hostileOptions, hostileLimits)
+	h, err := scripting.NewHost([]*mod.Mod{loadHostile(t, filepath.Join(hostileDir, "counter"), nil)}, g.Rules(), hostileOptions, hostileLimits)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -604,7 +605,7 @@ func runHostileAttack(t *testing.T, a hostileAttack) {
 	if a.limits != nil {
 		a.limits(&limits)
 	}
-	mods := []*scripting.Mod{loadHostile(t, dir, settings)}
+	mods := []*mod.Mod{loadHostile(t, dir, settings)}
 	if !a.alone {
 		mods = append(mods, loadHostile(t, filepath.Join(hostileDir, "counter"), nil))
 	}
@@ -794,7 +795,7 @@ func TestHostileLoad(t *testing.T) {
 			counter := loadHostile(t, filepath.Join(hostileDir, "counter"), nil)
 			rules := engine.NewClassic()
 			start := time.Now()
-			h, err := scripting.NewHost([]*scripting.Mod{counter, loadHostile(t, dir, settings)}, rules, hostileOptions, hostileLimits)
+			h, err := scripting.NewHost([]*mod.Mod{counter, loadHostile(t, dir, settings)}, rules, hostileOptions, hostileLimits)
 			if took := time.Since(start); took > hostileMoveTimeout {
 				c.errorf("NewHost took %v", took)
 			}
@@ -805,7 +806,7 @@ func TestHostileLoad(t *testing.T) {
 			checkHostileLoadError(c, err, a.mod, "main.lua", hostileAttackLine(t, dir, a.variant), a.want)
 			out.check(c)
 			// The game goes on without the mod.
-			h, err = scripting.NewHost([]*scripting.Mod{counter}, rules, hostileOptions, hostileLimits)
+			h, err = scripting.NewHost([]*mod.Mod{counter}, rules, hostileOptions, hostileLimits)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -845,7 +846,7 @@ func TestHostileLoadFiles(t *testing.T) {
 		c := &hostileChecker{t: t}
 		defer c.done("")
 		m := loadHostile(t, filepath.Join(hostileDir, "bytecode_chunk"), nil)
-		h, err := scripting.NewHost([]*scripting.Mod{m}, rules, hostileOptions, hostileLimits)
+		h, err := scripting.NewHost([]*mod.Mod{m}, rules, hostileOptions, hostileLimits)
 		if err == nil {
 			h.Close()
 			t.Fatal("NewHost loaded a bytecode chunk")
@@ -866,9 +867,9 @@ func TestHostileLoadFiles(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(dst, "mod.toml"), []byte(manifest), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			_, err := scripting.LoadMod(dst)
+			_, err := mod.Load(dst)
 			if err == nil || !strings.Contains(err.Error(), "mod.toml:5") || !strings.Contains(err.Error(), "entry") {
-				t.Errorf("entry %q: LoadMod: %v, want an error naming mod.toml:5 and entry", entry, err)
+				t.Errorf("entry %q: mod.Load: %v, want an error naming mod.toml:5 and entry", entry, err)
 			}
 		}
 	})
@@ -895,7 +896,7 @@ func TestHostileLoadFiles(t *testing.T) {
 		}
 		m := loadHostile(t, dir, nil)
 		start := time.Now()
-		h, err := scripting.NewHost([]*scripting.Mod{m}, rules, hostileOptions, hostileLimits)
+		h, err := scripting.NewHost([]*mod.Mod{m}, rules, hostileOptions, hostileLimits)
 		took := time.Since(start)
 		if err == nil {
 			h.Close()
@@ -912,11 +913,11 @@ func TestHostileLoadFiles(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dst, "mod.toml"), []byte(manifest), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		m, err := scripting.LoadMod(dst)
+		m, err := mod.Load(dst)
 		if err != nil {
 			return // refused at once: fine
 		}
-		h, err := scripting.NewHost([]*scripting.Mod{m}, rules, hostileOptions, hostileLimits)
+		h, err := scripting.NewHost([]*mod.Mod{m}, rules, hostileOptions, hostileLimits)
 		if err == nil {
 			h.Close()
 			c.errorf("NewHost ran outside.lua, a link to a file outside the mod's folder")
@@ -930,7 +931,7 @@ func TestHostileLoadFiles(t *testing.T) {
 func TestHostileStorageTotal(t *testing.T) {
 	c := &hostileChecker{t: t}
 	defer c.done("")
-	var mods []*scripting.Mod
+	var mods []*mod.Mod
 	for i := 1; i <= 5; i++ {
 		dir := filepath.Join(t.TempDir(), fmt.Sprintf("hoard%d", i))
 		if err := os.Mkdir(dir, 0o755); err != nil {
@@ -970,7 +971,7 @@ func TestHostileOtherModsUnaffected(t *testing.T) {
 	rules := engine.NewClassic()
 	hostile := loadHostile(t, filepath.Join(hostileDir, "string_metatable"), map[string]any{"variant": "rep"})
 	counter := loadHostile(t, filepath.Join(hostileDir, "counter"), nil)
-	h, err := scripting.NewHost([]*scripting.Mod{hostile, counter}, rules, hostileOptions, hostileLimits)
+	h, err := scripting.NewHost([]*mod.Mod{hostile, counter}, rules, hostileOptions, hostileLimits)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -996,7 +997,7 @@ func TestHostileOtherModsUnaffected(t *testing.T) {
 // Lua 5.1's semantics (the patterns mod checks them as it loads).
 func TestHostilePatterns(t *testing.T) {
 	m := loadHostile(t, filepath.Join(hostileDir, "patterns"), nil)
-	h, err := scripting.NewHost([]*scripting.Mod{m}, engine.NewClassic(), hostileOptions, scripting.DefaultLimits())
+	h, err := scripting.NewHost([]*mod.Mod{m}, engine.NewClassic(), hostileOptions, scripting.DefaultLimits())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1011,7 +1012,7 @@ func TestHostileMemoryBaseline(t *testing.T) {
 	limits.MaxHeapGrowth = 32 << 20
 	ballast := make([]byte, 96<<20)
 	m := loadHostile(t, filepath.Join(hostileDir, "while_true"), map[string]any{"variant": "plain", "at": "load"})
-	h, err := scripting.NewHost([]*scripting.Mod{m}, engine.NewClassic(), hostileOptions, limits)
+	h, err := scripting.NewHost([]*mod.Mod{m}, engine.NewClassic(), hostileOptions, limits)
 	runtime.KeepAlive(ballast)
 	if err == nil {
 		h.Close()
@@ -1033,7 +1034,7 @@ func TestHostileMemoryWatchdog(t *testing.T) {
 	limits.MaxHeapGrowth = 32 << 20
 	m := loadHostile(t, filepath.Join(hostileDir, "concat_doubling"), map[string]any{"variant": "capped"})
 	g := newHostileGame(t)
-	h, err := scripting.NewHost([]*scripting.Mod{m}, g.Rules(), hostileOptions, limits)
+	h, err := scripting.NewHost([]*mod.Mod{m}, g.Rules(), hostileOptions, limits)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1141,7 +1142,7 @@ func TestHostileAddresses(t *testing.T) {
 func hostileAddressesRun(t *testing.T) string {
 	t.Helper()
 	g := newHostileGame(t)
-	h, err := scripting.NewHost([]*scripting.Mod{loadHostile(t, filepath.Join(hostileDir, "addresses"), nil)}, g.Rules(), hostileOptions, hostileLimits)
+	h, err := scripting.NewHost([]*mod.Mod{loadHostile(t, filepath.Join(hostileDir, "addresses"), nil)}, g.Rules(), hostileOptions, hostileLimits)
 	if err != nil {
 		t.Fatal(err)
 	}

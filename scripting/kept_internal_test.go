@@ -2,6 +2,7 @@ package scripting
 
 import (
 	"fmt"
+	"github.com/mod2048/mod2048/scripting/mod"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -17,12 +18,12 @@ import (
 // game with limits, and returns the host and the game.
 func keptHost(t *testing.T, src string, limits Limits) (*Host, *engine.Game) {
 	t.Helper()
-	mod := weighModV2(t, src)
+	md := weighModV2(t, src)
 	g, err := engine.New(engine.NewClassic(), engine.Options{Width: 4, Height: 4, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := NewHost([]*Mod{mod}, g.Rules(), g.Options(), limits)
+	h, err := NewHost([]*mod.Mod{md}, g.Rules(), g.Options(), limits)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +89,7 @@ end)`, defaultLimits)
 }
 
 // weighModV2 loads a mod of API version 2 whose main.lua is src.
-func weighModV2(t *testing.T, src string) *Mod { return weighModID(t, "weigh", src) }
+func weighModV2(t *testing.T, src string) *mod.Mod { return weighModID(t, "weigh", src) }
 
 // TestAppendTablesBounded: a mod that appends {a = i} tables, each of which
 // holds about 700 bytes in four instructions, is charged what its tables
@@ -140,7 +141,7 @@ t = {}
 game.on("tick", function()
   for i = 1, 20000 do t[#t + 1] = {a = i} end
 end)`
-	var mods []*Mod
+	var mods []*mod.Mod
 	for i := range 3 {
 		mods = append(mods, weighModID(t, fmt.Sprintf("hog%d", i), src))
 	}
@@ -175,19 +176,19 @@ end)`
 }
 
 // weighModID loads a mod of id whose main.lua is src (API version 2).
-func weighModID(t *testing.T, id, src string) *Mod {
+func weighModID(t *testing.T, id, src string) *mod.Mod {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), id)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	manifest := fmt.Sprintf("id = %q\nname = %q\nversion = \"1.0.0\"\napi_version = 2\n", id, id)
-	for name, s := range map[string]string{ManifestName: manifest, "main.lua": src} {
+	for name, s := range map[string]string{mod.ManifestName: manifest, "main.lua": src} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(s), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	m, err := LoadMod(dir)
+	m, err := mod.Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package scripting
 
 import (
 	"errors"
-	"path/filepath"
 	"strings"
 	"weak"
 
@@ -10,6 +9,7 @@ import (
 	"github.com/mod2048/mod2048/scripting/internal/sandbox"
 
 	"github.com/mod2048/mod2048/engine"
+	"github.com/mod2048/mod2048/scripting/mod"
 )
 
 // NewHost loads mods (in dependency, priority and id order) for a game of
@@ -17,8 +17,8 @@ import (
 // entry file. A mod that fails to load is an error naming it, its file and
 // line. The options say how the host runs its mods beyond limits
 // (Deterministic).
-func NewHost(mods []*Mod, rules engine.Rules, opt engine.Options, limits Limits, options ...HostOption) (*Host, error) {
-	ordered, err := Order(mods, rules.Name())
+func NewHost(mods []*mod.Mod, rules engine.Rules, opt engine.Options, limits Limits, options ...HostOption) (*Host, error) {
+	ordered, err := mod.Order(mods, rules.Name())
 	if err != nil {
 		return nil, err
 	}
@@ -27,8 +27,8 @@ func NewHost(mods []*Mod, rules engine.Rules, opt engine.Options, limits Limits,
 	for _, o := range options {
 		o(h)
 	}
-	for _, mod := range ordered {
-		if err := h.load(mod); err != nil {
+	for _, md := range ordered {
+		if err := h.load(md); err != nil {
 			h.Close()
 			return nil, err
 		}
@@ -48,19 +48,19 @@ type HostOption func(*Host)
 // effects on the turn, as for any error.
 func Deterministic() HostOption { return func(h *Host) { h.deterministic = true } }
 
-func (h *Host) load(mod *Mod) error {
-	m := &modRun{host: h, mod: mod, key: dataKey(mod.ID()), budget: sandbox.NewBudget(), log: sandbox.NewLog(h.limits.MaxLog), modules: map[string]lua.LValue{}}
+func (h *Host) load(md *mod.Mod) error {
+	m := &modRun{host: h, mod: md, key: dataKey(md.ID()), budget: sandbox.NewBudget(), log: sandbox.NewLog(h.limits.MaxLog), modules: map[string]lua.LValue{}}
 	m.L = sandbox.New(sandboxLimits(h.limits), m.budget, m.log)
 	sandbox.SetHost(m.L, m)
 	m.pat = sandbox.NewPatterns(sandboxLimits(h.limits), m.budget)
 	m.meters = sandbox.NewMeters(m.L, m.budget)
-	h.watchdog.Add(m.budget, mod.ID(), h.limits.MaxHeapGrowth)
+	h.watchdog.Add(m.budget, md.ID(), h.limits.MaxHeapGrowth)
 	h.mods = append(h.mods, m)
 	m.installAPI()
-	m.rng = engine.DeriveRNG(h.opt.Seed, "mod:"+mod.ID())
+	m.rng = engine.DeriveRNG(h.opt.Seed, "mod:"+md.ID())
 	h.loading = m
 	defer func() { h.loading = nil }()
-	fn, err := m.compile(mod.Manifest.Entry)
+	fn, err := m.compile(md.Manifest.Entry)
 	if err != nil {
 		return err
 	}
@@ -80,7 +80,7 @@ func (h *Host) load(mod *Mod) error {
 	m.held.since += used
 	if (h.limits.MaxMemory > 0 || h.limits.MaxGameMemory > 0) && m.held.due(memoryLimit(h.limits), h.roomInGame()) {
 		if why := m.weigh(); why != "" {
-			return &ModError{Report{Mod: mod.ID(), Event: "load", Message: why}}
+			return &ModError{Report{Mod: md.ID(), Event: "load", Message: why}}
 		}
 	}
 	for ev, fns := range m.handlers {
@@ -92,7 +92,7 @@ func (h *Host) load(mod *Mod) error {
 	}
 	// What the main chunk left in storage is where every game starts.
 	if m.initial, err = m.save(); err != nil {
-		return &ModError{Report{Mod: mod.ID(), Event: "load", Message: "storage: " + err.Error()}}
+		return &ModError{Report{Mod: md.ID(), Event: "load", Message: "storage: " + err.Error()}}
 	}
 	m.settled(m.initial)
 	return nil
@@ -101,13 +101,13 @@ func (h *Host) load(mod *Mod) error {
 // compile reads and compiles one Lua file of the mod's folder; a file that
 // lies (or links) outside the folder is refused.
 func (m *modRun) compile(rel string) (*lua.LFunction, error) {
-	src, err := m.mod.readFile(rel, MaxSource)
+	src, err := m.mod.ReadFile(rel, mod.MaxSource)
 	if err != nil {
-		return nil, &FileError{Mod: m.mod.ID(), Dir: m.mod.Dir, File: rel, Message: err.Error()}
+		return nil, &mod.FileError{Mod: m.mod.ID(), Dir: m.mod.Dir, File: rel, Message: err.Error()}
 	}
 	c, ok := sandbox.CachedCompile(string(src), rel)
 	if !ok {
-		if err := checkSource(string(src)); err != nil {
+		if err := mod.CheckSource(string(src)); err != nil {
 			return nil, &ModError{Report{Mod: m.mod.ID(), Event: "load", File: rel, Message: err.Error()}}
 		}
 		if c, err = sandbox.CompileCached(string(src), rel, storageNote); err != nil {
@@ -129,27 +129,17 @@ func (m *modRun) compile(rel string) (*lua.LFunction, error) {
 	return fn, nil
 }
 
+// lastLine is the number of the last line of text (a final newline ends
+// the last line, and starts none), as package mod counts it for the
+// manifest.
+func lastLine(text string) int {
+	return strings.Count(strings.TrimSuffix(text, "\n"), "\n") + 1
+}
+
 // storageNote is what the compile cache keeps of a file: whether its
 // chunk mentions storage (mentionsStorage).
 func storageNote(proto *lua.FunctionProto) any {
 	return len(proto.FunctionPrototypes) > 0 && mentionsStorage(proto.FunctionPrototypes[0])
-}
-
-// insideDir returns the path of rel inside dir, following links, or an
-// error when it does not exist or resolves outside dir.
-func insideDir(dir, rel string) (string, error) {
-	root, err := filepath.EvalSymlinks(dir)
-	if err != nil {
-		return "", errors.New("the mod's folder cannot be read")
-	}
-	path, err := filepath.EvalSymlinks(filepath.Join(root, filepath.FromSlash(rel)))
-	if err != nil {
-		return "", errors.New("no such file in the mod's folder")
-	}
-	if r, err := filepath.Rel(root, path); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
-		return "", errors.New("it lies outside the mod's folder")
-	}
-	return path, nil
 }
 
 // payloadUse is what the host may reuse of a handler's payload, and the

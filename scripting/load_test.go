@@ -11,6 +11,7 @@ import (
 
 	"github.com/mod2048/mod2048/engine"
 	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 )
 
 func TestOnAndHazardOnlyWhileLoading(t *testing.T) {
@@ -65,7 +66,7 @@ func TestLoadTimeAPIErrors(t *testing.T) {
 	} {
 		g := mergeGame(t)
 		m := luaMod(t, "ld", tt.src)
-		_, err := scripting.NewHost([]*scripting.Mod{m}, g.Rules(), g.Options(), testLimits)
+		_, err := scripting.NewHost([]*mod.Mod{m}, g.Rules(), g.Options(), testLimits)
 		if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "mod ld (main.lua:1): load: ") {
 			t.Errorf("%s: NewHost: %v\nwant mod ld (main.lua:1): load: ...%s", tt.src, err, tt.want)
 		}
@@ -201,7 +202,7 @@ func TestLoadErrors(t *testing.T) {
 			g := mergeGame(t)
 			good := luaMod(t, "good", "")
 			m := loadMod(t, writeMod(t, "bad", extra, files))
-			h, err := scripting.NewHost([]*scripting.Mod{good, m}, g.Rules(), g.Options(), testLimits)
+			h, err := scripting.NewHost([]*mod.Mod{good, m}, g.Rules(), g.Options(), testLimits)
 			if err == nil {
 				h.Close()
 				t.Fatal("NewHost: want an error")
@@ -251,34 +252,34 @@ func TestLoadErrorsLocated(t *testing.T) {
 		name     string
 		manifest string // added to the manifest
 		files    map[string]string
-		want     scripting.FileError // Mod, File, Line, Column, EOF, Key, Message
+		want     mod.FileError // Mod, File, Line, Column, EOF, Key, Message
 	}{
 		{"syntax", "", map[string]string{"main.lua": "local x = 1\nlocal y = = 2\n"},
-			scripting.FileError{Mod: "bad", File: "main.lua", Line: 2, Column: 11, Message: "syntax error near '='"}},
+			mod.FileError{Mod: "bad", File: "main.lua", Line: 2, Column: 11, Message: "syntax error near '='"}},
 		{"runtime at load", "", map[string]string{"main.lua": "\n\nerror('boom')\n"},
-			scripting.FileError{Mod: "bad", File: "main.lua", Line: 3, Message: "boom"}},
+			mod.FileError{Mod: "bad", File: "main.lua", Line: 3, Message: "boom"}},
 		{"manifest", "rulesets = [\"hex\"]\n", map[string]string{"main.lua": ""},
-			scripting.FileError{Mod: "bad", File: "mod.toml", Line: 5, Key: "rulesets", Message: `unknown ruleset "hex" (classic, cellular)`}},
+			mod.FileError{Mod: "bad", File: "mod.toml", Line: 5, Key: "rulesets", Message: `unknown ruleset "hex" (classic, cellular)`}},
 		{"manifest syntax", "priority = = 1\n", map[string]string{"main.lua": ""},
-			scripting.FileError{File: "mod.toml", Line: 5, Column: 12, Message: "expected value but found '=' instead"}},
+			mod.FileError{File: "mod.toml", Line: 5, Column: 12, Message: "expected value but found '=' instead"}},
 		{"manifest at its end", "rulesets = [\"classic\"", map[string]string{"main.lua": ""},
-			scripting.FileError{File: "mod.toml", Line: 5, Column: 21, Message: "expected a comma (',') or array terminator (']'), but got end of file"}},
+			mod.FileError{File: "mod.toml", Line: 5, Column: 21, Message: "expected a comma (',') or array terminator (']'), but got end of file"}},
 		{"a required file's syntax", "", map[string]string{"main.lua": "local x = 1\nrequire('lib')\n", "lib.lua": "\n\nlocal = 3\n"},
-			scripting.FileError{Mod: "bad", File: "lib.lua", Line: 3, Column: 7, Message: "syntax error near '='"}},
+			mod.FileError{Mod: "bad", File: "lib.lua", Line: 3, Column: 7, Message: "syntax error near '='"}},
 		{"a required file's error", "", map[string]string{"main.lua": "require('lib')\n", "lib.lua": "\nerror('lib')\n"},
-			scripting.FileError{Mod: "bad", File: "lib.lua", Line: 2, Message: "lib"}},
+			mod.FileError{Mod: "bad", File: "lib.lua", Line: 2, Message: "lib"}},
 		{"a required file missing", "", map[string]string{"main.lua": "\nrequire('lib')\n"},
-			scripting.FileError{Mod: "bad", File: "main.lua", Line: 2, Message: `require "lib": lib.lua: no such file in the mod's folder`}},
+			mod.FileError{Mod: "bad", File: "main.lua", Line: 2, Message: `require "lib": lib.lua: no such file in the mod's folder`}},
 		{"Lua at its end", "", map[string]string{"main.lua": "local x = 1\nif x then\n  x = 2\n"},
-			scripting.FileError{Mod: "bad", File: "main.lua", Line: 3, EOF: true, Message: "syntax error at the end of the file"}},
+			mod.FileError{Mod: "bad", File: "main.lua", Line: 3, EOF: true, Message: "syntax error at the end of the file"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := writeMod(t, "bad", tt.manifest, tt.files)
-			m, err := scripting.LoadMod(dir)
+			m, err := mod.Load(dir)
 			if err == nil {
-				_, err = scripting.NewHost([]*scripting.Mod{m}, g.Rules(), g.Options(), testLimits)
+				_, err = scripting.NewHost([]*mod.Mod{m}, g.Rules(), g.Options(), testLimits)
 			}
-			var fe *scripting.FileError
+			var fe *mod.FileError
 			if !errors.As(err, &fe) {
 				t.Fatalf("%v (%T) is no *FileError", err, err)
 			}
@@ -298,11 +299,11 @@ func TestLoadErrorsLocated(t *testing.T) {
 func TestNewHostOrderError(t *testing.T) {
 	g := mergeGame(t)
 	m := loadMod(t, writeMod(t, "needy", "depends = [\"base\"]\n", map[string]string{"main.lua": ""}))
-	if _, err := scripting.NewHost([]*scripting.Mod{m}, g.Rules(), g.Options(), testLimits); err == nil || !strings.Contains(err.Error(), "mod needy depends on mod base, which is not loaded") {
+	if _, err := scripting.NewHost([]*mod.Mod{m}, g.Rules(), g.Options(), testLimits); err == nil || !strings.Contains(err.Error(), "mod needy depends on mod base, which is not loaded") {
 		t.Errorf("NewHost: %v", err)
 	}
 	c := loadMod(t, writeMod(t, "cell", "rulesets = [\"cellular\"]\n", map[string]string{"main.lua": ""}))
-	if _, err := scripting.NewHost([]*scripting.Mod{c}, g.Rules(), g.Options(), testLimits); err == nil || !strings.Contains(err.Error(), "mod cell is for the cellular ruleset, not classic") {
+	if _, err := scripting.NewHost([]*mod.Mod{c}, g.Rules(), g.Options(), testLimits); err == nil || !strings.Contains(err.Error(), "mod cell is for the cellular ruleset, not classic") {
 		t.Errorf("NewHost: %v", err)
 	}
 }

@@ -1,6 +1,7 @@
 package scripting
 
 import (
+	"github.com/mod2048/mod2048/scripting/mod"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -72,7 +73,7 @@ func TestWeighedIsHeld(t *testing.T) {
 // from a save does.
 func weighAndHold(t *testing.T, src string, reload bool) (held, weighed int64) {
 	t.Helper()
-	mod := weighMod(t, src)
+	md := weighMod(t, src)
 	limits := defaultLimits
 	limits.MaxMemory = 0
 	limits.LoadInstructions = 50_000_000
@@ -81,7 +82,7 @@ func weighAndHold(t *testing.T, src string, reload bool) (held, weighed int64) {
 	// it does not time.
 	limits.FailsafeTime = time.Hour
 	load := func() *Host {
-		h, err := NewHost([]*Mod{mod}, engine.NewClassic(), engine.Options{Width: 4, Height: 4, Seed: 1}, limits)
+		h, err := NewHost([]*mod.Mod{md}, engine.NewClassic(), engine.Options{Width: 4, Height: 4, Seed: 1}, limits)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -114,23 +115,23 @@ func weighAndHold(t *testing.T, src string, reload bool) (held, weighed int64) {
 }
 
 // weighMod loads a mod whose main.lua is src.
-func weighMod(t *testing.T, src string) *Mod {
+func weighMod(t *testing.T, src string) *mod.Mod {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "weigh")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	manifest := "id = \"weigh\"\nname = \"Weigh\"\nversion = \"1.0.0\"\napi_version = 1\n"
-	for name, s := range map[string]string{ManifestName: manifest, "main.lua": src} {
+	for name, s := range map[string]string{mod.ManifestName: manifest, "main.lua": src} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(s), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	mod, err := LoadMod(dir)
+	md, err := mod.Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return mod
+	return md
 }
 
 // liveHeap is the heap's live bytes after a collection, once the
@@ -174,14 +175,14 @@ func idleWatchdog(t *testing.T) {
 // kept the last calls' budgets, and so their whole states, while it slept.
 func TestClosedHostIsFreed(t *testing.T) {
 	// t is named (tostring): the name's cleanup must not keep the state.
-	mod := weighMod(t, `t = {} for i = 1, 1000 do t["key" .. i] = i end tostring(t) game.on("tick", function() t.x = 1 end)`)
+	md := weighMod(t, `t = {} for i = 1, 1000 do t["key" .. i] = i end tostring(t) game.on("tick", function() t.x = 1 end)`)
 	freed := make(chan struct{})
 	func() {
 		g, err := engine.New(engine.NewClassic(), engine.Options{Width: 4, Height: 4, Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
-		h, err := NewHost([]*Mod{mod}, g.Rules(), g.Options(), defaultLimits)
+		h, err := NewHost([]*mod.Mod{md}, g.Rules(), g.Options(), defaultLimits)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package scripting
 
 import (
+	"github.com/mod2048/mod2048/scripting/mod"
 	"testing"
 
 	"github.com/mod2048/mod2048/engine"
@@ -10,8 +11,8 @@ import (
 // values measures, checking that a second walk measures the same.
 func heldBy(t *testing.T, src string) int64 {
 	t.Helper()
-	mod := weighMod(t, src)
-	h, err := NewHost([]*Mod{mod}, engine.NewClassic(), engine.Options{Width: 4, Height: 4, Seed: 1}, defaultLimits)
+	md := weighMod(t, src)
+	h, err := NewHost([]*mod.Mod{md}, engine.NewClassic(), engine.Options{Width: 4, Height: 4, Seed: 1}, defaultLimits)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mod2048/mod2048/engine"
 	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 )
 
 // What a mod builds is charged to its budgets by size, so that a runaway
@@ -27,7 +28,7 @@ type bombRun struct {
 func playBomb(t *testing.T, src string, turns int) bombRun {
 	t.Helper()
 	g := seededGame(t, 7)
-	h, err := scripting.NewHost([]*scripting.Mod{luaMod(t, "bomb", src)}, g.Rules(), g.Options(), testLimits)
+	h, err := scripting.NewHost([]*mod.Mod{luaMod(t, "bomb", src)}, g.Rules(), g.Options(), testLimits)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +191,7 @@ end)`))
 // loads does not load.
 func TestMeterLoad(t *testing.T) {
 	g := seededGame(t, 1)
-	_, err := scripting.NewHost([]*scripting.Mod{luaMod(t, "hoard", `kept = {}
+	_, err := scripting.NewHost([]*mod.Mod{luaMod(t, "hoard", `kept = {}
 for i = 1, 70 do kept[i] = string.rep("x", 2^20 - 8) .. i end`)}, g.Rules(), g.Options(), testLimits)
 	if err == nil || !strings.Contains(err.Error(), "mod hoard: load: "+heldBudget) {
 		t.Fatalf("NewHost: %v, want the memory budget's error", err)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mod2048/mod2048/engine"
 	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 )
 
 // TestTickMotions: a mod of API version 2 reads each turn's moves and
@@ -22,14 +23,14 @@ game.on("tick", function(e)
   game.log("v2", game.api_version, table.concat(parts, " "))
 end)`
 	for _, version := range []string{"1", "2"} {
-		mod := writeModVersion(t, "motion"+version, version, src)
+		m := writeModVersion(t, "motion"+version, version, src)
 		rules := engine.NewClassic()
 		board, _ := engine.ParseRows(rules, []string{"2 2 0 4", "0 0 0 0", "0 0 0 0", "0 0 0 0"}, 4, 4)
 		g, err := engine.NewFromBoard(rules, engine.Options{Width: 4, Height: 4, Seed: 1}, board)
 		if err != nil {
 			t.Fatal(err)
 		}
-		h, err := scripting.NewHost([]*scripting.Mod{mod}, rules, g.Options(), scripting.DefaultLimits())
+		h, err := scripting.NewHost([]*mod.Mod{m}, rules, g.Options(), scripting.DefaultLimits())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -39,7 +40,7 @@ end)`
 		if _, err := h.Move(g, engine.Left); err != nil {
 			t.Fatal(err)
 		}
-		got := strings.Join(h.Log(mod.ID()), "\n")
+		got := strings.Join(h.Log(m.ID()), "\n")
 		want := map[string]string{
 			"1": "v1\t1\tnil",
 			"2": "v2\t2\t0,0>0,0 0,1>0,0 0,3>0,1 M0,0<0+1",
@@ -52,7 +53,7 @@ end)`
 
 // writeModVersion writes and loads a mod of the given API version whose
 // main.lua is src.
-func writeModVersion(t testing.TB, id, version, src string) *scripting.Mod {
+func writeModVersion(t testing.TB, id, version, src string) *mod.Mod {
 	t.Helper()
 	return loadMod(t, writeModDirVersion(t, id, version, src))
 }
@@ -66,7 +67,7 @@ func writeModDirVersion(t testing.TB, id, version, src string) string {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	os.WriteFile(filepath.Join(dir, scripting.ManifestName), []byte(manifest), 0o644)
+	os.WriteFile(filepath.Join(dir, mod.ManifestName), []byte(manifest), 0o644)
 	os.WriteFile(filepath.Join(dir, "main.lua"), []byte(src), 0o644)
 	return dir
 }

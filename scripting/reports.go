@@ -3,6 +3,7 @@ package scripting
 import (
 	"errors"
 	"fmt"
+	"github.com/mod2048/mod2048/scripting/mod"
 	"regexp"
 	"slices"
 	"strings"
@@ -59,14 +60,14 @@ type ModError struct{ Report }
 func (e *ModError) Error() string { return e.Report.Error() }
 
 // As makes a ModError with a file (a Lua file that does not compile, or
-// the mod's error at a line of it) a *FileError for errors.As, standing
+// the mod's error at a line of it) a *mod.FileError for errors.As, standing
 // for the ModError (its Err).
 func (e *ModError) As(target any) bool {
-	fe, ok := target.(**FileError)
+	fe, ok := target.(**mod.FileError)
 	if !ok || e.File == "" {
 		return false
 	}
-	*fe = &FileError{Mod: e.Mod, File: e.File, Line: e.Line, Column: e.Column, EOF: e.EOF, Message: e.Message, Err: e}
+	*fe = &mod.FileError{Mod: e.Mod, File: e.File, Line: e.Line, Column: e.Column, EOF: e.EOF, Message: e.Message, Err: e}
 	return true
 }
 

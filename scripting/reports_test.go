@@ -9,6 +9,7 @@ import (
 
 	"github.com/mod2048/mod2048/engine"
 	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 )
 
 // TestFailedModUndone: everything a failing mod did on the turn is undone:
@@ -88,7 +89,7 @@ func TestLogLimit(t *testing.T) {
 	limits.MaxLog = 100
 	g := mergeGame(t)
 	m := luaMod(t, "talk", `for i = 1, 100 do game.log(string.format("line %03d", i)) end`)
-	h, err := scripting.NewHost([]*scripting.Mod{m}, g.Rules(), g.Options(), limits)
+	h, err := scripting.NewHost([]*mod.Mod{m}, g.Rules(), g.Options(), limits)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package scripting
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -185,7 +186,7 @@ func (m *modRun) keys(t *lua.LTable, ev, what string, allowed ...string) error {
 // mod was charged).
 func badKey(t *lua.LTable, allowed []string) lua.LValue {
 	for k, _ := t.Next(lua.LNil); k != lua.LNil; k, _ = t.Next(k) {
-		if s, ok := k.(lua.LString); !ok || !contains(allowed, string(s)) {
+		if s, ok := k.(lua.LString); !ok || !slices.Contains(allowed, string(s)) {
 			return k
 		}
 	}

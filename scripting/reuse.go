@@ -1,6 +1,7 @@
 package scripting
 
 import (
+	"slices"
 	"strings"
 	"sync"
 
@@ -129,7 +130,7 @@ func constantIn(p *lua.FunctionProto, x int, names []string) bool {
 		return false
 	}
 	s, ok := p.Constants[i].(lua.LString)
-	return ok && contains(names, string(s))
+	return ok && slices.Contains(names, string(s))
 }
 
 // mentionsStorage reports whether a function, or any function defined in

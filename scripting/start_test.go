@@ -1,6 +1,7 @@
 package scripting
 
 import (
+	"github.com/mod2048/mod2048/scripting/mod"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,7 +13,7 @@ import (
 // TestStartAndFollow: a version-2 mod places a follow mark from its start
 // handler; the mark rides its tile through a move and onto a merge.
 func TestStartAndFollow(t *testing.T) {
-	mod := probeMod(t, "bombs", `
+	md := probeMod(t, "bombs", `
 game.hazard{ name = "bomb", glyph = "*", follow = true, on_merge = "keep" }
 game.hazard{ name = "ice", glyph = "#", blocks = true }
 game.on("start", function(ev)
@@ -20,7 +21,7 @@ game.on("start", function(ev)
   return { mark = { { row = 0, col = 3, name = "bomb" }, { row = 3, col = 0, name = "ice" } } }
 end)
 `)
-	g, h := probeGame(t, [4][4]int{{0, 0, 2, 2}}, [][3]int{{2, 2, 2}, {2, 3, 2}}, mod)
+	g, h := probeGame(t, [4][4]int{{0, 0, 2, 2}}, [][3]int{{2, 2, 2}, {2, 3, 2}}, md)
 	if err := h.Start(g); err != nil {
 		t.Fatal(err)
 	}
@@ -67,11 +68,11 @@ end)
 // TestStartErrors: a start handler's error is reported and the game begins
 // without its requests; a version-1 mod has neither start nor follow.
 func TestStartErrors(t *testing.T) {
-	mod := probeMod(t, "broken", `
+	md := probeMod(t, "broken", `
 game.hazard{ name = "x", glyph = "x" }
 game.on("start", function() error("no start today") end)
 `)
-	g, h := probeGame(t, [4][4]int{{2}}, nil, mod)
+	g, h := probeGame(t, [4][4]int{{2}}, nil, md)
 	if err := h.Start(g); err != nil {
 		t.Fatal(err)
 	}
@@ -89,18 +90,18 @@ game.on("start", function() error("no start today") end)
 	} {
 		dir := filepath.Join(t.TempDir(), "old")
 		os.MkdirAll(dir, 0o755)
-		os.WriteFile(filepath.Join(dir, ManifestName), []byte("id = \"old\"\nname = \"old\"\nversion = \"1\"\napi_version = 1\n"), 0o644)
+		os.WriteFile(filepath.Join(dir, mod.ManifestName), []byte("id = \"old\"\nname = \"old\"\nversion = \"1\"\napi_version = 1\n"), 0o644)
 		os.WriteFile(filepath.Join(dir, "main.lua"), []byte(main), 0o644)
-		m, err := LoadMod(dir)
+		m, err := mod.Load(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := NewHost([]*Mod{m}, engine.NewClassic(), engine.Options{Width: 4, Height: 4}, DefaultLimits()); err == nil {
+		if _, err := NewHost([]*mod.Mod{m}, engine.NewClassic(), engine.Options{Width: 4, Height: 4}, DefaultLimits()); err == nil {
 			t.Errorf("a version-1 mod using %s loaded", name)
 		}
 	}
 	bad := probeMod(t, "bad", `game.hazard{ name = "x", glyph = "x", on_merge = "keep" }`)
-	if _, err := NewHost([]*Mod{bad}, engine.NewClassic(), engine.Options{Width: 4, Height: 4}, DefaultLimits()); err == nil || !strings.Contains(err.Error(), "follow = true") {
+	if _, err := NewHost([]*mod.Mod{bad}, engine.NewClassic(), engine.Options{Width: 4, Height: 4}, DefaultLimits()); err == nil || !strings.Contains(err.Error(), "follow = true") {
 		t.Errorf("on_merge without follow: %v", err)
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mod2048/mod2048/config"
 	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 	"github.com/mod2048/mod2048/scripting/session"
 	"github.com/mod2048/mod2048/scripting/session/replay"
 )
@@ -85,11 +86,11 @@ func TestCostModelReplay(t *testing.T) {
 		t.Fatal(err)
 	}
 	hog := writeMod(t, "hog", looper("3"))
-	mod, err := scripting.LoadMod(hog)
+	m, err := mod.Load(hog)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := session.New(session.Setup{Config: c, Mods: []*scripting.Mod{mod}, Limits: limits}, session.Start{Seed: 5})
+	s, err := session.New(session.Setup{Config: c, Mods: []*mod.Mod{m}, Limits: limits}, session.Start{Seed: 5})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 	"github.com/mod2048/mod2048/scripting/scaffold"
 )
 
@@ -86,15 +87,15 @@ func TestModNew(t *testing.T) {
 				t.Fatalf("2048 test in %s: exit %d\n%s%s", tt.folder, code, out, errOut)
 			}
 
-			mod, err := scripting.LoadMod(dir)
+			m, err := mod.Load(dir)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if mod.ID() != id || mod.Manifest.Name != scaffold.DisplayName(id) || !slices.Equal(mod.Manifest.Rulesets, []string{tt.ruleset}) {
-				t.Errorf("manifest: id %q, name %q, rulesets %v", mod.ID(), mod.Manifest.Name, mod.Manifest.Rulesets)
+			if m.ID() != id || m.Manifest.Name != scaffold.DisplayName(id) || !slices.Equal(m.Manifest.Rulesets, []string{tt.ruleset}) {
+				t.Errorf("manifest: id %q, name %q, rulesets %v", m.ID(), m.Manifest.Name, m.Manifest.Rulesets)
 			}
-			if mod.Manifest.APIVersion != scripting.APIVersion {
-				t.Errorf("manifest: api_version %d, want the program's, %d", mod.Manifest.APIVersion, scripting.APIVersion)
+			if m.Manifest.APIVersion != mod.APIVersion {
+				t.Errorf("manifest: api_version %d, want the program's, %d", m.Manifest.APIVersion, mod.APIVersion)
 			}
 
 			// The editor setup stands on its own: the annotation file is in

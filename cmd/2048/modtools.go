@@ -20,6 +20,7 @@ import (
 	"github.com/mod2048/mod2048/config"
 	"github.com/mod2048/mod2048/config/infile"
 	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 	"github.com/mod2048/mod2048/scripting/session"
 	"github.com/mod2048/mod2048/scripting/session/fixture"
 	"github.com/mod2048/mod2048/scripting/session/sim"
@@ -42,12 +43,12 @@ func userModsDir() (string, error) {
 
 // loadModRef loads the mod that ref names: a folder, or the id of an
 // installed mod.
-func loadModRef(ref string) (*scripting.Mod, error) {
+func loadModRef(ref string) (*mod.Mod, error) {
 	dir, err := modRefDir(ref)
 	if err != nil {
 		return nil, err
 	}
-	return scripting.LoadMod(dir)
+	return mod.Load(dir)
 }
 
 // modRefDir returns the folder ref names: ref itself when it is a file or
@@ -100,7 +101,7 @@ func modsIn(ref string) []string {
 	if err != nil || !info.IsDir() {
 		return []string{ref}
 	}
-	if _, err := os.Stat(filepath.Join(ref, scripting.ManifestName)); err == nil {
+	if _, err := os.Stat(filepath.Join(ref, mod.ManifestName)); err == nil {
 		return []string{ref}
 	}
 	entries, err := os.ReadDir(ref)
@@ -113,7 +114,7 @@ func modsIn(ref string) []string {
 		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
 			continue
 		}
-		if _, err := os.Stat(filepath.Join(dir, scripting.ManifestName)); err == nil {
+		if _, err := os.Stat(filepath.Join(dir, mod.ManifestName)); err == nil {
 			out = append(out, dir)
 		}
 	}
@@ -177,7 +178,7 @@ func runModList(args []string, stdout, stderr io.Writer) int {
 }
 
 // describeMod writes what `mod list` says of a mod.
-func describeMod(w io.Writer, m *scripting.Mod) {
+func describeMod(w io.Writer, m *mod.Mod) {
 	man := m.Manifest
 	fmt.Fprintf(w, "%s %s  %s (%s)\n", man.ID, safe(man.Version), safe(man.Name), safe(m.Dir))
 	if man.Description != "" {
@@ -290,7 +291,7 @@ const staleStage = time.Hour
 // installMod checks the mod of src (a folder or a zip) and copies it into
 // the user's mod folder, replacing an installed version only once the new
 // one is in place. A lower version over a higher one needs force.
-func installMod(src string, force bool) (*scripting.Mod, error) {
+func installMod(src string, force bool) (*mod.Mod, error) {
 	root, err := userModsDir()
 	if err != nil {
 		return nil, err
@@ -327,7 +328,7 @@ func installMod(src string, force bool) (*scripting.Mod, error) {
 	} else if err := unzipMod(src, files); err != nil {
 		return nil, err
 	}
-	m, err := scripting.LoadMod(files)
+	m, err := mod.Load(files)
 	if err != nil {
 		return nil, named(err)
 	}
@@ -335,7 +336,7 @@ func installMod(src string, force bool) (*scripting.Mod, error) {
 		return nil, named(err)
 	}
 	dest := filepath.Join(root, m.ID())
-	if old, err := scripting.LoadMod(dest); err == nil && !force && compareVersions(m.Manifest.Version, old.Manifest.Version) < 0 {
+	if old, err := mod.Load(dest); err == nil && !force && compareVersions(m.Manifest.Version, old.Manifest.Version) < 0 {
 		return nil, fmt.Errorf("%s is version %s of mod %s, lower than the installed %s: install it with --force to go back", src, m.Manifest.Version, m.ID(), old.Manifest.Version)
 	}
 	old := filepath.Join(stage, "old")
@@ -346,12 +347,12 @@ func installMod(src string, force bool) (*scripting.Mod, error) {
 		os.Rename(old, dest) // put the installed version back
 		return nil, err
 	}
-	return scripting.LoadMod(dest)
+	return mod.Load(dest)
 }
 
 // modRulesets are the rulesets m is for: the ones its manifest names, or
 // both when it names none (an omitted or empty list means any ruleset).
-func modRulesets(m *scripting.Mod) []string {
+func modRulesets(m *mod.Mod) []string {
 	if len(m.Manifest.Rulesets) == 0 {
 		return []string{"classic", "cellular"}
 	}
@@ -360,7 +361,7 @@ func modRulesets(m *scripting.Mod) []string {
 
 // rulesetsText says which rulesets m is for, as mod list and mod check
 // print them: "classic, cellular (any)" when its manifest names none.
-func rulesetsText(m *scripting.Mod) string {
+func rulesetsText(m *mod.Mod) string {
 	text := strings.Join(modRulesets(m), ", ")
 	if len(m.Manifest.Rulesets) == 0 {
 		text += " (any)"
@@ -433,13 +434,13 @@ func compareVersions(a, b string) int {
 
 // trialLoad loads m into a game of each ruleset it is for (both when its
 // manifest names none), so that a Lua error shows now.
-func trialLoad(m *scripting.Mod) error {
+func trialLoad(m *mod.Mod) error {
 	for _, r := range modRulesets(m) {
 		c, err := config.Default(r)
 		if err != nil {
 			return err
 		}
-		s, err := session.New(session.Setup{Config: c, Mods: []*scripting.Mod{m}, Limits: modLimits, Deterministic: true}, session.Start{Seed: 1})
+		s, err := session.New(session.Setup{Config: c, Mods: []*mod.Mod{m}, Limits: modLimits, Deterministic: true}, session.Start{Seed: 1})
 		if err != nil {
 			return err
 		}
@@ -576,7 +577,7 @@ func unzipMod(src, dest string) error {
 func zipPrefix(files []*zip.File) string {
 	prefix := ""
 	for _, f := range files {
-		if f.Name == scripting.ManifestName {
+		if f.Name == mod.ManifestName {
 			return ""
 		}
 		top, _, ok := strings.Cut(f.Name, "/")
@@ -714,7 +715,7 @@ type soakResult struct {
 // soak plays games of ruleset r through the balance lab (2048 sim's
 // random policy, seeded, at most moves turns each), with the mod and
 // without it: the same games on every run, but for the times.
-func soak(m *scripting.Mod, r string, games, moves int) (soakResult, error) {
+func soak(m *mod.Mod, r string, games, moves int) (soakResult, error) {
 	var res soakResult
 	c, err := config.Default(r)
 	if err != nil {
@@ -725,7 +726,7 @@ func soak(m *scripting.Mod, r string, games, moves int) (soakResult, error) {
 		return res, err
 	}
 	var micros [2]float64
-	for i, mods := range [][]*scripting.Mod{{m}, nil} {
+	for i, mods := range [][]*mod.Mod{{m}, nil} {
 		start := time.Now()
 		rs, err := sim.Run(sim.Options{Setup: session.Setup{Config: c, Mods: mods, Limits: modLimits}, Make: random, Games: games, Seed: 1, MaxTurns: moves, Jobs: 1})
 		if err != nil {

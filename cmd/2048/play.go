@@ -21,7 +21,7 @@ import (
 	"github.com/mod2048/mod2048/config/infile"
 	"github.com/mod2048/mod2048/engine"
 	"github.com/mod2048/mod2048/engine/ai"
-	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 	"github.com/mod2048/mod2048/scripting/session"
 	"github.com/mod2048/mod2048/scripting/session/sim"
 )
@@ -313,7 +313,7 @@ func aiSettings(path string) (ai.Settings, error) {
 
 // setMods applies --mod-set MOD.KEY=VALUE assignments to the loaded mods
 // and returns, for each mod, the assignments made, sorted.
-func setMods(mods []*scripting.Mod, sets []string) (map[string][]string, error) {
+func setMods(mods []*mod.Mod, sets []string) (map[string][]string, error) {
 	changed := map[string][]string{}
 	for _, kv := range sets {
 		name, value, ok := strings.Cut(kv, "=")
@@ -321,16 +321,16 @@ func setMods(mods []*scripting.Mod, sets []string) (map[string][]string, error) 
 		if !ok || !dotted || id == "" || key == "" {
 			return nil, fmt.Errorf("--mod-set %q: want MOD.KEY=VALUE", kv)
 		}
-		var mod *scripting.Mod
+		var md *mod.Mod
 		for _, m := range mods {
 			if m.ID() == id {
-				mod = m
+				md = m
 			}
 		}
-		if mod == nil {
+		if md == nil {
 			return nil, fmt.Errorf("--mod-set %q: no mod %s is loaded (load it with --mod DIR)", kv, id)
 		}
-		if err := mod.Set(key, value); err != nil {
+		if err := md.Set(key, value); err != nil {
 			return nil, fmt.Errorf("--mod-set %q: %w", kv, err)
 		}
 		changed[id] = append(changed[id], key+"="+value)

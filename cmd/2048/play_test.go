@@ -21,7 +21,7 @@ import (
 	"github.com/mod2048/mod2048/cmd/2048/internal/tui"
 	"github.com/mod2048/mod2048/config"
 	"github.com/mod2048/mod2048/engine"
-	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 	"github.com/mod2048/mod2048/scripting/session"
 )
 
@@ -391,7 +391,7 @@ func TestPlayRefusedEverywhere(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mod, err := scripting.LoadMod(filepath.Join("..", "..", "mods", "one_way"))
+	m, err := mod.Load(filepath.Join("..", "..", "mods", "one_way"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -400,7 +400,7 @@ func TestPlayRefusedEverywhere(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := session.New(session.Setup{Config: c, Mods: []*scripting.Mod{mod}}, session.Start{Seed: 9, Board: &board})
+	s, err := session.New(session.Setup{Config: c, Mods: []*mod.Mod{m}}, session.Start{Seed: 9, Board: &board})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ import (
 	"github.com/mod2048/mod2048/cmd/2048/internal/tui"
 	"github.com/mod2048/mod2048/config"
 	"github.com/mod2048/mod2048/engine"
-	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 	"github.com/mod2048/mod2048/scripting/session"
 	"github.com/mod2048/mod2048/scripting/session/replay"
 )
@@ -212,23 +212,23 @@ func TestWatchReload(t *testing.T) {
 		t.Errorf("--watch without a mod: ok %v, exit %d", ok, code)
 	}
 	dir := t.TempDir()
-	mod := filepath.Join(dir, "counter")
-	if err := os.MkdirAll(mod, 0o755); err != nil {
+	modDir := filepath.Join(dir, "counter")
+	if err := os.MkdirAll(modDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	manifest := "id = \"counter\"\nname = \"Counter\"\nversion = \"1.0.0\"\napi_version = 1\nrulesets = [\"classic\"]\n"
 	write := func(lua string) {
 		t.Helper()
-		if err := os.WriteFile(filepath.Join(mod, "mod.toml"), []byte(manifest), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(modDir, "mod.toml"), []byte(manifest), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(mod, "main.lua"), []byte(lua), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(modDir, "main.lua"), []byte(lua), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
 	write(`game.on("tick", function() storage.n = (storage.n or 0) + 1 end)`)
 	rec := filepath.Join(dir, "watch.replay")
-	_, cfg := testSession(t, filepath.Join(dir, "state"), "--seed", "2", "--mod", mod, "--watch", "--record", rec)
+	_, cfg := testSession(t, filepath.Join(dir, "state"), "--seed", "2", "--mod", modDir, "--watch", "--record", rec)
 	if cfg.Watch == nil || cfg.Reload == nil {
 		t.Fatal("--watch gave the game nothing to watch")
 	}
@@ -270,7 +270,7 @@ game.on("before_move", function(e) if e.dir == "up" then return {refuse = "up is
 
 	// The replay holds the reload with the edited code: it reproduces with
 	// the mod's folder gone.
-	if err := os.RemoveAll(mod); err != nil {
+	if err := os.RemoveAll(modDir); err != nil {
 		t.Fatal(err)
 	}
 	out, errOut, code := run2048(t, dir, "replay", "--check", rec)
@@ -329,11 +329,11 @@ func TestFixtureWithStartMarks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mod, err := scripting.LoadMod(plague)
+	m, err := mod.Load(plague)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := session.New(session.Setup{Config: c, Mods: []*scripting.Mod{mod}}, session.Start{Seed: 11})
+	s, err := session.New(session.Setup{Config: c, Mods: []*mod.Mod{m}}, session.Start{Seed: 11})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,7 @@ import (
 	"github.com/mod2048/mod2048/cmd/internal/web/bridge"
 	"github.com/mod2048/mod2048/config"
 	"github.com/mod2048/mod2048/config/infile"
-	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 )
 
 const serveUsage = `Usage: 2048 serve [--addr HOST:PORT] [--write DIR] [--ruleset R] [--difficulty D] [--config FILE] [--set KEY=VALUE ...] [--mod DIR ...] [--mod-set MOD.KEY=VALUE ...] [--seed N]
@@ -164,7 +164,7 @@ func serveDefaults(o serveOptions) (*web.Defaults, error) {
 
 // modSource reads a mod's folder for the page: its Lua files and its
 // manifest, the files a mod runs from.
-func modSource(m *scripting.Mod) (bridge.ModSource, error) {
+func modSource(m *mod.Mod) (bridge.ModSource, error) {
 	src := bridge.ModSource{Name: filepath.Base(m.Dir), Files: map[string]string{}}
 	total := 0
 	err := filepath.WalkDir(m.Dir, func(p string, e fs.DirEntry, err error) error {
@@ -177,7 +177,7 @@ func modSource(m *scripting.Mod) (bridge.ModSource, error) {
 		if !e.Type().IsRegular() {
 			return nil
 		}
-		data, err := infile.Read(p, scripting.MaxSource)
+		data, err := infile.Read(p, mod.MaxSource)
 		if err != nil {
 			return err
 		}

@@ -26,6 +26,7 @@ import (
 	"github.com/mod2048/mod2048/config"
 	"github.com/mod2048/mod2048/config/infile"
 	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 	"github.com/mod2048/mod2048/scripting/session"
 	"github.com/mod2048/mod2048/scripting/session/replay"
 	"github.com/mod2048/mod2048/scripting/session/sim"
@@ -345,7 +346,7 @@ func simMain(o simOptions, shard, shards int, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var mods []*scripting.Mod
+	var mods []*mod.Mod
 	for _, ref := range o.mods {
 		m, err := loadModRef(ref)
 		if err != nil {
@@ -495,7 +496,7 @@ func safeText(w io.Writer, write func(io.Writer) error) error {
 // simMods are what a report keeps of the run's mods: id, version, the hash
 // of their own files (as a replay's) and their settings, so that merge
 // can tell shards of different runs apart.
-func simMods(mods []*scripting.Mod) ([]sim.RunMod, error) {
+func simMods(mods []*mod.Mod) ([]sim.RunMod, error) {
 	var out []sim.RunMod
 	for _, m := range mods {
 		hash, err := replay.Hash(m)

@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/mod2048/mod2048/config"
-	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 	"github.com/mod2048/mod2048/scripting/session"
 	"github.com/mod2048/mod2048/scripting/session/sim"
 )
@@ -25,7 +25,7 @@ const maxStudyResults = 2_000_000
 type variant struct {
 	label string
 	cfg   *config.Config
-	mods  []*scripting.Mod
+	mods  []*mod.Mod
 }
 
 // study says what a --skill, --compare, --compare-mods, --sweep or
@@ -52,7 +52,7 @@ func (o simOptions) baseline() bool {
 }
 
 // planStudy builds the study's variants and skills from the flags.
-func planStudy(o simOptions, base *config.Config, mods []*scripting.Mod, opts sim.PolicyOptions) (*study, error) {
+func planStudy(o simOptions, base *config.Config, mods []*mod.Mod, opts sim.PolicyOptions) (*study, error) {
 	st := &study{kind: "skill"}
 	switch {
 	case o.skills != "":
@@ -188,8 +188,8 @@ func splitList(s string) []string {
 // loadMods loads mods by reference and applies the --mod-set assignments
 // to them. With lenient, an assignment for a mod not loaded is skipped (a
 // comparison's variants load different mods); without, it is an error.
-func loadMods(refs, sets []string, lenient bool) ([]*scripting.Mod, error) {
-	var mods []*scripting.Mod
+func loadMods(refs, sets []string, lenient bool) ([]*mod.Mod, error) {
+	var mods []*mod.Mod
 	for _, ref := range refs {
 		m, err := loadModRef(ref)
 		if err != nil {
@@ -287,7 +287,7 @@ func sweepVariant(o simOptions, base *config.Config, point []string) (variant, e
 // tenth of it, at least 1; a rate by 0.05; any other number by a tenth),
 // and for each switch its other value; steps the configuration or the mod
 // refuses (out of range) are left out.
-func leverVariants(o simOptions, base *config.Config, mods []*scripting.Mod) ([]variant, error) {
+func leverVariants(o simOptions, base *config.Config, mods []*mod.Mod) ([]variant, error) {
 	keys, err := config.Keys(base.Ruleset)
 	if err != nil {
 		return nil, err

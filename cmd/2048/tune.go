@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/mod2048/mod2048/config"
-	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 	"github.com/mod2048/mod2048/scripting/session"
 	"github.com/mod2048/mod2048/scripting/session/sim"
 	"github.com/mod2048/mod2048/scripting/session/sim/simplot"
@@ -50,7 +50,7 @@ var notLevers = []string{"width", "height", "size", "win_value", "undo_limit"}
 type tuneRun struct {
 	o       simOptions
 	base    *config.Config
-	mods    []*scripting.Mod
+	mods    []*mod.Mod
 	targets []simtune.Target
 	skills  []sim.Skill // the targets' rungs, in order
 	stderr  io.Writer
@@ -59,7 +59,7 @@ type tuneRun struct {
 // runTune is `2048 sim --tune`: it finds the levers' values whose win
 // rates come nearest the targets, checks them on fresh seeds, and writes
 // the tuned configuration and a report.
-func runTune(o simOptions, base *config.Config, mods []*scripting.Mod, opts sim.PolicyOptions, stdout, stderr io.Writer) error {
+func runTune(o simOptions, base *config.Config, mods []*mod.Mod, opts sim.PolicyOptions, stdout, stderr io.Writer) error {
 	ladder := sim.Ladder(opts)
 	var names []string
 	for _, k := range ladder {
@@ -329,7 +329,7 @@ func (t *tuneRun) lever(key string) (simtune.Lever, error) {
 	v, err := t.base.Value(key)
 	if err != nil {
 		id, name, dotted := strings.Cut(key, ".")
-		i := slices.IndexFunc(t.mods, func(m *scripting.Mod) bool { return dotted && m.ID() == id })
+		i := slices.IndexFunc(t.mods, func(m *mod.Mod) bool { return dotted && m.ID() == id })
 		if i < 0 {
 			return simtune.Lever{}, fmt.Errorf("%s: %v", key, err)
 		}

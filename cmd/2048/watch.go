@@ -7,7 +7,7 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
-	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 	"github.com/mod2048/mod2048/scripting/session"
 )
 
@@ -74,9 +74,9 @@ func watchMods(dirs []string) (changes <-chan struct{}, stop func(), err error) 
 // reloadMods reads the mods of dirs again, with the --mod-set settings, and
 // gives them to the session.
 func reloadMods(s *session.Session, dirs, sets []string) error {
-	var mods []*scripting.Mod
+	var mods []*mod.Mod
 	for _, dir := range dirs {
-		m, err := scripting.LoadMod(dir)
+		m, err := mod.Load(dir)
 		if err != nil {
 			return err
 		}

@@ -13,7 +13,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
-	"github.com/mod2048/mod2048/config"
+	"github.com/mod2048/mod2048/config/tomlkeys"
 	"github.com/mod2048/mod2048/engine/ai"
 )
 
@@ -38,7 +38,7 @@ func Parse(data []byte, name string) (ai.Settings, error) {
 		return s, fmt.Errorf("%s: %v", name, err)
 	}
 	if undec := md.Undecoded(); len(undec) > 0 {
-		lines := config.KeyLines(data)
+		lines := tomlkeys.Lines(data)
 		keys := make([]string, len(undec))
 		for i, k := range undec {
 			keys[i] = k.String()

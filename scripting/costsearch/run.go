@@ -10,6 +10,7 @@ import (
 	"github.com/mod2048/mod2048/engine"
 	"github.com/mod2048/mod2048/scripting"
 	"github.com/mod2048/mod2048/scripting/internal/sandbox"
+	"github.com/mod2048/mod2048/scripting/mod"
 )
 
 // modID is the id of every program's mod.
@@ -157,7 +158,7 @@ func (r *Runner) play(src string) (played, error) {
 // the live heap while the host and its game are alive, and closes the
 // host.
 func (r *Runner) playHeld(src string, p *played) (uint64, error) {
-	mod, err := scripting.LoadModSources(map[string]string{scripting.ManifestName: manifest, "main.lua": src}, modID)
+	m, err := mod.LoadSources(map[string]string{mod.ManifestName: manifest, "main.lua": src}, modID)
 	if err != nil {
 		return 0, err
 	}
@@ -167,7 +168,7 @@ func (r *Runner) playHeld(src string, p *played) (uint64, error) {
 	if err != nil {
 		return 0, err
 	}
-	h, err := scripting.NewHost([]*scripting.Mod{mod}, g.Rules(), g.Options(), r.Limits)
+	h, err := scripting.NewHost([]*mod.Mod{m}, g.Rules(), g.Options(), r.Limits)
 	if err != nil {
 		return 0, err
 	}

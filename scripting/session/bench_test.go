@@ -7,6 +7,7 @@ import (
 	"github.com/mod2048/mod2048/config"
 	"github.com/mod2048/mod2048/engine"
 	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 	"github.com/mod2048/mod2048/scripting/session"
 )
 
@@ -134,7 +135,7 @@ func BenchmarkNewSession(b *testing.B) {
 			}
 			setup := session.Setup{Config: c}
 			if st.mod != "" {
-				setup.Mods = []*scripting.Mod{loadMod(b, st.mod)}
+				setup.Mods = []*mod.Mod{loadMod(b, st.mod)}
 			}
 			b.ReportAllocs()
 			seed := uint64(0)

@@ -9,11 +9,12 @@ import (
 
 	"github.com/mod2048/mod2048/engine"
 	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 	"github.com/mod2048/mod2048/scripting/session"
 )
 
 // hogMod writes and loads a mod whose main.lua is src.
-func hogMod(t *testing.T, src string) *scripting.Mod {
+func hogMod(t *testing.T, src string) *mod.Mod {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "hog")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -25,7 +26,7 @@ func hogMod(t *testing.T, src string) *scripting.Mod {
 			t.Fatal(err)
 		}
 	}
-	m, err := scripting.LoadMod(dir)
+	m, err := mod.Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +51,7 @@ func loopLimits() scripting.Limits {
 func TestCostModelSession(t *testing.T) {
 	src := `game.on("tick", function(e) if e.turn >= 2 then while true do end end end)`
 	for _, deterministic := range []bool{false, true} {
-		setup := session.Setup{Config: classic(t), Mods: []*scripting.Mod{hogMod(t, src)}, Limits: loopLimits(), Deterministic: deterministic}
+		setup := session.Setup{Config: classic(t), Mods: []*mod.Mod{hogMod(t, src)}, Limits: loopLimits(), Deterministic: deterministic}
 		s, err := session.New(setup, session.Start{Seed: 4})
 		if err != nil {
 			t.Fatal(err)
@@ -94,7 +95,7 @@ func TestCostModelSession(t *testing.T) {
 		}
 		// A new game whose start handler loops is refused with the
 		// error; the session keeps its game.
-		setup.Mods = []*scripting.Mod{hogMod(t, `game.on("tick", function() end)
+		setup.Mods = []*mod.Mod{hogMod(t, `game.on("tick", function() end)
 while true do end`)}
 		if _, err := session.New(setup, session.Start{Seed: 4}); !errors.As(err, &cm) || cm.Event != "load" {
 			t.Errorf("deterministic: a mod whose load loops: %v, want a cost-model error", err)

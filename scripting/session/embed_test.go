@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/mod2048/mod2048/engine"
-	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 	"github.com/mod2048/mod2048/scripting/session"
 )
 
@@ -61,9 +61,9 @@ func TestEmbedFromFreshModule(t *testing.T) {
 
 // embedHere plays testdata/embed's game in this process.
 func embedHere(t *testing.T, dirs ...string) string {
-	var mods []*scripting.Mod
+	var mods []*mod.Mod
 	for _, d := range dirs {
-		m, err := scripting.LoadMod(d)
+		m, err := mod.Load(d)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/mod2048/mod2048/config"
 	"github.com/mod2048/mod2048/engine"
-	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 	"github.com/mod2048/mod2048/scripting/session"
 )
 
@@ -20,9 +20,9 @@ func Example() {
 		log.Fatal(err)
 	}
 	// Two mods from their folders, one with a setting changed.
-	var mods []*scripting.Mod
+	var mods []*mod.Mod
 	for _, dir := range []string{"../../mods/freeze", "../../mods/overdrive"} {
-		m, err := scripting.LoadMod(dir)
+		m, err := mod.Load(dir)
 		if err != nil {
 			log.Fatal(err)
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mod2048/mod2048/engine"
 	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 )
 
 // ActionKind says what a player did.
@@ -30,15 +31,15 @@ const (
 )
 
 // ModFiles is a mod as a recording keeps it: the mod, and its own files
-// (scripting.Mod.Sources) as they were when it was loaded, so that a
+// (mod.Mod.Sources) as they were when it was loaded, so that a
 // replay carries the code that ran.
 type ModFiles struct {
-	Mod   *scripting.Mod
+	Mod   *mod.Mod
 	Files map[string]string
 }
 
 // snapshot gathers the files of mods.
-func snapshot(mods []*scripting.Mod) ([]ModFiles, error) {
+func snapshot(mods []*mod.Mod) ([]ModFiles, error) {
 	out := make([]ModFiles, 0, len(mods))
 	for _, m := range mods {
 		files, err := m.Sources()
@@ -250,7 +251,7 @@ func (s *Session) Play(a Action) error {
 	case ActionNew:
 		return s.NewGame(a.Seed)
 	case ActionReload:
-		mods := make([]*scripting.Mod, len(a.Mods))
+		mods := make([]*mod.Mod, len(a.Mods))
 		for i, m := range a.Mods {
 			mods[i] = m.Mod
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/mod2048/mod2048/config"
 	"github.com/mod2048/mod2048/engine"
 	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 	"github.com/mod2048/mod2048/scripting/session"
 )
 
@@ -145,12 +146,12 @@ func proofMods(t *testing.T) []string {
 // happened: a load error, or each report and the final save's digest.
 func proofGames(t *testing.T, b *strings.Builder, dir string) {
 	name := filepath.Base(filepath.Dir(dir)) + "/" + filepath.Base(dir)
-	mod, err := scripting.LoadMod(dir)
+	m, err := mod.Load(dir)
 	if err != nil {
 		fmt.Fprintf(b, "\nmod %s: load: %v\n", name, err)
 		return
 	}
-	ruleset := mod.Manifest.Rulesets[0]
+	ruleset := m.Manifest.Rulesets[0]
 	preset, err := config.DefaultPreset(ruleset)
 	if err != nil {
 		t.Fatal(err)
@@ -159,7 +160,7 @@ func proofGames(t *testing.T, b *strings.Builder, dir string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	setup := session.Setup{Config: cfg, Mods: []*scripting.Mod{mod}, Limits: proofLimits}
+	setup := session.Setup{Config: cfg, Mods: []*mod.Mod{m}, Limits: proofLimits}
 	for seed := uint64(1); seed <= 2; seed++ {
 		fmt.Fprintf(b, "\nmod %s seed %d\n", name, seed)
 		s, err := session.New(setup, session.Start{Seed: seed})

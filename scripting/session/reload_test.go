@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/mod2048/mod2048/engine"
-	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 	"github.com/mod2048/mod2048/scripting/session"
 )
 
@@ -19,7 +19,7 @@ func TestReload(t *testing.T) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	write := func(lua string) *scripting.Mod {
+	write := func(lua string) *mod.Mod {
 		t.Helper()
 		manifest := "id = \"counter\"\nname = \"Counter\"\nversion = \"1.0.0\"\napi_version = 1\nrulesets = [\"classic\"]\n"
 		if err := os.WriteFile(filepath.Join(dir, "mod.toml"), []byte(manifest), 0o644); err != nil {
@@ -28,14 +28,14 @@ func TestReload(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, "main.lua"), []byte(lua), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		m, err := scripting.LoadMod(dir)
+		m, err := mod.Load(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return m
 	}
 	v1 := write(`game.on("tick", function() storage.n = (storage.n or 0) + 1 end)`)
-	s, err := session.New(session.Setup{Config: classic(t), Mods: []*scripting.Mod{v1}}, session.Start{Seed: 1})
+	s, err := session.New(session.Setup{Config: classic(t), Mods: []*mod.Mod{v1}}, session.Start{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestReload(t *testing.T) {
 	// The new version counts by ten, and refuses Left.
 	v2 := write(`game.on("tick", function() storage.n = (storage.n or 0) + 10 end)
 game.on("before_move", function(e) if e.dir == "left" then return {refuse = "no left"} end end)`)
-	if err := s.Reload([]*scripting.Mod{v2}); err != nil {
+	if err := s.Reload([]*mod.Mod{v2}); err != nil {
 		t.Fatal(err)
 	}
 	move()
@@ -69,7 +69,7 @@ game.on("before_move", function(e) if e.dir == "left" then return {refuse = "no 
 	}
 	// A broken version is refused; the last good one goes on.
 	v3 := write(`game.on("tick", function(`)
-	if err := s.Reload([]*scripting.Mod{v3}); err == nil {
+	if err := s.Reload([]*mod.Mod{v3}); err == nil {
 		t.Fatal("a broken mod reloaded")
 	}
 	move()

@@ -5,7 +5,7 @@
 // the host.
 //
 // An embedder builds a configuration with package config (config.Build, or
-// config.Preset and Config.Set), loads mods with scripting.LoadMod, and
+// config.Preset and Config.Set), loads mods with mod.Load, and
 // starts a Session with New (a new game, or a given board) or Resume (the
 // bytes of Save). Moves, undo and redo go through the Session, which runs
 // the mods when there are any and reports their errors (TakeReports)
@@ -36,6 +36,7 @@ import (
 	"github.com/mod2048/mod2048/config"
 	"github.com/mod2048/mod2048/engine"
 	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 )
 
 // Setup is what every game of a session is made from: its configuration
@@ -43,9 +44,9 @@ import (
 type Setup struct {
 	// Config is the game's configuration; it must be valid.
 	Config *config.Config
-	// Mods are the mods to run, loaded (scripting.LoadMod) with their
+	// Mods are the mods to run, loaded (mod.Load) with their
 	// settings applied; none for a game without mods.
-	Mods []*scripting.Mod
+	Mods []*mod.Mod
 	// Limits are the mods' budgets; the zero value means
 	// scripting.DefaultLimits().
 	Limits scripting.Limits
@@ -119,7 +120,7 @@ func (e *ModsError) Unwrap() error { return e.Err }
 var ErrNoGame = errors.New("session: no configuration")
 
 // newHost loads mods for a game of rules and opt as the setup says.
-func (s Setup) newHost(mods []*scripting.Mod, rules engine.Rules, opt engine.Options) (*scripting.Host, error) {
+func (s Setup) newHost(mods []*mod.Mod, rules engine.Rules, opt engine.Options) (*scripting.Host, error) {
 	var options []scripting.HostOption
 	if s.Deterministic {
 		options = append(options, scripting.Deterministic())
@@ -525,7 +526,7 @@ func (s *Session) AddSpawns(entries ...engine.SpawnEntry) { s.g.AddSpawns(entrie
 func (s *Session) Remaining() int { return s.g.Remaining() }
 
 // Mods returns the loaded mods, in load order; none without mods.
-func (s *Session) Mods() []*scripting.Mod {
+func (s *Session) Mods() []*mod.Mod {
 	if s.host == nil {
 		return nil
 	}
@@ -565,7 +566,7 @@ func (s *Session) Log(id string) []string {
 // on where it is, and each mod keeps its storage and random stream: they
 // live in the game's state. On an error (a Lua error in the new files,
 // say) the session keeps the mods it had, running.
-func (s *Session) Reload(mods []*scripting.Mod) error {
+func (s *Session) Reload(mods []*mod.Mod) error {
 	if len(mods) == 0 {
 		return errors.New("session: no mods to reload")
 	}

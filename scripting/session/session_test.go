@@ -10,7 +10,7 @@ import (
 
 	"github.com/mod2048/mod2048/config"
 	"github.com/mod2048/mod2048/engine"
-	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 	"github.com/mod2048/mod2048/scripting/session"
 )
 
@@ -32,9 +32,9 @@ func classic(t testing.TB, sets ...string) *config.Config {
 	return c
 }
 
-func loadMod(t testing.TB, name string, settings ...string) *scripting.Mod {
+func loadMod(t testing.TB, name string, settings ...string) *mod.Mod {
 	t.Helper()
-	m, err := scripting.LoadMod(repo(t, "mods/"+name))
+	m, err := mod.Load(repo(t, "mods/"+name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func boardText(s *session.Session) string {
 func TestOneWayStuckIsLost(t *testing.T) {
 	cfg := classic(t)
 	rules, _, _ := cfg.Game(0, true)
-	s, err := session.New(session.Setup{Config: cfg, Mods: []*scripting.Mod{loadMod(t, "one_way")}},
+	s, err := session.New(session.Setup{Config: cfg, Mods: []*mod.Mod{loadMod(t, "one_way")}},
 		session.Start{Scripted: true, Board: board(t, rules,
 			"2 4 2 4",
 			"4 2 4 2",
@@ -121,7 +121,7 @@ func TestOneWayStuckIsLost(t *testing.T) {
 // log, so the game's save is the same as without it.
 func TestOneWayLegalLeavesOutRefused(t *testing.T) {
 	cfg := classic(t)
-	setup := session.Setup{Config: cfg, Mods: []*scripting.Mod{loadMod(t, "one_way", "direction=left")}}
+	setup := session.Setup{Config: cfg, Mods: []*mod.Mod{loadMod(t, "one_way", "direction=left")}}
 	s, err := session.New(setup, session.Start{Seed: 7})
 	if err != nil {
 		t.Fatal(err)
@@ -185,7 +185,7 @@ func TestMatchesEngine(t *testing.T) {
 // under another; NewGame keeps the session's setup.
 func TestResume(t *testing.T) {
 	cfg := classic(t)
-	mods := []*scripting.Mod{loadMod(t, "freeze")}
+	mods := []*mod.Mod{loadMod(t, "freeze")}
 	s, err := session.New(session.Setup{Config: cfg, Mods: mods}, session.Start{Seed: 3})
 	if err != nil {
 		t.Fatal(err)
@@ -306,7 +306,7 @@ func TestNoUndo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	setup := session.Setup{Config: c, Mods: []*scripting.Mod{loadMod(t, "moss")}}
+	setup := session.Setup{Config: c, Mods: []*mod.Mod{loadMod(t, "moss")}}
 	var sessions [2]*session.Session
 	for k, noUndo := range []bool{false, true} {
 		s, err := session.New(setup, session.Start{Seed: 9, NoUndo: noUndo})

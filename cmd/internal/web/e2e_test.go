@@ -26,6 +26,7 @@ import (
 	"github.com/mod2048/mod2048/engine"
 	"github.com/mod2048/mod2048/mods"
 	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 	"github.com/mod2048/mod2048/scripting/session"
 )
 
@@ -84,11 +85,11 @@ func newMirror(t *testing.T, o bridge.Options, seed uint64) *mirror {
 		} else if sub, err = fs.Sub(modsFS(), m.Builtin); err != nil {
 			t.Fatal(err)
 		}
-		mod, err := scripting.LoadModFS(sub, name)
+		md, err := mod.LoadFS(sub, name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		setup.Mods = append(setup.Mods, mod)
+		setup.Mods = append(setup.Mods, md)
 	}
 	for _, kv := range o.ModSets {
 		name, value, _ := strings.Cut(kv, "=")

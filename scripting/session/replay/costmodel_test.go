@@ -9,6 +9,7 @@ import (
 	"github.com/mod2048/mod2048/config"
 	"github.com/mod2048/mod2048/engine"
 	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 	"github.com/mod2048/mod2048/scripting/session"
 	"github.com/mod2048/mod2048/scripting/session/replay"
 )
@@ -34,7 +35,7 @@ end)`
 	limits.FailsafeTime = 250 * time.Millisecond
 	// Recorded in play, where the failsafe stops the mod and the game
 	// goes on.
-	s, err := session.New(session.Setup{Config: c, Mods: []*scripting.Mod{load(t, hog)}, Limits: limits}, session.Start{Seed: 3})
+	s, err := session.New(session.Setup{Config: c, Mods: []*mod.Mod{load(t, hog)}, Limits: limits}, session.Start{Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}

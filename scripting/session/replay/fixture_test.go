@@ -9,7 +9,7 @@ import (
 
 	"github.com/mod2048/mod2048/config"
 	"github.com/mod2048/mod2048/engine"
-	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 	"github.com/mod2048/mod2048/scripting/session"
 	"github.com/mod2048/mod2048/scripting/session/fixture"
 	"github.com/mod2048/mod2048/scripting/session/replay"
@@ -25,7 +25,7 @@ func TestFixtureNotices(t *testing.T) {
 		t.Fatal(err)
 	}
 	bomb := repo(t, "mods/bomb")
-	mods := func() []*scripting.Mod { return []*scripting.Mod{load(t, bomb, "interval=1", "fuse=1")} }
+	mods := func() []*mod.Mod { return []*mod.Mod{load(t, bomb, "interval=1", "fuse=1")} }
 	s, err := session.New(session.Setup{Config: c, Mods: mods()}, session.Start{Seed: 11})
 	if err != nil {
 		t.Fatal(err)

@@ -32,6 +32,7 @@ import (
 	"github.com/mod2048/mod2048/config/infile"
 	"github.com/mod2048/mod2048/engine"
 	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 	"github.com/mod2048/mod2048/scripting/session"
 )
 
@@ -194,7 +195,7 @@ func step(a session.Action) (Step, error) {
 }
 
 // settings writes a mod's settings as TOML values.
-func settings(m *scripting.Mod) map[string]string {
+func settings(m *mod.Mod) map[string]string {
 	if len(m.Values) == 0 {
 		return nil
 	}
@@ -216,7 +217,7 @@ func settings(m *scripting.Mod) map[string]string {
 // behave the same. Other files (fixtures, READMEs, screenshots) change no
 // game and are left out, whatever their size. A mod loaded from a
 // replay's files (no folder) is hashed from them.
-func Hash(m *scripting.Mod) (string, error) {
+func Hash(m *mod.Mod) (string, error) {
 	if m.FromFiles() {
 		files, serr := m.Sources()
 		if serr != nil {
@@ -238,7 +239,7 @@ func Hash(m *scripting.Mod) (string, error) {
 		if err != nil {
 			return err
 		}
-		if rel == scripting.ManifestName || strings.HasSuffix(rel, ".lua") {
+		if rel == mod.ManifestName || strings.HasSuffix(rel, ".lua") {
 			paths = append(paths, path)
 		}
 		return nil
@@ -248,9 +249,9 @@ func Hash(m *scripting.Mod) (string, error) {
 	}
 	slices.Sort(paths)
 	for _, p := range paths {
-		limit := int64(scripting.MaxSource)
-		if filepath.Base(p) == scripting.ManifestName {
-			limit = scripting.MaxManifest
+		limit := int64(mod.MaxSource)
+		if filepath.Base(p) == mod.ManifestName {
+			limit = mod.MaxManifest
 		}
 		rel, _ := filepath.Rel(root, p)
 		data, err := infile.Read(p, limit)
@@ -584,20 +585,20 @@ func (f *File) Setup(dirs map[string]string) (setup session.Setup, warnings []st
 // the folder it names may hold anything by now, and a check that ran it
 // would vouch for code the replay does not. Warnings say when the files or
 // version of dirs[id] differ from the recording's.
-func loadRecorded(rec Mod, dirs map[string]string) (*scripting.Mod, []string, error) {
-	var m *scripting.Mod
+func loadRecorded(rec Mod, dirs map[string]string) (*mod.Mod, []string, error) {
+	var m *mod.Mod
 	var err error
 	where := rec.Path
 	switch d, ok := dirs[rec.ID]; {
 	case ok:
 		where = d
-		m, err = scripting.LoadMod(d)
+		m, err = mod.Load(d)
 	case len(rec.Files) > 0:
 		if hash := hashFiles(rec.Files); hash != rec.Hash {
 			return nil, nil, fmt.Errorf("the replay is damaged: the files it carries of mod %s hash to %s, its record says %s", rec.ID, short(hash), short(rec.Hash))
 		}
 		where = "the replay's copy of " + rec.Path
-		m, err = scripting.LoadModSources(rec.Files, rec.Path)
+		m, err = mod.LoadSources(rec.Files, rec.Path)
 	default:
 		return nil, nil, fmt.Errorf("the replay carries no files of mod %s (recorded from %s): name the folder to play it with (2048 replay --mod DIR)", rec.ID, rec.Path)
 	}

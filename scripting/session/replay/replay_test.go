@@ -12,6 +12,7 @@ import (
 	"github.com/mod2048/mod2048/config"
 	"github.com/mod2048/mod2048/engine"
 	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 	"github.com/mod2048/mod2048/scripting/session"
 	"github.com/mod2048/mod2048/scripting/session/replay"
 )
@@ -47,9 +48,9 @@ func writeMod(t *testing.T, id, lua string) string {
 	return dir
 }
 
-func load(t *testing.T, dir string, settings ...string) *scripting.Mod {
+func load(t *testing.T, dir string, settings ...string) *mod.Mod {
 	t.Helper()
-	m, err := scripting.LoadMod(dir)
+	m, err := mod.Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +110,7 @@ func TestRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	setup := session.Setup{Config: c, Mods: []*scripting.Mod{
+	setup := session.Setup{Config: c, Mods: []*mod.Mod{
 		load(t, repo(t, "mods/freeze"), "interval=3"),
 		load(t, repo(t, "mods/overdrive"), "threshold=16"),
 	}}
@@ -167,7 +168,7 @@ func TestRoundTrip(t *testing.T) {
 func TestDivergence(t *testing.T) {
 	c, _ := config.Build(config.BuildOptions{})
 	dir := copyMod(t, "overdrive")
-	setup := session.Setup{Config: c, Mods: []*scripting.Mod{load(t, dir, "threshold=8")}}
+	setup := session.Setup{Config: c, Mods: []*mod.Mod{load(t, dir, "threshold=8")}}
 	f, err := replay.New(play(t, setup), replay.Meta{Program: "test"})
 	if err != nil {
 		t.Fatal(err)
@@ -226,7 +227,7 @@ func TestDivergence(t *testing.T) {
 func TestReplayCarriesItsMods(t *testing.T) {
 	c, _ := config.Build(config.BuildOptions{})
 	dir := writeMod(t, "counter", `game.on("tick", function(e) storage.n = (storage.n or 0) + 1 end)`)
-	s, err := session.New(session.Setup{Config: c, Mods: []*scripting.Mod{load(t, dir)}}, session.Start{Seed: 4})
+	s, err := session.New(session.Setup{Config: c, Mods: []*mod.Mod{load(t, dir)}}, session.Start{Seed: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,7 +250,7 @@ func TestReplayCarriesItsMods(t *testing.T) {
   storage.n = (storage.n or 0) * 2 + 1
   if game.cell(0, 0) ~= 0 then return { set = { { row = 0, col = 0, cell = 0 } } } end
 end)`), 0o644)
-	if err := s.Reload([]*scripting.Mod{load(t, dir)}); err != nil {
+	if err := s.Reload([]*mod.Mod{load(t, dir)}); err != nil {
 		t.Fatal(err)
 	}
 	moves(engine.Down, engine.Left, engine.Up, engine.Right)
@@ -304,7 +305,7 @@ end)`)
 	limits := scripting.DefaultLimits()
 	limits.HandlerInstructions, limits.TurnInstructions = 1<<62, 1<<62
 	limits.FailsafeTime = 200 * time.Millisecond
-	setup := session.Setup{Config: c, Mods: []*scripting.Mod{load(t, hog)}, Limits: limits}
+	setup := session.Setup{Config: c, Mods: []*mod.Mod{load(t, hog)}, Limits: limits}
 	s, err := session.New(setup, session.Start{Seed: 3})
 	if err != nil {
 		t.Fatal(err)
@@ -378,7 +379,7 @@ func TestHashOwnFiles(t *testing.T) {
 	dir := copyMod(t, "bomb")
 	hash := func() string {
 		t.Helper()
-		m, err := scripting.LoadMod(dir)
+		m, err := mod.Load(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -401,12 +402,12 @@ func TestHashOwnFiles(t *testing.T) {
 	if h := hash(); h != before {
 		t.Errorf("a fixture, a document and a screenshot change the hash")
 	}
-	write("unused.lua", scripting.MaxSource+1)
+	write("unused.lua", mod.MaxSource+1)
 	over := hash()
 	if over == before {
 		t.Error("a new Lua file does not change the hash")
 	}
-	write("unused.lua", scripting.MaxSource+2)
+	write("unused.lua", mod.MaxSource+2)
 	if hash() == over {
 		t.Error("a Lua file over the limit that changes size does not change the hash")
 	}
@@ -425,7 +426,7 @@ func recordCounter(t *testing.T) (*replay.File, string) {
 	t.Helper()
 	c, _ := config.Build(config.BuildOptions{})
 	dir := writeMod(t, "counter", `game.on("tick", function(e) storage.n = (storage.n or 0) + 1 end)`)
-	s, err := session.New(session.Setup{Config: c, Mods: []*scripting.Mod{load(t, dir)}}, session.Start{Seed: 4})
+	s, err := session.New(session.Setup{Config: c, Mods: []*mod.Mod{load(t, dir)}}, session.Start{Seed: 4})
 	if err != nil {
 		t.Fatal(err)
 	}

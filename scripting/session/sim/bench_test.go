@@ -13,13 +13,13 @@ import (
 	"github.com/mod2048/mod2048/config"
 	"github.com/mod2048/mod2048/engine"
 	"github.com/mod2048/mod2048/engine/ai"
-	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 	"github.com/mod2048/mod2048/scripting/session"
 )
 
-func repoMod(b testing.TB, name string) *scripting.Mod {
+func repoMod(b testing.TB, name string) *mod.Mod {
 	_, file, _, _ := runtime.Caller(0)
-	m, err := scripting.LoadMod(filepath.Join(filepath.Dir(file), "..", "..", "..", "mods", name))
+	m, err := mod.Load(filepath.Join(filepath.Dir(file), "..", "..", "..", "mods", name))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -53,7 +53,7 @@ func BenchmarkGames(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				var mods []*scripting.Mod
+				var mods []*mod.Mod
 				for _, m := range st.mods {
 					mods = append(mods, repoMod(b, m))
 				}
@@ -181,7 +181,7 @@ func BenchmarkModMove(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			mods := []*scripting.Mod{repoMod(b, st.mod)}
+			mods := []*mod.Mod{repoMod(b, st.mod)}
 			mk, _ := MakePolicy("random", PolicyOptions{})
 			var moves int
 			var hooks time.Duration

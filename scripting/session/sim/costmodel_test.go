@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 )
 
 // TestCostModelStopsTheRun: a mod whose handler the wall-clock failsafe
@@ -34,12 +35,12 @@ func TestCostModelStopsTheRun(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		m, err := scripting.LoadMod(dir)
+		m, err := mod.Load(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
 		o := options(t, tc.policy, 3)
-		o.Setup.Mods = []*scripting.Mod{m}
+		o.Setup.Mods = []*mod.Mod{m}
 		o.Setup.Limits = scripting.DefaultLimits()
 		o.Setup.Limits.HandlerInstructions, o.Setup.Limits.TurnInstructions = 1<<62, 1<<62
 		o.Setup.Limits.FailsafeTime = 250 * time.Millisecond

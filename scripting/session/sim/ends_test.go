@@ -7,14 +7,14 @@ import (
 
 	"github.com/mod2048/mod2048/config"
 	"github.com/mod2048/mod2048/engine"
-	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 	"github.com/mod2048/mod2048/scripting/session"
 )
 
 // endsMod is a mod of the given Lua, for the classic ruleset.
-func endsMod(t *testing.T, id, lua string) *scripting.Mod {
+func endsMod(t *testing.T, id, lua string) *mod.Mod {
 	t.Helper()
-	m, err := scripting.LoadModSources(map[string]string{
+	m, err := mod.LoadSources(map[string]string{
 		"mod.toml": "id = \"" + id + "\"\nname = \"" + id + "\"\nversion = \"1.0.0\"\napi_version = 2\nrulesets = [\"classic\"]\n",
 		"main.lua": lua,
 	}, id)
@@ -26,7 +26,7 @@ func endsMod(t *testing.T, id, lua string) *scripting.Mod {
 
 // sweeperMod keeps the board from filling: a turn that leaves fewer than
 // three empty cells empties the bottom row, so no game ends.
-func sweeperMod(t *testing.T) *scripting.Mod {
+func sweeperMod(t *testing.T) *mod.Mod {
 	return endsMod(t, "sweeper", `game.on("tick", function()
   if #game.cells({ cell = "^0$" }) < 3 then
     for c = 0, game.width - 1 do game.set(game.height - 1, c, 0) end
@@ -41,26 +41,26 @@ end)`)
 func TestEnds(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
-		mods     []*scripting.Mod
+		mods     []*mod.Mod
 		maxTurns int
 		want     EndCount // the most common ending (Games and MedianTurn not compared)
 	}{
 		{"no mod", nil, 100000, EndCount{End: engine.EndNoMove}},
 		{"the run's turn limit", nil, 5, EndCount{End: EndUnfinished}},
-		{"refused", []*scripting.Mod{endsMod(t, "cap", `game.on("tick", function() storage.n = (storage.n or 0) + 1 end)
+		{"refused", []*mod.Mod{endsMod(t, "cap", `game.on("tick", function() storage.n = (storage.n or 0) + 1 end)
 game.on("before_move", function() if (storage.n or 0) >= 3 then return { refuse = "enough" } end end)`)}, 100000,
 			EndCount{End: session.EndRefused, Mod: "cap"}},
-		{"walled in", []*scripting.Mod{endsMod(t, "maze", `local WALL = game.hazard { name = "wall", glyph = "#", blocks = true }
+		{"walled in", []*mod.Mod{endsMod(t, "maze", `local WALL = game.hazard { name = "wall", glyph = "#", blocks = true }
 game.on("start", function()
   for r = 0, game.height - 1 do for c = 0, game.width - 1 do
     if game.cell(r, c) == 0 then game.mark(r, c, WALL) end
   end end
 end)`)}, 100000, EndCount{End: engine.EndNoMove, Mod: "maze", Hazard: "wall"}},
-		{"filled", []*scripting.Mod{trapdoor(t, engine.Left)}, 100000, EndCount{End: engine.EndNoMove, Mod: "trapdoor"}},
+		{"filled", []*mod.Mod{trapdoor(t, engine.Left)}, 100000, EndCount{End: engine.EndNoMove, Mod: "trapdoor"}},
 		// An empty board has no move, and no spawn comes: the rules play
 		// on (the classic spec's empty board is Playing), the player
 		// cannot.
-		{"emptied", []*scripting.Mod{endsMod(t, "emptier", `game.on("tick", function(ev)
+		{"emptied", []*mod.Mod{endsMod(t, "emptier", `game.on("tick", function(ev)
   if ev.turn == 3 then
     for r = 0, game.height - 1 do for c = 0, game.width - 1 do game.set(r, c, 0) end end
   end
@@ -146,7 +146,7 @@ func TestModsVerdict(t *testing.T) {
 game.on("before_move", function() if (storage.n or 0) >= 30 then return { refuse = "enough" } end end)`)
 	for _, tc := range []struct {
 		name string
-		mod  *scripting.Mod
+		mod  *mod.Mod
 		want []string
 	}{
 		{"endless", sweeper, []string{"sweeper: no skill wins either way", "at random, classic + sweeper makes the games endless: 20 of 20 unfinished at 2,000 turns (0 of 20 without)"}},
@@ -154,7 +154,7 @@ game.on("before_move", function() if (storage.n or 0) >= 30 then return { refuse
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			st := &Study{Kind: "mods", Games: 20, Seed: 7, MaxTurns: 2000}
-			for _, mods := range [][]*scripting.Mod{nil, {tc.mod}} {
+			for _, mods := range [][]*mod.Mod{nil, {tc.mod}} {
 				o := options(t, "random", 20)
 				o.Setup.Mods, o.MaxTurns = mods, 2000
 				results, err := Run(o)
@@ -187,7 +187,7 @@ func TestBudgetCountsModWork(t *testing.T) {
   storage.n = n
 end)`)
 	o := options(t, "random", 200)
-	o.Setup.Mods, o.Budget = []*scripting.Mod{busy}, 200_000
+	o.Setup.Mods, o.Budget = []*mod.Mod{busy}, 200_000
 	results, err := Run(o)
 	if err != nil {
 		t.Fatal(err)
@@ -219,7 +219,7 @@ func TestBudgetStopsEndlessGame(t *testing.T) {
 	var turns []int
 	for _, jobs := range []int{1, 2} {
 		o := options(t, "random", 3)
-		o.Setup.Mods, o.Budget, o.MaxTurns, o.Jobs = []*scripting.Mod{sweeper}, 20_000, 1_000_000, jobs
+		o.Setup.Mods, o.Budget, o.MaxTurns, o.Jobs = []*mod.Mod{sweeper}, 20_000, 1_000_000, jobs
 		results, err := Run(o)
 		if err != nil {
 			t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/mod2048/mod2048/config"
 	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 	"github.com/mod2048/mod2048/scripting/session"
 )
 
@@ -68,20 +69,20 @@ func TestHostileJobsUnderLoad(t *testing.T) {
 			variants = variants[1:]
 		}
 		for _, variant := range variants {
-			mod, err := scripting.LoadMod(filepath.Join(dir, e.Name()))
+			md, err := mod.Load(filepath.Join(dir, e.Name()))
 			if err != nil {
 				continue
 			}
 			if variant != "" {
-				if _, ok := mod.Values["variant"]; !ok {
+				if _, ok := md.Values["variant"]; !ok {
 					continue
 				}
-				if err := mod.Set("variant", fmt.Sprintf("%q", variant)); err != nil {
+				if err := md.Set("variant", fmt.Sprintf("%q", variant)); err != nil {
 					t.Fatalf("%s: %v", e.Name(), err)
 				}
 			}
 			name := e.Name() + "/" + variant
-			o := Options{Setup: session.Setup{Config: c, Mods: []*scripting.Mod{mod}, Limits: limits}, Policy: "random", Make: mk, Games: 1, Seed: 5, MaxTurns: 20}
+			o := Options{Setup: session.Setup{Config: c, Mods: []*mod.Mod{md}, Limits: limits}, Policy: "random", Make: mk, Games: 1, Seed: 5, MaxTurns: 20}
 			if s, err := session.New(o.Setup, session.Start{Seed: 1}); err != nil {
 				continue // an attack on loading: the lab refuses the mod
 			} else {
@@ -133,14 +134,14 @@ func TestMemoryHeavyJobsDefaultLimits(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, variant := range []string{"requests", "deep", "wide", "far", "keep"} {
-		mod, err := scripting.LoadMod(filepath.Join("..", "..", "..", "testdata", "hostile", "memory_heavy"))
+		m, err := mod.Load(filepath.Join("..", "..", "..", "testdata", "hostile", "memory_heavy"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := mod.Set("variant", fmt.Sprintf("%q", variant)); err != nil {
+		if err := m.Set("variant", fmt.Sprintf("%q", variant)); err != nil {
 			t.Fatal(err)
 		}
-		o := Options{Setup: session.Setup{Config: c, Mods: []*scripting.Mod{mod}}, Policy: "random", Make: mk, Games: 2, Seed: 9, MaxTurns: 12}
+		o := Options{Setup: session.Setup{Config: c, Mods: []*mod.Mod{m}}, Policy: "random", Make: mk, Games: 2, Seed: 9, MaxTurns: 12}
 		var reports [3][]byte
 		for i, jobs := range []int{1, 2, 2} {
 			o.Jobs = jobs

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 )
 
 // heavyMod is a memory-heavy mod: it keeps 1.5 MiB more of strings every
@@ -43,12 +43,12 @@ func TestJobsMemoryHeavyMod(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	m, err := scripting.LoadMod(dir)
+	m, err := mod.Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	o := options(t, "random", 4)
-	o.Setup.Mods = []*scripting.Mod{m}
+	o.Setup.Mods = []*mod.Mod{m}
 	o.MaxTurns = 150
 	o.Jobs = 1
 	one, err := Run(o)

@@ -6,7 +6,7 @@ import (
 
 	"github.com/mod2048/mod2048/config"
 	"github.com/mod2048/mod2048/engine/ai"
-	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 	"github.com/mod2048/mod2048/scripting/session"
 )
 
@@ -17,7 +17,7 @@ func BenchmarkChooseModded(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	s, err := session.New(session.Setup{Config: c, Mods: []*scripting.Mod{repoMod(b, "bomb")}}, session.Start{Seed: 3})
+	s, err := session.New(session.Setup{Config: c, Mods: []*mod.Mod{repoMod(b, "bomb")}}, session.Start{Seed: 3})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"github.com/mod2048/mod2048/config"
 	"github.com/mod2048/mod2048/engine"
 	"github.com/mod2048/mod2048/engine/ai"
-	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 	"github.com/mod2048/mod2048/scripting/session"
 )
 
@@ -22,7 +22,7 @@ var overdriveBoard = []string{
 	"16 8  16 4",
 }
 
-func overdriveSession(t *testing.T, mods []*scripting.Mod) *session.Session {
+func overdriveSession(t *testing.T, mods []*mod.Mod) *session.Session {
 	t.Helper()
 	c, err := config.Build(config.BuildOptions{Ruleset: "classic"})
 	if err != nil {
@@ -51,9 +51,9 @@ func TestPoliciesSeeTheMods(t *testing.T) {
 		depth  int
 	}{{"greedy", 1}, {"lookahead", 1}} {
 		for _, withMod := range []bool{false, true} {
-			var mods []*scripting.Mod
+			var mods []*mod.Mod
 			if withMod {
-				mods = []*scripting.Mod{repoMod(t, "overdrive")}
+				mods = []*mod.Mod{repoMod(t, "overdrive")}
 			}
 			s := overdriveSession(t, mods)
 			before, err := s.Save()
@@ -98,9 +98,9 @@ func TestPoliciesSeeTheMods(t *testing.T) {
 // trapdoor is a mod whose danger only its hooks show: a turn that moves
 // toward dir fills the board with a checkerboard of 2s and 4s, which
 // loses the game.
-func trapdoor(t *testing.T, dir engine.Direction) *scripting.Mod {
+func trapdoor(t *testing.T, dir engine.Direction) *mod.Mod {
 	t.Helper()
-	m, err := scripting.LoadModSources(map[string]string{
+	m, err := mod.LoadSources(map[string]string{
 		"mod.toml": `id = "trapdoor"
 name = "Trapdoor"
 version = "1.0.0"
@@ -147,7 +147,7 @@ func TestExpertSeesTheMods(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	choose := func(mods []*scripting.Mod) engine.Direction {
+	choose := func(mods []*mod.Mod) engine.Direction {
 		s, err := session.New(session.Setup{Config: c, Mods: mods}, session.Start{Seed: 3, Board: &b})
 		if err != nil {
 			t.Fatal(err)
@@ -164,7 +164,7 @@ func TestExpertSeesTheMods(t *testing.T) {
 		return adv[0].Dir
 	}
 	free := choose(nil)
-	if trapped := choose([]*scripting.Mod{trapdoor(t, free)}); trapped == free {
+	if trapped := choose([]*mod.Mod{trapdoor(t, free)}); trapped == free {
 		t.Errorf("with the trapdoor on %v the expert still plays it", free)
 	}
 	// A trap on a move it does not like leaves its choice alone.
@@ -172,16 +172,16 @@ func TestExpertSeesTheMods(t *testing.T) {
 	if free == engine.Up {
 		other = engine.Down
 	}
-	if got := choose([]*scripting.Mod{trapdoor(t, other)}); got != free {
+	if got := choose([]*mod.Mod{trapdoor(t, other)}); got != free {
 		t.Errorf("with the trapdoor on %v the expert plays %v, not %v", other, got, free)
 	}
 }
 
 // sinkhole clears the board's largest tile on every turn that moves down:
 // a danger only its hooks show.
-func sinkhole(t *testing.T) *scripting.Mod {
+func sinkhole(t *testing.T) *mod.Mod {
 	t.Helper()
-	m, err := scripting.LoadModSources(map[string]string{
+	m, err := mod.LoadSources(map[string]string{
 		"mod.toml": `id = "sinkhole"
 name = "Sinkhole"
 version = "1.0.0"
@@ -219,11 +219,11 @@ func TestLookaheadAvoidsTheSinkhole(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mod := sinkhole(t)
+	m := sinkhole(t)
 	// play returns the largest tiles down swallowed with another move
 	// legal, and the largest tile at the end.
 	play := func(blind bool) (swallowed []int, top int) {
-		s, err := session.New(session.Setup{Config: c, Mods: []*scripting.Mod{mod}}, session.Start{Seed: 11})
+		s, err := session.New(session.Setup{Config: c, Mods: []*mod.Mod{m}}, session.Start{Seed: 11})
 		if err != nil {
 			t.Fatal(err)
 		}

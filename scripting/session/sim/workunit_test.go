@@ -6,7 +6,7 @@ import (
 
 	"github.com/mod2048/mod2048/config"
 	"github.com/mod2048/mod2048/engine/ai"
-	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 	"github.com/mod2048/mod2048/scripting/session"
 )
 
@@ -34,9 +34,9 @@ func BenchmarkWorkUnit(b *testing.B) {
 	} {
 		b.Run(tc.ruleset+"/"+tc.mod+"/"+tc.pol, func(b *testing.B) {
 			c, _ := config.Build(config.BuildOptions{Ruleset: tc.ruleset, Difficulty: tc.diff})
-			var mods []*scripting.Mod
+			var mods []*mod.Mod
 			if tc.mod != "" {
-				mods = []*scripting.Mod{repoMod(b, tc.mod)}
+				mods = []*mod.Mod{repoMod(b, tc.mod)}
 			}
 			po := PolicyOptions{Depth: 1, Samples: DefaultSamples, AI: ai.Defaults()}
 			pol := tc.pol

@@ -18,7 +18,7 @@ import (
 
 	"github.com/mod2048/mod2048/cellular"
 	"github.com/mod2048/mod2048/engine"
-	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 	"github.com/mod2048/mod2048/scripting/session"
 )
 
@@ -376,13 +376,13 @@ func (a *App) reload() {
 // in a mod's file by the mod and the place in its folder, read from the
 // error's values (a full path would not fit the line), any other as it is.
 func reloadError(err error) string {
-	var fe *scripting.FileError
+	var fe *mod.FileError
 	if !errors.As(err, &fe) || fe.File == "" {
 		return err.Error()
 	}
-	mod := fe.Mod
-	if mod == "" {
-		mod = filepath.Base(fe.Dir)
+	id := fe.Mod
+	if id == "" {
+		id = filepath.Base(fe.Dir)
 	}
 	place := fe.File
 	if fe.Line > 0 {
@@ -394,7 +394,7 @@ func reloadError(err error) string {
 	if fe.Key != "" {
 		place += ": " + fe.Key
 	}
-	return fmt.Sprintf("%s %s: %s", mod, place, fe.Message)
+	return fmt.Sprintf("%s %s: %s", id, place, fe.Message)
 }
 
 // fixture writes the game so far as a fixture (the f key).

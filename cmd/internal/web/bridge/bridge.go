@@ -27,7 +27,7 @@ import (
 
 	"github.com/mod2048/mod2048/config"
 	"github.com/mod2048/mod2048/engine"
-	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 	"github.com/mod2048/mod2048/scripting/session"
 )
 
@@ -358,7 +358,7 @@ func build(o Options) (session.Setup, string, error) {
 // same settings give the same key however they were written (in any
 // order, "+3" or "3", a default given or not), and other settings another
 // (nil for the defaults: the key of the mod without settings).
-func settingsKey(m *scripting.Mod) []string {
+func settingsKey(m *mod.Mod) []string {
 	var out []string
 	for name, s := range m.Manifest.Settings {
 		v, def := m.Values[name], s.Default
@@ -411,23 +411,23 @@ const TOMLName = "custom.toml"
 
 // setMods applies MOD.KEY=VALUE settings (as --mod-set: each value a
 // TOML value, checked by the mod against its manifest).
-func setMods(mods []*scripting.Mod, sets []string) error {
+func setMods(mods []*mod.Mod, sets []string) error {
 	for _, kv := range sets {
 		name, value, ok := cut(kv, '=')
 		id, key, dotted := cut(name, '.')
 		if !ok || !dotted || id == "" || key == "" {
 			return &Error{Kind: KindMod, Key: kv, Message: fmt.Sprintf("mod setting %q: want MOD.KEY=VALUE", kv)}
 		}
-		var mod *scripting.Mod
+		var md *mod.Mod
 		for _, m := range mods {
 			if m.ID() == id {
-				mod = m
+				md = m
 			}
 		}
-		if mod == nil {
+		if md == nil {
 			return &Error{Kind: KindMod, Key: kv, Message: fmt.Sprintf("mod setting %q: no mod %s is loaded", kv, id)}
 		}
-		if err := mod.Set(key, value); err != nil {
+		if err := md.Set(key, value); err != nil {
 			return &Error{Kind: KindMod, Key: kv, Message: err.Error()}
 		}
 	}

@@ -10,7 +10,7 @@ import (
 	"github.com/mod2048/mod2048/config"
 	"github.com/mod2048/mod2048/engine"
 	"github.com/mod2048/mod2048/mods"
-	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 )
 
 // Catalog is what the page offers to choose from: the rulesets, the
@@ -84,7 +84,7 @@ func ListCatalog() Reply {
 		if err != nil {
 			return fail(err)
 		}
-		m, err := scripting.LoadModFS(sub, "mods/"+id)
+		m, err := mod.LoadFS(sub, "mods/"+id)
 		if err != nil {
 			return fail(err)
 		}
@@ -94,7 +94,7 @@ func ListCatalog() Reply {
 }
 
 // describe says what a mod's manifest says of it.
-func describe(m *scripting.Mod) ShippedMod {
+func describe(m *mod.Mod) ShippedMod {
 	sm := ShippedMod{ID: m.ID(), Name: m.Manifest.Name, Version: m.Manifest.Version, Description: m.Manifest.Description, Rulesets: m.Manifest.Rulesets}
 	for name, s := range m.Manifest.Settings {
 		sm.Settings = append(sm.Settings, SettingInfo{Name: name, Type: s.Type, Default: fmt.Sprint(m.Values[name]), Min: s.Min, Max: s.Max, Choices: s.Choices, Description: s.Description})

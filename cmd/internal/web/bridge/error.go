@@ -5,6 +5,7 @@ import (
 
 	"github.com/mod2048/mod2048/config"
 	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 	"github.com/mod2048/mod2048/scripting/session"
 )
 
@@ -50,7 +51,7 @@ func modError(err error, index int) *Error {
 
 // errorOf turns any error into an *Error: a configuration error keeps its
 // file, line and key; a mod's load error is of kind "mod", with the place
-// of its *scripting.FileError, read as values.
+// of its *mod.FileError, read as values.
 func errorOf(err error) *Error {
 	var e *Error
 	if !errors.As(err, &e) {
@@ -64,7 +65,7 @@ func errorOf(err error) *Error {
 			e.Kind = KindMod
 		}
 	}
-	var fe *scripting.FileError
+	var fe *mod.FileError
 	if e.File == "" && errors.As(err, &fe) && fe.File != "" {
 		e.Kind, e.File, e.Line, e.Column, e.Key, e.What = KindMod, fe.File, fe.Line, fe.Column, fe.Key, fe.Message
 	}

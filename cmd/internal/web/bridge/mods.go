@@ -14,7 +14,7 @@ import (
 
 	"github.com/mod2048/mod2048/config/infile"
 	"github.com/mod2048/mod2048/mods"
-	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 )
 
 // ModSource is a mod as the page gives it: one of the shipped mods by its
@@ -40,7 +40,7 @@ const (
 )
 
 // load reads and checks the mod.
-func (m ModSource) load() (*scripting.Mod, error) {
+func (m ModSource) load() (*mod.Mod, error) {
 	if m.Builtin != "" && m.Files == nil && m.Zip == "" {
 		found := false
 		for _, id := range mods.IDs() {
@@ -53,7 +53,7 @@ func (m ModSource) load() (*scripting.Mod, error) {
 		if err != nil {
 			return nil, err
 		}
-		return scripting.LoadModFS(sub, "mods/"+m.Builtin)
+		return mod.LoadFS(sub, "mods/"+m.Builtin)
 	}
 	fsys, root, err := m.files()
 	if err != nil {
@@ -63,7 +63,7 @@ func (m ModSource) load() (*scripting.Mod, error) {
 	if err != nil {
 		return nil, err
 	}
-	return scripting.LoadModFS(sub, m.name())
+	return mod.LoadFS(sub, m.name())
 }
 
 // name names the mod in messages.
@@ -100,7 +100,7 @@ func (m ModSource) files() (fs.FS, string, error) {
 		if total > MaxModBytes {
 			return nil, "", fmt.Errorf("%s: its files have %d bytes, more than the %s a mod may have", name, total, infile.Size(MaxModBytes))
 		}
-		if _, top := files[scripting.ManifestName]; top {
+		if _, top := files[mod.ManifestName]; top {
 			folder := path.Base(name)
 			if folder == "." || folder == "/" || folder == ".." {
 				folder = "mod"
@@ -180,14 +180,14 @@ func unzip(zr *zip.Reader, name string) (fs.FS, error) {
 	return memFS(out)
 }
 
-// memFS is scripting.MemFS.
-func memFS(files map[string][]byte) (fs.FS, error) { return scripting.MemFS(files) }
+// memFS is mod.MemFS.
+func memFS(files map[string][]byte) (fs.FS, error) { return mod.MemFS(files) }
 
 // modRoot finds the mod's folder in fsys: "." when the manifest is at the
 // top, else the one folder at the top that holds it (a picked folder, or
 // a zip of one).
 func modRoot(fsys fs.FS) (string, error) {
-	if _, err := fs.Stat(fsys, scripting.ManifestName); err == nil {
+	if _, err := fs.Stat(fsys, mod.ManifestName); err == nil {
 		return ".", nil
 	}
 	entries, err := fs.ReadDir(fsys, ".")
@@ -197,7 +197,7 @@ func modRoot(fsys fs.FS) (string, error) {
 	var dirs []string
 	for _, e := range entries {
 		if e.IsDir() {
-			if _, err := fs.Stat(fsys, path.Join(e.Name(), scripting.ManifestName)); err == nil {
+			if _, err := fs.Stat(fsys, path.Join(e.Name(), mod.ManifestName)); err == nil {
 				dirs = append(dirs, e.Name())
 			}
 		}
@@ -205,7 +205,7 @@ func modRoot(fsys fs.FS) (string, error) {
 	sort.Strings(dirs)
 	switch len(dirs) {
 	case 0:
-		return "", fmt.Errorf("not a mod: it has no %s", scripting.ManifestName)
+		return "", fmt.Errorf("not a mod: it has no %s", mod.ManifestName)
 	case 1:
 		return dirs[0], nil
 	}

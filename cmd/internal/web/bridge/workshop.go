@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 	"github.com/mod2048/mod2048/scripting/scaffold"
 	"github.com/mod2048/mod2048/scripting/session"
 	"github.com/mod2048/mod2048/scripting/session/fixture"
@@ -249,7 +250,7 @@ var zipDate = time.Date(1980, time.January, 1, 0, 0, 0, 0, time.UTC)
 
 // tryMod loads the mod src and starts a game with it, of the first
 // ruleset its manifest names: a Lua error at its load shows now.
-func tryMod(src ModSource) (*scripting.Mod, error) {
+func tryMod(src ModSource) (*mod.Mod, error) {
 	m, err := src.load()
 	if err != nil {
 		return nil, modError(err, 0)
@@ -292,9 +293,9 @@ func UnpackMod(src ModSource) Reply {
 		return fail(err)
 	}
 	name := path.Base(root)
-	if m, err := scripting.LoadModFS(mustSub(fsys, root), name); err == nil {
+	if m, err := mod.LoadFS(mustSub(fsys, root), name); err == nil {
 		name = m.ID()
-	} else if id := manifestID.FindStringSubmatch(out[scripting.ManifestName]); id != nil {
+	} else if id := manifestID.FindStringSubmatch(out[mod.ManifestName]); id != nil {
 		name = id[1]
 	}
 	return Reply{Files: out, Name: name}

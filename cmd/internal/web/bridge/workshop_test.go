@@ -419,7 +419,7 @@ func TestRecordCaseRefused(t *testing.T) {
 }
 
 // TestLoadErrorsLocated: each kind of load error reaches the page with its
-// place as values (scripting.FileError's, read without parsing text), and
+// place as values (mod.FileError's, read without parsing text), and
 // its message names the place once.
 func TestLoadErrorsLocated(t *testing.T) {
 	base := newMod(t, "cursed_row")

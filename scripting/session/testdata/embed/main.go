@@ -10,7 +10,7 @@ import (
 
 	"github.com/mod2048/mod2048/config"
 	"github.com/mod2048/mod2048/engine"
-	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 	"github.com/mod2048/mod2048/scripting/session"
 )
 
@@ -26,9 +26,9 @@ func run(modDirs []string) error {
 	if err != nil {
 		return err
 	}
-	var mods []*scripting.Mod
+	var mods []*mod.Mod
 	for _, dir := range modDirs {
-		m, err := scripting.LoadMod(dir)
+		m, err := mod.Load(dir)
 		if err != nil {
 			return err
 		}

@@ -13,7 +13,15 @@ import (
 	"github.com/mod2048/mod2048/engine"
 	"github.com/mod2048/mod2048/mods"
 	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 )
+
+// manifestHead is the smallest valid manifest (as in package mod's tests).
+const manifestHead = `id = "m"
+name = "M"
+version = "1.0.0"
+api_version = 1
+`
 
 // TestLoadModFSShipped loads every shipped mod from the embedded files and
 // from disk: the same manifest and settings, and the same game when played.
@@ -28,11 +36,11 @@ func TestLoadModFSShipped(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			fromFS, err := scripting.LoadModFS(sub, "mods/"+id)
+			fromFS, err := mod.LoadFS(sub, "mods/"+id)
 			if err != nil {
 				t.Fatal(err)
 			}
-			fromDisk, err := scripting.LoadMod(filepath.Join("..", "mods", id))
+			fromDisk, err := mod.Load(filepath.Join("..", "mods", id))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -86,7 +94,7 @@ func TestLoadModFSZip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := scripting.LoadModFS(zr, "upload.zip")
+	m, err := mod.LoadFS(zr, "upload.zip")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,27 +108,27 @@ func TestLoadModFSZip(t *testing.T) {
 // TestLoadModFSErrors: what a folder of files refuses, named as for a mod
 // on disk.
 func TestLoadModFSErrors(t *testing.T) {
-	big := strings.Repeat("-- x\n", scripting.MaxSource/5+1)
+	big := strings.Repeat("-- x\n", mod.MaxSource/5+1)
 	for _, tc := range []struct {
 		name  string
 		files fstest.MapFS
-		want  string // in the error of LoadModFS, else of the game's start
+		want  string // in the error of mod.LoadFS, else of the game's start
 	}{
 		{"no manifest", fstest.MapFS{"main.lua": {}}, "up: not a mod: it has no mod.toml"},
 		{"no entry", fstest.MapFS{"mod.toml": {Data: []byte(manifestHead)}}, "entry: main.lua: no such file"},
 		{"bad key", fstest.MapFS{"mod.toml": {Data: []byte(manifestHead + "colour = 1\n")}, "main.lua": {}}, "up/mod.toml:5: colour: unknown key"},
 		{"manifest a folder", fstest.MapFS{"mod.toml/x": {}}, "a folder, not a regular file"},
-		{"huge manifest", fstest.MapFS{"mod.toml": {Data: []byte(manifestHead + strings.Repeat("#", scripting.MaxManifest))}, "main.lua": {}}, "more than the limit"},
+		{"huge manifest", fstest.MapFS{"mod.toml": {Data: []byte(manifestHead + strings.Repeat("#", mod.MaxManifest))}, "main.lua": {}}, "more than the limit"},
 		{"huge source", fstest.MapFS{"mod.toml": {Data: []byte(manifestHead)}, "main.lua": {Data: []byte(big)}}, "main.lua: "},
 		{"escape", fstest.MapFS{"mod.toml": {Data: []byte(manifestHead)}, "main.lua": {Data: []byte(`require("../x")`)}}, "require"},
 		{"lua error", fstest.MapFS{"mod.toml": {Data: []byte(manifestHead)}, "main.lua": {Data: []byte(`error("boom")`)}}, "boom"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m, err := scripting.LoadModFS(tc.files, "up")
+			m, err := mod.LoadFS(tc.files, "up")
 			if err == nil {
 				g := seededGame(t, 1)
 				var h *scripting.Host
-				h, err = scripting.NewHost([]*scripting.Mod{m}, g.Rules(), g.Options(), scripting.DefaultLimits())
+				h, err = scripting.NewHost([]*mod.Mod{m}, g.Rules(), g.Options(), scripting.DefaultLimits())
 				if err == nil {
 					h.Close()
 				}
@@ -130,7 +138,7 @@ func TestLoadModFSErrors(t *testing.T) {
 			}
 		})
 	}
-	if _, err := scripting.LoadModFS(nil, "x"); err == nil {
-		t.Fatal("LoadModFS(nil) succeeded")
+	if _, err := mod.LoadFS(nil, "x"); err == nil {
+		t.Fatal("mod.LoadFS(nil) succeeded")
 	}
 }

@@ -1,4 +1,4 @@
-package scripting_test
+package mod_test
 
 import (
 	"errors"
@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 )
 
 // manifestHead is the smallest valid manifest: four lines, so a key added
@@ -26,7 +26,7 @@ api_version = 1
 func writeManifest(t *testing.T, src string, files ...string) (dir, path string) {
 	t.Helper()
 	dir = t.TempDir()
-	path = filepath.Join(dir, scripting.ManifestName)
+	path = filepath.Join(dir, mod.ManifestName)
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -153,9 +153,9 @@ func TestLoadModErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir, path := writeManifest(t, tt.src, tt.files...)
-			m, err := scripting.LoadMod(dir)
+			m, err := mod.Load(dir)
 			if err == nil {
-				t.Fatalf("LoadMod = %+v, want an error", m.Manifest)
+				t.Fatalf("mod.Load = %+v, want an error", m.Manifest)
 			}
 			msg := err.Error()
 			if !strings.HasPrefix(msg, path) {
@@ -171,8 +171,8 @@ func TestLoadModErrors(t *testing.T) {
 			}
 			// The place is a value: the line and column of where, and the
 			// key when it names one.
-			var fe *scripting.FileError
-			if !errors.As(err, &fe) || fe.File != scripting.ManifestName {
+			var fe *mod.FileError
+			if !errors.As(err, &fe) || fe.File != mod.ManifestName {
 				t.Fatalf("error %q is no *FileError of the manifest: %#v", msg, fe)
 			}
 			place := strings.Split(strings.TrimSuffix(tt.where, ": "), ": ")
@@ -202,9 +202,9 @@ func TestLoadModMissingKeys(t *testing.T) {
 				}
 			}
 			dir, path := writeManifest(t, strings.Join(kept, "\n")+"\n")
-			_, err := scripting.LoadMod(dir)
+			_, err := mod.Load(dir)
 			if err == nil {
-				t.Fatal("LoadMod: want an error")
+				t.Fatal("mod.Load: want an error")
 			}
 			if !strings.HasPrefix(err.Error(), path) || !strings.Contains(err.Error(), " "+key+": ") {
 				t.Errorf("error %q: want the manifest's path and the key %s", err, key)
@@ -217,9 +217,9 @@ func TestLoadModMissingKeys(t *testing.T) {
 // manifest has no line 0.
 func TestLoadModMissingKeyLine(t *testing.T) {
 	dir, path := writeManifest(t, "name = \"M\"\nversion = \"1\"\napi_version = 1\n")
-	_, err := scripting.LoadMod(dir)
+	_, err := mod.Load(dir)
 	if err == nil || strings.HasPrefix(err.Error(), path+":0:") {
-		t.Errorf("LoadMod: %v: want an error without line 0", err)
+		t.Errorf("mod.Load: %v: want an error without line 0", err)
 	}
 }
 
@@ -227,17 +227,17 @@ func TestLoadModMissingKeyLine(t *testing.T) {
 // conflicts key.
 func TestLoadModBadConflict(t *testing.T) {
 	dir, path := writeManifest(t, manifestHead+"conflicts = [\"Other\"]\n")
-	_, err := scripting.LoadMod(dir)
+	_, err := mod.Load(dir)
 	if err == nil || !strings.HasPrefix(err.Error(), path+":5: conflicts: ") {
-		t.Errorf("LoadMod: %v: want it to start with %s:5: conflicts: ", err, path)
+		t.Errorf("mod.Load: %v: want it to start with %s:5: conflicts: ", err, path)
 	}
 }
 
 // TestLoadModSettingsNotATable: settings = 3 is not a table of settings.
 func TestLoadModSettingsNotATable(t *testing.T) {
 	dir, _ := writeManifest(t, manifestHead+"settings = 3\n")
-	if m, err := scripting.LoadMod(dir); err == nil {
-		t.Errorf("LoadMod = %+v, want an error", m.Manifest)
+	if m, err := mod.Load(dir); err == nil {
+		t.Errorf("mod.Load = %+v, want an error", m.Manifest)
 	}
 }
 
@@ -246,13 +246,13 @@ func TestLoadModNotAMod(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "main.lua"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err := scripting.LoadMod(dir)
+	_, err := mod.Load(dir)
 	if err == nil || !strings.Contains(err.Error(), dir+": not a mod: it has no mod.toml") {
-		t.Errorf("LoadMod(folder without a manifest) = %v, want \"%s: not a mod: it has no mod.toml\"", err, dir)
+		t.Errorf("mod.Load(folder without a manifest) = %v, want \"%s: not a mod: it has no mod.toml\"", err, dir)
 	}
-	_, err = scripting.LoadMod(filepath.Join(dir, "nowhere"))
+	_, err = mod.Load(filepath.Join(dir, "nowhere"))
 	if err == nil || !strings.Contains(err.Error(), "not a mod") {
-		t.Errorf("LoadMod(missing folder) = %v, want \"not a mod\"", err)
+		t.Errorf("mod.Load(missing folder) = %v, want \"not a mod\"", err)
 	}
 }
 
@@ -292,17 +292,17 @@ default = "hi there"
 description = "A label."
 `
 	dir, _ := writeManifest(t, src, "src/start.lua")
-	m, err := scripting.LoadMod(dir)
+	m, err := mod.Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	f := func(v float64) *float64 { return &v }
-	want := scripting.Manifest{
+	want := mod.Manifest{
 		ID: "full_mod2", Name: "Full Mod", Version: "2.3.4", APIVersion: 1,
 		Description: "Uses every key.", Entry: "src/start.lua",
 		Rulesets: []string{"classic", "cellular"}, Priority: -7,
 		Depends: []string{"base", "lib_x"}, Conflicts: []string{"rival"},
-		Settings: map[string]scripting.Setting{
+		Settings: map[string]mod.Setting{
 			"count": {Type: "int", Default: int64(3), Min: f(1), Max: f(10), Description: "How many."},
 			"ratio": {Type: "number", Default: int64(2), Min: f(0.5), Max: f(2)},
 			"on":    {Type: "bool", Default: true},
@@ -322,7 +322,7 @@ description = "A label."
 
 	// The smallest manifest: entry defaults to main.lua, no settings.
 	dir, _ = writeManifest(t, manifestHead)
-	m, err = scripting.LoadMod(dir)
+	m, err = mod.Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -331,12 +331,12 @@ description = "A label."
 	}
 }
 
-// mod returns a mod for Order: only its manifest matters.
-func mod(id string, priority int, depends ...string) *scripting.Mod {
-	return &scripting.Mod{Dir: "/mods/" + id, Manifest: scripting.Manifest{ID: id, Priority: priority, Depends: depends}}
+// newMod returns a mod for Order: only its manifest matters.
+func newMod(id string, priority int, depends ...string) *mod.Mod {
+	return &mod.Mod{Dir: "/mods/" + id, Manifest: mod.Manifest{ID: id, Priority: priority, Depends: depends}}
 }
 
-func ids(mods []*scripting.Mod) string {
+func ids(mods []*mod.Mod) string {
 	var out []string
 	for _, m := range mods {
 		out = append(out, m.ID())
@@ -347,26 +347,26 @@ func ids(mods []*scripting.Mod) string {
 func TestOrder(t *testing.T) {
 	tests := []struct {
 		name string
-		mods []*scripting.Mod
+		mods []*mod.Mod
 		want string
 	}{
 		{"none", nil, ""},
-		{"by id", []*scripting.Mod{mod("c", 0), mod("a", 0), mod("b", 0)}, "a b c"},
-		{"priority higher first", []*scripting.Mod{mod("a", 0), mod("b", 5), mod("c", -1), mod("d", 5)}, "b d a c"},
-		{"dependency first despite priority", []*scripting.Mod{mod("a", 10, "z"), mod("z", -10)}, "z a"},
-		{"dependency first despite id", []*scripting.Mod{mod("a", 0, "b"), mod("b", 0)}, "b a"},
-		{"chain", []*scripting.Mod{mod("a", 0, "b"), mod("b", 0, "c"), mod("c", 0)}, "c b a"},
+		{"by id", []*mod.Mod{newMod("c", 0), newMod("a", 0), newMod("b", 0)}, "a b c"},
+		{"priority higher first", []*mod.Mod{newMod("a", 0), newMod("b", 5), newMod("c", -1), newMod("d", 5)}, "b d a c"},
+		{"dependency first despite priority", []*mod.Mod{newMod("a", 10, "z"), newMod("z", -10)}, "z a"},
+		{"dependency first despite id", []*mod.Mod{newMod("a", 0, "b"), newMod("b", 0)}, "b a"},
+		{"chain", []*mod.Mod{newMod("a", 0, "b"), newMod("b", 0, "c"), newMod("c", 0)}, "c b a"},
 		// gamma (10) goes first by priority, after its dependency alpha;
 		// then beta (5); delta needs beta and gamma, both loaded by then.
-		{"mixed", []*scripting.Mod{mod("alpha", 0), mod("beta", 5), mod("gamma", 10, "alpha"), mod("delta", 20, "beta", "gamma")},
+		{"mixed", []*mod.Mod{newMod("alpha", 0), newMod("beta", 5), newMod("gamma", 10, "alpha"), newMod("delta", 20, "beta", "gamma")},
 			"alpha gamma beta delta"},
 		// a mod's own dependencies load by priority, then id.
-		{"dependencies by priority", []*scripting.Mod{mod("top", 0, "x", "y", "w"), mod("w", 0), mod("x", 1), mod("y", 1)}, "x y w top"},
-		{"diamond", []*scripting.Mod{mod("d", 0, "b", "c"), mod("b", 0, "a"), mod("c", 0, "a"), mod("a", 0)}, "a b c d"},
+		{"dependencies by priority", []*mod.Mod{newMod("top", 0, "x", "y", "w"), newMod("w", 0), newMod("x", 1), newMod("y", 1)}, "x y w top"},
+		{"diamond", []*mod.Mod{newMod("d", 0, "b", "c"), newMod("b", 0, "a"), newMod("c", 0, "a"), newMod("a", 0)}, "a b c d"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := scripting.Order(tt.mods, "classic")
+			got, err := mod.Order(tt.mods, "classic")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -375,8 +375,8 @@ func TestOrder(t *testing.T) {
 			}
 			// The order does not depend on the order the mods come in.
 			for i := range tt.mods {
-				rot := append(append([]*scripting.Mod(nil), tt.mods[i:]...), tt.mods[:i]...)
-				got, err := scripting.Order(rot, "classic")
+				rot := append(append([]*mod.Mod(nil), tt.mods[i:]...), tt.mods[:i]...)
+				got, err := mod.Order(rot, "classic")
 				if err != nil || ids(got) != tt.want {
 					t.Errorf("Order(rotated by %d) = %q, %v; want %q", i, ids(got), err, tt.want)
 				}
@@ -386,32 +386,32 @@ func TestOrder(t *testing.T) {
 }
 
 func TestOrderErrors(t *testing.T) {
-	for_ := func(m *scripting.Mod, rulesets ...string) *scripting.Mod {
+	for_ := func(m *mod.Mod, rulesets ...string) *mod.Mod {
 		m.Manifest.Rulesets = rulesets
 		return m
 	}
-	conflicting := func(m *scripting.Mod, ids ...string) *scripting.Mod {
+	conflicting := func(m *mod.Mod, ids ...string) *mod.Mod {
 		m.Manifest.Conflicts = ids
 		return m
 	}
-	dup := mod("a", 0)
+	dup := newMod("a", 0)
 	dup.Dir = "/elsewhere/a"
 	tests := []struct {
 		name string
-		mods []*scripting.Mod
+		mods []*mod.Mod
 		want string
 	}{
-		{"missing dependency", []*scripting.Mod{mod("a", 0, "b")}, "mod a depends on mod b, which is not loaded"},
-		{"conflict", []*scripting.Mod{conflicting(mod("a", 0), "b"), mod("b", 0)}, "mod a conflicts with mod b; load one of them"},
-		{"cycle of two", []*scripting.Mod{mod("a", 0, "b"), mod("b", 0, "a")}, "mods depend on each other in a cycle: a → b → a"},
-		{"cycle of three", []*scripting.Mod{mod("b", 0, "c"), mod("c", 0, "a"), mod("a", 0, "b")}, "cycle: a → b → c → a"},
-		{"self", []*scripting.Mod{mod("a", 0, "a")}, "cycle: a → a"},
-		{"duplicate", []*scripting.Mod{mod("a", 0), dup}, "mod a is loaded twice (/mods/a and /elsewhere/a)"},
-		{"other ruleset", []*scripting.Mod{mod("b", 0), for_(mod("a", 0), "cellular")}, "mod a is for the cellular ruleset, not classic"},
+		{"missing dependency", []*mod.Mod{newMod("a", 0, "b")}, "mod a depends on mod b, which is not loaded"},
+		{"conflict", []*mod.Mod{conflicting(newMod("a", 0), "b"), newMod("b", 0)}, "mod a conflicts with mod b; load one of them"},
+		{"cycle of two", []*mod.Mod{newMod("a", 0, "b"), newMod("b", 0, "a")}, "mods depend on each other in a cycle: a → b → a"},
+		{"cycle of three", []*mod.Mod{newMod("b", 0, "c"), newMod("c", 0, "a"), newMod("a", 0, "b")}, "cycle: a → b → c → a"},
+		{"self", []*mod.Mod{newMod("a", 0, "a")}, "cycle: a → a"},
+		{"duplicate", []*mod.Mod{newMod("a", 0), dup}, "mod a is loaded twice (/mods/a and /elsewhere/a)"},
+		{"other ruleset", []*mod.Mod{newMod("b", 0), for_(newMod("a", 0), "cellular")}, "mod a is for the cellular ruleset, not classic"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := scripting.Order(tt.mods, "classic")
+			got, err := mod.Order(tt.mods, "classic")
 			if err == nil {
 				t.Fatalf("Order = %q, want an error", ids(got))
 			}
@@ -421,7 +421,7 @@ func TestOrderErrors(t *testing.T) {
 		})
 	}
 	// A mod for both rulesets, or for the one played, is fine.
-	if _, err := scripting.Order([]*scripting.Mod{for_(mod("a", 0), "classic", "cellular"), for_(mod("b", 0), "cellular")}, "cellular"); err != nil {
+	if _, err := mod.Order([]*mod.Mod{for_(newMod("a", 0), "classic", "cellular"), for_(newMod("b", 0), "cellular")}, "cellular"); err != nil {
 		t.Errorf("Order(mods for cellular, cellular): %v", err)
 	}
 }
@@ -429,8 +429,8 @@ func TestOrderErrors(t *testing.T) {
 // TestOrderCycleNamesOnlyTheCycle: a cycle met through a mod outside it
 // lists the cycle, not the way in.
 func TestOrderCycleNamesOnlyTheCycle(t *testing.T) {
-	mods := []*scripting.Mod{mod("c", 5, "a"), mod("a", 0, "b"), mod("b", 0, "a")}
-	_, err := scripting.Order(mods, "classic")
+	mods := []*mod.Mod{newMod("c", 5, "a"), newMod("a", 0, "b"), newMod("b", 0, "a")}
+	_, err := mod.Order(mods, "classic")
 	if err == nil || !strings.Contains(err.Error(), "cycle: a → b → a") {
 		t.Fatalf("Order: %v, want the cycle a → b → a", err)
 	}
@@ -489,7 +489,7 @@ default = "Down"
 	}
 	for _, tt := range tests {
 		t.Run(tt.name+"="+tt.text, func(t *testing.T) {
-			m, err := scripting.LoadMod(dir)
+			m, err := mod.Load(dir)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,4 +1,4 @@
-package scripting
+package mod
 
 import (
 	"errors"
@@ -7,37 +7,38 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/mod2048/mod2048/config/infile"
 )
 
-// LoadModFS reads and checks the mod whose folder is fsys: a mod embedded
+// LoadFS reads and checks the mod whose folder is fsys: a mod embedded
 // in the program, read from a zip, or given file by file (the browser
 // game's mods). name names the mod's folder in messages and becomes its
 // Dir; nothing is read from disk, then or when the mod runs. Its files are
 // read with the limits of a folder's (MaxManifest, MaxSource), and only a
 // regular file is read.
-func LoadModFS(fsys fs.FS, name string) (*Mod, error) {
+func LoadFS(fsys fs.FS, name string) (*Mod, error) {
 	if fsys == nil {
-		return nil, errors.New("LoadModFS: no files")
+		return nil, errors.New("mod.LoadFS: no files")
 	}
 	if name == "" {
 		name = "."
 	}
-	return loadMod(name, fsys)
+	return load(name, fsys)
 }
 
 // readFile reads the file rel (slash-separated) of the mod's folder, with
-// at most limit bytes: from its files (LoadModFS), or from disk, where a
+// at most limit bytes: from its files (LoadFS), or from disk, where a
 // file that lies (or links) outside the folder is refused. The error does
 // not name the file.
 //
 // A file of Dir is read once and kept (up to maxKeptSource bytes a mod):
 // every game of a lab run, and every host of a session, runs the code the
-// first one read, even while the folder is edited; a reload (LoadMod
+// first one read, even while the folder is edited; a reload (Load
 // again) reads it anew.
-func (m *Mod) readFile(rel string, limit int64) ([]byte, error) {
+func (m *Mod) ReadFile(rel string, limit int64) ([]byte, error) {
 	if m.files != nil {
 		return readFS(m.files, rel, limit)
 	}
@@ -152,4 +153,21 @@ func unwrapPath(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// insideDir returns the path of rel inside dir, following links, or an
+// error when it does not exist or resolves outside dir.
+func insideDir(dir, rel string) (string, error) {
+	root, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return "", errors.New("the mod's folder cannot be read")
+	}
+	path, err := filepath.EvalSymlinks(filepath.Join(root, filepath.FromSlash(rel)))
+	if err != nil {
+		return "", errors.New("no such file in the mod's folder")
+	}
+	if r, err := filepath.Rel(root, path); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return "", errors.New("it lies outside the mod's folder")
+	}
+	return path, nil
 }

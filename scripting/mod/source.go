@@ -1,4 +1,4 @@
-package scripting
+package mod
 
 import (
 	"fmt"
@@ -15,9 +15,9 @@ const (
 	MaxNesting = 200       // nested blocks, brackets and table constructors
 )
 
-// checkSource refuses a Lua file too large or nested too deep to compile
+// CheckSource refuses a Lua file too large or nested too deep to compile
 // within a mod's budget.
-func checkSource(src string) error {
+func CheckSource(src string) error {
 	if len(src) > MaxSource {
 		return fmt.Errorf("the file has %d bytes, more than the %d a mod's file may have", len(src), MaxSource)
 	}

@@ -1,4 +1,4 @@
-package scripting_test
+package mod_test
 
 import (
 	"errors"
@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 )
 
 // FuzzManifest: any mod.toml loads or is refused with a *FileError of the
@@ -15,8 +15,11 @@ import (
 // place; it never panics. The corpus starts from every shipped and guide
 // mod's manifest.
 func FuzzManifest(f *testing.F) {
-	for _, glob := range []string{"../mods/*/mod.toml", "testdata/guide/*/mod.toml"} {
+	for _, glob := range []string{"../../mods/*/mod.toml", "../testdata/guide/*/mod.toml"} {
 		paths, _ := filepath.Glob(glob)
+		if len(paths) == 0 {
+			f.Fatalf("no manifest matches %s to start the corpus from", glob)
+		}
 		for _, p := range paths {
 			data, err := os.ReadFile(p)
 			if err != nil {
@@ -28,19 +31,19 @@ func FuzzManifest(f *testing.F) {
 	f.Add(manifestHead + "[settings.x]\ntype = \"choice\"\nchoices = [\"a\", 1]\ndefault = \"a\"\n")
 	f.Add(manifestHead + "rulesets = [\"classic\"")
 	f.Fuzz(func(t *testing.T, manifest string) {
-		fsys, err := scripting.MemFS(map[string][]byte{"mod.toml": []byte(manifest), "main.lua": nil})
+		fsys, err := mod.MemFS(map[string][]byte{"mod.toml": []byte(manifest), "main.lua": nil})
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, err := scripting.LoadModFS(fsys, "m")
+		m, err := mod.LoadFS(fsys, "m")
 		if err == nil {
 			if m.ID() == "" || m.Manifest.Entry == "" {
 				t.Fatalf("a mod without an id or an entry: %+v", m.Manifest)
 			}
 			return
 		}
-		var fe *scripting.FileError
-		if !errors.As(err, &fe) || fe.File != scripting.ManifestName {
+		var fe *mod.FileError
+		if !errors.As(err, &fe) || fe.File != mod.ManifestName {
 			t.Fatalf("%q: %v (%T) is no *FileError of the manifest", manifest, err, err)
 		}
 		if fe.Line < 0 || fe.Line > strings.Count(manifest, "\n")+1 || fe.Column < 0 {

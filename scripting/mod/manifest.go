@@ -1,4 +1,4 @@
-package scripting
+package mod
 
 import (
 	"errors"
@@ -14,7 +14,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
-	"github.com/mod2048/mod2048/config"
+	"github.com/mod2048/mod2048/config/tomlkeys"
 )
 
 // manifestType returns the Go type of the Manifest's field (or a setting's
@@ -130,21 +130,14 @@ func idOf(doc map[string]any) string {
 	return id
 }
 
-// APIVersion is the version of the mod API this host offers. A mod names the
-// version it was written for in its manifest; a mod for a later version is
-// refused. Features added within a version are listed by Features.
+// APIVersion is the version of the mod API that this program's host
+// (package scripting) offers. A mod names the version it was written for in
+// its manifest; a mod for a later version is refused. Features added within
+// a version are listed by the host (scripting.Features).
 //
 // Version 2 adds the tick payload's moves and merged (tile motions); a
 // version-1 mod plays as before, without them.
 const APIVersion = 2
-
-// featureNames lists what this host offers, for mods that check before they use
-// something (as Luanti's core.features): game.features in Lua.
-var featureNames = []string{"hooks", "markers", "storage", "random", "settings", "require", "log", "motions", "start", "follow", "counters", "expire", "notify", "cells", "edits"}
-
-// featuresV2 are the features of API version 2: a version-1 mod does not
-// see them.
-var featuresV2 = []string{"motions", "start", "follow", "counters", "expire", "notify", "cells", "edits"}
 
 // ManifestName is the file name of a mod's manifest.
 const ManifestName = "mod.toml"
@@ -180,7 +173,7 @@ type Mod struct {
 	Manifest Manifest
 	Values   map[string]any // the settings' values (defaults, then overrides)
 	// files holds the folder's files for a mod not read from disk
-	// (LoadModFS); nil reads them from Dir.
+	// (LoadFS); nil reads them from Dir.
 	files fs.FS
 	// read keeps the files of Dir once read: every host of the mod runs
 	// the code it first read, and a replay records that code.
@@ -222,13 +215,19 @@ var (
 	moduleName = regexp.MustCompile(`^[A-Za-z0-9_]+(/[A-Za-z0-9_]+)*$`)
 )
 
-// LoadMod reads and checks the mod in dir. Errors name the manifest's file,
-// line and key.
-func LoadMod(dir string) (*Mod, error) { return loadMod(dir, nil) }
+// ValidModule reports whether name may name a Lua module of a mod's folder,
+// without its .lua: words of letters, digits and _, separated by slashes.
+// The manifest's entry is checked by it, and so is the name a mod passes to
+// require.
+func ValidModule(name string) bool { return moduleName.MatchString(name) }
 
-// loadMod reads and checks the mod in dir, or in fsys when it is not nil
+// Load reads and checks the mod in dir. Errors name the manifest's file,
+// line and key.
+func Load(dir string) (*Mod, error) { return load(dir, nil) }
+
+// load reads and checks the mod in dir, or in fsys when it is not nil
 // (dir then only names it).
-func loadMod(dir string, fsys fs.FS) (*Mod, error) {
+func load(dir string, fsys fs.FS) (*Mod, error) {
 	src, err := readIn(fsys, dir, ManifestName, MaxManifest)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
@@ -252,7 +251,7 @@ func loadMod(dir string, fsys fs.FS) (*Mod, error) {
 		}
 		return nil, fe
 	}
-	lines := config.KeyLines(src)
+	lines := tomlkeys.Lines(src)
 	bad := func(key, format string, args ...any) error {
 		return &FileError{Mod: idOf(raw), Dir: dir, File: ManifestName, Line: lines[key], Key: key, Message: fmt.Sprintf(format, args...)}
 	}
@@ -265,8 +264,8 @@ func loadMod(dir string, fsys fs.FS) (*Mod, error) {
 		if !ok {
 			return nil, bad(key, "unknown key")
 		}
-		if want := tomlKind(t); !fits(config.ValueAt(raw, k), t) {
-			return nil, bad(key, "want %s, got %s", want, tomlKindOf(config.ValueAt(raw, k)))
+		if want := tomlKind(t); !fits(tomlkeys.ValueAt(raw, k), t) {
+			return nil, bad(key, "want %s, got %s", want, tomlKindOf(tomlkeys.ValueAt(raw, k)))
 		}
 	}
 	var m Manifest
@@ -288,7 +287,7 @@ func loadMod(dir string, fsys fs.FS) (*Mod, error) {
 	if m.Entry == "" {
 		m.Entry = "main.lua"
 	}
-	if !strings.HasSuffix(m.Entry, ".lua") || !moduleName.MatchString(strings.TrimSuffix(m.Entry, ".lua")) {
+	if !strings.HasSuffix(m.Entry, ".lua") || !ValidModule(strings.TrimSuffix(m.Entry, ".lua")) {
 		return nil, bad("entry", "%q is not a Lua file inside the mod's folder", m.Entry)
 	}
 	for _, r := range m.Rulesets {
@@ -413,7 +412,7 @@ func Order(mods []*Mod, ruleset string) ([]*Mod, error) {
 		byID[m.ID()] = m
 	}
 	for _, m := range mods {
-		if len(m.Manifest.Rulesets) > 0 && !contains(m.Manifest.Rulesets, ruleset) {
+		if len(m.Manifest.Rulesets) > 0 && !slices.Contains(m.Manifest.Rulesets, ruleset) {
 			return nil, fmt.Errorf("mod %s is for the %s ruleset, not %s", m.ID(), strings.Join(m.Manifest.Rulesets, " and "), ruleset)
 		}
 		for _, d := range m.Manifest.Depends {
@@ -476,13 +475,4 @@ func Order(mods []*Mod, ruleset string) ([]*Mod, error) {
 		}
 	}
 	return out, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

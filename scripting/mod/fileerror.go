@@ -1,4 +1,4 @@
-package scripting
+package mod
 
 import (
 	"fmt"
@@ -8,12 +8,12 @@ import (
 
 // FileError is an error about a place in a mod's files, with the place as
 // values: a manifest that does not parse or check, a file that cannot be
-// read, and (through ModError's As) a Lua file that does not compile or
-// fails as the mod loads. errors.As finds it in every such error that
-// LoadMod, LoadModFS, LoadModSources and NewHost return, so that a
-// frontend reads where an error is without reading its text:
+// read, and (through scripting.ModError's As) a Lua file that does not
+// compile or fails as the mod loads. errors.As finds it in every such
+// error that Load, LoadFS, LoadSources and scripting.NewHost return, so
+// that a frontend reads where an error is without reading its text:
 //
-//	var fe *scripting.FileError
+//	var fe *mod.FileError
 //	if errors.As(err, &fe) {
 //		jumpTo(fe.File, fe.Line, fe.Column)
 //	}

@@ -1,4 +1,4 @@
-package scripting
+package mod
 
 import (
 	"archive/zip"
@@ -16,7 +16,7 @@ import (
 )
 
 // MaxSourcesFiles and MaxSourcesBytes bound the files Sources gathers and
-// LoadModSources takes: a mod's manifest and Lua files.
+// LoadSources takes: a mod's manifest and Lua files.
 const (
 	MaxSourcesFiles = 256
 	MaxSourcesBytes = 16 << 20
@@ -25,7 +25,7 @@ const (
 // Sources returns the mod's own files, the ones that make its behaviour
 // (its manifest and every Lua file of its folder), by slash-separated path,
 // as they are now: what a replay carries so that it plays back anywhere
-// (LoadModSources loads them). A Lua file over MaxSource bytes, which no
+// (LoadSources loads them). A Lua file over MaxSource bytes, which no
 // host would load, is left out.
 func (m *Mod) Sources() (map[string]string, error) {
 	out := map[string]string{}
@@ -35,7 +35,7 @@ func (m *Mod) Sources() (map[string]string, error) {
 		if rel == ManifestName {
 			limit = MaxManifest
 		}
-		data, err := m.readFile(rel, limit)
+		data, err := m.ReadFile(rel, limit)
 		if err != nil {
 			if rel != ManifestName && isTooLarge(err) {
 				return nil
@@ -95,12 +95,12 @@ func isTooLarge(err error) bool {
 }
 
 // FromFiles reports whether the mod was loaded from files in memory
-// (LoadModFS, LoadModSources) rather than a folder on disk.
+// (LoadFS, LoadSources) rather than a folder on disk.
 func (m *Mod) FromFiles() bool { return m.files != nil }
 
-// LoadModSources loads a mod from its files (Sources), by slash-separated
+// LoadSources loads a mod from its files (Sources), by slash-separated
 // path; name names it in messages (the folder it was recorded from).
-func LoadModSources(files map[string]string, name string) (*Mod, error) {
+func LoadSources(files map[string]string, name string) (*Mod, error) {
 	if len(files) > MaxSourcesFiles {
 		return nil, fmt.Errorf("%s: %d files, more than %d", name, len(files), MaxSourcesFiles)
 	}
@@ -120,7 +120,7 @@ func LoadModSources(files map[string]string, name string) (*Mod, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := LoadModFS(fsys, ".")
+	m, err := LoadFS(fsys, ".")
 	if err != nil {
 		return nil, err
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mod2048/mod2048/engine"
 	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 )
 
 // within runs f and fails the test if it does not return in 10 s: a mod's
@@ -29,10 +30,10 @@ func within(t *testing.T, what string, f func() error) error {
 	}
 }
 
-// TestModFilesNotRegular: a mod's mod.toml or Lua file that is a named
-// pipe, a device or a huge file is refused at once with an error naming
-// it. Before, a pipe hung `play --mod` and a link to /dev/zero filled the
-// memory.
+// TestModFilesNotRegular: a mod's Lua file that is a named pipe, a device
+// or a huge file is refused at once with an error naming it. Before, a
+// pipe hung `play --mod` and a link to /dev/zero filled the memory. (Package
+// mod's TestManifestNotRegular does the same for a mod.toml.)
 func TestModFilesNotRegular(t *testing.T) {
 	fifo := func(path string) {
 		os.Remove(path)
@@ -53,47 +54,25 @@ func TestModFilesNotRegular(t *testing.T) {
 			}
 		}
 	}
-	manifests := []struct {
-		name string
-		make func(string)
-		want string
-	}{
-		{"fifo", fifo, "mod.toml: a named pipe, not a regular file"},
-		{"zero", zero, "mod.toml: a character device, not a regular file"},
-		{"huge", huge(scripting.MaxManifest), "mod.toml: 65540 bytes, more than the limit of 64 KiB"},
-	}
-	for _, tt := range manifests {
-		dir := writeMod(t, "pipes", "", map[string]string{"main.lua": "-- nothing\n"})
-		path := filepath.Join(dir, scripting.ManifestName)
-		tt.make(path)
-		err := within(t, "LoadMod with a "+tt.name+" manifest", func() error {
-			_, err := scripting.LoadMod(dir)
-			return err
-		})
-		if err == nil || err.Error() != filepath.Join(dir, tt.want) {
-			t.Errorf("%s manifest: %v, want %q", tt.name, err, filepath.Join(dir, tt.want))
-		}
-	}
-
 	lua := []struct {
 		name string
 		make func(string)
 		want string
 	}{
 		{"fifo", fifo, "main.lua: a named pipe, not a regular file"},
-		{"huge", huge(scripting.MaxSource), "main.lua: 262148 bytes, more than the limit of 256 KiB"},
+		{"huge", huge(mod.MaxSource), "main.lua: 262148 bytes, more than the limit of 256 KiB"},
 		// A link to /dev/zero lies outside the mod's folder.
 		{"zero", zero, "main.lua: it lies outside the mod's folder"},
 	}
 	for _, tt := range lua {
 		dir := writeMod(t, "pipes", "", map[string]string{"main.lua": "-- nothing\n", "lib.lua": "return 1\n"})
 		tt.make(filepath.Join(dir, "main.lua"))
-		m, err := scripting.LoadMod(dir)
+		m, err := mod.Load(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
 		err = within(t, "NewHost with a "+tt.name+" main.lua", func() error {
-			h, err := scripting.NewHost([]*scripting.Mod{m}, engine.NewClassic(), engine.Options{Width: 4, Height: 4, UndoLimit: 10}, scripting.DefaultLimits())
+			h, err := scripting.NewHost([]*mod.Mod{m}, engine.NewClassic(), engine.Options{Width: 4, Height: 4, UndoLimit: 10}, scripting.DefaultLimits())
 			if err == nil {
 				h.Close()
 			}
@@ -107,12 +86,12 @@ func TestModFilesNotRegular(t *testing.T) {
 	// A module required at load time is read the same way.
 	dir := writeMod(t, "pipes", "", map[string]string{"main.lua": "local lib = require(\"lib\")\n", "lib.lua": "return 1\n"})
 	fifo(filepath.Join(dir, "lib.lua"))
-	m, err := scripting.LoadMod(dir)
+	m, err := mod.Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	err = within(t, "require of a FIFO", func() error {
-		h, err := scripting.NewHost([]*scripting.Mod{m}, engine.NewClassic(), engine.Options{Width: 4, Height: 4, UndoLimit: 10}, scripting.DefaultLimits())
+		h, err := scripting.NewHost([]*mod.Mod{m}, engine.NewClassic(), engine.Options{Width: 4, Height: 4, UndoLimit: 10}, scripting.DefaultLimits())
 		if err == nil {
 			h.Close()
 		}
@@ -120,18 +99,5 @@ func TestModFilesNotRegular(t *testing.T) {
 	})
 	if err == nil || !strings.Contains(err.Error(), "lib.lua: a named pipe, not a regular file") {
 		t.Errorf("require of a FIFO: %v", err)
-	}
-}
-
-// TestManifestLimitDocumented: MODDING.md's limits table gives the
-// manifest's limit.
-func TestManifestLimitDocumented(t *testing.T) {
-	guide, err := os.ReadFile("../MODDING.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	row := "| `mod.toml` | 64 KiB |\n"
-	if scripting.MaxManifest != 64<<10 || !strings.Contains(string(guide), row) {
-		t.Errorf("MODDING.md lacks the row %q for MaxManifest %d", row, scripting.MaxManifest)
 	}
 }
