@@ -254,7 +254,9 @@ func (t *tuneRun) bounds(key string, v float64, integer bool) (lo, hi float64) {
 		l := simtune.Lever{Key: key, Int: integer}
 		takes := func(x float64) bool { return t.takes(l, x) }
 		// The bound to a thousandth of the default range, rounded inward:
-		// a refused 0 gives 0.0005, not 3.5e-19.
+		// a refused 0 gives 0.0005, not 3.5e-19; and a 0 taken is never
+		// reached by halving, which is as well: a goal of 0 a cell is no
+		// goal, which no game wins.
 		def, _ := numberLever(key, v)
 		res := (def.Hi - def.Lo) / 1000
 		if integer {
