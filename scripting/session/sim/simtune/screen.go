@@ -19,24 +19,26 @@ import (
 //   - A skill stuck at the base, winning (almost) every game or none,
 //     tells nothing of what a lever does to it there. Then that first
 //     pass is played on a third the games, and the screen moves to a
-//     pivot, the place along one lever where the first pass's curves come
-//     nearest the targets (pivot), and screens every candidate again
-//     about it: the rates are measured where they can move. The pivot's lever is
-//     then one of the levers chosen, and the search starts from it.
+//     pivot, the place along one lever where the first pass's curves
+//     come nearest the targets (pivot), and screens every candidate
+//     again about it: the rates are measured where they can move. The
+//     pivot's lever is then one of the levers chosen, and the search
+//     starts from it.
 //   - A logistic model of each skill's win is fit to the last pass's
 //     points at once, logit p = a + Σ b·(x − centre), each lever's x its
 //     place in its range (0 to 1): one intercept a skill, the centre's,
 //     and a slope a lever and skill.
 //   - The levers are chosen as a set: of every set of at most Choose
 //     levers that move a skill (the pivot's among them, and a lever a
-//     target at least, where that many move), the one whose
-//     model comes nearest the targets within the levers' ranges (the
-//     least squares of the logits' misses, plus a toll a lever, so that
-//     a lever that adds nothing is left out). A ladder needs both its
-//     level and its gap, the difference between its skills: levers that
-//     move every skill alike (a goal that every player finds as hard)
-//     cannot open or close a gap, and the set's fit says so, where a
-//     ranking by one skill's move cannot.
+//     target at least, where that many move), the one whose model comes
+//     nearest the targets within the levers' ranges (the least squares
+//     of the logits' misses, the slopes' variance over the moves asked
+//     of them, and a toll a lever, so that a lever that adds nothing is
+//     left out). A ladder needs both its level and its gap, the
+//     difference between its skills: levers that move every skill alike
+//     (a goal that every player finds as hard) cannot open or close a
+//     gap, and the set's fit says so, where a ranking by one skill's
+//     move cannot.
 type ScreenOptions struct {
 	Levers  []Lever // the candidates, each with its range and start
 	Targets []Target
