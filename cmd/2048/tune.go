@@ -245,10 +245,11 @@ func (t *tuneRun) namedLevers(list string) ([]simtune.Lever, error) {
 // bounds are a setting's own bounds (±Inf where it has none): a mod's
 // setting's from its manifest; a configuration key's, which the
 // configuration checks as it builds, found by trying values outward from
-// v (doubling the step until a value is refused, then halving the gap to
+// the lever's start (def: its default range; doubling the step until a value is refused, then halving the gap to
 // the last one taken), so that a tune never widens a range to values the
 // configuration refuses.
-func (t *tuneRun) bounds(key string, v float64, integer bool) (lo, hi float64) {
+func (t *tuneRun) bounds(def simtune.Lever) (lo, hi float64) {
+	key, v, integer := def.Key, def.Start, def.Int
 	lo, hi = math.Inf(-1), math.Inf(1)
 	if _, err := t.base.Value(key); err == nil {
 		l := simtune.Lever{Key: key, Int: integer}
@@ -257,7 +258,6 @@ func (t *tuneRun) bounds(key string, v float64, integer bool) (lo, hi float64) {
 		// a refused 0 gives 0.0005, not 3.5e-19; and a 0 taken is never
 		// reached by halving, which is as well: a goal of 0 a cell is no
 		// goal, which no game wins.
-		def, _ := numberLever(key, v)
 		res := (def.Hi - def.Lo) / 1000
 		if integer {
 			res = 1
@@ -345,7 +345,7 @@ func (t *tuneRun) lever(key string) (simtune.Lever, error) {
 	if err != nil {
 		return l, err
 	}
-	l.Min, l.Max = t.bounds(key, l.Start, l.Int)
+	l.Min, l.Max = t.bounds(l)
 	l.Lo, l.Hi = max(l.Lo, l.Min), min(l.Hi, l.Max)
 	l.Widen = true
 	return l, nil
