@@ -117,6 +117,15 @@ func (s *Settings) Threshold() int {
 	return exactCeilMul(s.Goal.PerCell, s.Width*s.Height)
 }
 
+// Played returns the settings as a game plays them, to compare: two
+// settings that make the same games return equal values. The goal a
+// cell counts only through its threshold (0.362 and 0.388 a cell on 6 × 6
+// both ask 14), so Goal.PerCell holds the threshold itself.
+func (s Settings) Played() Settings {
+	s.Goal.PerCell = float64(s.Threshold())
+	return s
+}
+
 // exactCeilMul returns ceil(x × n), with x read as its shortest decimal
 // form: 0 for x ≤ 0, NaN or n ≤ 0, and the largest int for a result that
 // does not fit (or an infinite x).

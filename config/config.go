@@ -26,6 +26,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -128,6 +129,24 @@ var ErrUnknownKey = errors.New("unknown key")
 // Origin returns where the dotted key was last set: a preset's file and
 // line, a user file's, or a flag. It is the zero Origin for a key never set.
 func (c *Config) Origin(key string) Origin { return c.origin[key] }
+
+// Clone returns a copy of the configuration that Set changes apart
+// from it.
+func (c *Config) Clone() *Config {
+	d := *c
+	d.origin, d.layers = maps.Clone(c.origin), slices.Clone(c.layers)
+	return &d
+}
+
+// Plays returns what the games of the configuration play by, to compare:
+// two configurations that make the same games return equal values. A
+// cellular goal a cell counts by its threshold (cellular.Settings.Played).
+func (c *Config) Plays() any {
+	if c.Ruleset == cellular.Name {
+		return c.Cellular.Played()
+	}
+	return c.Classic
+}
 
 // Validate checks every setting and reports every bad one (errors.Join),
 // each located where it was set.

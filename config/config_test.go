@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -182,5 +183,32 @@ func TestNearestKey(t *testing.T) {
 	}
 	if _, err := c.Value("blight"); err == nil {
 		t.Error("Value(blight), a table, gave no error")
+	}
+}
+
+// TestPlays: configurations that make the same games compare equal, a
+// goal a cell by the threshold it asks (6 × 6: 0.362 and 0.388 a cell
+// both ask 14, 0.36 asks 13); Clone's Set leaves the original as it was.
+func TestPlays(t *testing.T) {
+	base, err := Build(BuildOptions{Ruleset: "cellular", Difficulty: "mid"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := func(v string) any {
+		c := base.Clone()
+		if err := c.Set("goal.stabilize_per_cell="+v, Origin{File: "--set"}); err != nil {
+			t.Fatal(err)
+		}
+		return c.Plays()
+	}
+	if !reflect.DeepEqual(at("0.362"), at("0.388")) || reflect.DeepEqual(at("0.36"), at("0.362")) {
+		t.Error("the goal a cell is not compared by its threshold")
+	}
+	if base.Cellular.Goal.PerCell != 0.38 || base.Origin("goal.stabilize_per_cell").File == "--set" {
+		t.Errorf("a clone's Set changed the original: %v, %+v", base.Cellular.Goal.PerCell, base.Origin("goal.stabilize_per_cell"))
+	}
+	other := base.Clone()
+	if err := other.Set("spawn_alive=0.3", Origin{}); err != nil || reflect.DeepEqual(other.Plays(), base.Plays()) {
+		t.Errorf("another setting plays alike: %v", err)
 	}
 }

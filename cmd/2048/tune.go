@@ -9,6 +9,7 @@ import (
 	"maps"
 	"math"
 	"os"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -348,8 +349,69 @@ func (t *tuneRun) lever(key string) (simtune.Lever, error) {
 	l.Min, l.Max = t.bounds(l)
 	l.Lo, l.Hi = max(l.Lo, l.Min), min(l.Hi, l.Max)
 	l.Widen = true
+	l.Grid = t.grid(l)
 	return l, nil
 }
+
+// grid are the values of a configuration key's lever that play apart,
+// when its values take steps (simtune.Lever.Grid): a cellular goal a
+// cell counts only through its threshold, one step a cell of the board,
+// and a tune that read between steps asked for 0.362 a cell, the game of
+// 0.388 (6 × 6: both 14), where its model said 0.36's (13). The values
+// are tried at the lever's grain across as far as its range can widen
+// three times each way (within its bounds; at most gridSamples of
+// them), and those that play alike (config.Config.Plays) are one run,
+// stood for by its middle value, or by the start in the start's run. Nil
+// when most values play apart (a dial), and for a mod's setting, whose
+// effect only its Lua knows.
+func (t *tuneRun) grid(l simtune.Lever) []float64 {
+	if l.Int {
+		return nil
+	}
+	if _, err := t.base.Value(l.Key); err != nil {
+		return nil
+	}
+	span := l.Hi - l.Lo
+	lo, hi := max(l.Lo-7*span, l.Min), min(l.Hi+7*span, l.Max)
+	step := max(l.Grain(), (hi-lo)/gridSamples)
+	type sample struct {
+		v     float64
+		plays any
+	}
+	var samples []sample
+	for i := math.Ceil(lo / step); ; i++ {
+		v := i * step // a round value: the grain's multiple
+		if v > hi {
+			break
+		}
+		v, _ = strconv.ParseFloat(strconv.FormatFloat(v, 'g', 9, 64), 64)
+		c := t.base.Clone()
+		if c.Set(l.Key+"="+l.Format(v), config.Origin{File: "--tune"}) != nil || c.Validate() != nil {
+			continue
+		}
+		samples = append(samples, sample{v, c.Plays()})
+	}
+	var grid []float64
+	for i := 0; i < len(samples); {
+		j := i
+		for j+1 < len(samples) && reflect.DeepEqual(samples[j+1].plays, samples[i].plays) {
+			j++
+		}
+		v := samples[(i+j)/2].v
+		if samples[i].v <= l.Start && l.Start <= samples[j].v {
+			v = l.Start
+		}
+		grid = append(grid, v)
+		i = j + 1
+	}
+	if 2*len(grid) > len(samples) {
+		return nil
+	}
+	return grid
+}
+
+// gridSamples is the most values grid tries of a lever.
+const gridSamples = 5000
 
 // numberLever is the lever of a numeric setting of value v, with its
 // default range: from half of it to twice it (an integer at least 2 either

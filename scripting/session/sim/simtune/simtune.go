@@ -53,6 +53,14 @@ type Lever struct {
 	// guess, and the targets may lie beyond it.
 	Widen    bool
 	Min, Max float64
+	// Grid, when set, are the only values of the setting that play apart,
+	// sorted: each stands for the values about it that make the same
+	// game (a cellular goal a cell counts only through its threshold,
+	// ceil(goal × cells): one step a cell). A candidate takes the nearest
+	// of them in its range, and the search solves for them as it does for
+	// an integer's values: a model read between two steps reads a game no
+	// value plays. Nil: every value at its grain plays its own game.
+	Grid []float64 `json:",omitempty"`
 }
 
 // Widening is a lever's range moved out by the search.
@@ -245,6 +253,16 @@ func (t *tuner) run() error {
 				step = -step
 			}
 			probe[i] = min(max(probe[i]+step, 0), 1)
+			// A lever that takes steps moves one at least: a probe
+			// within a step of the candidate would play its game.
+			l := t.o.Levers[i]
+			if v := l.Value(next[i]); l.Value(probe[i]) == v {
+				w := l.beside(v, step)
+				if w == v {
+					w = l.beside(v, -step)
+				}
+				probe[i] = l.norm(w)
+			}
 			t.probe = true
 			t.loss(probe, t.next, probeGames(games))
 			t.probe = false
@@ -607,7 +625,104 @@ func (t *tuner) solve(c []float64, radius float64) (x []float64, held []int) {
 			held[i] = 0
 		}
 	}
-	return x, held
+	return t.snap(a, y, c, x, radius), held
+}
+
+// snap moves the levers that take steps (an integer's values, a Grid's)
+// from the model's solution x to steps: each is tried at the step on
+// either side of its value, the other levers solved again with it held
+// there (boxSolve, from c, within radius), and the combination whose
+// model comes nearest the targets (then nearest x) is kept. Rounding each
+// alone would leave the targets' miss to the step, which the others can
+// make up: a goal a cell between two thresholds plays the upper one's
+// game, and the other levers must reach the targets from there.
+func (t *tuner) snap(a *mat.Dense, y, c, x []float64, radius float64) []float64 {
+	var stepped []int
+	var choices [][]float64
+	for i, l := range t.o.Levers {
+		if s := l.steps(l.Lo + x[i]*(l.Hi-l.Lo)); s != nil {
+			xs := make([]float64, len(s))
+			for j, v := range s {
+				xs[j] = l.norm(v)
+			}
+			stepped, choices = append(stepped, i), append(choices, xs)
+		}
+	}
+	if len(stepped) == 0 {
+		return x
+	}
+	k, n := a.Dims()
+	var free []int
+	for i := range n {
+		if !slices.Contains(stepped, i) {
+			free = append(free, i)
+		}
+	}
+	best, bestMiss, bestDist := x, math.Inf(1), math.Inf(1)
+	pick := make([]int, len(stepped))
+	for {
+		cand := slices.Clone(x)
+		for p, i := range stepped {
+			cand[i] = choices[p][pick[p]]
+		}
+		if len(free) > 0 {
+			af := mat.NewDense(k, len(free), nil)
+			yf := slices.Clone(y)
+			cf := make([]float64, len(free))
+			for j := range k {
+				for p, i := range free {
+					af.Set(j, p, a.At(j, i))
+				}
+				for _, i := range stepped {
+					yf[j] -= a.At(j, i) * cand[i]
+				}
+			}
+			for p, i := range free {
+				cf[p] = c[i]
+			}
+			xf, _ := boxSolve(af, yf, cf, 1e-3)
+			// Within the trust region: the free levers' move shrinks to
+			// what the steps' move leaves of it.
+			fixed, moved := 0.0, 0.0
+			for _, i := range stepped {
+				fixed += (cand[i] - c[i]) * (cand[i] - c[i])
+			}
+			for p := range free {
+				moved += (xf[p] - cf[p]) * (xf[p] - cf[p])
+			}
+			scale := 1.0
+			if fixed+moved > radius*radius && moved > 0 {
+				scale = math.Sqrt(max(radius*radius-fixed, 0) / moved)
+			}
+			for p, i := range free {
+				cand[i] = cf[p] + (xf[p]-cf[p])*scale
+			}
+		}
+		miss := 0.0
+		for j := range k {
+			r := -y[j]
+			for i := range n {
+				r += a.At(j, i) * cand[i]
+			}
+			miss += r * r
+		}
+		if d := dist(cand, x); miss < bestMiss-1e-12 || miss < bestMiss+1e-12 && d < bestDist {
+			best, bestMiss, bestDist = cand, miss, d
+		}
+		p := 0
+		for p < len(pick) {
+			pick[p]++
+			if pick[p] < len(choices[p]) {
+				break
+			}
+			pick[p] = 0
+			p++
+		}
+		if p == len(pick) {
+			break
+		}
+	}
+	return best
 }
 
 // logit is the log-odds of a target's rate, kept within 0.5% of 0 and 1.
@@ -810,6 +925,9 @@ func (l Lever) Value(c float64) float64 {
 	if l.Int {
 		return math.Round(v)
 	}
+	if l.Grid != nil {
+		return l.nearest(v)
+	}
 	g := l.Grain()
 	r := math.Round(v/g) * g
 	switch {
@@ -826,6 +944,81 @@ func (l Lever) Value(c float64) float64 {
 		return v
 	}
 	return r
+}
+
+// nearest is the value of the lever's Grid nearest v within its range
+// (the nearest of all when none lies in it).
+func (l Lever) nearest(v float64) float64 {
+	best, in := math.NaN(), false
+	for _, g := range l.Grid {
+		gin := g >= l.Lo && g <= l.Hi
+		if math.IsNaN(best) || gin && !in || gin == in && math.Abs(g-v) < math.Abs(best-v) {
+			best, in = g, gin
+		}
+	}
+	return best
+}
+
+// steps are the values of a lever that takes steps (an integer's, a
+// Grid's) next to v in its range, at most one below it and one above (one
+// when v is one of them); nil for a lever that takes every value.
+func (l Lever) steps(v float64) []float64 {
+	var below, above float64
+	switch {
+	case l.Int:
+		below, above = math.Max(math.Floor(v), math.Ceil(l.Lo)), math.Min(math.Ceil(v), math.Floor(l.Hi))
+	case l.Grid != nil:
+		below, above = math.Inf(-1), math.Inf(1)
+		for _, g := range l.Grid {
+			if g < l.Lo || g > l.Hi {
+				continue
+			}
+			if g <= v {
+				below = math.Max(below, g)
+			}
+			if g >= v {
+				above = math.Min(above, g)
+			}
+		}
+		if math.IsInf(below, 0) {
+			below = above
+		}
+		if math.IsInf(above, 0) {
+			above = below
+		}
+		if math.IsInf(below, 0) {
+			return []float64{l.nearest(v)}
+		}
+	default:
+		return nil
+	}
+	if below == above || below > above {
+		return []float64{l.Value(l.norm(v))}
+	}
+	return []float64{below, above}
+}
+
+// beside is the step of a lever that takes steps next to v on dir's side
+// (dir > 0: above) in its range, or v where there is none (or where the
+// lever takes every value).
+func (l Lever) beside(v, dir float64) float64 {
+	best := v
+	var next []float64
+	switch {
+	case l.Int:
+		next = []float64{v - 1, v + 1}
+	case l.Grid != nil:
+		next = l.Grid
+	}
+	for _, g := range next {
+		if g < l.Lo || g > l.Hi || (g-v)*dir <= 0 {
+			continue
+		}
+		if best == v || math.Abs(g-v) < math.Abs(best-v) {
+			best = g
+		}
+	}
+	return best
 }
 
 // Grain is the step of a lever that is not an integer's: about a two

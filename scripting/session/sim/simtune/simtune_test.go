@@ -4,9 +4,11 @@ import (
 	"errors"
 	"math"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/mod2048/mod2048/engine"
+	"gonum.org/v1/gonum/mat"
 )
 
 // winRate is a stand-in for a game's skill ladder: two skills whose
@@ -152,4 +154,105 @@ func TestParseTargets(t *testing.T) {
 			t.Errorf("%q: no error", bad)
 		}
 	}
+}
+
+// TestSnapSolvesTheRest: a lever that takes steps goes to the step from
+// which the other levers can meet the target, and they are solved again
+// from there: the model's 2a + b = 1.3 from a = 0.6 would round a to 0.5
+// (b: 0.1, a miss of 0.2) where b = 0.3 meets it.
+func TestSnapSolvesTheRest(t *testing.T) {
+	tn := &tuner{o: Options{Levers: []Lever{
+		{Key: "goal", Lo: 0, Hi: 1, Grid: []float64{0, 0.25, 0.5, 0.75, 1}},
+		{Key: "rate", Lo: 0, Hi: 1},
+	}}}
+	a := mat.NewDense(1, 2, []float64{2, 1})
+	x := tn.snap(a, []float64{1.3}, []float64{0.5, 0.5}, []float64{0.6, 0.1}, 1)
+	if math.Abs(x[0]-0.5) > 1e-9 || math.Abs(x[1]-0.3) > 1e-3 {
+		t.Errorf("snapped to %v, want [0.5 0.3]", x)
+	}
+	// An integer lever alike, and a lever of every value left as it is.
+	tn.o.Levers[0] = Lever{Key: "turns", Lo: 0, Hi: 4, Int: true}
+	x = tn.snap(a, []float64{1.3}, []float64{0.5, 0.5}, []float64{0.6, 0.1}, 1)
+	if math.Abs(x[0]-0.5) > 1e-9 || math.Abs(x[1]-0.3) > 1e-3 {
+		t.Errorf("an integer: snapped to %v, want [0.5 0.3]", x)
+	}
+	tn.o.Levers[0] = Lever{Key: "rate2", Lo: 0, Hi: 1}
+	if x = tn.snap(a, []float64{1.3}, []float64{0.5, 0.5}, []float64{0.6, 0.1}, 1); x[0] != 0.6 || x[1] != 0.1 {
+		t.Errorf("no lever takes steps: moved to %v", x)
+	}
+}
+
+// TestTuneOnSteps: a goal that counts only through its threshold,
+// ceil(goal × 36), a step every 1/36 that moves both skills by half a
+// logit, and a rate of every value that moves mostly the strong one:
+// every answer is one of the goal's steps, and over twelve searches on games of their own the answers miss
+// by 3 points at most on average, on fresh games.
+func TestTuneOnSteps(t *testing.T) {
+	var grid []float64
+	for k := 12; k <= 36; k++ {
+		grid = append(grid, math.Round((float64(k)-0.5)/36*1000)/1000)
+	}
+	rates := func(goal, rate float64, from, games int) []float64 {
+		q := math.Ceil(goal*36) / 36
+		return []float64{steep(q, rate, 0, from, games), steep(q, rate, 1, from, games)}
+	}
+	total := 0.0
+	const runs = 12
+	for run := range runs {
+		off := run * 1_000_000
+		r, err := Tune(Options{
+			Levers:  []Lever{{Key: "goal", Start: 0.5, Lo: 0.4, Hi: 0.9, Grid: grid}, {Key: "rate", Start: 0.5, Lo: 0, Hi: 1}},
+			Targets: []Target{{"weak", 0.25}, {"strong", 0.6}},
+			Seed:    uint64(run + 1),
+			Eval: func(v []float64, from, games int) ([]float64, error) {
+				return rates(v[0], v[1], from+off, games), nil
+			},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := r.Values()
+		if !slices.Contains(grid, v[0]) {
+			t.Errorf("run %d: the goal %v is none of its steps", run, v[0])
+		}
+		f := rates(v[0], v[1], 1<<40, 20000)
+		total += math.Max(math.Abs(f[0]-0.25), math.Abs(f[1]-0.6))
+	}
+	if mean := total / runs; mean > 0.03 {
+		t.Errorf("the answers miss by %.3f on average, on fresh games", mean)
+	}
+}
+
+// TestBeside: a probe of a lever that takes steps moves a step at least
+// (beside), within the range, and none where there is none.
+func TestBeside(t *testing.T) {
+	g := Lever{Lo: 0.3, Hi: 0.5, Grid: []float64{0.25, 0.32, 0.35, 0.38, 0.41, 0.52}}
+	i := Lever{Lo: 2, Hi: 9, Int: true}
+	for _, c := range []struct {
+		l          Lever
+		v, d, want float64
+	}{{g, 0.35, 0.01, 0.38}, {g, 0.35, -0.01, 0.32}, {g, 0.32, -0.01, 0.32}, {g, 0.41, 1, 0.41}, {g, 0.36, 0.001, 0.38},
+		{i, 5, 0.1, 6}, {i, 5, -0.1, 4}, {i, 9, 1, 9}, {Lever{Lo: 0, Hi: 1}, 0.5, 0.1, 0.5}} {
+		if got := c.l.beside(c.v, c.d); got != c.want {
+			t.Errorf("%+v: beside(%v, %v) = %v, want %v", c.l, c.v, c.d, got, c.want)
+		}
+	}
+}
+
+// steep is winRate's ladder on a goal q (a threshold over the cells) and
+// a rate r: the targets lie at q = 0.6055, between two of a 6 × 6
+// board's thresholds, and r = 0.538.
+func steep(q, r float64, skill, from, games int) float64 {
+	z := -20*(q-0.55) + 0.3*(r-0.5)
+	if skill == 1 {
+		z = -20*(q-0.62) + 3*(r-0.5)
+	}
+	p := 1 / (1 + math.Exp(-z))
+	wins := 0
+	for i := from; i < from+games; i++ {
+		if u := float64(engine.Mix(uint64(skill)<<32|uint64(i))>>11) / (1 << 53); u < p {
+			wins++
+		}
+	}
+	return float64(wins) / float64(games)
 }
