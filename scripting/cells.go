@@ -170,7 +170,7 @@ func (m *modRun) cellsFilter(L *lua.LState, spec *lua.LTable) *cellsFilter {
 func (m *modRun) cellMatch(L *lua.LState, c engine.Cell, pattern string) cellMatch {
 	var r cellMatch
 	if len(pattern) > maxSharedPattern {
-		r.ok, r.steps = m.pat.Contains(L, m.host.cellString(c), pattern)
+		r.ok, r.steps = lua.FindPattern(L, m.host.cellString(c), pattern)
 		return r
 	}
 	k := answerKey{pattern, m.host.rulesName(), c}
@@ -178,7 +178,7 @@ func (m *modRun) cellMatch(L *lua.LState, c engine.Cell, pattern string) cellMat
 		m.budget.Spend(L, r.steps)
 		return r
 	}
-	r.ok, r.steps = m.pat.Contains(L, m.host.cellString(c), pattern)
+	r.ok, r.steps = lua.FindPattern(L, m.host.cellString(c), pattern)
 	return sharedAnswers.put(k, r)
 }
 

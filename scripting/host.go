@@ -112,10 +112,9 @@ type modRun struct {
 		hz   Hazard
 		ok   bool
 	}
-	pat        *sandbox.Patterns // game.cells' matcher
-	cellFlags  []uint8           // game.cells' scratch
-	cellsOut   []int             // game.cells' scratch
-	filters    [4]cellsFilter    // game.cells' filters read last (cellsFilter)
+	cellFlags  []uint8        // game.cells' scratch
+	cellsOut   []int          // game.cells' scratch
+	filters    [4]cellsFilter // game.cells' filters read last (cellsFilter)
 	nextFilter int
 	edits      editing        // the turn game.set, game.mark and game.unmark change (edits.go)
 	meters     sandbox.Meters // the mod's `..` and `...` (internal/sandbox/concat.go)

@@ -993,8 +993,8 @@ func TestHostileOtherModsUnaffected(t *testing.T) {
 	}
 }
 
-// TestHostilePatterns: the sandbox's own find, match, gmatch and gsub keep
-// Lua 5.1's semantics (the patterns mod checks them as it loads).
+// TestHostilePatterns: find, match, gmatch and gsub (the Lua copy's one
+// matcher, scripting/internal/lua/pattern.go) keep Lua 5.1's semantics (the patterns mod checks them as it loads).
 func TestHostilePatterns(t *testing.T) {
 	m := loadHostile(t, filepath.Join(hostileDir, "patterns"), nil)
 	h, err := scripting.NewHost([]*mod.Mod{m}, engine.NewClassic(), hostileOptions, scripting.DefaultLimits())

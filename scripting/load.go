@@ -52,7 +52,6 @@ func (h *Host) load(md *mod.Mod) error {
 	m := &modRun{host: h, mod: md, key: dataKey(md.ID()), budget: sandbox.NewBudget(), log: sandbox.NewLog(h.limits.MaxLog), modules: map[string]lua.LValue{}}
 	m.L = sandbox.New(sandboxLimits(h.limits), m.budget, m.log)
 	sandbox.SetHost(m.L, m)
-	m.pat = sandbox.NewPatterns(sandboxLimits(h.limits), m.budget)
 	m.meters = sandbox.NewMeters(m.L, m.budget)
 	h.watchdog.Add(m.budget, md.ID(), h.limits.MaxHeapGrowth)
 	h.mods = append(h.mods, m)

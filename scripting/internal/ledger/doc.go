@@ -1,6 +1,6 @@
 // Package ledger keeps the allocation ledger of the Lua VM and the
 // sandbox: allocs.txt lists every heap allocation the compiler reports in
-// the patched gopher-lua (scripting/internal/lua and its ast, parse and pm
+// the patched gopher-lua (scripting/internal/lua and its ast and parse
 // packages, the ones the binary holds) and in scripting/internal/sandbox,
 // each with why a mod cannot grow the heap through it unpaid. A site is
 // what go build -gcflags=-m says "escapes to heap" or "moved to heap",

@@ -12,8 +12,8 @@ import (
 
 // header opens the ledger file; Write puts it back.
 const header = `# The allocation ledger: every heap allocation the compiler reports in
-# the patched gopher-lua (scripting/internal/lua and its ast, parse and
-# pm) and in the sandbox (scripting/internal/sandbox), with why a mod
+# the patched gopher-lua (scripting/internal/lua and its ast and
+# parse) and in the sandbox (scripting/internal/sandbox), with why a mod
 # cannot grow it unpaid: go build -gcflags=-m's "escapes to heap" and
 # "moved to heap", and what "does not escape" but takes the heap all the
 # same past 32 bytes (a make of a variable size, a string built or

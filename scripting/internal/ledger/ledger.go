@@ -23,7 +23,7 @@ const Module = "github.com/mod2048/mod2048"
 
 // Packages are the packages whose allocation sites the ledger holds, as the
 // go command takes them: the patched gopher-lua with its subpackages (ast,
-// parse, pm; the go command leaves out _tools and the _-prefixed files),
+// parse; the go command leaves out _tools and the _-prefixed files),
 // and the sandbox.
 var Packages = []string{
 	Module + "/scripting/internal/lua/...",

@@ -3,6 +3,8 @@ package lua
 // [mod2048] Tests of this copy's changes to gopher-lua (PATCHES.md).
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"runtime/metrics"
@@ -470,5 +472,58 @@ func TestCompileUpvalueCount(t *testing.T) {
 			t.Errorf("%d upvalues: %v, want a compile error", n, err)
 		}
 		L.Close()
+	}
+}
+
+// stepContext is a context whose Done counts its calls, as the host's
+// budget does, and is done after max of them.
+type stepContext struct {
+	context.Context
+	calls, max int
+	done       chan struct{}
+}
+
+func (c *stepContext) Done() <-chan struct{} {
+	if c.calls++; c.calls == c.max {
+		close(c.done)
+	}
+	if c.calls >= c.max {
+		return c.done
+	}
+	return nil
+}
+
+func (c *stepContext) Err() error { return errors.New("out of steps") }
+
+// TestPatternSteps: each step of a matching is counted on the state's
+// context, as an instruction is, and a done context stops a matching that
+// backtracks without end inside its Go call (17); LState.Patterns bounds
+// the subject and gsub's result.
+func TestPatternSteps(t *testing.T) {
+	L := NewState()
+	defer L.Close()
+	ctx := &stepContext{Context: context.Background(), max: 1 << 30, done: make(chan struct{})}
+	L.SetContext(ctx)
+	if err := L.DoString(`assert(string.find("xxab", "a(b)") == 3)`); err != nil {
+		t.Fatal(err)
+	}
+	small := ctx.calls
+	ctx.calls, ctx.max = 0, 100000
+	err := L.DoString(`string.find(string.rep("a", 3000), ".-.-.-x")`)
+	if err == nil || !strings.Contains(err.Error(), "out of steps") || ctx.calls != ctx.max {
+		t.Errorf("a backtracking find: %v after %d calls of Done, want out of steps at %d", err, ctx.calls, ctx.max)
+	}
+	if small > 20 {
+		t.Errorf("a short find counted %d, want a few", small)
+	}
+	L.RemoveContext()
+	L.Patterns = PatternLimits{Subject: 8, Result: 16}
+	for code, want := range map[string]string{
+		`string.match("123456789", "%d")`:         "string.match: a subject of 9 bytes exceeds the mod limit of 8",
+		`string.gsub("12345678", "%d", "%0%0%0")`: "string.gsub: the result exceeds the mod limit of 16 bytes",
+	} {
+		if err := L.DoString(code); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", code, err, want)
+		}
 	}
 }

@@ -205,6 +205,8 @@ type LState struct {
 	// [mod2048] Meter, if set, counts the bytes the state's tables
 	// allocate: made, and grown (Meter).
 	Meter *Meter
+	// [mod2048] Patterns bound the state's pattern functions (pattern.go).
+	Patterns PatternLimits
 }
 
 func (ls *LState) String() string   { return fmt.Sprintf("thread: %p", ls) }

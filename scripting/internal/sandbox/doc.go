@@ -7,9 +7,10 @@
 //     trimmed (no files, no bytecode, no environments, no unseeded random
 //     source), copied from templates made once a process (stdlib.go), with
 //     the sandbox's own functions (sandbox.go): capped builtins that charge
-//     their work, Lua 5.1 patterns charged step by step (pattern.go),
-//     string.format and tostring without memory addresses (format.go),
-//     and print to a Log (log.go).
+//     their work, string.format and tostring without memory addresses
+//     (format.go), and print to a Log (log.go). The pattern functions are
+//     the Lua copy's (its pattern.go), bounded by Limits.MaxPattern and
+//     MaxString (lua.PatternLimits), each step counted as an instruction.
 //   - A Budget is the context a state runs under: the VM counts every
 //     instruction against it, builtins Spend, what tables, closures and
 //     numbers allocate is metered (lua.Meter) and charged, and a cap

@@ -304,7 +304,7 @@ func (f *formatter) spec(L *lua.LState, fs string, i int) (string, byte, int) {
 	}
 	digits := func() {
 		d := i
-		for i < len(fs) && asciiDigit(fs[i]) {
+		for i < len(fs) && '0' <= fs[i] && fs[i] <= '9' {
 			i++
 		}
 		if i-d > 2 {

@@ -30,9 +30,9 @@ func New(l Limits, b *Budget, log *Log) *lua.LState {
 	b.box = &Box{l: l, b: b, log: log}
 	b.box.names.ids = &nameIDs{m: map[any]uint64{}}
 	b.box.f = formatter{l: l, b: b, names: &b.box.names}
-	b.box.pat = Patterns{l: l, b: b}
 	openStdlibs(L)
 	L.Meter = &b.meter
+	L.Patterns = lua.PatternLimits{Subject: l.MaxPattern, Result: l.MaxString}
 	b.box.names.meter = L.Meter
 	meterStdlibs(L)
 	L.SetContext(b)
@@ -47,7 +47,6 @@ type Box struct {
 	log   *Log
 	names names     // tostring's and string.format's names for tables and functions (format.go)
 	f     formatter // string.format
-	pat   Patterns  // find, match, gmatch and gsub
 	Host  any       // what the host keeps for the state (its mod), for its functions; nil in some tests
 }
 
@@ -158,14 +157,6 @@ var sandboxFuncs = []sandboxField{
 		L.Call(2, lua.MultRet)
 		return L.GetTop() - top
 	}},
-	// find, match, gmatch and gsub: Lua 5.1's own matcher (gopher-lua's
-	// backtracks without bound and rebuilds gsub's result once per match),
-	// which checks the Budget as it goes.
-	{lib: lua.StringLibName, name: "find", fn: func(L *lua.LState) int { return Of(L).pat.find(L) }},
-	{lib: lua.StringLibName, name: "match", fn: func(L *lua.LState) int { return Of(L).pat.match(L) }},
-	{lib: lua.StringLibName, name: "gmatch", fn: func(L *lua.LState) int { return Of(L).pat.gmatch(L) }},
-	{lib: lua.StringLibName, name: "gfind", fn: func(L *lua.LState) int { return Of(L).pat.gmatch(L) }},
-	{lib: lua.StringLibName, name: "gsub", fn: func(L *lua.LState) int { return Of(L).pat.gsub(L) }},
 	// table.concat joins in Go, as gopher-lua's does, but without pushing
 	// every element and separator on the stack: two values for each
 	// element overflowed the stack at 32,768 elements, after work that
@@ -356,10 +347,6 @@ func SafeString(v lua.LValue) string {
 // LogArgs writes L's arguments to the sandbox's log as print does (cut, if
 // above 0, cuts each to as many bytes), charging the Budget for them.
 func (s *Box) LogArgs(L *lua.LState, cut int) { LogArgs(L, s.b, s.log, cut) }
-
-// NewPatterns returns a matcher of Lua Patterns that charges b and keeps
-// to l, for the host's own matching (game.cells).
-func NewPatterns(l Limits, b *Budget) *Patterns { return &Patterns{l: l, b: b} }
 
 // SetHost sets what the host keeps for the state L is (its mod), which its
 // functions read through Of(L).Host.

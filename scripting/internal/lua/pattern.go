@@ -1,40 +1,41 @@
-package sandbox
+package lua
 
-import (
-	"strings"
+import "strings"
 
-	lua "github.com/mod2048/mod2048/scripting/internal/lua"
-)
-
-// Lua Patterns, after Lua 5.1's lstrlib.c. gopher-lua's own matcher
-// backtracks without bound inside one Go call (string.find(s, ".-.-.-x")
-// on a few kilobytes runs for minutes), which the VM's Budget check cannot
-// stop, and its gsub copies the whole result once per match (seconds on 64
-// KiB). This one charges the mod's Budget an instruction a step, bounds
-// its recursion, and builds gsub's result once, within Limits.MaxString.
+// [mod2048] Lua Patterns, after Lua 5.1's lstrlib.c: string.find, match,
+// gmatch and gsub, in place of upstream's pm package (PATCHES.md, 17).
+// Upstream's matcher backtracked without bound inside one Go call
+// (string.find(s, ".-.-.-x") on a few kilobytes ran for minutes), where
+// no context could stop it, lacked %f, and its gsub copied the whole result
+// once per match. This one counts each step of a matching as an
+// instruction of the state's context (step), as the VM counts each
+// instruction: a state run under a budget has every step charged to it and
+// is stopped inside the matching when the budget is spent. It bounds its
+// recursion, and builds gsub's result once, within LState.Patterns.
 
 const (
-	patternSpecials  = "^$*+?.([%-"
-	maxCaptures      = 32
-	maxMatchDepth    = 200
-	capUnfinished    = -1
-	capPosition      = -2
-	matchCheckPeriod = 4096
+	patternSpecials = "^$*+?.([%-"
+	maxCaptures     = 32
+	maxMatchDepth   = 200
+	capUnfinished   = -1
+	capPosition     = -2
+	// instructionWork is an instruction's worth of Meter.Work: the host
+	// charges one instruction for every 64.
+	instructionWork = 64
 )
 
-// Patterns holds what the pattern functions of one sandbox share.
-type Patterns struct {
-	l     Limits
-	b     *Budget
-	spare *matcher // find and match reuse one matcher (see take)
+// PatternLimits bound a state's pattern functions (LState.Patterns); a
+// zero bounds nothing.
+type PatternLimits struct {
+	Subject int // bytes of subject, and of pattern, find, match, gmatch and gsub take
+	Result  int // bytes of gsub's result
 }
 
 type patternCapture struct{ init, len int }
 
 // matcher is one matching of pat against src.
 type matcher struct {
-	L       *lua.LState
-	b       *Budget
+	L       *LState
 	src     string
 	pat     string
 	level   int
@@ -43,43 +44,25 @@ type matcher struct {
 	steps   int
 }
 
-func (p *Patterns) matcher(L *lua.LState, src, pat string, what string) *matcher {
-	p.check(L, src, pat, what)
-	return &matcher{L: L, b: p.b, src: src, pat: pat}
+// newMatcher is a matcher of pat against src for string.what, which
+// refuses a subject or pattern over the state's limit.
+func newMatcher(L *LState, src, pat string, what string) matcher {
+	if limit := L.Patterns.Subject; limit > 0 {
+		if len(src) > limit {
+			L.RaiseError("string.%s: a subject of %d bytes exceeds the mod limit of %d", what, len(src), limit)
+		}
+		if len(pat) > limit {
+			L.RaiseError("string.%s: a pattern of %d bytes exceeds the mod limit of %d", what, len(pat), limit)
+		}
+	}
+	return matcher{L: L, src: src, pat: pat}
 }
 
-// check refuses a subject or pattern over the mod's limit.
-func (p *Patterns) check(L *lua.LState, src, pat string, what string) {
-	if len(src) > p.l.MaxPattern {
-		L.RaiseError("string.%s: a subject of %d bytes exceeds the mod limit of %d", what, len(src), p.l.MaxPattern)
-	}
-	if len(pat) > p.l.MaxPattern {
-		L.RaiseError("string.%s: a pattern of %d bytes exceeds the mod limit of %d", what, len(pat), p.l.MaxPattern)
-	}
-}
-
-// take is matcher for find and match, which call no Lua while they match:
-// it hands out the spare matcher, and put gives it back. A matching that
-// raises an error never gives it back, and the next take makes a new one.
-func (p *Patterns) take(L *lua.LState, src, pat string, what string) *matcher {
-	ms := p.spare
-	if ms == nil {
-		return p.matcher(L, src, pat, what)
-	}
-	p.check(L, src, pat, what)
-	p.spare = nil
-	ms.L, ms.src, ms.pat, ms.level, ms.depth, ms.steps = L, src, pat, 0, 0, 0
-	return ms
-}
-
-func (p *Patterns) put(ms *matcher) { p.spare = ms }
-
-// Contains reports whether pat matches somewhere in src, as string.find
-// finds it (game.cells), charging the steps as find does; it returns them
-// too.
-func (p *Patterns) Contains(L *lua.LState, src, pat string) (bool, int) {
-	ms := p.take(L, src, pat, "cells")
-	defer p.put(ms)
+// FindPattern reports whether pat matches somewhere in src, as string.find
+// finds it, charging the steps as find does (the host's game.cells); it
+// returns them too.
+func FindPattern(L *LState, src, pat string) (bool, int) {
+	ms := newMatcher(L, src, pat, "cells")
 	start, anchor := 0, len(pat) > 0 && pat[0] == '^'
 	if anchor {
 		start = 1
@@ -95,13 +78,29 @@ func (p *Patterns) Contains(L *lua.LState, src, pat string) (bool, int) {
 	}
 }
 
-// step charges a step of the matching to the mod's Budget (one
-// instruction) and stops the matching when the call is out of Budget; every
-// matchCheckPeriod steps it also looks whether the failsafe stopped the call.
+// step counts a step of the matching, one instruction of the state's
+// context, as the VM counts each instruction before it runs it (the host's
+// Budget charges it in Done), and stops the matching when the context is
+// done.
 func (ms *matcher) step() {
 	ms.steps++
-	if ms.b.left--; ms.b.left < 0 || ms.steps%matchCheckPeriod == 0 {
-		ms.b.Spend(ms.L, 0)
+	if ctx := ms.L.ctx; ctx != nil {
+		if done := ctx.Done(); done != nil {
+			select {
+			case <-done:
+				ms.L.RaiseError("%s", ctx.Err().Error())
+			default:
+			}
+		}
+	}
+}
+
+// work counts the bytes a pattern function copies or scans in one go, an
+// instruction's worth (instructionWork) for every whole 64, on the state's
+// meter; the next step, or the VM's next instruction, charges them.
+func work(L *LState, n int) {
+	if L.Meter != nil {
+		L.Meter.Work += int64(n / instructionWork * instructionWork)
 	}
 }
 
@@ -419,10 +418,10 @@ func (ms *matcher) matchCapture(s int, c byte) int {
 
 // get returns capture i of the match from s to e (the whole match for
 // capture 0 of a pattern without captures).
-func (ms *matcher) get(i, s, e int) lua.LValue {
+func (ms *matcher) get(i, s, e int) LValue {
 	if i >= ms.level {
 		if i == 0 {
-			return lua.LString(lua.Piece(ms.L, ms.src, ms.src[s:e]))
+			return LString(Piece(ms.L, ms.src, ms.src[s:e]))
 		}
 		ms.L.RaiseError("invalid capture index")
 	}
@@ -431,9 +430,9 @@ func (ms *matcher) get(i, s, e int) lua.LValue {
 	case capUnfinished:
 		ms.L.RaiseError("unfinished capture")
 	case capPosition:
-		return lua.LNumber(cp.init + 1)
+		return LNumber(cp.init + 1)
 	}
-	return lua.LString(lua.Piece(ms.L, ms.src, ms.src[cp.init:cp.init+cp.len]))
+	return LString(Piece(ms.L, ms.src, ms.src[cp.init:cp.init+cp.len]))
 }
 
 // push pushes the captures of the match from s to e (with whole, the whole
@@ -449,8 +448,9 @@ func (ms *matcher) push(s, e int, whole bool) int {
 	return n
 }
 
-// start reads the init argument of find and match: where in src to start.
-func patternInit(L *lua.LState, n int, src string) int {
+// patternInit reads the init argument of find and match: where in src to
+// start.
+func patternInit(L *LState, n int, src string) int {
 	init := L.OptInt(n, 1)
 	if init < 0 {
 		init += len(src) + 1
@@ -463,31 +463,29 @@ func patternInit(L *lua.LState, n int, src string) int {
 }
 
 // string.find(s, pattern [, init [, plain]])
-func (p *Patterns) find(L *lua.LState) int {
+func strFind(L *LState) int {
 	src, pat := L.CheckString(1), L.CheckString(2)
-	ms := p.take(L, src, pat, "find")
-	defer p.put(ms)
+	ms := newMatcher(L, src, pat, "find")
 	init := patternInit(L, 3, src)
-	if lua.LVAsBool(L.Get(4)) || !strings.ContainsAny(pat, patternSpecials) {
-		p.b.Spend(L, 1+(len(src)-init)/BytesPerInstruction)
+	if LVAsBool(L.Get(4)) || !strings.ContainsAny(pat, patternSpecials) {
+		work(L, len(src)-init)
+		ms.step()
 		if i := strings.Index(src[init:], pat); i >= 0 {
-			L.Push(lua.LNumber(init + i + 1))
-			L.Push(lua.LNumber(init + i + len(pat)))
+			L.Push(LNumber(init + i + 1))
+			L.Push(LNumber(init + i + len(pat)))
 			return 2
 		}
-		L.Push(lua.LNil)
+		L.Push(LNil)
 		return 1
 	}
 	return ms.find(init, true)
 }
 
 // string.match(s, pattern [, init])
-func (p *Patterns) match(L *lua.LState) int {
+func strMatch(L *LState) int {
 	src, pat := L.CheckString(1), L.CheckString(2)
-	ms := p.take(L, src, pat, "match")
-	n := ms.find(patternInit(L, 3, src), false)
-	p.put(ms)
-	return n
+	ms := newMatcher(L, src, pat, "match")
+	return ms.find(patternInit(L, 3, src), false)
 }
 
 func (ms *matcher) find(s1 int, find bool) int {
@@ -500,8 +498,8 @@ func (ms *matcher) find(s1 int, find bool) int {
 		ms.level = 0
 		if e := ms.match(s1, p); e != -1 {
 			if find {
-				ms.L.Push(lua.LNumber(s1 + 1))
-				ms.L.Push(lua.LNumber(e))
+				ms.L.Push(LNumber(s1 + 1))
+				ms.L.Push(LNumber(e))
 				return ms.push(-1, -1, false) + 2
 			}
 			return ms.push(s1, e, true)
@@ -511,7 +509,7 @@ func (ms *matcher) find(s1 int, find bool) int {
 		}
 		s1++
 	}
-	ms.L.Push(lua.LNil)
+	ms.L.Push(LNil)
 	return 1
 }
 
@@ -524,21 +522,23 @@ func (ms *matcher) find(s1 int, find bool) int {
 // weighs it (a Go closure over them held 64 KiB for each kept iterator
 // while the weighing counted 64 bytes). Making it is metered as a Lua
 // closure of three upvalues is.
-func (p *Patterns) gmatch(L *lua.LState) int {
+func strGmatch(L *LState) int {
 	src, pat := L.CheckString(1), L.CheckString(2)
-	p.matcher(L, src, pat, "gmatch") // checks the sizes
-	L.Meter.Bytes += lua.ClosureBytes + 3*lua.UpvalueBytes
-	L.Push(L.NewClosure(gmatchStep, lua.LString(src), lua.LString(pat), lua.LNumber(0)))
+	newMatcher(L, src, pat, "gmatch") // checks the sizes
+	if L.Meter != nil {
+		L.Meter.Bytes += ClosureBytes + 3*UpvalueBytes
+	}
+	L.Push(L.NewClosure(gmatchStep, LString(src), LString(pat), LNumber(0)))
 	return 1
 }
 
 // gmatchStep is a gmatch iterator's step: the next match of its
 // subject (upvalue 1) and pattern (2) from its position (3).
-func gmatchStep(L *lua.LState) int {
-	src := string(L.Get(lua.UpvalueIndex(1)).(lua.LString))
-	pat := string(L.Get(lua.UpvalueIndex(2)).(lua.LString))
-	pos := int(L.Get(lua.UpvalueIndex(3)).(lua.LNumber))
-	ms := Of(L).pat.matcher(L, src, pat, "gmatch")
+func gmatchStep(L *LState) int {
+	src := string(L.Get(UpvalueIndex(1)).(LString))
+	pat := string(L.Get(UpvalueIndex(2)).(LString))
+	pos := int(L.Get(UpvalueIndex(3)).(LNumber))
+	ms := newMatcher(L, src, pat, "gmatch")
 	for s := pos; s <= len(src); s++ {
 		ms.level = 0
 		if e := ms.match(s, 0); e != -1 {
@@ -546,31 +546,31 @@ func gmatchStep(L *lua.LState) int {
 			if e == s {
 				next++ // an empty match: go on at the next position
 			}
-			L.Replace(lua.UpvalueIndex(3), lua.LNumber(next))
+			L.Replace(UpvalueIndex(3), LNumber(next))
 			return ms.push(s, e, true)
 		}
 	}
-	L.Replace(lua.UpvalueIndex(3), lua.LNumber(len(src)+1))
+	L.Replace(UpvalueIndex(3), LNumber(len(src)+1))
 	return 0
 }
 
 // string.gsub(s, pattern, repl [, n])
-func (p *Patterns) gsub(L *lua.LState) int {
+func strGsub(L *LState) int {
 	src, pat := L.CheckString(1), L.CheckString(2)
 	repl := L.Get(3)
 	switch repl.Type() {
-	case lua.LTNumber, lua.LTString, lua.LTFunction, lua.LTTable:
+	case LTNumber, LTString, LTFunction, LTTable:
 	default:
 		L.ArgError(3, "string/function/table expected")
 	}
 	maxN := L.OptInt(4, len(src)+1)
-	ms := p.matcher(L, src, pat, "gsub")
+	ms := newMatcher(L, src, pat, "gsub")
 	pi := 0
 	anchor := len(pat) > 0 && pat[0] == '^'
 	if anchor {
 		pi = 1
 	}
-	out := &gsubBuffer{L: L, b: p.b, max: p.l.MaxString}
+	out := &gsubBuffer{L: L, max: L.Patterns.Result}
 	s, n := 0, 0
 	for n < maxN {
 		ms.level = 0
@@ -595,35 +595,33 @@ func (p *Patterns) gsub(L *lua.LState) int {
 	if s < len(src) {
 		out.add(src[s:])
 	}
-	L.Push(lua.LString(out.buf.String()))
-	L.Push(lua.LNumber(n))
+	L.Push(LString(out.buf.String()))
+	L.Push(LNumber(n))
 	return 2
 }
 
-// gsubBuffer is gsub's result, kept within the mod's string limit.
+// gsubBuffer is gsub's result, kept within the state's limit (max, if
+// above 0).
 type gsubBuffer struct {
-	L   *lua.LState
-	b   *Budget
+	L   *LState
 	buf strings.Builder
 	max int
 }
 
 func (b *gsubBuffer) add(s string) {
-	if b.buf.Len()+len(s) > b.max {
+	if b.max > 0 && b.buf.Len()+len(s) > b.max {
 		b.L.RaiseError("string.gsub: the result exceeds the mod limit of %d bytes", b.max)
 	}
-	if len(s) >= BytesPerInstruction {
-		b.b.Spend(b.L, len(s)/BytesPerInstruction)
-	}
+	work(b.L, len(s))
 	b.buf.WriteString(s)
 }
 
-func (ms *matcher) addValue(out *gsubBuffer, s, e int, repl lua.LValue) {
+func (ms *matcher) addValue(out *gsubBuffer, s, e int, repl LValue) {
 	L := ms.L
-	var v lua.LValue
+	var v LValue
 	switch r := repl.(type) {
-	case lua.LString, lua.LNumber:
-		news := lua.LVAsString(r)
+	case LString, LNumber:
+		news := LVAsString(r)
 		for {
 			ms.step()
 			i := strings.IndexByte(news, '%')
@@ -633,29 +631,31 @@ func (ms *matcher) addValue(out *gsubBuffer, s, e int, repl lua.LValue) {
 			}
 			out.add(news[:i])
 			switch c := news[i+1]; {
-			case !asciiDigit(c):
+			case c == '%':
 				out.add(news[i+1 : i+2])
+			case !asciiDigit(c): // as upstream's: kept ("%c" in Lua 5.1 is "c")
+				out.add(news[i : i+2])
 			case c == '0':
 				out.add(ms.src[s:e])
 			default:
-				out.add(lua.LVAsString(ms.get(int(c-'1'), s, e)))
+				out.add(LVAsString(ms.get(int(c-'1'), s, e)))
 			}
 			news = news[i+2:]
 		}
-	case *lua.LFunction:
+	case *LFunction:
 		L.Push(r)
 		n := ms.push(s, e, true)
 		L.Call(n, 1)
 		v = L.Get(-1)
 		L.Pop(1)
-	case *lua.LTable:
+	case *LTable:
 		v = L.GetTable(r, ms.get(0, s, e))
 	}
 	switch v.(type) {
-	case lua.LString, lua.LNumber:
-		out.add(lua.LVAsString(v))
+	case LString, LNumber:
+		out.add(LVAsString(v))
 	default:
-		if lua.LVAsBool(v) {
+		if LVAsBool(v) {
 			L.RaiseError("invalid replacement value (a %s)", v.Type().String())
 		}
 		out.add(ms.src[s:e]) // nil or false: keep the match
