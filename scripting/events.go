@@ -301,7 +301,7 @@ func (h *Host) MoveAsRecorded(g *engine.Game, d engine.Direction, recorded []eng
 // begin readies the mods for a move of g: which are disabled, and each
 // mod's storage and random stream, come from the game's current state (so
 // undo, redo, a loaded save and a failed attempt all start from what the
-// state holds; storage.go keeps the live tables where they are the
+// state holds; values_storage.go keeps the live tables where they are the
 // state's).
 func (h *Host) begin(g *engine.Game) { h.beginAt(g.State(), false) }
 

@@ -22,8 +22,12 @@ import (
 //     the sandbox) and the API it gets (api.go);
 //   - events.go: the engine's events dispatched to the handlers, and the
 //     moves and turns around them (dryrun.go, forkhooks.go: the dry runs);
-//   - requests.go: what handlers return, checked and made engine requests;
-//   - storage.go: a mod's storage from turn to turn;
+//   - values_requests.go: what handlers return, checked and made engine
+//     requests (tests: requests_test.go);
+//   - values_storage.go: a mod's storage from turn to turn (tests:
+//     storage_*_test.go);
+//   - values_reuse.go: the values boxed once and the tables reused (tests:
+//     reuse_*test.go);
 //   - memory.go: the memory budgets, a mod's and the game's;
 //   - reports.go: a mod's errors, faults, disables and log, and the
 //     cost-model error of a deterministic host's failsafe stop.
@@ -133,7 +137,7 @@ type modRun struct {
 	muted      bool                       // off for the rest of this move, after an error in it
 	spent      int64                      // instructions run in this turn
 	spentBM    int64                      // instructions run in this evaluation of before_move
-	// Storage (storage.go): the live table and the random stream are
+	// Storage (values_storage.go): the live table and the random stream are
 	// loaded's, unless a handler ran since.
 	ran     bool       // a handler ran since storage was last saved or loaded
 	rngUsed bool       // the random stream was drawn from since then
@@ -148,7 +152,7 @@ type modRun struct {
 }
 
 // rulesName tells the rules' kind apart from others' (the caches every
-// host shares, reuse.go): their Go type and name, whose FormatCell writes
+// host shares, values_reuse.go): their Go type and name, whose FormatCell writes
 // a cell. It is worked out when a cache first asks, not for every new
 // host.
 func (h *Host) rulesName() string {
