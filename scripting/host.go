@@ -22,12 +22,16 @@ import (
 //     the sandbox) and the API it gets (api.go);
 //   - events.go: the engine's events dispatched to the handlers, and the
 //     moves and turns around them (dryrun.go, forkhooks.go: the dry runs);
-//   - values_requests.go: what handlers return, checked and made engine
-//     requests (tests: requests_test.go);
-//   - values_storage.go: a mod's storage from turn to turn (tests:
-//     storage_*_test.go);
-//   - values_reuse.go: the values boxed once and the tables reused (tests:
-//     reuse_*test.go);
+//     expire.go: the expire event;
+//   - values.go and values_*.go: every conversion between a Lua value and
+//     a Go value, and nowhere else (values.go's banner lists them): the
+//     payloads, what handlers return checked and made engine requests
+//     (values_requests.go), a mod's storage from turn to turn
+//     (values_storage.go), the values boxed once and the tables reused
+//     (values_reuse.go); their tests are requests_test.go, storage_*_test.go
+//     and reuse_*test.go;
+//   - cells.go, edits.go: game.cells, and game.set, game.mark and
+//     game.unmark (API version 2);
 //   - memory.go: the memory budgets, a mod's and the game's;
 //   - reports.go: a mod's errors, faults, disables and log, and the
 //     cost-model error of a deterministic host's failsafe stop.
@@ -168,6 +172,19 @@ func (h *Host) Close() {
 		h.watchdog.Remove(m.budget)
 		m.L.Close()
 	}
+}
+
+// callLua calls a handler with its payload, protected, for one result,
+// which result then takes off the stack.
+func (m *modRun) callLua(fn handler, arg value) error {
+	return m.L.CallByParam(lua.P{Fn: fn, NRet: 1, Protect: true}, arg)
+}
+
+// result takes the result of the call callLua made off the stack.
+func (m *modRun) result() value {
+	ret := m.L.Get(-1)
+	m.L.Pop(1)
+	return ret
 }
 
 // Mods returns the loaded mods, in load order.
