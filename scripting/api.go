@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"unicode"
 
 	lua "github.com/mod2048/mod2048/scripting/internal/lua"
 	"github.com/mod2048/mod2048/scripting/internal/sandbox"
@@ -155,20 +154,6 @@ func (m *modRun) state() *engine.State {
 	return nil
 }
 
-func toLua(v any) lua.LValue {
-	switch v := v.(type) {
-	case int64:
-		return lua.LNumber(v)
-	case float64:
-		return lua.LNumber(v)
-	case bool:
-		return lua.LBool(v)
-	case string:
-		return lua.LString(v)
-	}
-	return lua.LNil
-}
-
 // game.on(event, handler): handlers are registered while the mod loads.
 func (m *modRun) luaOn(L *lua.LState) int {
 	name := L.CheckString(1)
@@ -208,48 +193,6 @@ type handlerFilter struct {
 	every int    // tick: only on turns this divides
 }
 
-// filterKeys are the keys of each event's filter.
-var filterKeys = map[event]string{evSpawn: "near", evTick: "every"}
-
-// eventFilter reads game.on's third argument (API version 2): a spawn
-// handler's {near = NAME}, which runs it only for a spawn on a cell next
-// to (above, below, left or right of) a mark of this mod's hazard NAME,
-// one defined before; a tick handler's {every = N}, which runs it only
-// after the turns N divides (N, 2N, ...).
-func (m *modRun) eventFilter(L *lua.LState, ev event, name string) handlerFilter {
-	spec, ok := L.Get(3).(*lua.LTable)
-	key, takes := filterKeys[ev]
-	switch {
-	case L.GetTop() > 3:
-		L.RaiseError("game.on: %d arguments, want an event, a handler and a filter", L.GetTop())
-	case !takes || m.mod.Manifest.APIVersion < 2:
-		L.RaiseError("game.on: only a spawn or tick handler of an API version 2 mod takes a filter")
-	case !ok:
-		L.RaiseError("game.on: the filter: want a table {%s = ...}, got %s", key, describe(L.Get(3)))
-	}
-	for k, _ := spec.Next(lua.LNil); k != lua.LNil; k, _ = spec.Next(k) {
-		if k != lua.LString(key) {
-			L.RaiseError("game.on: the filter: unknown key %s (allowed: %s)", describe(k), key)
-		}
-	}
-	var f handlerFilter
-	v := spec.RawGetString(key)
-	if ev == evTick {
-		n, err := wholeIn(v, 1, 1_000_000)
-		if err != nil {
-			L.RaiseError("game.on: the filter: every: %v", err)
-		}
-		f.every = n
-		return f
-	}
-	hz, err := m.ownHazard(v)
-	if err != nil {
-		L.RaiseError("game.on: the filter: near: %v", err)
-	}
-	f.near = hz.Name
-	return f
-}
-
 var hazardName = regexp.MustCompile(`^[a-z][a-z0-9_]{0,31}$`)
 
 // game.hazard{name=, glyph=, color=, blocks=, description=} defines a
@@ -260,81 +203,14 @@ func (m *modRun) luaHazard(L *lua.LState) int {
 	if m.host.loading != m {
 		L.RaiseError("game.hazard: hazards are defined when the mod loads, not later")
 	}
-	str := func(key string, need bool, max int) string {
-		v := spec.RawGetString(key)
-		s, ok := v.(lua.LString)
-		if v == lua.LNil && !need {
-			return ""
-		}
-		if !ok || len(s) == 0 || len(s) > max {
-			L.RaiseError("game.hazard: %s: want a string of 1 to %d characters, got %s", key, max, describe(v))
-		}
-		return string(s)
-	}
-	allowed := hazardKeys
-	if m.mod.Manifest.APIVersion < 2 {
-		allowed = hazardKeysV1
-	}
-	if k := badKey(spec, allowed); k != lua.LNil {
-		L.RaiseError("game.hazard: unknown key %s (allowed: %s)", describe(k), strings.Join(allowed, ", "))
-	}
-	name := str("name", true, 32)
-	if !hazardName.MatchString(name) {
-		L.RaiseError("game.hazard: name %q is not lower-case letters, digits and _", name)
-	}
-	glyph := str("glyph", true, 8)
-	if r := []rune(glyph); len(r) != 1 || !unicode.IsPrint(r[0]) || r[0] == ' ' {
-		L.RaiseError("game.hazard: glyph: want one visible character, got %q", glyph)
-	}
-	color := str("color", false, 16)
-	if color != "" && !validColor(color) {
-		L.RaiseError("game.hazard: color %q is not a color name or #rrggbb", color)
-	}
-	blocks := false
-	if v := spec.RawGetString("blocks"); v != lua.LNil {
-		b, ok := v.(lua.LBool)
-		if !ok {
-			L.RaiseError("game.hazard: blocks: want true or false, got %s", describe(v))
-		}
-		blocks = bool(b)
-	}
-	follow := false
-	if v := spec.RawGetString("follow"); v != lua.LNil {
-		b, ok := v.(lua.LBool)
-		if !ok {
-			L.RaiseError("game.hazard: follow: want true or false, got %s", describe(v))
-		}
-		follow = bool(b)
-	}
-	onMerge := engine.MergeRule("")
-	if v := spec.RawGetString("on_merge"); v != lua.LNil {
-		s, ok := v.(lua.LString)
-		if !ok || !slices.Contains(engine.MergeRules(), engine.MergeRule(s)) {
-			L.RaiseError("game.hazard: on_merge: want \"keep\", \"drop\" or \"spread\", got %s", describe(v))
-		}
-		if !follow {
-			L.RaiseError("game.hazard: on_merge is for a hazard that follows its tile (follow = true)")
-		}
-		onMerge = engine.MergeRule(s)
-	}
-	if follow && onMerge == "" {
-		onMerge = engine.MergeKeep
-	}
-	counter := ""
-	if v := spec.RawGetString("counter"); v != lua.LNil {
-		s, ok := v.(lua.LString)
-		if !ok || (s != CounterTurns && s != CounterCount) {
-			L.RaiseError("game.hazard: counter: want \"turns\" or \"count\", got %s", describe(v))
-		}
-		counter = string(s)
-	}
+	name, hz := m.hazardSpec(L, spec)
 	full := m.mod.ID() + ":" + name
 	m.budget.Spend(L, len(m.host.hazards)) // the look for a duplicate
 	if _, dup := m.host.Hazard(full); dup {
 		L.RaiseError("game.hazard: %s is defined twice", full)
 	}
-	hz := Hazard{Name: full, Mod: m.mod.ID(), Glyph: glyph, Color: color, Blocks: blocks,
-		Follow: follow, OnMerge: onMerge, Description: printable(str("description", false, 200)), Counter: counter}
+	hz.Name, hz.Mod = full, m.mod.ID()
+	hz.Description = printable(hazardString(L, spec, "description", false, 200))
 	m.host.hazards = append(m.host.hazards, hz)
 	if m.own == nil {
 		m.own = map[string]Hazard{}
@@ -380,14 +256,7 @@ func (m *modRun) luaMarks(L *lua.LState) int {
 	switch spec, ok := L.Get(1).(*lua.LTable); {
 	case ok:
 		all = true
-		if k := badKey(spec, []string{"hazard"}); k != lua.LNil {
-			L.RaiseError("game.marks: unknown key %s (allowed: hazard)", describe(k))
-		}
-		hz, err := m.ownHazard(spec.RawGetString("hazard"))
-		if err != nil {
-			L.RaiseError("game.marks: hazard: %v", err)
-		}
-		hazard = hz.Name
+		hazard = m.marksFilter(L, spec)
 	case !all:
 		p = engine.Pos{Row: L.CheckInt(1), Col: L.CheckInt(2)}
 	}
@@ -401,22 +270,7 @@ func (m *modRun) luaMarks(L *lua.LState) int {
 			n++
 		}
 	}
-	// Sized tables: gopher-lua's NewTable reserves 32 slots and a map of 32.
-	out := L.CreateTable(n, 0)
-	for _, mk := range s.Marks {
-		if !want(mk) {
-			continue
-		}
-		t := L.CreateTable(0, 6)
-		t.RawSetString("row", number(mk.Pos.Row))
-		t.RawSetString("col", number(mk.Pos.Col))
-		t.RawSetString("name", m.host.nameValue(mk.Name))
-		t.RawSetString("turns", number(mk.Turns))
-		t.RawSetString("blocks", lua.LBool(mk.Block))
-		t.RawSetString("count", number(mk.Count))
-		out.Append(t)
-	}
-	L.Push(out)
+	L.Push(m.host.marksTable(L, s.Marks, n, want))
 	return 1
 }
 

@@ -2,8 +2,8 @@ package scripting
 
 import "slices"
 
-// The tables that cross between the host and a mod, key by key. events.go,
-// requests.go and api.go build and check these tables; the lists here say the same for the
+// The tables that cross between the host and a mod, key by key.
+// values_payloads.go, values_requests.go and api.go build and check these tables; the lists here say the same for the
 // LuaLS annotation file's test (luals_test.go), and apilist_test.go runs real
 // handlers in a Host to check that the lists say what the host does.
 

@@ -16,8 +16,8 @@ import (
 
 // These tests run real handlers in a Host and compare what the host does
 // with the lists of apilist.go, which the LuaLS annotation file's test
-// compares with the annotation file: neither list can drift from events.go,
-// requests.go and api.go unnoticed.
+// compares with the annotation file: neither list can drift from
+// values_payloads.go, values_requests.go and api.go unnoticed.
 
 // probeMod writes a mod with the given main.lua into a temporary folder and
 // loads it.

@@ -2,7 +2,6 @@ package scripting
 
 import (
 	lua "github.com/mod2048/mod2048/scripting/internal/lua"
-	"slices"
 
 	"github.com/mod2048/mod2048/engine"
 )
@@ -52,21 +51,7 @@ func (m *modRun) luaCells(L *lua.LState) int {
 			flags[i] |= 4
 		}
 	}
-	// need and want: the flags a cell passes with. A cell must carry those
-	// of need and none of those not in want.
-	need, want := uint8(0), uint8(7)
-	switch f.marked {
-	case lua.LTrue:
-		need |= 1
-	case lua.LFalse:
-		want &^= 1
-	}
-	if f.with != "" {
-		need |= 2
-	}
-	if f.without != "" {
-		want &^= 4
-	}
+	need, want := f.flags()
 	out := m.cellsOut[:0]
 	var last engine.Cell // the cell matched last, and its answer: runs of equal cells are common
 	var lastAnswer cellMatch
@@ -89,68 +74,8 @@ func (m *modRun) luaCells(L *lua.LState) int {
 		out = append(out, i)
 	}
 	m.cellsOut = out[:0]
-	t := L.CreateTable(len(out), 0)
-	for _, i := range out {
-		t.Append(number(i))
-	}
-	L.Push(t)
+	L.Push(numberList(L, out))
 	return 1
-}
-
-// cellsFilter is a game.cells filter table, read and checked.
-type cellsFilter struct {
-	spec                   *lua.LTable
-	raw                    [4]lua.LValue // the values of cellsKeys the table held
-	pattern, with, without string
-	hasPattern             bool
-	marked                 lua.LValue
-}
-
-// cellsFilter reads and checks a filter table. A mod passes the same few
-// tables turn after turn (made once, when it loads): the last ones read
-// are kept, and a table seen before whose four values are still the same
-// is not read again. Its keys are checked when it is first seen: an
-// unknown key added to it later goes unnoticed.
-func (m *modRun) cellsFilter(L *lua.LState, spec *lua.LTable) *cellsFilter {
-	var raw [4]lua.LValue
-	for i, k := range cellsKeys {
-		raw[i] = spec.RawGetString(k)
-	}
-	for i := range m.filters {
-		if f := &m.filters[i]; f.spec == spec && f.raw == raw {
-			return f
-		}
-	}
-	for k, _ := spec.Next(lua.LNil); k != lua.LNil; k, _ = spec.Next(k) {
-		if s, ok := k.(lua.LString); !ok || !slices.Contains(cellsKeys, string(s)) {
-			L.RaiseError("game.cells: unknown key %s (allowed: cell, marked, hazard, without)", describe(k))
-		}
-	}
-	f := cellsFilter{spec: spec, raw: raw, marked: raw[1]}
-	switch v := raw[0].(type) {
-	case *lua.LNilType:
-	case lua.LString:
-		f.pattern, f.hasPattern = string(v), true
-	default:
-		L.RaiseError("game.cells: cell: want a pattern string, got %s", describe(v))
-	}
-	if f.marked != lua.LNil && f.marked.Type() != lua.LTBool {
-		L.RaiseError("game.cells: marked: want true or false, got %s", describe(f.marked))
-	}
-	for i, name := range []*string{&f.with, &f.without} {
-		if v := raw[2+i]; v != lua.LNil {
-			hz, err := m.ownHazard(v)
-			if err != nil {
-				L.RaiseError("game.cells: %s: %v", cellsKeys[2+i], err)
-			}
-			*name = hz.Name
-		}
-	}
-	// Keep it, in place of the oldest.
-	m.filters[m.nextFilter] = f
-	k := m.nextFilter
-	m.nextFilter = (m.nextFilter + 1) % len(m.filters)
-	return &m.filters[k]
 }
 
 // cellMatch reports whether the text of c matches pattern, as string.find
@@ -201,9 +126,6 @@ type answerKey struct {
 
 // sharedAnswers holds cellMatch's answers.
 var sharedAnswers sharedCache[answerKey, cellMatch]
-
-// cellsKeys are the filters of game.cells.
-var cellsKeys = []string{"cell", "marked", "hazard", "without"}
 
 // cellString is a cell's text as game.cells matches it, made once per
 // cell.

@@ -3,8 +3,6 @@ package scripting
 import (
 	"errors"
 
-	lua "github.com/mod2048/mod2048/scripting/internal/lua"
-
 	"github.com/mod2048/mod2048/engine"
 )
 
@@ -45,7 +43,7 @@ func eventOf(name string) (event, bool) {
 
 // call runs one handler under the mod's budgets and returns its first
 // result.
-func (h *Host) call(m *modRun, ev event, fn *lua.LFunction, arg lua.LValue) (lua.LValue, error) {
+func (h *Host) call(m *modRun, ev event, fn handler, arg value) (value, error) {
 	n, over := h.limits.HandlerInstructions, h.callReason
 	turn, turnOver := h.limits.TurnInstructions, h.turnReason
 	if len(m.handlers[evBeforeMove]) > 0 {
@@ -79,7 +77,7 @@ func (h *Host) call(m *modRun, ev event, fn *lua.LFunction, arg lua.LValue) (lua
 	m.beforeCall()
 	m.budget.Start(n, over, h.limits.FailsafeTime)
 	m.ran = true
-	err := m.L.CallByParam(lua.P{Fn: fn, NRet: 1, Protect: true}, arg)
+	err := m.callLua(fn, arg)
 	used, stopped := m.budget.End(n)
 	h.instructions += used
 	m.spent += used
@@ -99,8 +97,7 @@ func (h *Host) call(m *modRun, ev event, fn *lua.LFunction, arg lua.LValue) (lua
 		}
 		return nil, me
 	}
-	ret := m.L.Get(-1)
-	m.L.Pop(1)
+	ret := m.result()
 	if tooMuch != "" {
 		return nil, &ModError{Report{Mod: m.mod.ID(), Event: eventNames[ev], Message: tooMuch}}
 	}
@@ -110,7 +107,7 @@ func (h *Host) call(m *modRun, ev event, fn *lua.LFunction, arg lua.LValue) (lua
 // each calls fn for every active mod with handlers for ev, in load order,
 // with the handler's index among the mod's for ev and what it lets the
 // host reuse of its payload.
-func (h *Host) each(ev event, fn func(m *modRun, i int, handler *lua.LFunction, r reuse) error) error {
+func (h *Host) each(ev event, fn func(m *modRun, i int, fn handler, r reuse) error) error {
 	for _, m := range h.mods {
 		if m.disabled || m.muted {
 			continue
@@ -122,68 +119,6 @@ func (h *Host) each(ev event, fn func(m *modRun, i int, handler *lua.LFunction, 
 		}
 	}
 	return nil
-}
-
-// payload returns the table of an event's payload for the i-th handler of
-// ev: the mod's reused one where the handler cannot keep it (see
-// payloadReuse), else a fresh one. The caller sets every field; on the
-// reused table only those the handler's code can read are set (reads), so
-// a field no handler reads costs nothing, not even its value (wants).
-func (m *modRun) payload(ev event, i int, r reuse, n int) fields {
-	if r == reuseNone {
-		return fields{t: m.L.CreateTable(0, n), want: allFields}
-	}
-	f := m.payloads[ev].fields(m.L, n)
-	f.want = m.reads[ev][i]
-	return f
-}
-
-// allFields is a read mask of every field of a payload; tickMotions a
-// tick's moves and merged (payloadKeys).
-const (
-	allFields   = 1<<maxFields - 1
-	tickMotions = 1<<5 | 1<<6
-)
-
-// payloadBox is a reused payload table and the values its fields hold.
-type payloadBox struct {
-	t    *lua.LTable
-	last [maxFields]lua.LValue
-}
-
-const maxFields = 7
-
-func (b *payloadBox) fields(L *lua.LState, n int) fields {
-	if b.t == nil {
-		b.t = L.CreateTable(0, n)
-	}
-	return fields{t: b.t, last: &b.last}
-}
-
-// fields sets the fields of a payload table. On a reused table, whose
-// fields no handler can change (payloadReuse), a field that holds the
-// value already is not set again.
-type fields struct {
-	t    *lua.LTable
-	last *[maxFields]lua.LValue
-	want uint8 // the fields to set, a bit each
-}
-
-// wants reports whether field i is set: a value that costs to make is
-// made only then.
-func (f fields) wants(i int) bool { return f.want&(1<<i) != 0 }
-
-func (f fields) set(i int, key string, v lua.LValue) {
-	if !f.wants(i) {
-		return
-	}
-	if f.last != nil {
-		if f.last[i] == v {
-			return
-		}
-		f.last[i] = v
-	}
-	f.t.RawSetString(key, v)
 }
 
 // Move plays one move of g with the mods. A mod that errors is reported
@@ -301,7 +236,7 @@ func (h *Host) MoveAsRecorded(g *engine.Game, d engine.Direction, recorded []eng
 // begin readies the mods for a move of g: which are disabled, and each
 // mod's storage and random stream, come from the game's current state (so
 // undo, redo, a loaded save and a failed attempt all start from what the
-// state holds; storage.go keeps the live tables where they are the
+// state holds; values_storage.go keeps the live tables where they are the
 // state's).
 func (h *Host) begin(g *engine.Game) { h.beginAt(g.State(), false) }
 
@@ -328,133 +263,46 @@ func (h *Host) BeforeMove(e *engine.MoveEvent) error {
 			m.spent = 0
 		}
 	}
-	return h.each(evBeforeMove, func(m *modRun, i int, fn *lua.LFunction, r reuse) error {
-		f := m.payload(evBeforeMove, i, r, 2)
-		f.set(0, "dir", dirValue(e.Dir))
-		f.set(1, "turn", number(e.State.Turn+1))
-		ret, err := h.call(m, evBeforeMove, fn, f.t)
+	return h.each(evBeforeMove, func(m *modRun, i int, fn handler, r reuse) error {
+		ret, err := h.call(m, evBeforeMove, fn, m.beforeMovePayload(i, r, e))
 		if err != nil {
 			return err
 		}
-		req, err := m.request(ret, EventBeforeMove, "refuse")
-		if err != nil || req == nil {
-			return err
-		}
-		if v := req.RawGetString("refuse"); v != lua.LNil {
-			reason, ok := v.(lua.LString)
-			if !ok || len(reason) == 0 || len(reason) > 200 {
-				return m.invalid(EventBeforeMove, "refuse: want a reason of 1 to 200 characters, got %s", describe(v))
-			}
-			return &engine.Refusal{Reason: printable(m.mod.Manifest.Name + ": " + string(reason)), By: m.mod.ID()}
-		}
-		return nil
+		return m.beforeMoveRequest(ret)
 	})
 }
 
 // AfterMerge shows each merge to the mods, which may change its result.
 func (h *Host) AfterMerge(e *engine.MergeEvent) error {
 	h.state = e.State
-	return h.each(evAfterMerge, func(m *modRun, i int, fn *lua.LFunction, r reuse) error {
-		L := m.L
-		f := m.payload(evAfterMerge, i, r, 5)
-		f.set(0, "row", number(e.Pos.Row))
-		f.set(1, "col", number(e.Pos.Col))
-		from, sources := m.lists[0], m.lists[1]
-		if !f.wants(2) && !f.wants(3) {
-			// Neither list can be read: make neither.
-		} else if r != reuseNested || from == nil {
-			from, sources = L.CreateTable(2, 0), L.CreateTable(2, 0)
-			if r == reuseNested {
-				m.lists = [2]*lua.LTable{from, sources}
-			}
-		}
-		for i := 0; i < 2 && (f.wants(2) || f.wants(3)); i++ {
-			var p fields
-			if r == reuseNested {
-				p = m.points[i].fields(L, 2)
-				p.want = allFields
-			} else {
-				p = fields{t: L.CreateTable(0, 2), want: allFields}
-			}
-			p.set(0, "row", number(e.From[i].Row))
-			p.set(1, "col", number(e.From[i].Col))
-			from.RawSetInt(i+1, p.t)
-			sources.RawSetInt(i+1, h.cellValue(e.Sources[i]))
-		}
-		f.set(2, "from", from)
-		f.set(3, "sources", sources)
-		f.set(4, "result", h.cellValue(e.Result))
-		ret, err := h.call(m, evAfterMerge, fn, f.t)
+	return h.each(evAfterMerge, func(m *modRun, i int, fn handler, r reuse) error {
+		ret, err := h.call(m, evAfterMerge, fn, h.afterMergePayload(m, i, r, e))
 		if err != nil {
 			return err
 		}
-		req, err := m.request(ret, EventAfterMerge, "result")
-		if err != nil || req == nil {
-			return err
-		}
-		if v := req.RawGetString("result"); v != lua.LNil {
-			cell, err := h.parseCell(v)
-			if err != nil {
-				return m.invalid(EventAfterMerge, "result: %v", err)
-			}
-			if cell.Kind == engine.KindEmpty {
-				return m.invalid(EventAfterMerge, "result: a merge cannot make an empty cell")
-			}
-			e.Result = cell
-		}
-		return nil
+		return h.afterMergeRequest(m, ret, e)
 	})
 }
 
 // OnSpawn shows each spawn to the mods, which may move, change or cancel it.
 func (h *Host) OnSpawn(e *engine.SpawnEvent) error {
 	h.state = e.State
-	return h.each(evSpawn, func(m *modRun, i int, fn *lua.LFunction, r reuse) error {
+	return h.each(evSpawn, func(m *modRun, i int, fn handler, r reuse) error {
 		if e.Cancel {
 			return nil
 		}
 		if hz := m.filter[evSpawn][i].near; hz != "" && !nextToMark(e.State, e.Pos, hz) {
 			return nil // the handler's filter passes the spawn by
 		}
-		f := m.payload(evSpawn, i, r, 4)
-		f.set(0, "row", number(e.Pos.Row))
-		f.set(1, "col", number(e.Pos.Col))
-		f.set(2, "cell", h.cellValue(e.Cell))
-		f.set(3, "scripted", lua.LBool(e.Scripted))
-		ret, err := h.call(m, evSpawn, fn, f.t)
+		ret, err := h.call(m, evSpawn, fn, h.spawnPayload(m, i, r, e))
 		if err != nil {
 			return err
 		}
-		req, err := m.request(ret, EventSpawn, "cancel", "row", "col", "cell")
-		if err != nil || req == nil {
+		done, err := h.spawnRequest(m, ret, e)
+		if err != nil || done {
 			return err
 		}
-		if v := req.RawGetString("cancel"); v != lua.LNil {
-			b, ok := v.(lua.LBool)
-			if !ok {
-				return m.invalid(EventSpawn, "cancel: want true or false, got %s", describe(v))
-			}
-			if b {
-				e.Cancel = true
-				return nil
-			}
-		}
 		b := &e.State.Board
-		if v := req.RawGetString("row"); v != lua.LNil {
-			if e.Pos.Row, err = wholeIn(v, 0, b.Height-1); err != nil {
-				return m.invalid(EventSpawn, "row: %v", err)
-			}
-		}
-		if v := req.RawGetString("col"); v != lua.LNil {
-			if e.Pos.Col, err = wholeIn(v, 0, b.Width-1); err != nil {
-				return m.invalid(EventSpawn, "col: %v", err)
-			}
-		}
-		if v := req.RawGetString("cell"); v != lua.LNil {
-			if e.Cell, err = h.parseCell(v); err != nil {
-				return m.invalid(EventSpawn, "cell: %v", err)
-			}
-		}
 		if err := h.rules.CheckSpawn(e.Cell); err != nil {
 			return m.invalid(EventSpawn, "cell: %v", err)
 		}
@@ -505,40 +353,6 @@ func (h *Host) WantsMotions() bool {
 	return false
 }
 
-// motionTables writes a turn's motions for Lua: moves, a list of
-// {from = {row =, col =}, to = {row =, col =}}, and merged, a list of
-// {into = {row =, col =}, from = {{row =, col =}, {row =, col =}}}. Fresh
-// tables each turn: a handler may keep them.
-func motionTables(L *lua.LState, mo *engine.Motions) (moves, merged *lua.LTable) {
-	pos := func(p engine.Pos) *lua.LTable {
-		t := L.CreateTable(0, 2)
-		t.RawSetString("row", number(p.Row))
-		t.RawSetString("col", number(p.Col))
-		return t
-	}
-	if mo == nil {
-		return L.CreateTable(0, 0), L.CreateTable(0, 0)
-	}
-	moves = L.CreateTable(len(mo.Moves), 0)
-	for _, mv := range mo.Moves {
-		t := L.CreateTable(0, 2)
-		t.RawSetString("from", pos(mv.From))
-		t.RawSetString("to", pos(mv.To))
-		moves.Append(t)
-	}
-	merged = L.CreateTable(len(mo.Merged), 0)
-	for _, mg := range mo.Merged {
-		t := L.CreateTable(0, 2)
-		t.RawSetString("into", pos(mg.Into))
-		from := L.CreateTable(2, 0)
-		from.Append(pos(mg.From[0]))
-		from.Append(pos(mg.From[1]))
-		t.RawSetString("from", from)
-		merged.Append(t)
-	}
-	return moves, merged
-}
-
 // OnTick runs the mods' tick handlers on the finished turn, applies their
 // requests through the engine, and keeps each mod's storage and random
 // stream, and the mods' failures on the turn, in the state.
@@ -559,47 +373,19 @@ func (h *Host) finish(ev event, e *engine.TickEvent) error {
 		}
 	}
 	name := eventNames[ev]
-	err := h.each(ev, func(m *modRun, i int, fn *lua.LFunction, r reuse) error {
+	err := h.each(ev, func(m *modRun, i int, fn handler, r reuse) error {
 		if n := m.filter[ev][i].every; n > 1 && e.Turn%n != 0 {
 			return nil // the handler's filter passes this turn by
 		}
-		var f fields
-		switch {
-		case ev == evStart:
-			f = m.payload(ev, i, r, 1)
-			f.set(0, "turn", number(0))
-		case m.mod.Manifest.APIVersion >= 2:
-			f = m.payload(ev, i, r, 7)
-		default:
-			f = m.payload(ev, i, r, 5)
-		}
-		if ev == evTick {
-			f.set(0, "turn", number(e.Turn))
-			f.set(1, "dir", dirValue(e.Dir))
-			if f.wants(2) {
-				f.set(2, "gained", h.scoreValue(e.Gained))
-			}
-			f.set(3, "merges", number(e.Merges))
-			f.set(4, "spawns", number(e.Spawns))
-			if m.mod.Manifest.APIVersion >= 2 && f.want&tickMotions != 0 {
-				// A handler that cannot read them gets neither
-				// (payloadReads): they cost most of a turn.
-				moves, merged := motionTables(m.L, e.Motions)
-				f.set(5, "moves", moves)
-				f.set(6, "merged", merged)
-			}
-		}
+		arg := h.turnPayload(m, ev, i, r, e)
 		m.edits.begin(e)
-		ret, err := h.call(m, ev, fn, f.t)
+		ret, err := h.call(m, ev, fn, arg)
 		m.edits.end()
 		if err != nil {
 			return err
 		}
-		req, err := m.request(ret, name, "set", "mark", "unmark")
-		if err != nil || req == nil {
-			return err
-		}
-		if err := m.tickRequests(name, req, e); err != nil {
+		asked, err := m.turnRequest(ret, name, e)
+		if err != nil || !asked {
 			return err
 		}
 		if n := len(e.State.Marks) + len(e.MarkEdits); n > engine.MaxMarks {

@@ -22,8 +22,16 @@ import (
 //     the sandbox) and the API it gets (api.go);
 //   - events.go: the engine's events dispatched to the handlers, and the
 //     moves and turns around them (dryrun.go, forkhooks.go: the dry runs);
-//   - requests.go: what handlers return, checked and made engine requests;
-//   - storage.go: a mod's storage from turn to turn;
+//     expire.go: the expire event;
+//   - values.go and values_*.go: every conversion between a Lua value and
+//     a Go value, and nowhere else (values.go's banner lists them): the
+//     payloads, what handlers return checked and made engine requests
+//     (values_requests.go), a mod's storage from turn to turn
+//     (values_storage.go), the values boxed once and the tables reused
+//     (values_reuse.go); their tests are requests_test.go, storage_*_test.go
+//     and reuse_*test.go;
+//   - cells.go, edits.go: game.cells, and game.set, game.mark and
+//     game.unmark (API version 2);
 //   - memory.go: the memory budgets, a mod's and the game's;
 //   - reports.go: a mod's errors, faults, disables and log, and the
 //     cost-model error of a deterministic host's failsafe stop.
@@ -132,7 +140,7 @@ type modRun struct {
 	muted      bool                       // off for the rest of this move, after an error in it
 	spent      int64                      // instructions run in this turn
 	spentBM    int64                      // instructions run in this evaluation of before_move
-	// Storage (storage.go): the live table and the random stream are
+	// Storage (values_storage.go): the live table and the random stream are
 	// loaded's, unless a handler ran since.
 	ran     bool       // a handler ran since storage was last saved or loaded
 	rngUsed bool       // the random stream was drawn from since then
@@ -147,7 +155,7 @@ type modRun struct {
 }
 
 // rulesName tells the rules' kind apart from others' (the caches every
-// host shares, reuse.go): their Go type and name, whose FormatCell writes
+// host shares, values_reuse.go): their Go type and name, whose FormatCell writes
 // a cell. It is worked out when a cache first asks, not for every new
 // host.
 func (h *Host) rulesName() string {
@@ -163,6 +171,19 @@ func (h *Host) Close() {
 		h.watchdog.Remove(m.budget)
 		m.L.Close()
 	}
+}
+
+// callLua calls a handler with its payload, protected, for one result,
+// which result then takes off the stack.
+func (m *modRun) callLua(fn handler, arg value) error {
+	return m.L.CallByParam(lua.P{Fn: fn, NRet: 1, Protect: true}, arg)
+}
+
+// result takes the result of the call callLua made off the stack.
+func (m *modRun) result() value {
+	ret := m.L.Get(-1)
+	m.L.Pop(1)
+	return ret
 }
 
 // Mods returns the loaded mods, in load order.

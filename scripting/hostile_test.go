@@ -80,7 +80,7 @@ type hostileAttack struct {
 	limits func(l *scripting.Limits)
 	// check, if set, makes more checks after the moves.
 	check func(c *hostileChecker, h *scripting.Host)
-	// hostBug names a bug of the host (events.go, requests.go, api.go, storage.go...) that this case
+	// hostBug names a bug of the host (events.go, values_requests.go, api.go, values_storage.go...) that this case
 	// shows: while it fails, the case is skipped with the bug and the
 	// failures.
 	hostBug string

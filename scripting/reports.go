@@ -1,16 +1,10 @@
 package scripting
 
 import (
-	"errors"
 	"fmt"
 	"github.com/mod2048/mod2048/scripting/mod"
-	"regexp"
 	"slices"
 	"strings"
-
-	lua "github.com/mod2048/mod2048/scripting/internal/lua"
-	"github.com/mod2048/mod2048/scripting/internal/lua/parse"
-	"github.com/mod2048/mod2048/scripting/internal/sandbox"
 
 	"github.com/mod2048/mod2048/engine"
 )
@@ -154,79 +148,6 @@ func (h *Host) Log(id string) []string {
 	return nil
 }
 
-// luaWhere is the place Lua's error() puts before a message (level 1,
-// as the VM's own errors have it): "main.lua:12: ". In Lua, a runtime
-// error's place is part of its value, a string, so it is read from there.
-var luaWhere = regexp.MustCompile(`^([A-Za-z0-9_./-]+\.lua):([0-9]+):\s*`)
-
-// report turns a Lua error into a *ModError naming the mod, the event, the
-// file and line, with the traceback.
-func (m *modRun) report(ev string, err error, stopped sandbox.Stop) *ModError {
-	r := Report{Mod: m.mod.ID(), Event: ev}
-	var api *lua.ApiError
-	if !errors.As(err, &api) {
-		r.Message = err.Error()
-	} else if api.Type == lua.ApiErrorSyntax && api.Cause != nil {
-		// A file that does not compile: the compiler's place, as values
-		// (compile names the file of a CompileError).
-		var pe *parse.Error
-		var ce *lua.CompileError
-		var de *sandbox.DepthError
-		switch cause := api.Cause; {
-		case errors.As(cause, &pe):
-			r.File, r.Line, r.Column, r.Message = pe.Pos.Source, pe.Pos.Line, pe.Pos.Column, pe.Message
-			if pe.Pos.Line == parse.EOF {
-				r.Line, r.Column, r.EOF = 0, 0, true // compile gives the last line
-				r.Message += " at the end of the file"
-			} else if pe.Token != "" {
-				r.Message = fmt.Sprintf("%s near '%s'", pe.Message, pe.Token)
-			}
-		case errors.As(cause, &ce):
-			r.Line, r.Message = ce.Line, ce.Message
-		case errors.As(cause, &de):
-			r.File, r.Line, r.Message = de.File, de.Line, de.What()
-		default:
-			r.Message = cause.Error()
-		}
-	} else {
-		r.Message = sandbox.SafeString(api.Object)
-		r.Traceback = api.StackTrace
-		if loc := luaWhere.FindStringSubmatch(r.Message); loc != nil {
-			r.File = loc[1]
-			fmt.Sscan(loc[2], &r.Line)
-			r.Message = r.Message[len(loc[0]):]
-		} else if loc := luaWhere.FindStringSubmatch(firstTraceLine(r.Traceback)); loc != nil {
-			r.File = loc[1]
-			fmt.Sscan(loc[2], &r.Line)
-		}
-	}
-	if stopped.Kind != sandbox.NotStopped {
-		r.Message = stopped.Reason
-		r.Failsafe = stopped.Kind == sandbox.StopFailsafe
-	}
-	// Cut first: the host reads no more of a long message than it keeps
-	// (a mod's error may be megabytes long).
-	if len(r.Message) > 512 {
-		r.Message = r.Message[:512] + "…"
-	}
-	if strings.Contains(r.Message, "callstack overflow") {
-		r.Message = "stack overflow (recursion too deep)"
-	}
-	r.Message = printable(sandbox.Scrub(r.Message))
-	r.Traceback = sandbox.Scrub(r.Traceback)
-	return &ModError{r}
-}
-
-func firstTraceLine(tb string) string {
-	for _, line := range strings.Split(tb, "\n") {
-		line = strings.TrimSpace(line)
-		if luaWhere.MatchString(line) {
-			return line
-		}
-	}
-	return ""
-}
-
 // turnFaults returns the faults of the turn being played, in the recorded
 // order when a recording is honoured (MoveAsRecorded): those the recording
 // has first, as it has them, then any other.
@@ -274,4 +195,24 @@ func (h *Host) fail(s *engine.State, me *ModError) {
 		}
 	}
 	h.reports = append(h.reports, me.Report)
+}
+
+// printable replaces the control characters of text a mod wrote (escape
+// codes would reach the player's terminal) with U+FFFD, and invalid UTF-8
+// likewise.
+func printable(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '\t' || r == '\n' {
+			return r
+		}
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			return '\uFFFD'
+		}
+		return r
+	}, strings.ToValidUTF8(s, "\uFFFD"))
+}
+
+// invalid is a request the host refuses: an error of the mod.
+func (m *modRun) invalid(ev, format string, args ...any) error {
+	return &ModError{Report{Mod: m.mod.ID(), Event: ev, Message: printable("invalid request: " + fmt.Sprintf(format, args...))}}
 }

@@ -1,7 +1,12 @@
 package scripting
 
+// Go values boxed for Lua once, the caches every host shares, and what of
+// a payload the host may reuse (values.go's banner says what the values
+// files hold).
+
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -213,6 +218,29 @@ func (h *Host) cellValue(c engine.Cell) lua.LValue {
 	}
 	v := sharedValues.getOr(ruleCell{h.rulesName(), c}, func() lua.LValue { return h.cellText(c) })
 	return h.cells.keep(c, v)
+}
+
+// cellText writes a cell for Lua: as its notation, a number where the
+// notation is a number (classic tiles, which are powers of two and so held
+// exactly by a Lua number however large; 0 for empty).
+func (h *Host) cellText(c engine.Cell) lua.LValue {
+	s := h.rules.FormatCell(c)
+	if n, ok := exactNumber(s); ok {
+		return lua.LNumber(n)
+	}
+	return lua.LString(s)
+}
+
+// exactNumber reads a decimal integer that a float64 holds exactly.
+func exactNumber(s string) (float64, bool) {
+	if s == "" || strings.TrimLeft(s, "0123456789") != "" {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || strconv.FormatFloat(f, 'f', 0, 64) != strings.TrimLeft(s, "0") && s != "0" {
+		return 0, false
+	}
+	return f, true
 }
 
 // A host's caches of cells start empty with every game; on a miss they

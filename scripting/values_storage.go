@@ -1,5 +1,8 @@
 package scripting
 
+// A mod's storage table becomes its record in the game state and back
+// (values.go's banner says what the values files hold).
+
 import (
 	"cmp"
 	"encoding/base64"
