@@ -1,9 +1,47 @@
-// Package nibble holds what the engine's classic 4×4 fast path, package
-// engine/bitboard and the expert player's search share about a 4×4 board
-// packed in 64 bits, a nibble a cell (cell (r, c) at bits 4(4r+c)).
+// Package nibble is the 4×4 board of classic 2048 packed in 64 bits, a
+// nibble a cell (cell (r, c) at bits 4(4r+c), 0 empty, else the tile's
+// level), as the engine's classic 4×4 fast path, package engine/bitboard
+// and the expert player's search all hold it, with the one row table
+// their moves share.
+//
+// # The row table
+//
+// Table has one 32-bit entry for each of the 65536 rows of four nibbles
+// (cell c of the row at bits 4c), for a move toward the row's first cell:
+//
+//	bits 0-15   the row it becomes
+//	bit 16      set when a move toward the row's last cell changes it
+//	bits 17-31  a quarter of the score its merges gain (a merge gains at
+//	            least 4; a row at most 65536, two merges of 16384s)
+//
+// (a move toward the first cell changes the row when bits 0-15 are not
+// the row). A move toward the last cell reverses each row around the same
+// table (ReverseRows), and a move along the columns transposes the board
+// around it (Transpose): so one table, 256 KiB, serves the four directions
+// of both the fast path (which wants the row and its gain in one lookup,
+// and the legal moves) and the search (which wants the row alone), and
+// stays small enough for the processor's second-level cache, as
+// nneonneo/2048-ai's row tables do.
+//
+// # The rule and its cap
+//
+// Row is the rule the table holds: the classic slide and merge of a row
+// toward its first cell. Tiles slide over the empty cells; two equal tiles
+// that meet merge into one of the next level, each tile merging at most
+// once and the pair nearest the first cell first; the score gains the
+// merged tile's value. A nibble holds levels up to 15 (32768): two 15s
+// would merge past it, so they do not merge here. Each user keeps its own
+// cap by what it packs: the fast path takes boards up to level 14 and
+// leaves the fast path when a merge makes a 15 (so the table's cap never
+// shows in a game); engine/bitboard packs up to 15, and its search just
+// does not merge two 32768s. Package engine's tests hold Row and the table
+// to the engine's own rules on every row.
 package nibble
 
-import "math/bits"
+import (
+	"math/bits"
+	"sync"
+)
 
 // Transpose swaps the rows and columns of a packed 4×4 board.
 func Transpose(p uint64) uint64 {
@@ -17,6 +55,12 @@ func Transpose(p uint64) uint64 {
 	return b1 | b2>>24 | b3<<24
 }
 
+// ReverseRows reverses the four cells of each row of a packed board.
+func ReverseRows(p uint64) uint64 {
+	p = p&0x00ff00ff00ff00ff<<8 | p>>8&0x00ff00ff00ff00ff
+	return p&0x0f0f0f0f0f0f0f0f<<4 | p>>4&0x0f0f0f0f0f0f0f0f
+}
+
 // Tiles returns bit 4i set for each cell i that holds a tile (a nibble
 // that is not 0).
 func Tiles(p uint64) uint64 {
@@ -25,7 +69,117 @@ func Tiles(p uint64) uint64 {
 	return x & 0x1111111111111111
 }
 
+// Fifteens returns bit 4i set for each cell i that holds a 15 (a nibble
+// with every bit set).
+func Fifteens(p uint64) uint64 {
+	x := p & (p >> 1)
+	x &= x >> 2
+	return x & 0x1111111111111111
+}
+
 // Empty counts the empty cells (nibbles that are 0).
 func Empty(p uint64) int {
 	return 16 - bits.OnesCount64(Tiles(p))
 }
+
+// MaxLevel is the highest level a nibble holds; two tiles of it do not
+// merge.
+const MaxLevel = 15
+
+// Row moves a row of four nibbles toward its first cell by the classic
+// rule (see the package's doc): the row it becomes, the score its merges
+// gain and the highest level a merge made (0 for none).
+func Row(row uint16) (out uint16, gain uint32, top uint8) {
+	n := 0
+	var last uint16 // the level of the last tile placed, 0 once it merged
+	for i := 0; i < 4; i++ {
+		v := row >> (4 * i) & 15
+		if v == 0 {
+			continue
+		}
+		if v == last && v < MaxLevel {
+			v++
+			out += 1 << (4 * (n - 1)) // the tile placed last goes up a level
+			gain += 1 << v
+			top = max(top, uint8(v))
+			last = 0
+			continue
+		}
+		out |= v << (4 * n)
+		last = v
+		n++
+	}
+	return out, gain, top
+}
+
+// Table is the row table (see the package's doc).
+type Table [1 << 16]uint32
+
+// Bits of a Table entry.
+const (
+	rowMask = 0xffff
+	// changesLast: a move toward the row's last cell changes it.
+	changesLast = 1 << 16
+	// gainShift: the gain's quarter is the entry shifted right so far.
+	gainShift = 17
+)
+
+var (
+	tableOnce sync.Once
+	table     *Table
+)
+
+// Rows returns the row table, built on the first call (a millisecond or
+// so).
+func Rows() *Table {
+	tableOnce.Do(build)
+	return table
+}
+
+func build() {
+	t := new(Table)
+	for key := range 1 << 16 {
+		row := uint16(key)
+		out, gain, _ := Row(row)
+		t[key] = uint32(out) | gain/4<<gainShift
+		rev := reverse(row)
+		if out, _, _ := Row(rev); out != rev {
+			t[key] |= changesLast
+		}
+	}
+	table = t
+}
+
+// reverse reverses the four cells of a row.
+func reverse(row uint16) uint16 {
+	return uint16(ReverseRows(uint64(row)))
+}
+
+// Slide moves each row of p toward its first cell: the board after.
+func (t *Table) Slide(p uint64) uint64 {
+	return uint64(t[uint16(p)]&rowMask) | uint64(t[uint16(p>>16)]&rowMask)<<16 |
+		uint64(t[uint16(p>>32)]&rowMask)<<32 | uint64(t[uint16(p>>48)]&rowMask)<<48
+}
+
+// Move moves each row of p toward its first cell: the board after and the
+// score the merges gain.
+func (t *Table) Move(p uint64) (uint64, uint64) {
+	e0, e1, e2, e3 := t[uint16(p)], t[uint16(p>>16)], t[uint16(p>>32)], t[uint16(p>>48)]
+	return uint64(e0&rowMask) | uint64(e1&rowMask)<<16 | uint64(e2&rowMask)<<32 | uint64(e3&rowMask)<<48,
+		uint64(e0>>gainShift+e1>>gainShift+e2>>gainShift+e3>>gainShift) * 4
+}
+
+// Legal says which sides the rows of p move toward with a change: the
+// result has a bit of MovesFirst set when moving them toward their first
+// cells changes the board, the bit MovesLast when moving them toward their
+// last cells does.
+func (t *Table) Legal(p uint64) uint32 {
+	return (t[uint16(p)] ^ uint32(uint16(p))) | (t[uint16(p>>16)] ^ uint32(uint16(p>>16))) |
+		(t[uint16(p>>32)] ^ uint32(uint16(p>>32))) | (t[uint16(p>>48)] ^ uint32(uint16(p>>48)))
+}
+
+// The bits of Legal's result.
+const (
+	MovesFirst = rowMask
+	MovesLast  = changesLast
+)
