@@ -20,11 +20,10 @@ import (
 // path, and so does a game from the move that makes its first 32768.
 
 // fast4 is the row table of the packed board (package nibble's, which
-// engine/bitboard shares: a row moved toward its first cell, with its gain
-// and which sides change it), got once the fast path is first taken. A
-// move toward cell 3 reverses the rows around it; Up and Down transpose
-// the board. Its rule, nibble.Row, is held to resolveLine, the generic
-// table's, on every row by a test.
+// engine/bitboard shares: a row moved toward cell 0 and toward cell 3,
+// with its gain), got once the fast path is first taken. Up and Down
+// transpose the board around it. Its rule, nibble.Row, is held to
+// resolveLine, the generic table's, on every row by a test.
 var (
 	fast4Once sync.Once
 	fast4     *nibble.Table
@@ -54,14 +53,13 @@ func move4(p uint64, d Direction) (q uint64, gain uint64) {
 	case Left:
 		return t.Move(p)
 	case Right:
-		q, gain = t.Move(nibble.ReverseRows(p))
-		return nibble.ReverseRows(q), gain
+		return t.MoveLast(p)
 	case Up:
 		q, gain = t.Move(nibble.Transpose(p))
 		return nibble.Transpose(q), gain
 	default:
-		q, gain = t.Move(nibble.ReverseRows(nibble.Transpose(p)))
-		return nibble.Transpose(nibble.ReverseRows(q)), gain
+		q, gain = t.MoveLast(nibble.Transpose(p))
+		return nibble.Transpose(q), gain
 	}
 }
 

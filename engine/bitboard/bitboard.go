@@ -1,8 +1,7 @@
 // Package bitboard is classic 4×4 2048 packed in 64 bits: sixteen cells of
 // four bits, each a tile's exponent (0 empty, 1 for a 2, up to 15 for
 // 32768), with a row table for the moves. A move is four table lookups
-// (and a reversal of the rows for Right and Down, a transpose for Up and
-// Down): a few nanoseconds, for search. A Pair carries the transpose
+// (and a transpose for Up and Down): a few nanoseconds, for search. A Pair carries the transpose
 // along, and a move of it is four lookups and one transpose.
 //
 // It plays the classic rules' slide and merges (engine.Classic.Slide) with
@@ -64,19 +63,16 @@ func (p Board) Empty() int { return nibble.Empty(uint64(p)) }
 func (p Board) Transpose() Board { return Board(nibble.Transpose(uint64(p))) }
 
 // tbl is the row table the engine's classic fast path shares (package
-// nibble's: each row moved toward its first cell, with its gain), got when
-// the package loads: a move then pays no check that it was built. A move
-// toward the last cell reverses the rows around it, Up and Down transpose
-// the board around it. Two 32768s (15s) do not merge in it: Pack refuses
+// nibble's: each row moved toward its first cell and toward its last, with
+// its gain), got when the package loads: a move then pays no check that it
+// was built. Up and Down transpose the board around it. Two 32768s (15s) do not merge in it: Pack refuses
 // boards past 32768, and a search that reaches one stops merging it.
 var tbl = nibble.Rows()
 
 // left moves each row toward its first cell, right toward its last.
 func left(p Board) Board { return Board(tbl.Slide(uint64(p))) }
 
-func right(p Board) Board {
-	return Board(nibble.ReverseRows(tbl.Slide(nibble.ReverseRows(uint64(p)))))
-}
+func right(p Board) Board { return Board(tbl.SlideLast(uint64(p))) }
 
 // Slide plays direction d (no spawn) and returns the board: the fastest
 // move, for a search that needs no score.
@@ -103,14 +99,13 @@ func (p Board) Move(d engine.Direction) (Board, uint32, bool) {
 	case engine.Left:
 		out, gain = tbl.Move(b)
 	case engine.Right:
-		out, gain = tbl.Move(nibble.ReverseRows(b))
-		out = nibble.ReverseRows(out)
+		out, gain = tbl.MoveLast(b)
 	case engine.Up:
 		out, gain = tbl.Move(nibble.Transpose(b))
 		out = nibble.Transpose(out)
 	case engine.Down:
-		out, gain = tbl.Move(nibble.ReverseRows(nibble.Transpose(b)))
-		out = nibble.Transpose(nibble.ReverseRows(out))
+		out, gain = tbl.MoveLast(nibble.Transpose(b))
+		out = nibble.Transpose(out)
 	default:
 		return p, 0, false
 	}

@@ -27,25 +27,24 @@ func TestEmpty(t *testing.T) {
 	})
 }
 
-// TestTable: each entry of the row table is Row's row and gain, and says
-// whether Row changes the reversed row; Move, Slide and Legal on whole
-// boards are the rows' own.
+// TestTable: each entry of the row table is Row's row and gain, and the
+// reversed row's, reversed back, with the same gain; Move, MoveLast,
+// Slide, SlideLast and Legal on whole boards are the rows' own.
 func TestTable(t *testing.T) {
 	tbl := Rows()
 	for key := range 1 << 16 {
 		row := uint16(key)
-		out, gain, _ := Row(row)
-		rev := reverse(row)
-		back, _, _ := Row(rev)
+		first, gain, _ := Row(row)
+		last, lastGain, _ := Row(reverse(row))
 		e := tbl[key]
-		if uint16(e) != out || e>>gainShift*4 != gain || (e&changesLast != 0) != (back != rev) {
-			t.Fatalf("row %04x: entry %08x; Row gives %04x gain %d, reversed changes %v", key, e, out, gain, back != rev)
+		if uint16(e) != first || uint16(e>>lastShift) != reverse(last) || e>>gainShift != uint64(gain) || gain != lastGain {
+			t.Fatalf("row %04x: entry %016x; Row gives %04x gain %d, reversed %04x gain %d", key, e, first, gain, last, lastGain)
 		}
 	}
 	rapid.Check(t, func(rt *rapid.T) {
 		p := rapid.Uint64().Draw(rt, "board")
 		p &= rapid.Uint64().Draw(rt, "mask") | rapid.Uint64().Draw(rt, "mask2")
-		var want, wantGain uint64
+		var want, wantLast, wantGain uint64
 		var first, last bool
 		for r := 0; r < 4; r++ {
 			row := uint16(p >> (16 * r))
@@ -54,12 +53,17 @@ func TestTable(t *testing.T) {
 			wantGain += uint64(gain)
 			first = first || out != row
 			back, _, _ := Row(reverse(row))
+			wantLast |= uint64(reverse(back)) << (16 * r)
 			last = last || back != reverse(row)
 		}
 		q, gain := tbl.Move(p)
+		ql, gainLast := tbl.MoveLast(p)
 		l := tbl.Legal(p)
-		if q != want || gain != wantGain || tbl.Slide(p) != want || (l&MovesFirst != 0) != first || (l&MovesLast != 0) != last {
-			rt.Fatalf("%016x: Move %016x gain %d, Slide %016x, Legal %x; rows give %016x gain %d, first %v last %v", p, q, gain, tbl.Slide(p), l, want, wantGain, first, last)
+		if q != want || gain != wantGain || tbl.Slide(p) != want || (l&MovesFirst != 0) != first {
+			rt.Fatalf("%016x: Move %016x gain %d, Slide %016x, Legal %x; rows give %016x gain %d, first %v", p, q, gain, tbl.Slide(p), l, want, wantGain, first)
+		}
+		if ql != wantLast || gainLast != wantGain || tbl.SlideLast(p) != wantLast || (l&MovesLast != 0) != last {
+			rt.Fatalf("%016x: MoveLast %016x gain %d, SlideLast %016x, Legal %x; rows give %016x gain %d, last %v", p, ql, gainLast, tbl.SlideLast(p), l, wantLast, wantGain, last)
 		}
 	})
 }
