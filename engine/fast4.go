@@ -16,71 +16,18 @@ import (
 // generic path's rules: the same boards, scores, statuses, draws from the
 // random source and history (a differential property test holds the two
 // together), so callers never choose. A board with a tile above level 14
-// (a 16384 or more, whose merge would not fit a nibble) takes the generic
-// path.
+// (a 32768 or more, whose merge would not fit a nibble) takes the generic
+// path, and so does a game from the move that makes its first 32768.
 
-// fast4Tables: for each row of four nibbles (cell c at bits 4c), moving
-// toward cell 0, one 32-bit entry: the row it becomes (bits 0-15) and a
-// quarter of the score its merges gain (bits 16-30: a merge gains at least
-// 4, and a row at most 65536). A move toward cell 3 reverses the rows
-// around the same table, which so stays small enough (256 KiB) for the
-// processor's second-level cache, as nneonneo's row tables do. legal says
-// which sides change a row, for the legal moves.
-type fast4Tables struct {
-	move [1 << 16]uint32
-	// legal: bit 0 set when moving toward cell 0 changes the row, bit 1
-	// toward cell 3.
-	legal [1 << 16]uint8
-}
-
+// fast4 is the row table of the packed board (package nibble's, which
+// engine/bitboard shares: a row moved toward cell 0 and toward cell 3,
+// with its gain), got once the fast path is first taken. Up and Down
+// transpose the board around it. Its rule, nibble.Row, is held to
+// resolveLine, the generic table's, on every row by a test.
 var (
 	fast4Once sync.Once
-	fast4     *fast4Tables
+	fast4     *nibble.Table
 )
-
-func buildFast4() {
-	t := new(fast4Tables)
-	for key := 0; key < 1<<16; key++ {
-		var in [4]uint16
-		for i := range in {
-			in[i] = uint16(key>>(4*i)) & 15
-		}
-		// The rule itself is resolveLine's, the generic table's, which a
-		// test checks against slide on real boards.
-		row, gain, _ := resolveRow(in)
-		t.move[key] = uint32(row) | uint32(gain/4)<<16
-		if int(row) != key {
-			t.legal[key] |= 1
-		}
-		rev := [4]uint16{in[3], in[2], in[1], in[0]}
-		if row, _, _ := resolveRow(rev); row != uint16(reverseRows(uint64(key))) {
-			t.legal[key] |= 2
-		}
-	}
-	fast4 = t
-}
-
-// resolveRow moves a row toward its first cell: the row it becomes
-// (packed), the score its merges gain and the highest level a merge made
-// (0 for none).
-func resolveRow(in [4]uint16) (row uint16, gain uint64, top uint16) {
-	e := resolveLine(in)
-	for i := 0; i < 4; i++ {
-		lv := uint16(e>>(5*i)) & 31
-		if e>>(20+i)&1 != 0 {
-			gain += 1 << lv
-			top = max(top, lv)
-		}
-		row |= (lv & 15) << (4 * i) // a 15 + 15 merge never packs (see pack4)
-	}
-	return row, gain, top
-}
-
-// reverseRows reverses the four cells of each row of a packed board.
-func reverseRows(p uint64) uint64 {
-	p = p&0x00ff00ff00ff00ff<<8 | p>>8&0x00ff00ff00ff00ff
-	return p&0x0f0f0f0f0f0f0f0f<<4 | p>>4&0x0f0f0f0f0f0f0f0f
-}
 
 // pack4 packs a classic 4×4 board whose tiles are all at most level 14.
 func pack4(cells []Cell) (uint64, bool) {
@@ -101,18 +48,18 @@ func pack4(cells []Cell) (uint64, bool) {
 // board as toFront does, and back, in one switch: this is the hot path,
 // and a second branch on the direction costs a random player 2-3 ns a step.
 func move4(p uint64, d Direction) (q uint64, gain uint64) {
+	t := fast4
 	switch d {
 	case Left:
-		return rows4(p)
+		return t.Move(p)
 	case Right:
-		q, gain = rows4(reverseRows(p))
-		return reverseRows(q), gain
+		return t.MoveLast(p)
 	case Up:
-		q, gain = rows4(nibble.Transpose(p))
+		q, gain = t.Move(nibble.Transpose(p))
 		return nibble.Transpose(q), gain
 	default:
-		q, gain = rows4(reverseRows(nibble.Transpose(p)))
-		return nibble.Transpose(reverseRows(q)), gain
+		q, gain = t.MoveLast(nibble.Transpose(p))
+		return nibble.Transpose(q), gain
 	}
 }
 
@@ -123,33 +70,21 @@ func toFront(p uint64, d Direction) uint64 {
 		p = nibble.Transpose(p)
 	}
 	if d == Right || d == Down {
-		p = reverseRows(p)
+		p = nibble.ReverseRows(p)
 	}
 	return p
-}
-
-// rows4 moves each row toward its first cell.
-func rows4(p uint64) (q uint64, gain uint64) {
-	m := &fast4.move
-	e0, e1, e2, e3 := m[uint16(p)], m[uint16(p>>16)], m[uint16(p>>32)], m[uint16(p>>48)]
-	q = uint64(e0&0xffff) | uint64(e1&0xffff)<<16 | uint64(e2&0xffff)<<32 | uint64(e3&0xffff)<<48
-	return q, uint64(e0>>16+e1>>16+e2>>16+e3>>16) * 4
 }
 
 // topMerge4 is the highest level a merge of the move makes (0 for none),
 // by the rule itself: it is asked only when the gain could hold a win.
 func topMerge4(p uint64, d Direction) uint16 {
 	p = toFront(p, d)
-	var top uint16
+	var top uint8
 	for r := 0; r < 4; r++ {
-		var in [4]uint16
-		for i := range in {
-			in[i] = uint16(p>>(16*r+4*i)) & 15
-		}
-		_, _, t := resolveRow(in)
+		_, _, t := nibble.Row(uint16(p >> (16 * r)))
 		top = max(top, t)
 	}
-	return top
+	return uint16(top)
 }
 
 // fastClassic reports whether the game's next move may take the fast
@@ -167,7 +102,7 @@ func (g *Game) fastClassic() (uint64, bool) {
 	}
 	p, ok := pack4(g.cur.Board.Cells)
 	if ok {
-		fast4Once.Do(buildFast4)
+		fast4Once.Do(func() { fast4 = nibble.Rows() })
 		g.packed, g.packedOK = p, true
 	}
 	return p, ok
@@ -191,21 +126,18 @@ func (g *Game) sync() {
 // legal4 is LegalMoves on the fast path: a row's left and right from the
 // board's rows, its up and down from the transposed board's.
 func legal4(p uint64) DirSet {
-	l := &fast4.legal
-	h := l[uint16(p)] | l[uint16(p>>16)] | l[uint16(p>>32)] | l[uint16(p>>48)]
-	t := nibble.Transpose(p)
-	v := l[uint16(t)] | l[uint16(t>>16)] | l[uint16(t>>32)] | l[uint16(t>>48)]
+	h, v := fast4.Legal(p), fast4.Legal(nibble.Transpose(p))
 	var s DirSet
-	if h&1 != 0 {
+	if h&nibble.MovesFirst != 0 {
 		s = s.With(Left)
 	}
-	if h&2 != 0 {
+	if h&nibble.MovesLast != 0 {
 		s = s.With(Right)
 	}
-	if v&1 != 0 {
+	if v&nibble.MovesFirst != 0 {
 		s = s.With(Up)
 	}
-	if v&2 != 0 {
+	if v&nibble.MovesLast != 0 {
 		s = s.With(Down)
 	}
 	return s
@@ -277,6 +209,13 @@ func (g *Game) moveFast(p uint64, d Direction, res *Result) bool {
 		g.synced, g.stale = p, true
 	}
 	g.packed = q
+	// A merge that makes a 32768 (level 15) gains at least as much: the
+	// game then leaves the fast path (pack4 refuses it), whose table would
+	// not merge two of them.
+	if gain >= 1<<15 && nibble.Fifteens(q) != 0 {
+		g.sync()
+		g.packedOK = false
+	}
 	return true
 }
 

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"pgregory.net/rapid"
+
+	"github.com/mod2048/mod2048/engine/internal/nibble"
 )
 
 // TestFast4Moves: over a million seeded random boards (levels 0 to 14, as
@@ -12,7 +14,7 @@ import (
 // exactly the generic slide's board, gain and changed flag, and the packed
 // legal set is the generic one.
 func TestFast4Moves(t *testing.T) {
-	fast4Once.Do(buildFast4)
+	fast4Once.Do(func() { fast4 = nibble.Rows() })
 	rules := NewClassic()
 	rng := NewRNG(2048)
 	n := 1_000_000
@@ -172,4 +174,68 @@ func TestFast4Games(t *testing.T) {
 			rt.Fatalf("the games differ at the end:\n%s\n---\n%s", a, b)
 		}
 	})
+}
+
+// TestRowIsTheRule: on every one of the 65536 rows, the packed board's row
+// rule (nibble.Row, which the fast path's and engine/bitboard's table
+// holds) moves the row as the generic rule does (resolveLine, which a test
+// holds to slide on real boards): the row, the gain and the top merge. Two
+// 15s do not merge in a nibble: the generic rule is asked with each 15
+// turned into a level of its own (16, 17, ...), which it slides and never
+// merges, and the row it makes turned back.
+func TestRowIsTheRule(t *testing.T) {
+	for key := range 1 << 16 {
+		var in [4]uint16
+		next := uint16(16)
+		for i := range in {
+			in[i] = uint16(key>>(4*i)) & 15
+			if in[i] == 15 {
+				in[i], next = next, next+1
+			}
+		}
+		e := resolveLine(in)
+		var want uint16
+		var wantGain uint32
+		var wantTop uint8
+		for i := range 4 {
+			lv := uint16(e>>(5*i)) & 31
+			if e>>(20+i)&1 != 0 {
+				wantGain += 1 << lv
+				wantTop = max(wantTop, uint8(lv))
+			}
+			want |= min(lv, 15) << (4 * i)
+		}
+		row, gain, top := nibble.Row(uint16(key))
+		if row != want || gain != wantGain || top != wantTop {
+			t.Fatalf("row %04x: nibble.Row gives %04x, gain %d, top %d; the generic rule %04x, gain %d, top %d", key, row, gain, top, want, wantGain, wantTop)
+		}
+	}
+}
+
+// TestFast4TwoBig: two 32768s made on the fast path merge as the generic
+// path merges them, into a 65536 (the packed board's table would not
+// merge them: the game leaves the fast path when it makes the first).
+func TestFast4TwoBig(t *testing.T) {
+	rules := NewClassic()
+	rules.StopOnWin = false
+	board := NewBoard(4, 4)
+	for i := 0; i < 4; i++ {
+		board.Cells[i] = classicCell(14)
+	}
+	board.Cells[15] = classicCell(1)
+	fast, err := NewFromBoard(rules, Options{Width: 4, Height: 4, Seed: 1}, board)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slow, _ := NewFromBoard(rules, Options{Width: 4, Height: 4, Seed: 1}, board)
+	slow.slow = true
+	for i, d := range []Direction{Left, Left, Left} {
+		r1, _ := fast.Move(d)
+		r2, _ := slow.Move(d)
+		a, _ := fast.Marshal()
+		b, _ := slow.Marshal()
+		if r1 != r2 || !bytes.Equal(a, b) {
+			t.Fatalf("move %d: %+v / %+v\n%s\n---\n%s", i, r1, r2, a, b)
+		}
+	}
 }

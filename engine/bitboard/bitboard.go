@@ -1,12 +1,13 @@
 // Package bitboard is classic 4×4 2048 packed in 64 bits: sixteen cells of
 // four bits, each a tile's exponent (0 empty, 1 for a 2, up to 15 for
-// 32768), with row tables for the moves. A move is four table lookups (and
-// a transpose for Up and Down): a few nanoseconds, for search. A Pair
-// carries the transpose along and needs none.
+// 32768), with a row table for the moves. A move is four table lookups
+// (and a transpose for Up and Down): a few nanoseconds, for search. A Pair carries the transpose
+// along, and a move of it is four lookups and one transpose.
 //
 // It plays the classic rules' slide and merges (engine.Classic.Slide) with
-// no spawn; a differential test holds it to them. Boards with a tile past
-// 32768 do not pack.
+// no spawn, through the one row table it shares with the engine's classic
+// fast path (package engine/internal/nibble); a differential test holds it
+// to them. Boards with a tile past 32768 do not pack.
 package bitboard
 
 import (
@@ -61,101 +62,30 @@ func (p Board) Empty() int { return nibble.Empty(uint64(p)) }
 // Transpose swaps rows and columns.
 func (p Board) Transpose() Board { return Board(nibble.Transpose(uint64(p))) }
 
-// tables: for each row, moving toward its first cell (left) or its last
-// (right), the row it becomes, alone (for Slide, whose small tables stay in
-// cache) and with the score its merges gain (for Move).
-type tables struct {
-	left, right [1 << 16]uint16
-	// The rows of left and right spread down a column: nibble i of the
-	// row at bits 16i (Pair's moves).
-	colLeft, colRight [1 << 16]uint64
-	// The row and its gain in one entry (the row in the low 16 bits, the
-	// gain above), for Move: one lookup a row.
-	moveLeft, moveRight [1 << 16]uint64
-}
+// tbl is the row table the engine's classic fast path shares (package
+// nibble's: each row moved toward its first cell and toward its last, with
+// its gain), got when the package loads: a move then pays no check that it
+// was built. Up and Down transpose the board around it. Two 32768s (15s) do not merge in it: Pack refuses
+// boards past 32768, and a search that reaches one stops merging it.
+var tbl = nibble.Rows()
 
-// tbl is built when the package loads (about a millisecond): a move then
-// pays no check that it was.
-var tbl = build()
+// left moves each row toward its first cell, right toward its last.
+func left(p Board) Board { return Board(tbl.Slide(uint64(p))) }
 
-func build() *tables {
-	t := new(tables)
-	for row := 0; row < 1<<16; row++ {
-		var line [4]uint8
-		for i := range line {
-			line[i] = uint8(row >> (4 * i) & 0xf)
-		}
-		out, gainLeft := slide(line)
-		t.left[row] = pack(out)
-		rev := [4]uint8{line[3], line[2], line[1], line[0]}
-		out, gainRight := slide(rev)
-		t.right[row] = pack([4]uint8{out[3], out[2], out[1], out[0]})
-		t.colLeft[row], t.colRight[row] = spread(t.left[row]), spread(t.right[row])
-		t.moveLeft[row] = uint64(t.left[row]) | uint64(gainLeft)<<16
-		t.moveRight[row] = uint64(t.right[row]) | uint64(gainRight)<<16
-	}
-	return t
-}
-
-// slide moves a row toward its start, merging equal neighbours once, as
-// the classic rules do; a merge of two 32768s would need a fifth bit, so it
-// does not happen here (Pack refuses boards past 32768, and a search that
-// reaches one stops merging it).
-func slide(line [4]uint8) ([4]uint8, uint32) {
-	var out [4]uint8
-	var gain uint32
-	n := 0
-	for i := 0; i < 4; i++ {
-		v := line[i]
-		if v == 0 {
-			continue
-		}
-		j := i + 1
-		for j < 4 && line[j] == 0 {
-			j++
-		}
-		if j < 4 && line[j] == v && v < 15 {
-			out[n] = v + 1
-			gain += 1 << (v + 1)
-			n++
-			i = j
-			continue
-		}
-		out[n] = v
-		n++
-	}
-	return out, gain
-}
-
-func pack(line [4]uint8) uint16 {
-	return uint16(line[0]) | uint16(line[1])<<4 | uint16(line[2])<<8 | uint16(line[3])<<12
-}
-
-// spread puts nibble i of a row at bits 16i: the row as a column.
-func spread(row uint16) uint64 {
-	var c uint64
-	for i := 0; i < 4; i++ {
-		c |= uint64(row>>(4*i)&0xf) << (16 * i)
-	}
-	return c
-}
-
-func rows(p Board, table *[1 << 16]uint16) Board {
-	return Board(table[p&0xffff]) | Board(table[p>>16&0xffff])<<16 | Board(table[p>>32&0xffff])<<32 | Board(table[p>>48&0xffff])<<48
-}
+func right(p Board) Board { return Board(tbl.SlideLast(uint64(p))) }
 
 // Slide plays direction d (no spawn) and returns the board: the fastest
 // move, for a search that needs no score.
 func (p Board) Slide(d engine.Direction) Board {
 	switch d {
 	case engine.Left:
-		return rows(p, &tbl.left)
+		return left(p)
 	case engine.Right:
-		return rows(p, &tbl.right)
+		return right(p)
 	case engine.Up:
-		return cols(p.Transpose(), &tbl.colLeft)
+		return left(p.Transpose()).Transpose()
 	case engine.Down:
-		return cols(p.Transpose(), &tbl.colRight)
+		return right(p.Transpose()).Transpose()
 	}
 	return p
 }
@@ -163,63 +93,49 @@ func (p Board) Slide(d engine.Direction) Board {
 // Move plays direction d: the board after the slide and merges (no
 // spawn), the score they gain, and whether the board changed.
 func (p Board) Move(d engine.Direction) (Board, uint32, bool) {
-	var out Board
-	var gain uint32
+	b := uint64(p)
+	var out, gain uint64
 	switch d {
 	case engine.Left:
-		out, gain = moveRows(p, &tbl.moveLeft)
+		out, gain = tbl.Move(b)
 	case engine.Right:
-		out, gain = moveRows(p, &tbl.moveRight)
+		out, gain = tbl.MoveLast(b)
 	case engine.Up:
-		t := p.Transpose()
-		out, gain = cols(t, &tbl.colLeft), rowGains(t, &tbl.moveLeft)
+		out, gain = tbl.Move(nibble.Transpose(b))
+		out = nibble.Transpose(out)
 	case engine.Down:
-		t := p.Transpose()
-		out, gain = cols(t, &tbl.colRight), rowGains(t, &tbl.moveRight)
+		out, gain = tbl.MoveLast(nibble.Transpose(b))
+		out = nibble.Transpose(out)
 	default:
 		return p, 0, false
 	}
-	return out, gain, out != p
+	return Board(out), uint32(gain), out != b
 }
 
-// rowGains sums the gains of a table of rows and gains.
-func rowGains(p Board, table *[1 << 16]uint64) uint32 {
-	return uint32(table[p&0xffff]>>16 + table[p>>16&0xffff]>>16 + table[p>>32&0xffff]>>16 + table[p>>48&0xffff]>>16)
-}
-
-// moveRows moves each row by a table of rows and gains.
-func moveRows(p Board, table *[1 << 16]uint64) (Board, uint32) {
-	a, b, c, e := table[p&0xffff], table[p>>16&0xffff], table[p>>32&0xffff], table[p>>48&0xffff]
-	out := Board(a&0xffff | (b&0xffff)<<16 | (c&0xffff)<<32 | (e&0xffff)<<48)
-	return out, uint32(a>>16 + b>>16 + c>>16 + e>>16)
-}
-
-// Pair is a board with its transpose. Each of its moves is eight table
-// lookups with no transpose at all (a move's rows make the other board's
-// columns), and a search that carries both boards evaluates rows and
-// columns alike by row tables.
+// Pair is a board with its transpose. A move of either is the other's
+// transposed, so each of its moves is four table lookups and one
+// transpose whatever the direction, and a search that carries both boards
+// evaluates rows and columns alike by row tables.
 type Pair struct{ B, T Board }
 
 // NewPair pairs b with its transpose.
 func NewPair(b Board) Pair { return Pair{b, b.Transpose()} }
 
-// cols spreads the table rows of p's rows into columns: the transpose of
-// rows(p, table).
-func cols(p Board, table *[1 << 16]uint64) Board {
-	return Board(table[p&0xffff] | table[p>>16&0xffff]<<4 | table[p>>32&0xffff]<<8 | table[p>>48&0xffff]<<12)
-}
-
 // Slide plays direction d on both boards (no spawn).
 func (p Pair) Slide(d engine.Direction) Pair {
 	switch d {
 	case engine.Left:
-		return Pair{rows(p.B, &tbl.left), cols(p.B, &tbl.colLeft)}
+		b := left(p.B)
+		return Pair{b, b.Transpose()}
 	case engine.Right:
-		return Pair{rows(p.B, &tbl.right), cols(p.B, &tbl.colRight)}
+		b := right(p.B)
+		return Pair{b, b.Transpose()}
 	case engine.Up:
-		return Pair{cols(p.T, &tbl.colLeft), rows(p.T, &tbl.left)}
+		t := left(p.T)
+		return Pair{t.Transpose(), t}
 	case engine.Down:
-		return Pair{cols(p.T, &tbl.colRight), rows(p.T, &tbl.right)}
+		t := right(p.T)
+		return Pair{t.Transpose(), t}
 	}
 	return p
 }

@@ -160,3 +160,13 @@ func BenchmarkMoveEach(b *testing.B) {
 		i++
 	}
 }
+
+// TestFifteensStay: two 32768s, which a nibble cannot merge, slide and stay
+// two; two 16384s still make a 32768.
+func TestFifteensStay(t *testing.T) {
+	p := Board(0xf0f0_e0e0_0000_0000)
+	got, gain, changed := p.Move(engine.Left)
+	if want := Board(0x00ff_000f_0000_0000); got != want || gain != 1<<15 || !changed {
+		t.Errorf("Move(Left) on %016x: %016x gain %d changed %v; want %016x gain 32768", p, got, gain, changed, want)
+	}
+}
