@@ -12,6 +12,8 @@ import "strings"
 // instruction: a state run under a budget has every step charged to it and
 // is stopped inside the matching when the budget is spent. It bounds its
 // recursion, and builds gsub's result once, within LState.Patterns.
+// Lua 5.1 is Copyright (C) 1994-2012 Lua.org, PUC-Rio, under the MIT
+// licence in LICENSE-lua.
 
 const (
 	patternSpecials = "^$*+?.([%-"
