@@ -960,42 +960,27 @@ func (l Lever) nearest(v float64) float64 {
 }
 
 // steps are the values of a lever that takes steps (an integer's, a
-// Grid's) next to v in its range, at most one below it and one above (one
-// when v is one of them); nil for a lever that takes every value.
+// Grid's) next to v in its range: v itself when it is one, else the one
+// below it and the one above (either, at an end); nil for a lever that
+// takes every value.
 func (l Lever) steps(v float64) []float64 {
-	var below, above float64
-	switch {
-	case l.Int:
-		below, above = math.Max(math.Floor(v), math.Ceil(l.Lo)), math.Min(math.Ceil(v), math.Floor(l.Hi))
-	case l.Grid != nil:
-		below, above = math.Inf(-1), math.Inf(1)
-		for _, g := range l.Grid {
-			if g < l.Lo || g > l.Hi {
-				continue
-			}
-			if g <= v {
-				below = math.Max(below, g)
-			}
-			if g >= v {
-				above = math.Min(above, g)
-			}
-		}
-		if math.IsInf(below, 0) {
-			below = above
-		}
-		if math.IsInf(above, 0) {
-			above = below
-		}
-		if math.IsInf(below, 0) {
-			return []float64{l.nearest(v)}
-		}
-	default:
+	if !l.Int && l.Grid == nil {
 		return nil
 	}
-	if below == above || below > above {
-		return []float64{l.Value(l.norm(v))}
+	on := l.Value(l.norm(v))
+	if on == v {
+		return []float64{v}
 	}
-	return []float64{below, above}
+	var out []float64
+	for _, dir := range []float64{-1, 1} {
+		if w := l.beside(v, dir); w != v {
+			out = append(out, w)
+		}
+	}
+	if out == nil {
+		return []float64{on}
+	}
+	return out
 }
 
 // beside is the step of a lever that takes steps next to v on dir's side
@@ -1006,7 +991,7 @@ func (l Lever) beside(v, dir float64) float64 {
 	var next []float64
 	switch {
 	case l.Int:
-		next = []float64{v - 1, v + 1}
+		next = []float64{math.Ceil(v) - 1, math.Floor(v) + 1}
 	case l.Grid != nil:
 		next = l.Grid
 	}
