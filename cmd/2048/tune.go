@@ -319,10 +319,21 @@ func (t *tuneRun) bounds(def simtune.Lever) (lo, hi float64) {
 // takes says whether the configuration takes a configuration key's
 // lever at value v.
 func (t *tuneRun) takes(l simtune.Lever, v float64) bool {
-	b := t.o.build
-	b.Sets = append(slices.Clone(b.Sets), l.Key+"="+l.Format(v))
-	_, err := config.Build(b)
+	_, err := t.at(l, v)
 	return err == nil
+}
+
+// at is the configuration with a configuration key's lever at value v
+// (the base, built from the flags, with one more --set), or its refusal.
+func (t *tuneRun) at(l simtune.Lever, v float64) (*config.Config, error) {
+	c := t.base.Clone()
+	if err := c.Set(l.Key+"="+l.Format(v), config.Origin{File: "--set"}); err != nil {
+		return nil, err
+	}
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	return c, nil
 }
 
 // lever makes the lever of a configuration key or a loaded mod's
@@ -385,8 +396,8 @@ func (t *tuneRun) grid(l simtune.Lever) []float64 {
 			break
 		}
 		v, _ = strconv.ParseFloat(strconv.FormatFloat(v, 'g', 9, 64), 64)
-		c := t.base.Clone()
-		if c.Set(l.Key+"="+l.Format(v), config.Origin{File: "--tune"}) != nil || c.Validate() != nil {
+		c, err := t.at(l, v)
+		if err != nil {
 			continue
 		}
 		samples = append(samples, sample{v, c.Plays()})
