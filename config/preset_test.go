@@ -15,7 +15,7 @@ import (
 func cellularPresets() map[string]cellular.Settings {
 	early := cellular.Settings{
 		Width: 6, Height: 6, ECap: 8, InitialCells: 8, SpawnCells: 1,
-		SpawnAlive: 0.4, SpawnEvery: 1, StopOnWin: true, ExtinctionLoses: true,
+		SpawnAlive: 0.38, SpawnEvery: 1, StopOnWin: true, ExtinctionLoses: true,
 		UndoLimit: 100, IdleTicks: false,
 		Life:     cellular.Life{Enabled: true, BirthRelaxation: true, Wrap: false, BirthOnCatalyst: true},
 		Dormancy: cellular.Dormancy{Ticks: 3},
@@ -24,20 +24,21 @@ func cellularPresets() map[string]cellular.Settings {
 		Blight:   cellular.Blight{Rate: 0, Charges: 1, Telegraph: false},
 		Decay:    cellular.Decay{Amount: 0},
 		Score:    cellular.Score{Unstable: 0.75},
-		Goal:     cellular.Goal{PerCell: 0.33, Hold: 1, Turns: 800},
+		Goal:     cellular.Goal{PerCell: 0.361, Hold: 1, Turns: 800},
 	}
 	// Mid and late as retuned with the balance lab (cellular/RULES.md,
 	// "Tuning"): births stay relaxed, a quarter of spawns are alive.
 	mid := early
 	mid.SpawnAlive = 0.25
+	mid.Catalyst.Rate = 0.015
 	mid.Blight = cellular.Blight{Rate: 0.1, Charges: 1, Telegraph: true}
 	mid.Decay.Amount = 1
-	mid.Goal = cellular.Goal{PerCell: 0.38, Hold: 1, Turns: 180}
+	mid.Goal = cellular.Goal{PerCell: 0.38, Hold: 1, Turns: 300}
 	late := mid
 	late.ECap = 10
 	late.Blight = cellular.Blight{Rate: 0.10, Charges: 2, Telegraph: true}
 	late.Catalyst.Rate = 0.075
-	late.Goal = cellular.Goal{PerCell: 0.4, Hold: 1, Turns: 100}
+	late.Goal = cellular.Goal{PerCell: 0.4, Hold: 1, Turns: 61}
 	return map[string]cellular.Settings{"early": early, "mid": mid, "late": late}
 }
 

@@ -1298,9 +1298,9 @@ func TestPlayCellularGoalLineInTmux(t *testing.T) {
 	dir := t.TempDir()
 	pn := newPane(t, dir, 90, 34)
 	pn.typeLine("MOD2048_STATE_DIR=" + dir + " " + binary + " play --ruleset cellular --difficulty mid --seed 3 --no-anim")
-	pn.waitFor("the goal line", func(s string) bool { return strings.Contains(s, "Energy 8/14 · 180 turns left") })
+	pn.waitFor("the goal line", func(s string) bool { return strings.Contains(s, "Energy 8/14 · 300 turns left") })
 	pn.keys("Left")
-	text := pn.waitFor("the goal line after a move", func(s string) bool { return strings.Contains(s, "179 turns left") })
+	text := pn.waitFor("the goal line after a move", func(s string) bool { return strings.Contains(s, "299 turns left") })
 	var header []string
 	for _, l := range strings.Split(text, "\n") {
 		if l = strings.TrimSpace(l); strings.HasPrefix(l, "2048 · ") || strings.HasPrefix(l, "Score ") || strings.HasPrefix(l, "Energy ") {
@@ -1308,7 +1308,7 @@ func TestPlayCellularGoalLineInTmux(t *testing.T) {
 		}
 	}
 	got := strings.Join(header, "\n") + "\n"
-	if !regexp.MustCompile(`Energy \d+/14 · (stable|unstable) ×[0-9.]+ · 179 turns left`).MatchString(got) {
+	if !regexp.MustCompile(`Energy \d+/14 · (stable|unstable) ×[0-9.]+ · 299 turns left`).MatchString(got) {
 		t.Errorf("the goal line after a move:\n%s", got)
 	}
 	path := filepath.Join("testdata", "screens", "cellular_goal_line_tmux.golden")
