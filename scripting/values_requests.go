@@ -399,6 +399,18 @@ func (m *modRun) eventFilter(L *lua.LState, ev event, name string) handlerFilter
 // name, and the hazard without its names and description.
 func (m *modRun) hazardSpec(L *lua.LState, spec *lua.LTable) (string, Hazard) {
 	str := func(key string, need bool, max int) string { return hazardString(L, spec, key, need, max) }
+	// flag reads an optional true or false (false when absent).
+	flag := func(key string) bool {
+		v := spec.RawGetString(key)
+		if v == lua.LNil {
+			return false
+		}
+		b, ok := v.(lua.LBool)
+		if !ok {
+			L.RaiseError("game.hazard: %s: want true or false, got %s", key, describe(v))
+		}
+		return bool(b)
+	}
 	allowed := hazardKeys
 	if m.mod.Manifest.APIVersion < 2 {
 		allowed = hazardKeysV1
@@ -418,22 +430,7 @@ func (m *modRun) hazardSpec(L *lua.LState, spec *lua.LTable) (string, Hazard) {
 	if color != "" && !validColor(color) {
 		L.RaiseError("game.hazard: color %q is not a color name or #rrggbb", color)
 	}
-	blocks := false
-	if v := spec.RawGetString("blocks"); v != lua.LNil {
-		b, ok := v.(lua.LBool)
-		if !ok {
-			L.RaiseError("game.hazard: blocks: want true or false, got %s", describe(v))
-		}
-		blocks = bool(b)
-	}
-	follow := false
-	if v := spec.RawGetString("follow"); v != lua.LNil {
-		b, ok := v.(lua.LBool)
-		if !ok {
-			L.RaiseError("game.hazard: follow: want true or false, got %s", describe(v))
-		}
-		follow = bool(b)
-	}
+	blocks, follow := flag("blocks"), flag("follow")
 	onMerge := engine.MergeRule("")
 	if v := spec.RawGetString("on_merge"); v != lua.LNil {
 		s, ok := v.(lua.LString)
