@@ -774,6 +774,13 @@ func (r *tuneReport) text(w io.Writer) error {
 	for _, w := range r.Widened {
 		b.WriteString(widenLine(r.Levers, w, len(r.Refine)) + "\n")
 	}
+	if r.Reach != nil {
+		fmt.Fprintf(&b, "the models at the answer:%s", ratesLine(r.Targets, r.Reach, ""))
+		if r.apart() {
+			b.WriteString(" (these levers cannot meet the targets together: the answer is the models' compromise of least squared miss in points)")
+		}
+		b.WriteString("\n")
+	}
 	if len(r.Check) > 0 {
 		fmt.Fprintf(&b, "\nthe tuned values on %d fresh games (seed %d), 95%% intervals:\n", r.Check[0].Games, r.CheckSeed)
 		sw := len("skill")
@@ -826,7 +833,22 @@ func (r *tuneReport) verdict() string {
 	if len(held) > 0 {
 		return line + "; " + strings.Join(held, "; ")
 	}
+	if r.apart() {
+		return line + fmt.Sprintf(": the models say these levers cannot meet the targets together, for they move the skills together and the targets ask them further apart; the nearest they come is%s, the least squared miss in points; a lever that moves the skills apart (the screen's gap column) may come nearer", ratesLine(r.Targets, r.Reach, ""))
+	}
 	return line + ": other levers (--tune-keys) or more games a round (--tune-stages) may come nearer"
+}
+
+// apart says whether the models at the answer miss a target by more than
+// a point: the levers cannot meet the targets together, and the answer is
+// the models' compromise (simtune.Result.Reach).
+func (r *tuneReport) apart() bool {
+	for i, t := range r.Targets {
+		if i < len(r.Reach) && math.Abs(r.Reach[i]-t.Rate) > 0.01 {
+			return true
+		}
+	}
+	return false
 }
 
 // screenText writes the screen: every candidate's move of each target

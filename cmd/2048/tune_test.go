@@ -1,9 +1,11 @@
 package main
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/mod2048/mod2048/config"
+	"github.com/mod2048/mod2048/scripting/session/sim/simtune"
 )
 
 // TestTuneGrid: a cellular goal a cell takes steps, one a cell of the
@@ -45,5 +47,42 @@ func TestTuneGrid(t *testing.T) {
 		if l, err := tr.lever(key); err != nil || l.Grid != nil {
 			t.Errorf("%s: steps %v, %v", key, l.Grid, err)
 		}
+	}
+}
+
+// TestTuneVerdictApart: where the models at the answer miss a target, the
+// report says the levers cannot meet the targets together and gives their
+// compromise, and the verdict of a miss on fresh games says why; where the
+// models meet them, neither says so.
+func TestTuneVerdictApart(t *testing.T) {
+	rep := &tuneReport{Result: &simtune.Result{
+		Levers:  []simtune.Lever{{Key: "goal.turns", Start: 100, Lo: 40, Hi: 200, Int: true}},
+		Targets: []simtune.Target{{Skill: "greedy", Rate: 0.08}, {Skill: "expert", Rate: 0.3}},
+		Answer:  []float64{61},
+		Reach:   []float64{0.021, 0.305},
+	}, Check: []tuneCheck{
+		{Skill: "greedy", Target: 0.08, Rate: 0.02, CI: [2]float64{0.01, 0.04}, Games: 300},
+		{Skill: "expert", Target: 0.3, Rate: 0.31, CI: [2]float64{0.26, 0.36}, Games: 300},
+	}}
+	var b strings.Builder
+	if err := rep.text(&b); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"the models at the answer: greedy 2.1%, expert 30.5% (these levers cannot meet the targets together",
+		"verdict: the tuned configuration misses greedy by 6.0 points on fresh games: the models say these levers cannot meet the targets together",
+		"the nearest they come is greedy 2.1%, expert 30.5%",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the report has no %q:\n%s", want, b.String())
+		}
+	}
+	rep.Reach = []float64{0.075, 0.302}
+	b.Reset()
+	if err := rep.text(&b); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "cannot meet") || !strings.Contains(b.String(), "the models at the answer: greedy 7.5%, expert 30.2%\n") {
+		t.Errorf("models that meet the targets:\n%s", b.String())
 	}
 }

@@ -158,26 +158,26 @@ func TestParseTargets(t *testing.T) {
 
 // TestSnapSolvesTheRest: a lever that takes steps goes to the step from
 // which the other levers can meet the target, and they are solved again
-// from there: the model's 2a + b = 1.3 from a = 0.6 would round a to 0.5
-// (b: 0.1, a miss of 0.2) where b = 0.3 meets it.
+// from there: the model's logit 2a + b = 1.3 from a = 0.6 would round a
+// to 0.5 (b: 0.1, a miss of 0.2 logits) where b = 0.3 meets it.
 func TestSnapSolvesTheRest(t *testing.T) {
 	tn := &tuner{o: Options{Levers: []Lever{
 		{Key: "goal", Lo: 0, Hi: 1, Grid: []float64{0, 0.25, 0.5, 0.75, 1}},
 		{Key: "rate", Lo: 0, Hi: 1},
 	}}}
 	a := mat.NewDense(1, 2, []float64{2, 1})
-	x := tn.snap(a, []float64{1.3}, []float64{0.5, 0.5}, []float64{0.6, 0.1}, 1)
+	x := tn.snap(a, []float64{0}, []float64{sigmoid(1.3)}, []float64{0.5, 0.5}, []float64{0.6, 0.1}, 1)
 	if math.Abs(x[0]-0.5) > 1e-9 || math.Abs(x[1]-0.3) > 1e-3 {
 		t.Errorf("snapped to %v, want [0.5 0.3]", x)
 	}
 	// An integer lever alike, and a lever of every value left as it is.
 	tn.o.Levers[0] = Lever{Key: "turns", Lo: 0, Hi: 4, Int: true}
-	x = tn.snap(a, []float64{1.3}, []float64{0.5, 0.5}, []float64{0.6, 0.1}, 1)
+	x = tn.snap(a, []float64{0}, []float64{sigmoid(1.3)}, []float64{0.5, 0.5}, []float64{0.6, 0.1}, 1)
 	if math.Abs(x[0]-0.5) > 1e-9 || math.Abs(x[1]-0.3) > 1e-3 {
 		t.Errorf("an integer: snapped to %v, want [0.5 0.3]", x)
 	}
 	tn.o.Levers[0] = Lever{Key: "rate2", Lo: 0, Hi: 1}
-	if x = tn.snap(a, []float64{1.3}, []float64{0.5, 0.5}, []float64{0.6, 0.1}, 1); x[0] != 0.6 || x[1] != 0.1 {
+	if x = tn.snap(a, []float64{0}, []float64{sigmoid(1.3)}, []float64{0.5, 0.5}, []float64{0.6, 0.1}, 1); x[0] != 0.6 || x[1] != 0.1 {
 		t.Errorf("no lever takes steps: moved to %v", x)
 	}
 }
@@ -185,8 +185,12 @@ func TestSnapSolvesTheRest(t *testing.T) {
 // TestTuneOnSteps: a goal that counts only through its threshold,
 // ceil(goal × 36), a step every 1/36 that moves both skills by half a
 // logit, and a rate of every value that moves mostly the strong one:
-// every answer is one of the goal's steps, and over twelve searches on games of their own the answers miss
-// by 3 points at most on average, on fresh games.
+// every answer is one of the goal's steps, and over 48 searches on games
+// of their own the answers' furthest miss is 4.5 points at most on
+// average, on fresh games. (Over 300 searches it averages 4.05 points,
+// with the rates' compromise as with the logits' before it; the best step
+// misses by 1.7: a search now and then takes the step beside it, where a
+// round's model misread a step's slope.)
 func TestTuneOnSteps(t *testing.T) {
 	var grid []float64
 	for k := 12; k <= 36; k++ {
@@ -197,7 +201,7 @@ func TestTuneOnSteps(t *testing.T) {
 		return []float64{steep(q, rate, 0, from, games), steep(q, rate, 1, from, games)}
 	}
 	total := 0.0
-	const runs = 12
+	const runs = 48
 	for run := range runs {
 		off := run * 1_000_000
 		r, err := Tune(Options{
@@ -218,7 +222,7 @@ func TestTuneOnSteps(t *testing.T) {
 		f := rates(v[0], v[1], 1<<40, 20000)
 		total += math.Max(math.Abs(f[0]-0.25), math.Abs(f[1]-0.6))
 	}
-	if mean := total / runs; mean > 0.03 {
+	if mean := total / runs; mean > 0.045 {
 		t.Errorf("the answers miss by %.3f on average, on fresh games", mean)
 	}
 }
@@ -255,4 +259,89 @@ func steep(q, r float64, skill, from, games int) float64 {
 		}
 	}
 	return float64(wins) / float64(games)
+}
+
+// TestMeetSharesTheMissInPoints: where one lever moves two skills
+// together, 3 logits apart, and the targets ask 1.6 apart (late's greedy
+// 8%, expert 30%), meet gives the compromise of least squared miss in
+// points, found on a fine grid: the expert about 30%, greedy about 2%,
+// where the least squares in logits gave the expert 46%. Where the
+// targets can be met, it meets them as the logits' solution does.
+func TestMeetSharesTheMissInPoints(t *testing.T) {
+	a := mat.NewDense(2, 1, []float64{4, 4})
+	m0 := []float64{-6, -3}
+	rates := []float64{0.08, 0.3}
+	x, held := meet(a, m0, rates, []float64{0.5})
+	best, at := math.Inf(1), 0.0
+	for i := range 100001 {
+		v := float64(i) / 100000
+		if m := rateMiss(a, m0, rates, []float64{v}); m < best {
+			best, at = m, v
+		}
+	}
+	if math.Abs(x[0]-at) > 1e-3 || held[0] != 0 {
+		t.Errorf("meet: x %v (held %v), the least miss in points at %v", x, held, at)
+	}
+	if e := modelRate(a, m0, 1, x); math.Abs(e-0.3) > 0.02 {
+		t.Errorf("the expert's rate %.3f, want about 0.30", e)
+	}
+	if g := modelRate(a, m0, 0, x); g > 0.03 {
+		t.Errorf("greedy's rate %.3f, want about 0.02", g)
+	}
+	logits, _ := boxSolve(a, []float64{logit(0.08) + 6, logit(0.3) + 3}, []float64{0.5}, 1e-3)
+	if e := modelRate(a, m0, 1, logits); e < 0.4 {
+		t.Errorf("the logits' compromise gives the expert %.3f: this test no longer shows the difference", e)
+	}
+
+	// Two levers meet two targets: exactly, at the logits' solution.
+	a2 := mat.NewDense(2, 2, []float64{4, 1, 1.5, 4})
+	m2 := []float64{logit(0.08) - 2.8, logit(0.3) - 2.5} // met at (0.6, 0.4)
+	x2, _ := meet(a2, m2, rates, []float64{0.5, 0.5})
+	if m := rateMiss(a2, m2, rates, x2); m > 1e-10 {
+		t.Errorf("reachable targets missed by %g", m)
+	}
+	// And a lever held at the end of its range stays held.
+	x3, held3 := meet(mat.NewDense(1, 1, []float64{1}), []float64{-4}, []float64{0.9}, []float64{0.5})
+	if x3[0] != 1 || held3[0] != 1 {
+		t.Errorf("an unreachable target: x %v, held %v, want 1 and +1", x3, held3)
+	}
+}
+
+// TestTuneComprisesInPoints: a whole search where one lever moves both
+// skills 3 logits apart and the targets ask 1.6 (late's): its answer on
+// fresh games gives the expert about its 30% and greedy about 2%, and
+// the result's Reach says the models miss greedy, as they must.
+func TestTuneComprisesInPoints(t *testing.T) {
+	rate := func(x float64, skill, from, games int) float64 {
+		z := -3 + 4*x
+		if skill == 0 {
+			z -= 3
+		}
+		p := sigmoid(z)
+		wins := 0
+		for i := from; i < from+games; i++ {
+			if u := float64(engine.Mix(uint64(skill)<<32|uint64(i))>>11) / (1 << 53); u < p {
+				wins++
+			}
+		}
+		return float64(wins) / float64(games)
+	}
+	r, err := Tune(Options{
+		Levers:  []Lever{{Key: "turns", Start: 0.9, Lo: 0, Hi: 1}},
+		Targets: []Target{{"greedy", 0.08}, {"expert", 0.3}},
+		Seed:    3,
+		Eval: func(v []float64, from, games int) ([]float64, error) {
+			return []float64{rate(v[0], 0, from, games), rate(v[0], 1, from, games)}, nil
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, e := rate(r.Answer[0], 0, 1<<40, 20000), rate(r.Answer[0], 1, 1<<40, 20000)
+	if math.Abs(e-0.3) > 0.05 || g > 0.04 {
+		t.Errorf("fresh games: greedy %.3f, expert %.3f (answer %v), want about 0.02 and 0.30", g, e, r.Answer)
+	}
+	if len(r.Reach) != 2 || r.Reach[0] > 0.05 {
+		t.Errorf("Reach %v: want greedy's model well short of 8%%", r.Reach)
+	}
 }
