@@ -123,7 +123,7 @@ func runTune(o simOptions, base *config.Config, mods []*mod.Mod, opts sim.Policy
 			fmt.Fprintf(stderr, "2048 sim: tune (%s, %d games) candidate %d: %s%s\n", phase, s.Games, n, stepLine(levers, targets, s), left)
 		},
 		Widened: func(w simtune.Widening) {
-			fmt.Fprintf(stderr, "2048 sim: tune: %s\n", widenLine(levers, w, len(refine)))
+			fmt.Fprintf(stderr, "2048 sim: tune: %s\n", widenLine(levers, w))
 		},
 	})
 	stopped := errors.Is(err, sim.ErrStopped)
@@ -703,17 +703,13 @@ func stepLine(levers []simtune.Lever, targets []simtune.Target, s simtune.Step) 
 
 // widenLine says a range widened: which, from what to what, before which
 // round, and why.
-func widenLine(levers []simtune.Lever, w simtune.Widening, rounds int) string {
+func widenLine(levers []simtune.Lever, w simtune.Widening) string {
 	l := levers[slices.IndexFunc(levers, func(l simtune.Lever) bool { return l.Key == w.Key })]
 	end, past := "high", w.From[1]
 	if w.To[0] < w.From[0] {
 		end, past = "low", w.From[0]
 	}
-	when := fmt.Sprintf("before refining round %d", w.Round)
-	if w.Round > rounds {
-		when = "before the answer"
-	}
-	line := fmt.Sprintf("%s's range widened at its %s end, from %s–%s to %s–%s, %s: the model would take it past %s", w.Key, end, l.Format(w.From[0]), l.Format(w.From[1]), l.Format(w.To[0]), l.Format(w.To[1]), when, l.Format(past))
+	line := fmt.Sprintf("%s's range widened at its %s end, from %s–%s to %s–%s, before refining round %d: the model would take it past %s", w.Key, end, l.Format(w.From[0]), l.Format(w.From[1]), l.Format(w.To[0]), l.Format(w.To[1]), w.Round, l.Format(past))
 	if w.Bound {
 		line += " (the range now ends at the setting's own bound)"
 	}
@@ -772,7 +768,7 @@ func (r *tuneReport) text(w io.Writer) error {
 		fmt.Fprintf(&b, "%-*s  %10s  %10s  %9s  %s to %s\n", kw, l.Key, l.Format(l.Start), l.Format(r.Answer[i]), moved, l.Format(l.Lo), l.Format(l.Hi))
 	}
 	for _, w := range r.Widened {
-		b.WriteString(widenLine(r.Levers, w, len(r.Refine)) + "\n")
+		b.WriteString(widenLine(r.Levers, w) + "\n")
 	}
 	if r.Reach != nil {
 		fmt.Fprintf(&b, "the models at the answer:%s", ratesLine(r.Targets, r.Reach, ""))

@@ -163,6 +163,13 @@ func TestTuneWidens(t *testing.T) {
 		if len(told) == 0 || !reflect.DeepEqual(told, r.Widened) || told[0].Key != "hazard" || told[0].From != [2]float64{0.2, 0.5} || told[0].To != [2]float64{0.2, 0.8} {
 			t.Fatalf("widened %+v, told %+v", r.Widened, told)
 		}
+		// A range widens before a round that plays there, never for the
+		// answer alone, which no game measures before the check.
+		for _, w := range r.Widened {
+			if w.Round > len(DefaultRefine) {
+				t.Errorf("a range widened for the answer: %+v", w)
+			}
+		}
 		if l := r.Levers[0]; l.Hi > 1 || l.Lo < 0 {
 			t.Errorf("the range widened past its bounds: %v to %v", l.Lo, l.Hi)
 		}
