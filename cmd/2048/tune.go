@@ -773,7 +773,7 @@ func (r *tuneReport) text(w io.Writer) error {
 	if r.Reach != nil {
 		fmt.Fprintf(&b, "the models at the answer:%s", ratesLine(r.Targets, r.Reach, ""))
 		if r.apart() {
-			b.WriteString(" (these levers cannot meet the targets together: the answer is the models' compromise of least squared miss in points)")
+			b.WriteString(" (these levers cannot meet the targets together: the answer is the models' compromise, its furthest miss in points as small as can be)")
 		}
 		b.WriteString("\n")
 	}
@@ -830,7 +830,7 @@ func (r *tuneReport) verdict() string {
 		return line + "; " + strings.Join(held, "; ")
 	}
 	if r.apart() {
-		return line + fmt.Sprintf(": the models say these levers cannot meet the targets together, for they move the skills together and the targets ask them further apart; the nearest they come is%s, the least squared miss in points; a lever that moves the skills apart (the screen's gap column) may come nearer", ratesLine(r.Targets, r.Reach, ""))
+		return line + fmt.Sprintf(": the models say these levers cannot meet the targets together, for they move the skills together and the targets ask them further apart; the nearest they come is%s, the furthest miss in points as small as can be; a lever that moves the skills apart (the screen's gap column) may come nearer", ratesLine(r.Targets, r.Reach, ""))
 	}
 	return line + ": other levers (--tune-keys) or more games a round (--tune-stages) may come nearer"
 }

@@ -263,30 +263,32 @@ func steep(q, r float64, skill, from, games int) float64 {
 
 // TestMeetSharesTheMissInPoints: where one lever moves two skills
 // together, 3 logits apart, and the targets ask 1.6 apart (late's greedy
-// 8%, expert 30%), meet gives the compromise of least squared miss in
-// points, found on a fine grid: the expert about 30%, greedy about 2%,
-// where the least squares in logits gave the expert 46%. Where the
-// targets can be met, it meets them as the logits' solution does.
+// 8%, expert 30%), meet gives the compromise whose furthest miss in
+// points is least, found on a fine grid: the expert about 35% and greedy
+// about 3%, 5 points off each, where the least squares in logits gave
+// the expert 46%. Where the targets can be met, it meets them as the
+// logits' solution does.
 func TestMeetSharesTheMissInPoints(t *testing.T) {
 	a := mat.NewDense(2, 1, []float64{4, 4})
 	m0 := []float64{-6, -3}
 	rates := []float64{0.08, 0.3}
-	x, held := meet(a, m0, rates, []float64{0.5})
-	best, at := math.Inf(1), 0.0
-	for i := range 100001 {
-		v := float64(i) / 100000
-		if m := rateMiss(a, m0, rates, []float64{v}); m < best {
-			best, at = m, v
+	furthest := func(a *mat.Dense, m0, x []float64) float64 {
+		f := 0.0
+		for j := range rates {
+			f = max(f, math.Abs(modelRate(a, m0, j, x)-rates[j]))
 		}
+		return f
 	}
-	if math.Abs(x[0]-at) > 1e-3 || held[0] != 0 {
-		t.Errorf("meet: x %v (held %v), the least miss in points at %v", x, held, at)
+	x, held := meet(a, m0, rates, []float64{0.5})
+	best := math.Inf(1)
+	for i := range 100001 {
+		best = min(best, furthest(a, m0, []float64{float64(i) / 100000}))
 	}
-	if e := modelRate(a, m0, 1, x); math.Abs(e-0.3) > 0.02 {
-		t.Errorf("the expert's rate %.3f, want about 0.30", e)
+	if f := furthest(a, m0, x); f > best+0.002 || held[0] != 0 {
+		t.Errorf("meet: x %v (held %v) misses by %.4f at most, the least furthest miss %.4f", x, held, f, best)
 	}
-	if g := modelRate(a, m0, 0, x); g > 0.03 {
-		t.Errorf("greedy's rate %.3f, want about 0.02", g)
+	if e, g := modelRate(a, m0, 1, x), modelRate(a, m0, 0, x); math.Abs(e-0.35) > 0.01 || math.Abs(g-0.03) > 0.01 {
+		t.Errorf("the expert's rate %.3f, greedy's %.3f: want about 0.35 and 0.03", e, g)
 	}
 	logits, _ := boxSolve(a, []float64{logit(0.08) + 6, logit(0.3) + 3}, []float64{0.5}, 1e-3)
 	if e := modelRate(a, m0, 1, logits); e < 0.4 {
@@ -297,8 +299,8 @@ func TestMeetSharesTheMissInPoints(t *testing.T) {
 	a2 := mat.NewDense(2, 2, []float64{4, 1, 1.5, 4})
 	m2 := []float64{logit(0.08) - 2.8, logit(0.3) - 2.5} // met at (0.6, 0.4)
 	x2, _ := meet(a2, m2, rates, []float64{0.5, 0.5})
-	if m := rateMiss(a2, m2, rates, x2); m > 1e-10 {
-		t.Errorf("reachable targets missed by %g", m)
+	if f := furthest(a2, m2, x2); f > 1e-4 {
+		t.Errorf("reachable targets missed by %g", f)
 	}
 	// And a lever held at the end of its range stays held.
 	x3, held3 := meet(mat.NewDense(1, 1, []float64{1}), []float64{-4}, []float64{0.9}, []float64{0.5})
@@ -309,8 +311,9 @@ func TestMeetSharesTheMissInPoints(t *testing.T) {
 
 // TestTuneComprisesInPoints: a whole search where one lever moves both
 // skills 3 logits apart and the targets ask 1.6 (late's): its answer on
-// fresh games gives the expert about its 30% and greedy about 2%, and
-// the result's Reach says the models miss greedy, as they must.
+// fresh games misses neither by much more than the 5 points the best
+// compromise must (the expert about 35%, greedy about 3%), and the
+// result's Reach says the models miss greedy, as they must.
 func TestTuneComprisesInPoints(t *testing.T) {
 	rate := func(x float64, skill, from, games int) float64 {
 		z := -3 + 4*x
@@ -338,10 +341,10 @@ func TestTuneComprisesInPoints(t *testing.T) {
 		t.Fatal(err)
 	}
 	g, e := rate(r.Answer[0], 0, 1<<40, 20000), rate(r.Answer[0], 1, 1<<40, 20000)
-	if math.Abs(e-0.3) > 0.05 || g > 0.04 {
-		t.Errorf("fresh games: greedy %.3f, expert %.3f (answer %v), want about 0.02 and 0.30", g, e, r.Answer)
+	if math.Abs(e-0.3) > 0.08 || math.Abs(g-0.08) > 0.08 {
+		t.Errorf("fresh games: greedy %.3f, expert %.3f (answer %v), want about 0.03 and 0.35", g, e, r.Answer)
 	}
-	if len(r.Reach) != 2 || r.Reach[0] > 0.05 {
+	if len(r.Reach) != 2 || r.Reach[0] > 0.06 {
 		t.Errorf("Reach %v: want greedy's model well short of 8%%", r.Reach)
 	}
 }
