@@ -772,8 +772,11 @@ func (r *tuneReport) text(w io.Writer) error {
 	}
 	if r.Reach != nil {
 		fmt.Fprintf(&b, "the models at the answer:%s", ratesLine(r.Targets, r.Reach, ""))
-		if r.apart() {
+		switch {
+		case r.Apart:
 			b.WriteString(" (these levers cannot meet the targets together: the answer is the models' compromise, its furthest miss in points as small as can be)")
+		case r.short():
+			b.WriteString(" (short of the models' solution: the answer stays within the region the last rounds played)")
 		}
 		b.WriteString("\n")
 	}
@@ -829,16 +832,16 @@ func (r *tuneReport) verdict() string {
 	if len(held) > 0 {
 		return line + "; " + strings.Join(held, "; ")
 	}
-	if r.apart() {
+	if r.Apart {
 		return line + fmt.Sprintf(": the models say these levers cannot meet the targets together, for they move the skills together and the targets ask them further apart; the nearest they come is%s, the furthest miss in points as small as can be; a lever that moves the skills apart (the screen's gap column) may come nearer", ratesLine(r.Targets, r.Reach, ""))
 	}
 	return line + ": other levers (--tune-keys) or more games a round (--tune-stages) may come nearer"
 }
 
-// apart says whether the models at the answer miss a target by more than
-// a point: the levers cannot meet the targets together, and the answer is
-// the models' compromise (simtune.Result.Reach).
-func (r *tuneReport) apart() bool {
+// short says whether the models at the answer miss a target by more than
+// a point where they could meet it: the answer stayed within the region
+// the last rounds played.
+func (r *tuneReport) short() bool {
 	for i, t := range r.Targets {
 		if i < len(r.Reach) && math.Abs(r.Reach[i]-t.Rate) > 0.01 {
 			return true

@@ -50,16 +50,17 @@ func TestTuneGrid(t *testing.T) {
 	}
 }
 
-// TestTuneVerdictApart: where the models at the answer miss a target, the
-// report says the levers cannot meet the targets together and gives their
-// compromise, and the verdict of a miss on fresh games says why; where the
-// models meet them, neither says so.
+// TestTuneVerdictApart: where the models cannot meet the targets together,
+// the report says so and gives their compromise, and the verdict of a miss
+// on fresh games says why; where the models meet them, neither says so,
+// and where the answer stopped short of them, the report says that.
 func TestTuneVerdictApart(t *testing.T) {
 	rep := &tuneReport{Result: &simtune.Result{
 		Levers:  []simtune.Lever{{Key: "goal.turns", Start: 100, Lo: 40, Hi: 200, Int: true}},
 		Targets: []simtune.Target{{Skill: "greedy", Rate: 0.08}, {Skill: "expert", Rate: 0.3}},
 		Answer:  []float64{61},
 		Reach:   []float64{0.021, 0.305},
+		Apart:   true,
 	}, Check: []tuneCheck{
 		{Skill: "greedy", Target: 0.08, Rate: 0.02, CI: [2]float64{0.01, 0.04}, Games: 300},
 		{Skill: "expert", Target: 0.3, Rate: 0.31, CI: [2]float64{0.26, 0.36}, Games: 300},
@@ -77,12 +78,21 @@ func TestTuneVerdictApart(t *testing.T) {
 			t.Errorf("the report has no %q:\n%s", want, b.String())
 		}
 	}
-	rep.Reach = []float64{0.075, 0.302}
+	rep.Reach, rep.Apart = []float64{0.075, 0.302}, false
 	b.Reset()
 	if err := rep.text(&b); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(b.String(), "cannot meet") || !strings.Contains(b.String(), "the models at the answer: greedy 7.5%, expert 30.2%\n") {
 		t.Errorf("models that meet the targets:\n%s", b.String())
+	}
+	// Models that could meet them, where the answer stopped short.
+	rep.Reach = []float64{0.05, 0.302}
+	b.Reset()
+	if err := rep.text(&b); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "cannot meet") || !strings.Contains(b.String(), "greedy 5.0%, expert 30.2% (short of the models' solution") {
+		t.Errorf("an answer short of the models' solution:\n%s", b.String())
 	}
 }

@@ -162,10 +162,14 @@ type Result struct {
 	// round's too), which no game has measured yet; else Best's.
 	Answer []float64 `json:"answer"`
 	// Reach is the models' rate at each target's skill at the answer
-	// (nil with no refining round): where it misses a target, the models
-	// say the levers cannot meet the targets together, and the answer is
-	// their compromise whose furthest miss in points is least.
+	// (nil with no refining round).
 	Reach []float64 `json:"reach,omitempty"`
+	// Apart says the models miss a target by more than a point wherever
+	// the levers' ranges reach, not only within the answer's region:
+	// the levers cannot meet the targets together. Where Reach misses
+	// and Apart is false, the answer stopped short of the models'
+	// solution, at the edge of the region the rounds played.
+	Apart bool `json:"apart,omitzero"`
 	// Widened are the ranges the search moved out (Lever.Widen), in
 	// order; Levers hold the ranges as they ended.
 	Widened []Widening `json:"widened,omitempty"`
@@ -301,7 +305,7 @@ func (t *tuner) run() error {
 	// the expert would win 72% and it won 29%.)
 	if len(o.Refine) > 0 {
 		x, _, reach := t.solve(c, radius*refineShrink)
-		t.res.Reach = reach
+		t.res.Reach, t.res.Apart = reach, t.apart
 		t.res.Answer = make([]float64, len(x))
 		for i, l := range o.Levers {
 			t.res.Answer[i] = l.Value(x[i])
@@ -455,6 +459,7 @@ type tuner struct {
 	next    int            // the first game not yet played
 	seen    map[string]int // the generation's candidates measured: their step
 	err     error          // Eval's error that stops the search
+	apart   bool           // the last solve's models miss a target in the levers' whole ranges
 }
 
 // explore is the CMA-ES phase, from x.
@@ -626,6 +631,10 @@ func (t *tuner) solve(c []float64, radius float64) (x []float64, held []int, rea
 		}
 	}
 	x, held = meet(a, m0, rates, c)
+	t.apart = false
+	for j := range k {
+		t.apart = t.apart || math.Abs(modelRate(a, m0, j, x)-rates[j]) > apartMiss
+	}
 	if d := dist(x, c); d > radius {
 		for i := range x {
 			x[i] = c[i] + (x[i]-c[i])*radius/d
@@ -645,6 +654,10 @@ func (t *tuner) solve(c []float64, radius float64) (x []float64, held []int, rea
 	}
 	return x, held, reach
 }
+
+// apartMiss is the models' miss of a target, in points, past which solve
+// says the levers cannot meet the targets together (tuner.apart).
+const apartMiss = 0.01
 
 // meet solves the linear models of the targets' logits, logit pⱼ = m0ⱼ +
 // Aⱼ·x, for the x in [0, 1]ⁿ whose rates come nearest the targets' rates,

@@ -66,6 +66,9 @@ func TestTuneFindsTheLadder(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if r.Apart {
+			t.Errorf("run %d: targets the levers meet are called apart (models at the answer %v)", run, r.Reach)
+		}
 		if best := r.Steps[r.Best]; best.Round != len(DefaultRefine) {
 			t.Errorf("run %d: the last candidate measured is of round %d, not the last", run, best.Round)
 		}
@@ -344,7 +347,7 @@ func TestTuneComprisesInPoints(t *testing.T) {
 	if math.Abs(e-0.3) > 0.08 || math.Abs(g-0.08) > 0.08 {
 		t.Errorf("fresh games: greedy %.3f, expert %.3f (answer %v), want about 0.03 and 0.35", g, e, r.Answer)
 	}
-	if len(r.Reach) != 2 || r.Reach[0] > 0.06 {
-		t.Errorf("Reach %v: want greedy's model well short of 8%%", r.Reach)
+	if len(r.Reach) != 2 || r.Reach[0] > 0.06 || !r.Apart {
+		t.Errorf("Reach %v, Apart %v: want greedy's model well short of 8%%, and apart", r.Reach, r.Apart)
 	}
 }
