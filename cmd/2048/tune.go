@@ -833,7 +833,7 @@ func (r *tuneReport) verdict() string {
 		return line + "; " + strings.Join(held, "; ")
 	}
 	if r.Apart {
-		return line + fmt.Sprintf(": the models say these levers cannot meet the targets together, for they move the skills together and the targets ask them further apart; the nearest they come is%s, the furthest miss in points as small as can be; a lever that moves the skills apart (the screen's gap column) may come nearer", ratesLine(r.Targets, r.Reach, ""))
+		return line + fmt.Sprintf(": the models say these levers cannot meet the targets together, for they do not move the skills apart or together as far as the targets ask; the nearest they come is%s, the furthest miss in points as small as can be; a lever that moves the skills apart (the screen's gap column) may come nearer", ratesLine(r.Targets, r.Reach, ""))
 	}
 	return line + ": other levers (--tune-keys) or more games a round (--tune-stages) may come nearer"
 }

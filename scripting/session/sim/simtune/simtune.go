@@ -663,8 +663,9 @@ const apartMiss = 0.01
 // Aⱼ·x, for the x in [0, 1]ⁿ whose rates come nearest the targets' rates,
 // as near c as can be. It solves first in the logits (boxSolve), which
 // meets targets the levers can reach together exactly. Where they cannot
-// (the levers move two skills together, and the targets ask them further
-// apart), it shares the miss as a designer reads it, in points, evenly:
+// (the levers move two skills together, and the targets ask a gap between
+// them that the game does not have), it shares the miss as a designer
+// reads it, in points, evenly:
 // the furthest miss of any target as small as can be ("within 8 points of
 // each"). A miss in logits weighs a point near 0% or 100% many times one
 // near 50% (late's greedy 8% and the expert 30%, 3 logits apart where
