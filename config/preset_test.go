@@ -15,7 +15,7 @@ import (
 func cellularPresets() map[string]cellular.Settings {
 	early := cellular.Settings{
 		Width: 6, Height: 6, ECap: 8, InitialCells: 8, SpawnCells: 1,
-		SpawnAlive: 0.38, SpawnEvery: 1, StopOnWin: true, ExtinctionLoses: true,
+		SpawnAlive: 0.358, SpawnEvery: 1, StopOnWin: true, ExtinctionLoses: true,
 		UndoLimit: 100, IdleTicks: false,
 		Life:     cellular.Life{Enabled: true, BirthRelaxation: true, Wrap: false, BirthOnCatalyst: true},
 		Dormancy: cellular.Dormancy{Ticks: 3},
@@ -38,7 +38,7 @@ func cellularPresets() map[string]cellular.Settings {
 	late.ECap = 10
 	late.Blight = cellular.Blight{Rate: 0.10, Charges: 2, Telegraph: true}
 	late.Catalyst.Rate = 0.075
-	late.Goal = cellular.Goal{PerCell: 0.4, Hold: 1, Turns: 61}
+	late.Goal = cellular.Goal{PerCell: 0.4, Hold: 1, Turns: 75}
 	return map[string]cellular.Settings{"early": early, "mid": mid, "late": late}
 }
 
