@@ -665,9 +665,8 @@ const apartMiss = 0.01
 // meets targets the levers can reach together exactly. Where they cannot
 // (the levers move two skills together, and the targets ask a gap between
 // them that the game does not have), it shares the miss as a designer
-// reads it, in points, evenly:
-// the furthest miss of any target as small as can be ("within 8 points of
-// each"). A miss in logits weighs a point near 0% or 100% many times one
+// reads it, in points, evenly: the furthest miss of any target as small
+// as can be ("within 8 points of each"). A miss in logits weighs a point near 0% or 100% many times one
 // near 50% (late's greedy 8% and the expert 30%, 3 logits apart where
 // the targets are 1.6: the least squares in logits gave the expert 46%,
 // 16 points off, to bring greedy 4 points nearer; the furthest miss as
@@ -689,10 +688,10 @@ func meet(a *mat.Dense, m0, rates, c []float64) (x []float64, held []int) {
 		if miss < 1e-24 {
 			break // met
 		}
-		// The rates' linear model about x, pⱼ + wⱼAⱼ·(x' − x) with wⱼ =
-		// pⱼ(1 − pⱼ), each row weighted by its miss to the third power
-		// against the furthest (the reweighting of least squares toward
-		// the 8th power: |r|⁶ a row's square).
+		// The rates' linear model about x, pⱼ + pⱼ(1 − pⱼ)Aⱼ·(x' − x),
+		// each row weighted by ρⱼ, its miss to the third power against
+		// the furthest (the reweighting of least squares toward the 8th
+		// power: |r|⁶ a row's square).
 		furthest := 0.0
 		for j := range k {
 			furthest = max(furthest, math.Abs(modelRate(a, m0, j, x)-rates[j]))
@@ -701,8 +700,9 @@ func meet(a *mat.Dense, m0, rates, c []float64) (x []float64, held []int) {
 		scale := 0.0
 		for j := range k {
 			p := modelRate(a, m0, j, x)
-			w := p * (1 - p) * math.Pow(math.Abs(p-rates[j])/furthest, missPower/2-1)
-			yw[j] = (rates[j] - p) * w / (p * (1 - p))
+			rho := math.Pow(math.Abs(p-rates[j])/furthest, missPower/2-1)
+			w := p * (1 - p) * rho
+			yw[j] = (rates[j] - p) * rho
 			for i := range n {
 				aw.Set(j, i, w*a.At(j, i))
 				yw[j] += w * a.At(j, i) * x[i]
@@ -717,7 +717,7 @@ func meet(a *mat.Dense, m0, rates, c []float64) (x []float64, held []int) {
 			for i := range n {
 				try[i] = x[i] + step*(next[i]-x[i])
 			}
-			if m := rateMiss(a, m0, rates, try); m < miss*(1-1e-9) {
+			if m := rateMiss(a, m0, rates, try); m < miss {
 				x, miss, moved = try, m, true
 				for i := range n {
 					held[i] = 0

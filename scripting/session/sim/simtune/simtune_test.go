@@ -351,3 +351,14 @@ func TestTuneComprisesInPoints(t *testing.T) {
 		t.Errorf("Reach %v, Apart %v: want greedy's model well short of 8%%, and apart", r.Reach, r.Apart)
 	}
 }
+
+// TestMeetSaturated: a model whose rate is 0 or 1 to the last bit (a
+// logit of ±60) gives no NaN: the lever a target cannot move is left
+// where the other target wants it.
+func TestMeetSaturated(t *testing.T) {
+	a := mat.NewDense(2, 1, []float64{1, 4})
+	x, _ := meet(a, []float64{60, -2}, []float64{0.5, 0.5}, []float64{0.5})
+	if math.IsNaN(x[0]) || math.Abs(x[0]-0.5) > 0.01 {
+		t.Errorf("x %v, want 0.5 (the second target's)", x)
+	}
+}
