@@ -692,14 +692,15 @@ func meet(a *mat.Dense, m0, rates, c []float64) (x []float64, held []int) {
 		// each row weighted by ρⱼ, its miss to the third power against
 		// the furthest (the reweighting of least squares toward the 8th
 		// power: |r|⁶ a row's square).
+		ps := make([]float64, k)
 		furthest := 0.0
 		for j := range k {
-			furthest = max(furthest, math.Abs(modelRate(a, m0, j, x)-rates[j]))
+			ps[j] = modelRate(a, m0, j, x)
+			furthest = max(furthest, math.Abs(ps[j]-rates[j]))
 		}
 		yw := make([]float64, k)
 		scale := 0.0
-		for j := range k {
-			p := modelRate(a, m0, j, x)
+		for j, p := range ps {
 			rho := math.Pow(math.Abs(p-rates[j])/furthest, missPower/2-1)
 			w := p * (1 - p) * rho
 			yw[j] = (rates[j] - p) * rho
