@@ -44,6 +44,14 @@ type Options struct {
 	Seed     uint64 // the run's seed: game i's is GameSeed(Seed, i)
 	MaxTurns int    // a game that reaches it is unfinished
 	Jobs     int    // workers; 0 is every core
+	// Gate, when set, is a pool of slots that runs going on at once
+	// share, a slot a buffered channel's place: a game takes one before
+	// it starts and gives it back when it ends, and Jobs is not read.
+	// Runs side by side with workers of their own leave a core idle
+	// while the last game of one is played alone; runs through one gate
+	// keep every core busy until their last games. The results are the
+	// same either way.
+	Gate chan struct{}
 	// Shard plays the games i with i % Shards == Shard only (0-based), so
 	// that Shards runs share a run's games; 0 Shards is the whole run.
 	Shard, Shards int
@@ -184,8 +192,9 @@ var ErrTooManyGames = fmt.Errorf("a run plays at most %d games (its report keeps
 var ErrStopped = errors.New("the run was stopped")
 
 // Run plays the run's games (its shard's) and returns their results in
-// game order. Workers beyond the machine's cores are not started: they
-// would not play faster, and each holds a game and its mods.
+// game order. Workers beyond the machine's cores are not started (with
+// no Gate): they would not play faster, and each holds a game and its
+// mods.
 func Run(o Options) ([]Result, error) {
 	if o.Games < 1 || o.MaxTurns < 1 {
 		return nil, fmt.Errorf("want at least one game and one turn, got %d games of %d turns", o.Games, o.MaxTurns)
@@ -203,7 +212,10 @@ func Run(o Options) ([]Result, error) {
 		}
 	}
 	jobs := o.Jobs
-	if jobs <= 0 || jobs > runtime.NumCPU() {
+	switch {
+	case o.Gate != nil:
+		jobs = len(games) // each waits for a slot
+	case jobs <= 0 || jobs > runtime.NumCPU():
 		jobs = runtime.NumCPU()
 	}
 	results := make([]Result, len(games))
@@ -231,7 +243,18 @@ func Run(o Options) ([]Result, error) {
 			defer wg.Done()
 			for k := range next {
 				dropped := func() bool { return int64(k) > cut.Load() }
+				if o.Gate != nil {
+					select {
+					case o.Gate <- struct{}{}:
+					case <-o.Stop:
+						errs[k] = ErrStopped
+						continue
+					}
+				}
 				results[k], errs[k] = playGame(o, games[k], dropped)
+				if o.Gate != nil {
+					<-o.Gate
+				}
 				mu.Lock()
 				if errs[k] == nil {
 					finished[k] = true

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os/exec"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/mod2048/mod2048/config"
@@ -193,6 +194,70 @@ func TestLabImportsNoPlot(t *testing.T) {
 
 // TestRunStops: a run whose Stop closes returns at once with the games that
 // finished, each the same as in the whole run, and ErrStopped.
+// TestRunGate: runs that share a gate give the reports they give alone,
+// and never play more games at once than it has slots: a game is under
+// way from the first position its player is shown to the last, and with
+// one slot no two games' positions interleave.
+func TestRunGate(t *testing.T) {
+	runs := []Options{options(t, "random", 12), options(t, "greedy", 9)}
+	runs[1].Seed = 8
+	var want [][]byte
+	for _, o := range runs {
+		o.Jobs = 1
+		rs, err := Run(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _ := NewReport(header(o), rs).JSON()
+		want = append(want, data)
+	}
+	for _, slots := range []int{1, 2} {
+		gate := make(chan struct{}, slots)
+		var mu sync.Mutex
+		var seen [][2]int // the games shown a position, in order: run, game
+		got := make([][]byte, len(runs))
+		var wg sync.WaitGroup
+		for i, o := range runs {
+			o.Gate = gate
+			o.Observe = func(game int, _ View) {
+				mu.Lock()
+				seen = append(seen, [2]int{i, game})
+				mu.Unlock()
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				rs, err := Run(o)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				got[i], _ = NewReport(header(o), rs).JSON()
+			}()
+		}
+		wg.Wait()
+		for i := range runs {
+			if !bytes.Equal(got[i], want[i]) {
+				t.Errorf("run %d through a gate of %d slots differs from the run alone", i, slots)
+			}
+		}
+		last := map[[2]int]int{}
+		for k, g := range seen {
+			last[g] = k
+		}
+		open := map[[2]int]bool{}
+		for k, g := range seen {
+			open[g] = true
+			if len(open) > slots {
+				t.Fatalf("a gate of %d slots: %d games under way at once", slots, len(open))
+			}
+			if last[g] == k {
+				delete(open, g)
+			}
+		}
+	}
+}
+
 func TestRunStops(t *testing.T) {
 	o := options(t, "random", 40)
 	o.Jobs = 2
