@@ -520,7 +520,7 @@ func TestSimTuneModSetting(t *testing.T) {
 func TestSimTuneInterrupted(t *testing.T) {
 	dir := t.TempDir()
 	cmd := exec.Command(binary, "sim", "--ruleset", "cellular", "--difficulty", "mid", "--tune", "greedy=0.2",
-		"--tune-keys", "goal.turns,blight.rate", "--tune-stages", "400x50", "--jobs", "1", "--write", "tuned.toml")
+		"--tune-keys", "goal.turns,blight.rate", "--tune-stages", "60x50", "--jobs", "1", "--write", "tuned.toml")
 	cmd.Dir = dir
 	var stdout bytes.Buffer
 	var stderr syncBuffer // read while the command writes it

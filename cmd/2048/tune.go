@@ -13,6 +13,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mod2048/mod2048/config"
@@ -55,7 +57,17 @@ type tuneRun struct {
 	targets []simtune.Target
 	skills  []sim.Skill // the targets' rungs, in order
 	stderr  io.Writer
+	// gate is the tune's slots for games, --jobs of them: the games of
+	// every candidate measured at once (simtune's Concurrent) and of
+	// every skill wait for one, so that no core idles while a
+	// candidate's last game is played.
+	gate chan struct{}
 }
+
+// tuneConcurrent is the most candidates a tune measures at once: every
+// candidate of a generation, a refining round or a screen's pass, their
+// games waiting for the gate's slots.
+const tuneConcurrent = 64
 
 // runTune is `2048 sim --tune`: it finds the levers' values whose win
 // rates come nearest the targets, checks them on fresh seeds, and writes
@@ -70,7 +82,7 @@ func runTune(o simOptions, base *config.Config, mods []*mod.Mod, opts sim.Policy
 	if err != nil {
 		return usageError("--tune " + err.Error())
 	}
-	t := &tuneRun{o: o, base: base, mods: mods, targets: targets, stderr: stderr}
+	t := &tuneRun{o: o, base: base, mods: mods, targets: targets, stderr: stderr, gate: make(chan struct{}, o.jobs)}
 	for _, tg := range targets {
 		for _, k := range ladder {
 			if k.Name == tg.Skill {
@@ -96,25 +108,25 @@ func runTune(o simOptions, base *config.Config, mods []*mod.Mod, opts sim.Policy
 	}
 	start := time.Now()
 	planned := simtune.PlannedGames(len(levers), stages, refine) * len(t.skills) // to say how long it has left
-	played := 0
+	var played atomic.Int64
 	n := 0
 	var init []float64
 	if screen != nil {
 		init = screen.Init
 	}
 	res, err := simtune.Tune(simtune.Options{
-		Levers: levers, Targets: targets, Init: init, Stages: stages, Refine: refine, Seed: o.seed,
+		Levers: levers, Targets: targets, Init: init, Stages: stages, Refine: refine, Seed: o.seed, Concurrent: tuneConcurrent,
 		Eval: func(values []float64, from, games int) ([]float64, error) {
 			rates, err := t.eval(levers, values, from, games, o.seed)
-			played += games * len(t.skills)
+			played.Add(int64(games * len(t.skills)))
 			return rates, err
 		},
 		Step: func(s simtune.Step) {
 			n++
 			left := ""
-			if played > 0 && planned > played {
-				per := time.Since(start) / time.Duration(played)
-				left = fmt.Sprintf(", at most about %s left", (per * time.Duration(planned-played)).Round(time.Second))
+			if p := int(played.Load()); p > 0 && planned > p {
+				per := time.Since(start) / time.Duration(p)
+				left = fmt.Sprintf(", at most about %s left", (per * time.Duration(planned-p)).Round(time.Second))
 			}
 			phase := fmt.Sprintf("exploring, generation %d", s.Generation+1)
 			if s.Round > 0 {
@@ -459,7 +471,7 @@ func (t *tuneRun) screenLevers() ([]simtune.Lever, *simtune.ScreenResult, error)
 	if len(cands) == 0 {
 		return nil, nil, errors.New("the configuration and mods have no numeric setting to move: name the levers with --tune-keys KEY=LO:HI,...")
 	}
-	o := simtune.ScreenOptions{Levers: cands, Targets: t.targets, Games: t.o.tuneScreen, Choose: tuneLevers}
+	o := simtune.ScreenOptions{Levers: cands, Targets: t.targets, Games: t.o.tuneScreen, Choose: tuneLevers, Concurrent: tuneConcurrent}
 	plan := len(o.Plan(nil))
 	n := 0
 	o.Rates = func(values []float64, games int) ([]float64, error) {
@@ -618,16 +630,38 @@ func (t *tuneRun) eval(levers []simtune.Lever, values []float64, from, games int
 
 // rates plays a variant's games games of the seed from game from at every
 // target's skill and returns the win rates.
+// The skills are played at once, their games through the gate.
 func (t *tuneRun) rates(v variant, from, games int, seed uint64) ([]float64, error) {
-	var rates []float64
-	for _, k := range t.skills {
-		r, err := t.rate(v, k, from, games, seed)
-		if err != nil {
-			return nil, err
-		}
-		rates = append(rates, r)
+	rates := make([]float64, len(t.skills))
+	err := t.eachSkill(func(i int, k sim.Skill) (err error) {
+		rates[i], err = t.rate(v, k, from, games, seed)
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
 	return rates, nil
+}
+
+// eachSkill calls f with every target's skill at once, and returns the
+// error of the first skill that failed, in the targets' order.
+func (t *tuneRun) eachSkill(f func(i int, k sim.Skill) error) error {
+	errs := make([]error, len(t.skills))
+	var wg sync.WaitGroup
+	for i, k := range t.skills {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = f(i, k)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // rate plays a variant's games games of the seed from game from at one
@@ -646,7 +680,7 @@ func (t *tuneRun) play(v variant, k sim.Skill, from, games int, seed uint64) ([]
 		return nil, err
 	}
 	return sim.Run(sim.Options{Setup: session.Setup{Config: v.cfg, Mods: v.mods, Limits: modLimits}, Policy: k.Name, Make: mk,
-		From: from, Games: from + games, Seed: seed, MaxTurns: t.o.maxTurns, Jobs: t.o.jobs, Stop: t.o.stop})
+		From: from, Games: from + games, Seed: seed, MaxTurns: t.o.maxTurns, Gate: t.gate, Stop: t.o.stop})
 }
 
 // tuneCheck is what the tuned values reach at a target's skill on fresh
@@ -660,26 +694,30 @@ type tuneCheck struct {
 }
 
 // check plays the tuned values on --games fresh games (of the seed after
-// the search's) at every target's skill.
+// the search's) at every target's skill, the skills at once.
 func (t *tuneRun) check(levers []simtune.Lever, values []float64, seed uint64) ([]tuneCheck, error) {
 	v, _, err := t.variant(levers, values)
 	if err != nil {
 		return nil, err
 	}
-	var out []tuneCheck
-	for i, k := range t.skills {
-		fmt.Fprintf(t.stderr, "2048 sim: tune: checking the tuned values at %s on %d fresh games (seed %d)\n", k.Name, t.o.games, seed)
+	var names []string
+	for _, k := range t.skills {
+		names = append(names, k.Name)
+	}
+	fmt.Fprintf(t.stderr, "2048 sim: tune: checking the tuned values at %s on %d fresh games (seed %d)\n", strings.Join(names, ", "), t.o.games, seed)
+	out := make([]tuneCheck, len(t.skills))
+	err = t.eachSkill(func(i int, k sim.Skill) error {
 		rs, err := t.play(v, k, 0, t.o.games, seed)
-		if err != nil {
-			return nil, err
-		}
 		r := sim.NewReport(sim.Header{}, rs)
-		out = append(out, tuneCheck{Skill: k.Name, Target: t.targets[i].Rate, Games: r.Games, Rate: r.WinRate, CI: r.WinCI})
+		out[i] = tuneCheck{Skill: k.Name, Target: t.targets[i].Rate, Games: r.Games, Rate: r.WinRate, CI: r.WinCI}
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
 
-// stepLine writes a candidate: its values and its win rates.
 func stepLine(levers []simtune.Lever, targets []simtune.Target, s simtune.Step) string {
 	var b strings.Builder
 	for i, l := range levers {

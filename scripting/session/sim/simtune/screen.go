@@ -50,6 +50,11 @@ type ScreenOptions struct {
 	// error that is Infeasible drops the point; any other stops the
 	// screen.
 	Rates func(values []float64, games int) ([]float64, error)
+	// Concurrent is the most points of a pass Rates is asked to measure
+	// at once (0 or 1: one at a time, in order); Rates must then be safe
+	// to call from that many goroutines. The points are recorded, and
+	// Point told, in order, so the result is the same whatever it is.
+	Concurrent int
 	// Point, when set, is told every point measured.
 	Point func(ScreenPoint)
 	// Pivoted, when set, is told the pivot, and the points the second
@@ -160,7 +165,10 @@ func Screen(o ScreenOptions) (*ScreenResult, error) {
 	}
 	// pass measures the plan's points about centre on games games.
 	pass := func(n int, centre []float64, plan []ScreenPoint, games int) error {
-		for _, p := range plan {
+		points := slices.Clone(plan)
+		errs := make([]error, len(points))
+		each(len(points), o.Concurrent, func(i int) bool {
+			p := &points[i]
 			values := slices.Clone(centre)
 			if p.Lever >= 0 {
 				values[p.Lever] = p.Value
@@ -174,9 +182,16 @@ func Screen(o ScreenOptions) (*ScreenResult, error) {
 			case errors.As(err, &refused):
 				p.Refused = refused.Err.Error()
 			case err != nil:
-				return err
+				errs[i] = err
+				return false
 			default:
 				p.Rates = rates
+			}
+			return true
+		})
+		for i, p := range points {
+			if errs[i] != nil {
+				return errs[i]
 			}
 			res.Points = append(res.Points, p)
 			if o.Point != nil {

@@ -38,6 +38,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize"
@@ -126,6 +127,12 @@ type Options struct {
 	// from the games' seeds, which Eval owns.
 	Seed uint64
 	Eval Eval
+	// Concurrent is the most candidates Eval is asked to measure at once:
+	// a generation's, or a refining round's candidate and its probes (0
+	// or 1: one at a time, in order). Eval must then be safe to call from
+	// that many goroutines. The steps are recorded, and Step told, in the
+	// order of one at a time, so the result is the same whatever it is.
+	Concurrent int
 	// Step, when set, is told every candidate measured.
 	Step func(Step)
 	// Widened, when set, is told every range widened.
@@ -246,14 +253,12 @@ func (t *tuner) run() error {
 			next, _, _ = t.solve(c, radius)
 		}
 		t.round = r + 1
-		t.loss(next, t.next, games)
-		if t.err != nil {
-			return t.err
-		}
-		measured := len(t.res.Steps) - 1
-		// Probes beside it, each lever moved in turn, on half the games:
-		// the models' slopes need games that differ in each lever, and a
-		// search that closes in on one point plays few.
+		// The candidate, and probes beside it, each lever moved in turn,
+		// on half the games: the models' slopes need games that differ in
+		// each lever, and a search that closes in on one point plays
+		// few. Each plays games of its own, after the last played.
+		batch := []candidate{{x: next, from: t.next, games: games}}
+		from := t.next + games
 		for i := range next {
 			probe := slices.Clone(next)
 			step := max(radius/2, 0.05)
@@ -274,12 +279,13 @@ func (t *tuner) run() error {
 				}
 				probe[i] = l.norm(w)
 			}
-			t.probe = true
-			t.loss(probe, t.next, probeGames(games))
-			t.probe = false
-			if t.err != nil {
-				return t.err
-			}
+			batch = append(batch, candidate{x: probe, from: from, games: probeGames(games), probe: true})
+			from += probeGames(games)
+		}
+		measured := len(t.res.Steps)
+		t.measure(batch)
+		if t.err != nil {
+			return t.err
 		}
 		if s := t.res.Steps[measured]; s.Refused == "" {
 			t.res.Best = measured
@@ -448,26 +454,22 @@ func (o Options) check() error {
 
 // tuner is one tune's state.
 type tuner struct {
-	o       Options
-	res     *Result
-	pop     int
-	evals   int            // exploring candidates measured or remembered so far
-	gen     int            // the generation of the last of them
-	genFrom int            // the first game of that generation's games
-	round   int            // the refining round (0: exploring)
-	probe   bool           // measuring a refining round's probe
-	next    int            // the first game not yet played
-	seen    map[string]int // the generation's candidates measured: their step
-	err     error          // Eval's error that stops the search
-	apart   bool           // the last solve's models miss a target in the levers' whole ranges
+	o     Options
+	res   *Result
+	pop   int
+	gen   int   // the exploring generation measured
+	round int   // the refining round (0: exploring)
+	next  int   // the first game not yet played
+	err   error // Eval's error that stops the search
+	apart bool  // the last solve's models miss a target in the levers' whole ranges
 }
 
-// explore is the CMA-ES phase, from x.
+// explore is the CMA-ES phase, from x: gonum's CmaEsChol, driven a
+// generation at a time through its Method protocol (optimize.Minimize
+// hands a generation's candidates to its workers in no set order), so
+// that a generation's candidates are measured together (measure) and
+// recorded in the order the method drew them, whatever Concurrent is.
 func (t *tuner) explore(x []float64) error {
-	gens := 0
-	for _, st := range t.o.Stages {
-		gens += st.Generations
-	}
 	// The first generation's spread: a seventh of each lever's range,
 	// about the distance one lever's step of --levers moves.
 	// (CmaEsChol samples from InitCholesky's covariance, which its
@@ -486,12 +488,66 @@ func (t *tuner) explore(x []float64) error {
 		Src:          rand.NewPCG(t.o.Seed, 0x7475_6e65),
 		StopLogDet:   math.NaN(),
 	}
-	settings := &optimize.Settings{
-		FuncEvaluations: t.pop * gens,
-		Converger:       stopper{t},
-		Concurrent:      1, // the games of a candidate are played in parallel, by Eval
+	pop := method.Init(len(x), t.pop)
+	ops := make(chan optimize.Task, pop)
+	results := make(chan optimize.Task, pop)
+	tasks := make([]optimize.Task, pop)
+	for i := range tasks {
+		tasks[i].Location = &optimize.Location{X: make([]float64, len(x))}
 	}
-	_, err := optimize.Minimize(optimize.Problem{Func: t.explored}, x, settings, method)
+	copy(tasks[0].X, x)
+	go method.Run(ops, results, tasks)
+	gens := 0
+	for _, st := range t.o.Stages {
+		gens += st.Generations
+	}
+	var err error
+	g := 0 // the generation
+	for _, st := range t.o.Stages {
+		for range st.Generations {
+			t.gen = g
+			gen := make([]optimize.Task, pop)
+			batch := make([]candidate, pop)
+			for range pop {
+				task := <-ops
+				if task.Op != optimize.FuncEvaluation || task.ID < 0 || task.ID >= pop {
+					err = fmt.Errorf("CMA-ES asked for %v (task %d) in a generation", task.Op, task.ID)
+					break
+				}
+				gen[task.ID] = task
+				batch[task.ID] = candidate{x: task.X, from: t.next, games: st.Games}
+			}
+			if err != nil {
+				break
+			}
+			losses := t.measure(batch)
+			for i, task := range gen {
+				// Where x lies outside a lever's range (CMA-ES knows
+				// no bounds), the square of how far, so that the
+				// search comes back.
+				task.F = losses[i]
+				for _, v := range task.X {
+					c := min(max(v, 0), 1)
+					task.F += (v - c) * (v - c)
+				}
+				results <- task
+			}
+			g++
+			end := <-ops // the generation's end: MajorIteration, or MethodDone
+			if t.err != nil || end.Op != optimize.MajorIteration || g == gens {
+				break
+			}
+			results <- end // go on: the method draws the next generation
+		}
+		if err != nil || t.err != nil {
+			break
+		}
+	}
+	results <- optimize.Task{Op: optimize.PostIteration}
+	close(results)
+	for range ops {
+		// The method's last word (its best), then it closes ops.
+	}
 	if t.err != nil {
 		return t.err
 	}
@@ -522,85 +578,108 @@ func (t *tuner) bestMeasured() int {
 	return best
 }
 
-// stopper ends the exploration when Eval failed.
-type stopper struct{ t *tuner }
-
-func (stopper) Init(int) {}
-
-func (s stopper) Converged(*optimize.Location) optimize.Status {
-	if s.t.err != nil {
-		return optimize.MethodConverge
-	}
-	return optimize.NotTerminated
+// candidate is a candidate to measure: x in the search's space (clamped
+// into the levers' ranges), on games games from game from.
+type candidate struct {
+	x           []float64
+	from, games int
+	probe       bool // a refining round's probe
 }
 
-// explored is CMA-ES's objective: the loss of the candidate at x (loss),
-// on its generation's games, plus, where x lies outside a lever's range
-// (CMA-ES knows no bounds), the square of how far, so that the search
-// comes back.
-func (t *tuner) explored(x []float64) float64 {
-	if t.err != nil {
-		return math.Inf(1)
+// measure measures candidates (a generation's, or a refining round's
+// candidate and its probes), at most Options.Concurrent at once, and
+// records their steps in order, as measuring them one at a time would: a
+// generation's candidate that another before it in the generation has
+// the values of is remembered (Repeated), not played again. It returns
+// each one's loss, the sum of its squared misses. Eval's first error
+// that is not Infeasible stops the search (tuner.err): the candidates
+// after it are not recorded, and their losses are +Inf.
+func (t *tuner) measure(cs []candidate) []float64 {
+	steps := make([]Step, len(cs))
+	errs := make([]error, len(cs))
+	same := make([]int, len(cs)) // the candidate before it of the same values, in a generation; else −1
+	seen := map[string]int{}
+	for i, c := range cs {
+		values := make([]float64, len(c.x))
+		for k, l := range t.o.Levers {
+			values[k] = l.Value(min(max(c.x[k], 0), 1))
+		}
+		steps[i] = Step{Round: t.round, Generation: t.gen, From: c.from, Games: c.games, Values: values, Probe: c.probe}
+		same[i] = -1
+		if t.round == 0 {
+			key := fmt.Sprint(values)
+			if j, ok := seen[key]; ok {
+				same[i] = j
+			} else {
+				seen[key] = i
+			}
+		}
 	}
-	gen := t.evals / t.pop
-	t.evals++
-	if gen != t.gen || t.seen == nil {
-		t.gen, t.seen, t.genFrom = gen, map[string]int{}, t.next
+	each(len(cs), t.o.Concurrent, func(i int) bool {
+		if same[i] >= 0 {
+			return true
+		}
+		s := &steps[i]
+		rates, err := t.o.Eval(s.Values, s.From, s.Games)
+		var refused Infeasible
+		switch {
+		case errors.As(err, &refused):
+			s.Refused = refused.Err.Error()
+			s.Loss = float64(len(t.o.Targets)) // no miss is worse
+		case err != nil:
+			errs[i] = err
+			return false
+		default:
+			s.Rates = rates
+			for k, tg := range t.o.Targets {
+				s.Loss += (rates[k] - tg.Rate) * (rates[k] - tg.Rate)
+			}
+		}
+		return true
+	})
+	losses := make([]float64, len(cs))
+	for i := range losses {
+		losses[i] = math.Inf(1)
 	}
-	games := t.o.Stages[len(t.o.Stages)-1].Games
-	for _, st := range t.o.Stages {
-		if gen < st.Generations {
-			games = st.Games
+	for i, s := range steps {
+		if same[i] >= 0 {
+			s = steps[same[i]]
+			s.Repeated = true
+		} else if errs[i] != nil {
+			t.err = errs[i]
 			break
 		}
-		gen -= st.Generations
+		t.next = max(t.next, s.From+s.Games)
+		t.record(s)
+		losses[i] = s.Loss
 	}
-	outside := 0.0
-	for _, v := range x {
-		c := min(max(v, 0), 1)
-		outside += (v - c) * (v - c)
-	}
-	return t.loss(x, t.genFrom, games) + outside
+	return losses
 }
 
-// loss measures the candidate at x (clamped into the levers' ranges) on
-// games games from game from (a generation's candidates all play the
-// generation's games; a round's, games of their own), and returns the sum
-// of its squared misses.
-func (t *tuner) loss(x []float64, from, games int) float64 {
-	values := make([]float64, len(x))
-	for i, l := range t.o.Levers {
-		values[i] = l.Value(min(max(x[i], 0), 1))
-	}
-	key := fmt.Sprint(values)
-	if i, ok := t.seen[key]; ok && t.round == 0 {
-		s := t.res.Steps[i]
-		s.Repeated = true
-		t.record(s)
-		return s.Loss
-	}
-	t.next = max(t.next, from+games)
-	s := Step{Round: t.round, Generation: t.gen, From: from, Games: games, Values: values, Probe: t.probe}
-	rates, err := t.o.Eval(values, from, games)
-	var refused Infeasible
-	switch {
-	case errors.As(err, &refused):
-		s.Refused = refused.Err.Error()
-		s.Loss = float64(len(t.o.Targets)) // no miss is worse
-	case err != nil:
-		t.err = err
-		return math.Inf(1)
-	default:
-		s.Rates = rates
-		for i, tg := range t.o.Targets {
-			s.Loss += (rates[i] - tg.Rate) * (rates[i] - tg.Rate)
+// each calls f(i) for each i below n, at most conc at once, and waits for
+// them all; with conc 1 or less, one at a time in order, until f says to
+// stop.
+func each(n, conc int, f func(i int) bool) {
+	if conc <= 1 {
+		for i := range n {
+			if !f(i) {
+				return
+			}
 		}
+		return
 	}
-	if t.round == 0 {
-		t.seen[key] = len(t.res.Steps)
+	slots := make(chan struct{}, conc)
+	var wg sync.WaitGroup
+	for i := range n {
+		slots <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(i)
+			<-slots
+		}()
 	}
-	t.record(s)
-	return s.Loss
+	wg.Wait()
 }
 
 func (t *tuner) record(s Step) {
