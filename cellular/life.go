@@ -9,40 +9,89 @@ import "github.com/mod2048/mod2048/engine"
 // too, so the counts are the same): a tick reads every cell's count, and
 // most cells are not alive.
 func (r *Rules) neighbourCounts(buf []uint8, b *engine.Board, alive []bool) []uint8 {
-	w, h := b.Width, b.Height
 	if cap(buf) < len(alive) {
 		buf = make([]uint8, len(alive))
 	}
 	buf = buf[:len(alive)]
 	clear(buf)
-	wrap := r.s.Life.Wrap
+	nb := r.neighboursOf(b)
 	for p, a := range alive {
-		if !a {
-			continue
-		}
-		row, col := p/w, p%w
-		for dr := -1; dr <= 1; dr++ {
-			rr := row + dr
-			if wrap {
-				rr = (rr + h) % h
-			} else if rr < 0 || rr >= h {
-				continue
-			}
-			for dc := -1; dc <= 1; dc++ {
-				cc := col + dc
-				if dr == 0 && dc == 0 {
-					continue
-				}
-				if wrap {
-					cc = (cc + w) % w
-				} else if cc < 0 || cc >= w {
-					continue
-				}
-				buf[rr*w+cc]++
+		if a {
+			for _, q := range nb.moore(p) {
+				buf[q]++
 			}
 		}
 	}
 	return buf
+}
+
+// neighbours lists each cell's neighbours on a board, worked out once for
+// the rules' board (Rules.neighboursOf): its Moore neighbourhood (moore),
+// off the board's edge none, or, with life.wrap, the other side's (a
+// wrapped board under 3 wide or high lists a cell that two offsets reach
+// twice, and counts it twice); and its orthogonal neighbours on the board
+// (orth), which never wrap.
+type neighbours struct {
+	w, h            int
+	mooreAt, orthAt []int // cell p's are cells[at[p]:at[p+1]]
+	mooreOf, orthOf []int
+	// lines are the lines of a swipe in each direction (linePositions),
+	// the k-th of direction d lines[d][k]: read, never written.
+	lines [4][][]int
+}
+
+func (n *neighbours) line(d engine.Direction, k int) []int {
+	if uint(d) >= uint(len(n.lines)) {
+		d = engine.Down // as linePositions reads a direction it does not know
+	}
+	return n.lines[d][k]
+}
+
+func (n *neighbours) moore(p int) []int { return n.mooreOf[n.mooreAt[p]:n.mooreAt[p+1]] }
+func (n *neighbours) orth(p int) []int  { return n.orthOf[n.orthAt[p]:n.orthAt[p+1]] }
+
+func newNeighbours(w, h int, wrap bool) *neighbours {
+	n := &neighbours{w: w, h: h}
+	for p := range w * h {
+		n.mooreAt = append(n.mooreAt, len(n.mooreOf))
+		n.orthAt = append(n.orthAt, len(n.orthOf))
+		row, col := p/w, p%w
+		for dr := -1; dr <= 1; dr++ {
+			for dc := -1; dc <= 1; dc++ {
+				rr, cc := row+dr, col+dc
+				on := rr >= 0 && rr < h && cc >= 0 && cc < w
+				if dr == 0 && dc == 0 {
+					continue
+				}
+				if on && (dr == 0 || dc == 0) {
+					n.orthOf = append(n.orthOf, rr*w+cc)
+				}
+				if wrap {
+					rr, cc = (rr+h)%h, (cc+w)%w
+				} else if !on {
+					continue
+				}
+				n.mooreOf = append(n.mooreOf, rr*w+cc)
+			}
+		}
+	}
+	n.mooreAt = append(n.mooreAt, len(n.mooreOf))
+	n.orthAt = append(n.orthAt, len(n.orthOf))
+	for _, d := range engine.Directions {
+		for k := range lineCount(d, w, h) {
+			n.lines[d] = append(n.lines[d], linePositions(nil, d, k, w, h))
+		}
+	}
+	return n
+}
+
+// neighboursOf returns the neighbours of b's cells: the rules' own,
+// worked out in New, for a board of the rules' size.
+func (r *Rules) neighboursOf(b *engine.Board) *neighbours {
+	if nb := r.nb; nb != nil && nb.w == b.Width && nb.h == b.Height {
+		return nb
+	}
+	return newNeighbours(b.Width, b.Height, r.s.Life.Wrap) // a board the rules were not made for
 }
 
 // births reports whether n alive neighbours make a birth: exactly 3, or 2 or
@@ -143,8 +192,7 @@ func (r *Rules) blight(b *engine.Board, sc *scratch) {
 			sc.alive = fillAlive(sc.alive, b)
 			alive = sc.alive
 		}
-		nb, n := orthogonal(b, p)
-		for _, q := range nb[:n] {
+		for _, q := range r.neighboursOf(b).orth(p) {
 			if alive[q] && !r.shielded(b, alive, q) {
 				hit = append(hit, q)
 			}

@@ -39,6 +39,7 @@ const (
 type Rules struct {
 	s         Settings
 	threshold int
+	nb        *neighbours // its board's cells' neighbours
 }
 
 // New returns the rules for s, which must be valid.
@@ -46,7 +47,7 @@ func New(s Settings) (*Rules, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	return &Rules{s: s, threshold: s.Threshold()}, nil
+	return &Rules{s: s, threshold: s.Threshold(), nb: newNeighbours(s.Width, s.Height, s.Life.Wrap)}, nil
 }
 
 func init() {

@@ -11,7 +11,6 @@ import (
 // by the balance lab's workers at once), so the buffers are not theirs: a
 // turn takes a scratch from the pool and gives it back.
 type scratch struct {
-	line    []int
 	segs    [][]int
 	out     []slot
 	alive   []bool

@@ -73,9 +73,9 @@ func (r *Rules) swipe(t *engine.Turn, sc *scratch) (moved bool, merged []bool, e
 	merged = bools(sc.merged, len(b.Cells))
 	sc.merged = merged
 	colony := r.colonies(b, sc)
+	nb := r.neighboursOf(b)
 	for k := 0; k < lineCount(t.Dir, w, h); k++ {
-		sc.line = linePositions(sc.line, t.Dir, k, w, h)
-		sc.segs = segments(sc.segs, t.State, sc.line)
+		sc.segs = segments(sc.segs, t.State, nb.line(t.Dir, k))
 		for _, seg := range sc.segs {
 			m, err := r.swipeSegment(t, seg, colony, merged, sc)
 			if err != nil {
@@ -139,16 +139,18 @@ func (r *Rules) swipeSegment(t *engine.Turn, seg []int, colony []int, merged []b
 		t.Moved(b.PosOf(p), b.PosOf(seg[to]))
 	}
 	for j, p := range seg {
-		tok := b.Cells[p]
-		var cell engine.Cell
+		// The cell is written whole, its token kept: a cell assembled
+		// field by field and then stored stalls the store.
+		c := &b.Cells[p]
 		if j < len(out) {
-			cell = out[j].cell
+			o := out[j].cell
+			*c = engine.Cell{Kind: o.Kind, Token: c.Token, Level: o.Level, Counter: o.Counter, Charges: c.Charges}
 			if out[j].merged {
 				merged[p] = true
 			}
+		} else {
+			*c = engine.Cell{Token: c.Token, Charges: c.Charges}
 		}
-		cell.Token, cell.Charges = tok.Token, tok.Charges
-		b.Cells[p] = cell
 	}
 	sc.out = out[:0]
 	return moved, nil
@@ -223,6 +225,7 @@ func (r *Rules) colonies(b *engine.Board, sc *scratch) []int {
 	size := ints(sc.size, len(b.Cells))
 	seen := bools(sc.seen, len(b.Cells))
 	stack, members := sc.stack[:0], sc.members[:0]
+	nb := r.neighboursOf(b)
 	for start, c := range b.Cells {
 		if c.Kind != KindAlive || seen[start] {
 			continue
@@ -233,8 +236,7 @@ func (r *Rules) colonies(b *engine.Board, sc *scratch) []int {
 			p := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
 			members = append(members, p)
-			nb, n := orthogonal(b, p)
-			for _, q := range nb[:n] {
+			for _, q := range nb.orth(p) {
 				if !seen[q] && b.Cells[q].Kind == KindAlive {
 					seen[q] = true
 					stack = append(stack, q)
@@ -249,30 +251,6 @@ func (r *Rules) colonies(b *engine.Board, sc *scratch) []int {
 	return size
 }
 
-// orthogonal returns the on-board orthogonal neighbours of cell p: the
-// first n of out.
-func orthogonal(b *engine.Board, p int) (out [4]int, n int) {
-	w, h := b.Width, b.Height
-	r, c := p/w, p%w
-	if r > 0 {
-		out[n] = p - w
-		n++
-	}
-	if r < h-1 {
-		out[n] = p + w
-		n++
-	}
-	if c > 0 {
-		out[n] = p - 1
-		n++
-	}
-	if c < w-1 {
-		out[n] = p + 1
-		n++
-	}
-	return out, n
-}
-
 // Changes reports whether a swipe in direction d would change the board:
 // some occupant has a free cell in front of it in its segment, or two
 // occupants next to each other in a segment merge. With idle_swipe_ticks
@@ -282,9 +260,9 @@ func (r *Rules) Changes(s *engine.State, d engine.Direction) bool {
 		return true
 	}
 	b := &s.Board
-	var buf [64]int
+	nb := r.neighboursOf(b)
 	for k := 0; k < lineCount(d, b.Width, b.Height); k++ {
-		line := linePositions(buf[:0], d, k, b.Width, b.Height)
+		line := nb.line(d, k)
 		// The line's segments, split at walls, each from its front.
 		gap, havePrev := false, false
 		var prev engine.Cell
