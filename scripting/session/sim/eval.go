@@ -49,9 +49,8 @@ func cellFeatures(r *cellular.Rules, g *engine.Game, out *Features) {
 	n := float64(len(b.Cells))
 	t := float64(max(r.Threshold(), 1))
 	settings := r.Settings()
-	var base, alive, dormant, empty, threatened, fading, catalysts, top int
-	w, h := b.Width, b.Height
-	for p, c := range b.Cells {
+	var base, alive, dormant, empty, threatened, fading, catalysts, top, blights int
+	for _, c := range b.Cells {
 		switch c.Kind {
 		case cellular.KindAlive:
 			alive++
@@ -59,6 +58,28 @@ func cellFeatures(r *cellular.Rules, g *engine.Game, out *Features) {
 			top = max(top, int(c.Level))
 			if c.Level == 1 && c.Counter > 0 {
 				fading++
+			}
+		case cellular.KindDormant:
+			dormant++
+		default:
+			if c.Token != cellular.TokenBlight && c.Token != cellular.TokenIncoming {
+				empty++
+			}
+		}
+		switch c.Token {
+		case cellular.TokenCatalyst:
+			catalysts++
+		case cellular.TokenBlight, cellular.TokenIncoming:
+			blights++
+		}
+	}
+	if blights > 0 {
+		// The alive cells next to a blight, or to one telegraphed: most
+		// positions have none.
+		w, h := b.Width, b.Height
+		for p, c := range b.Cells {
+			if c.Kind != cellular.KindAlive {
+				continue
 			}
 			row, col := p/w, p%w
 			for _, q := range [4][2]int{{row - 1, col}, {row + 1, col}, {row, col - 1}, {row, col + 1}} {
@@ -70,15 +91,6 @@ func cellFeatures(r *cellular.Rules, g *engine.Game, out *Features) {
 					}
 				}
 			}
-		case cellular.KindDormant:
-			dormant++
-		default:
-			if c.Token != cellular.TokenBlight && c.Token != cellular.TokenIncoming {
-				empty++
-			}
-		}
-		if c.Token == cellular.TokenCatalyst {
-			catalysts++
 		}
 	}
 	f := r.Foresee(st)
