@@ -430,7 +430,9 @@ func TestSimTune(t *testing.T) {
 	if !strings.HasPrefix(string(file), "# Tuned by: 2048 sim --ruleset cellular") {
 		t.Errorf("the file's header:\n%s", file[:200])
 	}
-	// The same flags, the same file.
+	// The same flags, the same file; and with one slot for games (--jobs
+	// 1), where the candidates measured together take turns, the same
+	// file under another command.
 	again := t.TempDir()
 	if _, e, code := run2048(t, again, args...); code != 0 {
 		t.Fatal(e)
@@ -438,6 +440,15 @@ func TestSimTune(t *testing.T) {
 	second, _ := os.ReadFile(filepath.Join(again, "tuned.toml"))
 	if string(second) != string(file) {
 		t.Errorf("the same flags wrote another file")
+	}
+	one := t.TempDir()
+	if _, e, code := run2048(t, one, append(args, "--jobs", "1")...); code != 0 {
+		t.Fatal(e)
+	}
+	third, _ := os.ReadFile(filepath.Join(one, "tuned.toml"))
+	_, body, _ := strings.Cut(string(file), "\n")
+	if _, got, _ := strings.Cut(string(third), "\n"); got != body {
+		t.Errorf("--jobs 1 wrote another file:\n%s\nwant\n%s", got, body)
 	}
 }
 
