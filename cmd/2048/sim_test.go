@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mod2048/mod2048/engine"
 	"github.com/mod2048/mod2048/scripting/session/sim"
 )
 
@@ -600,7 +602,8 @@ func TestPreciseLeft(t *testing.T) {
 		ok          bool
 	}{
 		{0, 5000, time.Second, 0, 0, 0.07, 0, 0, 0, false},                                         // nothing known yet
-		{25, 5000, 10 * time.Second, 0.10, 25, 0.07, 0, 0, 30 * time.Second, true},                 // ±10 points at 25 games (a rate near 7%, taken near 12%): 100 games, 75 more
+		{25, 5000, 10 * time.Second, 0.10, 25, 0.07, 0, 0, 10 * time.Second, true},                 // ±10 points at 25 games (Wilson's, a rate near 5%): ±6.7 at 50 games, 25 more
+		{50, 5000, 20 * time.Second, 0.13, 50, 0.07, 0, 0, 60 * time.Second, true},                 // ±13 points at 50 (a rate near 37%): ±6.7 at 200 games, 150 more
 		{25, 5000, 10 * time.Second, 0.14, 25, 0.07, 1_000_000, 2_000_000, 10 * time.Second, true}, // the budget comes first
 		{25, 50, 10 * time.Second, 0.14, 25, 0.07, 0, 0, 10 * time.Second, true},                   // at most 50 games
 		{0, 5000, 10 * time.Second, 0, 0, 0.07, 1_000_000, 4_000_000, 30 * time.Second, true},      // the budget alone
@@ -611,6 +614,77 @@ func TestPreciseLeft(t *testing.T) {
 		if ok != tc.ok || ok && left != tc.left {
 			t.Errorf("preciseLeft(%+v) = %v, %v; want %v, %v", tc, left, ok, tc.left, tc.ok)
 		}
+	}
+}
+
+// TestPreciseLeftAtMidpoint: at a run's midpoint, the time left said
+// comes within a quarter of the time the run then takes about as often as
+// an estimate that knew the run's true win rate (the games that rate's
+// interval needs). Runs of rates from 3% to 90% are simulated to the
+// lab's rule (batches of 25 games, Wilson's interval, until it is within
+// ±7 points), each game taking the same time, 300 of each rate, those of
+// at least two batches kept: a run's own rate wanders as it goes, so
+// neither estimate is always near, and both miss most often at rates near
+// 0% or 100%, whose runs are short.
+func TestPreciseLeftAtMidpoint(t *testing.T) {
+	const want, most = 0.07, 5000
+	var said, knew int
+	for _, p := range []float64{0.03, 0.1, 0.2, 0.3, 0.5, 0.7, 0.9} {
+		// The games a run of rate p needs, to the rule.
+		oracle := most
+		for g := precisionBatch; g < most; g += precisionBatch {
+			wins := int(math.Round(p * float64(g)))
+			rs := make([]sim.Result, g)
+			for i := range wins {
+				rs[i].Outcome = sim.Won
+			}
+			if sim.HalfWidth(rs) <= want {
+				oracle = g
+				break
+			}
+		}
+		s, k := 0, 0
+		for run := range 300 {
+			var rs []sim.Result
+			halves := map[int]float64{}
+			for len(rs) < most {
+				for range precisionBatch {
+					u := float64(engine.Mix(uint64(run)<<32|uint64(len(rs))+uint64(p*1000)<<48)>>11) / (1 << 53)
+					rs = append(rs, sim.Result{Outcome: sim.Lost})
+					if u < p {
+						rs[len(rs)-1].Outcome = sim.Won
+					}
+				}
+				halves[len(rs)] = sim.HalfWidth(rs)
+				if halves[len(rs)] <= want {
+					break
+				}
+			}
+			n := len(rs)
+			if n < 2*precisionBatch {
+				continue
+			}
+			done := n / 2
+			at := done / precisionBatch * precisionBatch
+			left, ok := preciseLeft(done, most, time.Duration(done)*time.Second, halves[at], at, want, 0, 0, 2)
+			near := func(left time.Duration) bool {
+				return math.Abs(left.Seconds()-float64(n-done)) <= 0.25*float64(n-done)
+			}
+			if ok && near(left) {
+				s++
+			}
+			if near(time.Duration(max(oracle-done, 0)) * time.Second) {
+				k++
+			}
+		}
+		t.Logf("rate %.0f%%: %d runs said within a quarter at the midpoint, %d knowing the rate", 100*p, s, k)
+		if float64(s) < 0.75*float64(k) {
+			t.Errorf("rate %.0f%%: %d runs' time left said within a quarter at the midpoint, %d knowing the rate", 100*p, s, k)
+		}
+		said, knew = said+s, knew+k
+	}
+	if float64(said) < 0.9*float64(knew) {
+		t.Errorf("%d runs' time left said within a quarter at the midpoint, %d knowing the rate", said, knew)
 	}
 }
 
