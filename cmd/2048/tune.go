@@ -629,8 +629,8 @@ func (t *tuneRun) eval(levers []simtune.Lever, values []float64, from, games int
 }
 
 // rates plays a variant's games games of the seed from game from at every
-// target's skill and returns the win rates.
-// The skills are played at once, their games through the gate.
+// target's skill, the skills at once (their games through the gate), and
+// returns the win rates.
 func (t *tuneRun) rates(v variant, from, games int, seed uint64) ([]float64, error) {
 	rates := make([]float64, len(t.skills))
 	err := t.eachSkill(func(i int, k sim.Skill) (err error) {
