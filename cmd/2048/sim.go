@@ -751,11 +751,12 @@ func (b *bar) line(done int) {
 
 // preciseLeft is the time a run played to a precision has left, at the
 // rate so far: until the games its win rate's interval needs are played
-// (stopAt: in whole batches, at most most), or its budget is spent,
-// whichever comes first; before the first batch's interval, the first
-// batch. Once the budget is spent, the games under way (jobs of them)
-// finish, each at most at its own budget's work. It is not known before a
-// game has finished, unless the budget's work has begun.
+// (stopAt: in whole batches, at most most), or its budget is spent and
+// the games then under way have finished, whichever comes first; before
+// the first batch's interval, the first batch. Once the budget is spent,
+// the games under way (jobs of them) finish, each at most at its own
+// budget's work. It is not known before a game has finished, unless the
+// budget's work has begun.
 func preciseLeft(done, most int, took time.Duration, half float64, at int, want float64, played, budget uint64, jobs int) (time.Duration, bool) {
 	if budget > 0 && played >= budget {
 		if most := budget * uint64(max(jobs, 1)); played < most {
@@ -763,7 +764,12 @@ func preciseLeft(done, most int, took time.Duration, half float64, at int, want 
 		}
 		return 0, false
 	}
+	jobs = max(jobs, 1)
 	left, ok := time.Duration(math.MaxInt64), false
+	// ended is the games played, those under way counted half played, as
+	// they are on average: a run's first lines, when few games have
+	// ended, would read its pace as slower than it is.
+	ended := 0.0
 	if done > 0 {
 		// Before the first batch's interval, the first batch: it is
 		// enough where every game is won, or none.
@@ -771,10 +777,18 @@ func preciseLeft(done, most int, took time.Duration, half float64, at int, want 
 		if half > want && at > 0 {
 			need = stopAt(half, at, want, most)
 		}
-		left, ok = time.Duration(float64(max(need-done, 0))/float64(done)*float64(took)), true
+		ended = float64(done) + float64(min(jobs, max(need-done, 0)))/2
+		left, ok = time.Duration(max(float64(need)-ended, 0)/ended*float64(took)), true
 	}
 	if budget > 0 && played > 0 && played < budget {
-		left, ok = min(left, atRate(played, budget, took)), true
+		spent := atRate(played, budget, took)
+		if ended > 0 {
+			// Then the games under way finish: the last of jobs games at
+			// random points of their play, jobs/(jobs+1) of a game.
+			game := float64(took) * float64(jobs) / ended
+			spent += time.Duration(game * float64(jobs) / float64(jobs+1))
+		}
+		left, ok = min(left, spent), true
 	}
 	return left, ok
 }

@@ -589,7 +589,8 @@ func TestSimEndlessMod(t *testing.T) {
 
 // TestPreciseLeft: a run played to a precision has left the time of the
 // games its interval needs (in whole batches, at most its most), or of
-// its budget's rest, whichever is sooner.
+// its budget's rest and the games then under way, whichever is sooner,
+// at the pace of the games played, those under way counted half played.
 func TestPreciseLeft(t *testing.T) {
 	for _, tc := range []struct {
 		done, most  int
@@ -601,14 +602,19 @@ func TestPreciseLeft(t *testing.T) {
 		left        time.Duration
 		ok          bool
 	}{
-		{0, 5000, time.Second, 0, 0, 0.07, 0, 0, 0, false},                                         // nothing known yet
-		{25, 5000, 10 * time.Second, 0.10, 25, 0.07, 0, 0, 10 * time.Second, true},                 // ±10 points at 25 games (Wilson's, a rate near 5%): ±6.7 at 50 games, 25 more
-		{50, 5000, 20 * time.Second, 0.13, 50, 0.07, 0, 0, 60 * time.Second, true},                 // ±13 points at 50 (a rate near 37%): ±6.7 at 200 games, 150 more
-		{25, 5000, 10 * time.Second, 0.14, 25, 0.07, 1_000_000, 2_000_000, 10 * time.Second, true}, // the budget comes first
-		{25, 50, 10 * time.Second, 0.14, 25, 0.07, 0, 0, 10 * time.Second, true},                   // at most 50 games
-		{0, 5000, 10 * time.Second, 0, 0, 0.07, 1_000_000, 4_000_000, 30 * time.Second, true},      // the budget alone
-		{10, 5000, 10 * time.Second, 0, 0, 0.07, 0, 0, 15 * time.Second, true},                     // the first batch first
-		{1, 5000, 10 * time.Second, 0, 0, 0.07, 5_000_000, 4_000_000, 6 * time.Second, true},       // spent: the two games under way do 8 million at most
+		{0, 5000, time.Second, 0, 0, 0.07, 0, 0, 0, false}, // nothing known yet
+		// ±10 points at 25 games (Wilson's, a rate near 5%): ±6.7 at 50
+		// games; 26 played in 13 s, the two under way counted half.
+		{25, 5000, 13 * time.Second, 0.10, 25, 0.07, 0, 0, 12 * time.Second, true},
+		// ±13 points at 50 (a rate near 37%): ±6.7 at 200 games.
+		{50, 5000, 51 * time.Second, 0.13, 50, 0.07, 0, 0, 149 * time.Second, true},
+		// The budget comes first, in 39 s, and then the two games under
+		// way finish: the later of two, 2/3 of a game of 3 s.
+		{25, 5000, 39 * time.Second, 0.14, 25, 0.07, 1_000_000, 2_000_000, 41 * time.Second, true},
+		{25, 50, 13 * time.Second, 0.14, 25, 0.07, 0, 0, 12 * time.Second, true},              // at most 50 games
+		{0, 5000, 10 * time.Second, 0, 0, 0.07, 1_000_000, 4_000_000, 30 * time.Second, true}, // the budget alone: no game's time known
+		{10, 5000, 11 * time.Second, 0, 0, 0.07, 0, 0, 14 * time.Second, true},                // the first batch first
+		{1, 5000, 10 * time.Second, 0, 0, 0.07, 5_000_000, 4_000_000, 6 * time.Second, true},  // spent: the two games under way do 8 million at most
 	} {
 		left, ok := preciseLeft(tc.done, tc.most, tc.took, tc.half, tc.at, tc.want, tc.played, tc.bud, 2)
 		if ok != tc.ok || ok && left != tc.left {
@@ -622,8 +628,9 @@ func TestPreciseLeft(t *testing.T) {
 // an estimate that knew the run's true win rate (the games that rate's
 // interval needs). Runs of rates from 3% to 90% are simulated to the
 // lab's rule (batches of 25 games, Wilson's interval, until it is within
-// ±7 points), each game taking the same time, 300 of each rate, those of
-// at least two batches kept: a run's own rate wanders as it goes, so
+// ±7 points), on one worker, each game taking a second, 300 of each
+// rate, those of at least two batches kept: a run's own rate wanders as
+// it goes, so
 // neither estimate is always near, and both miss most often at rates near
 // 0% or 100%, whose runs are short.
 func TestPreciseLeftAtMidpoint(t *testing.T) {
@@ -664,16 +671,18 @@ func TestPreciseLeftAtMidpoint(t *testing.T) {
 			if n < 2*precisionBatch {
 				continue
 			}
+			// One worker, a game a second: the run takes n seconds, and
+			// half a second after its midpoint's game it is half way
+			// through the next.
 			done := n / 2
 			at := done / precisionBatch * precisionBatch
-			left, ok := preciseLeft(done, most, time.Duration(done)*time.Second, halves[at], at, want, 0, 0, 2)
-			near := func(left time.Duration) bool {
-				return math.Abs(left.Seconds()-float64(n-done)) <= 0.25*float64(n-done)
-			}
-			if ok && near(left) {
+			took := float64(done) + 0.5
+			left, ok := preciseLeft(done, most, time.Duration(took*float64(time.Second)), halves[at], at, want, 0, 0, 1)
+			near := func(left float64) bool { return math.Abs(left-(float64(n)-took)) <= 0.25*(float64(n)-took) }
+			if ok && near(left.Seconds()) {
 				s++
 			}
-			if near(time.Duration(max(oracle-done, 0)) * time.Second) {
+			if near(max(float64(oracle)-took, 0)) {
 				k++
 			}
 		}
