@@ -650,7 +650,7 @@ func TestPreciseLeftAtMidpoint(t *testing.T) {
 				break
 			}
 		}
-		s, k := 0, 0
+		s, k, runs := 0, 0, 0
 		for run := range 300 {
 			var rs []sim.Result
 			halves := map[int]float64{}
@@ -671,6 +671,7 @@ func TestPreciseLeftAtMidpoint(t *testing.T) {
 			if n < 2*precisionBatch {
 				continue
 			}
+			runs++
 			// One worker, a game a second: the run takes n seconds, and
 			// half a second after its midpoint's game it is half way
 			// through the next.
@@ -686,7 +687,7 @@ func TestPreciseLeftAtMidpoint(t *testing.T) {
 				k++
 			}
 		}
-		t.Logf("rate %.0f%%: %d runs said within a quarter at the midpoint, %d knowing the rate", 100*p, s, k)
+		t.Logf("rate %.0f%%: of %d runs, %d said within a quarter at the midpoint, %d knowing the rate", 100*p, runs, s, k)
 		if float64(s) < 0.75*float64(k) {
 			t.Errorf("rate %.0f%%: %d runs' time left said within a quarter at the midpoint, %d knowing the rate", 100*p, s, k)
 		}
