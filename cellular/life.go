@@ -184,6 +184,7 @@ func (r *Rules) dormancy(b *engine.Board, merged, born []bool) {
 func (r *Rules) blight(b *engine.Board, sc *scratch) {
 	var alive []bool
 	hit := sc.hit[:0]
+	nb := r.neighboursOf(b)
 	for p, c := range b.Cells {
 		if c.Token != TokenBlight {
 			continue
@@ -192,7 +193,7 @@ func (r *Rules) blight(b *engine.Board, sc *scratch) {
 			sc.alive = fillAlive(sc.alive, b)
 			alive = sc.alive
 		}
-		for _, q := range r.neighboursOf(b).orth(p) {
+		for _, q := range nb.orth(p) {
 			if alive[q] && !r.shielded(b, alive, q) {
 				hit = append(hit, q)
 			}

@@ -813,7 +813,7 @@ func (r *tuneReport) text(w io.Writer) error {
 		switch {
 		case r.Apart:
 			b.WriteString(" (these levers cannot meet the targets together: the answer is the models' compromise, its furthest miss in points as small as can be)")
-		case r.short():
+		case r.Short():
 			b.WriteString(" (short of the models' solution: the answer stays within the region the last rounds played)")
 		}
 		b.WriteString("\n")
@@ -874,18 +874,6 @@ func (r *tuneReport) verdict() string {
 		return line + fmt.Sprintf(": the models say these levers cannot meet the targets together, for they do not move the skills apart or together as far as the targets ask; the nearest they come is%s, the furthest miss in points as small as can be; a lever that moves the skills apart (the screen's gap column) may come nearer", ratesLine(r.Targets, r.Reach, ""))
 	}
 	return line + ": other levers (--tune-keys) or more games a round (--tune-stages) may come nearer"
-}
-
-// short says whether the models at the answer miss a target by more than
-// a point where they could meet it: the answer stayed within the region
-// the last rounds played.
-func (r *tuneReport) short() bool {
-	for i, t := range r.Targets {
-		if i < len(r.Reach) && math.Abs(r.Reach[i]-t.Rate) > 0.01 {
-			return true
-		}
-	}
-	return false
 }
 
 // screenText writes the screen: every candidate's move of each target

@@ -177,14 +177,10 @@ func Screen(o ScreenOptions) (*ScreenResult, error) {
 			}
 			p.Pass, p.Games = n, games
 			rates, err := o.Rates(values, games)
-			var refused Infeasible
-			switch {
-			case errors.As(err, &refused):
-				p.Refused = refused.Err.Error()
-			case err != nil:
-				errs[i] = err
+			if p.Refused, errs[i] = refusal(err); errs[i] != nil {
 				return false
-			default:
+			}
+			if p.Refused == "" {
 				p.Rates = rates
 			}
 			return true

@@ -185,6 +185,18 @@ type Result struct {
 // Values returns the answer's values.
 func (r *Result) Values() []float64 { return r.Answer }
 
+// Short says whether the models at the answer miss a target by more than
+// apartMiss where they could meet it (not Apart): the answer stopped at
+// the edge of the region the last rounds played.
+func (r *Result) Short() bool {
+	for i, t := range r.Targets {
+		if !r.Apart && i < len(r.Reach) && math.Abs(r.Reach[i]-t.Rate) > apartMiss {
+			return true
+		}
+	}
+	return false
+}
+
 // Games is the games the search played at each skill (a candidate
 // remembered costs none).
 func (r *Result) Games() int {
@@ -497,51 +509,46 @@ func (t *tuner) explore(x []float64) error {
 	}
 	copy(tasks[0].X, x)
 	go method.Run(ops, results, tasks)
-	gens := 0
-	for _, st := range t.o.Stages {
-		gens += st.Generations
-	}
-	var err error
-	g := 0 // the generation
+	var plan []int // each generation's games
 	for _, st := range t.o.Stages {
 		for range st.Generations {
-			t.gen = g
-			gen := make([]optimize.Task, pop)
-			batch := make([]candidate, pop)
-			for range pop {
-				task := <-ops
-				if task.Op != optimize.FuncEvaluation || task.ID < 0 || task.ID >= pop {
-					err = fmt.Errorf("CMA-ES asked for %v (task %d) in a generation", task.Op, task.ID)
-					break
-				}
-				gen[task.ID] = task
-				batch[task.ID] = candidate{x: task.X, from: t.next, games: st.Games}
-			}
-			if err != nil {
-				break
-			}
-			losses := t.measure(batch)
-			for i, task := range gen {
-				// Where x lies outside a lever's range (CMA-ES knows
-				// no bounds), the square of how far, so that the
-				// search comes back.
-				task.F = losses[i]
-				for _, v := range task.X {
-					c := min(max(v, 0), 1)
-					task.F += (v - c) * (v - c)
-				}
-				results <- task
-			}
-			g++
-			end := <-ops // the generation's end: MajorIteration, or MethodDone
-			if t.err != nil || end.Op != optimize.MajorIteration || g == gens {
-				break
-			}
-			results <- end // go on: the method draws the next generation
+			plan = append(plan, st.Games)
 		}
-		if err != nil || t.err != nil {
+	}
+	var err error
+	for g, games := range plan {
+		t.gen = g
+		gen := make([]optimize.Task, pop)
+		batch := make([]candidate, pop)
+		for range pop {
+			task := <-ops
+			if task.Op != optimize.FuncEvaluation || task.ID < 0 || task.ID >= pop {
+				err = fmt.Errorf("CMA-ES asked for %v (task %d) in a generation", task.Op, task.ID)
+				break
+			}
+			gen[task.ID] = task
+			batch[task.ID] = candidate{x: task.X, from: t.next, games: games}
+		}
+		if err != nil {
 			break
 		}
+		losses := t.measure(batch)
+		for i, task := range gen {
+			// Where x lies outside a lever's range (CMA-ES knows no
+			// bounds), the square of how far, so that the search comes
+			// back.
+			task.F = losses[i]
+			for _, v := range task.X {
+				c := min(max(v, 0), 1)
+				task.F += (v - c) * (v - c)
+			}
+			results <- task
+		}
+		end := <-ops // the generation's end: MajorIteration, or MethodDone
+		if t.err != nil || end.Op != optimize.MajorIteration || g == len(plan)-1 {
+			break
+		}
+		results <- end // go on: the method draws the next generation
 	}
 	results <- optimize.Task{Op: optimize.PostIteration}
 	close(results)
@@ -621,14 +628,11 @@ func (t *tuner) measure(cs []candidate) []float64 {
 		}
 		s := &steps[i]
 		rates, err := t.o.Eval(s.Values, s.From, s.Games)
-		var refused Infeasible
-		switch {
-		case errors.As(err, &refused):
-			s.Refused = refused.Err.Error()
-			s.Loss = float64(len(t.o.Targets)) // no miss is worse
-		case err != nil:
-			errs[i] = err
+		switch s.Refused, errs[i] = refusal(err); {
+		case errs[i] != nil:
 			return false
+		case s.Refused != "":
+			s.Loss = float64(len(t.o.Targets)) // no miss is worse
 		default:
 			s.Rates = rates
 			for k, tg := range t.o.Targets {
@@ -654,6 +658,17 @@ func (t *tuner) measure(cs []candidate) []float64 {
 		losses[i] = s.Loss
 	}
 	return losses
+}
+
+// refusal sorts an error of Eval (or a screen's Rates): the reason of
+// values the configuration refuses (Infeasible), which the search steers
+// away from, or an error that stops it.
+func refusal(err error) (refused string, stop error) {
+	var inf Infeasible
+	if errors.As(err, &inf) {
+		return inf.Err.Error(), nil
+	}
+	return "", err
 }
 
 // each calls f(i) for each i below n, at most conc at once, and waits for
