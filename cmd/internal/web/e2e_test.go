@@ -516,9 +516,9 @@ func TestSettings(t *testing.T) {
 	b := browser(t)
 	p := b.Open(t, webtest.Serve(t, nil), webtest.PageOptions{})
 	p.Run(
-		chromedp.Click("#settings summary", chromedp.ByQuery),
+		webtest.Click("#settings summary"),
 		chromedp.SetValue("#toml", "size = 5\nwin_value = 3\n", chromedp.ByQuery),
-		chromedp.Click("#start", chromedp.ByQuery),
+		webtest.Click("#start"),
 	)
 	if got := p.Text("#toml-error"); !strings.Contains(got, "Line 2, key win_value") {
 		t.Fatalf("TOML error %q, want its line and key", got)
@@ -526,7 +526,7 @@ func TestSettings(t *testing.T) {
 	p.Run(
 		chromedp.SetValue("#toml", "size = 5\nwin_value = 64\n", chromedp.ByQuery),
 		chromedp.SetValue("#seed", "5", chromedp.ByQuery),
-		chromedp.Click("#start", chromedp.ByQuery),
+		webtest.Click("#start"),
 	)
 	p.Idle()
 	if got := p.Board("0"); len(strings.Split(got, "\n")) != 5 || p.Visible("#toml-error") {
@@ -583,12 +583,12 @@ func TestSettings(t *testing.T) {
 		"tick_log/main.lua": `game.on("tick", function() game.log("tick") end)`,
 	})
 	p.Run(
-		chromedp.Click("#settings summary", chromedp.ByQuery),
+		webtest.Click("#settings summary"),
 		chromedp.SetUploadFiles("#mod-zip", []string{zipPath}, chromedp.ByQuery),
 		chromedp.Poll(`document.getElementById("own-mods").textContent.includes("Tick log 1.0.0")`, nil),
-		chromedp.Click("#mod-freeze", chromedp.ByQuery),
+		webtest.Click("#mod-freeze"),
 		chromedp.SetValue("#seed", "8", chromedp.ByQuery),
-		chromedp.Click("#start", chromedp.ByQuery),
+		webtest.Click("#start"),
 	)
 	p.Idle()
 	var mods []string
@@ -708,8 +708,8 @@ func TestModSettingsPanel(t *testing.T) {
 	b := browser(t)
 	p := b.Open(t, webtest.Serve(t, nil), webtest.PageOptions{})
 	p.Run(
-		chromedp.Click("#settings summary", chromedp.ByQuery),
-		chromedp.Click("#mod-bomb", chromedp.ByQuery),
+		webtest.Click("#settings summary"),
+		webtest.Click("#mod-bomb"),
 	)
 	if !p.Visible("#settings-bomb") {
 		t.Fatal("bomb's settings are not shown once it is chosen")
@@ -752,7 +752,7 @@ func TestModSettingsPanel(t *testing.T) {
 	p.Eval(game, &before)
 	p.Run(
 		chromedp.SetValue("#set-bomb-interval", "0", chromedp.ByQuery),
-		chromedp.Click("#start", chromedp.ByQuery),
+		webtest.Click("#start"),
 	)
 	p.Idle()
 	if got := p.Text("#mod-error"); got != "mod bomb: setting interval: 0 is below the minimum 1" || !p.Visible("#mod-error") {
@@ -771,7 +771,7 @@ func TestModSettingsPanel(t *testing.T) {
 	p.Run(
 		chromedp.SetValue("#set-bomb-interval", "1", chromedp.ByQuery),
 		chromedp.SetValue("#seed", "5", chromedp.ByQuery),
-		chromedp.Click("#start", chromedp.ByQuery),
+		webtest.Click("#start"),
 	)
 	p.Idle()
 	if p.Visible("#mod-error") {
@@ -809,7 +809,7 @@ func TestModSettingsPanel(t *testing.T) {
 
 	// After a reload: the same game, and the panel shows its settings.
 	p.Reload()
-	p.Run(chromedp.Click("#settings summary", chromedp.ByQuery))
+	p.Run(webtest.Click("#settings summary"))
 	var shown []string
 	p.Eval(`[document.getElementById("mod-bomb").checked ? "bomb" : "no bomb", document.getElementById("settings-bomb").hidden ? "hidden" : "shown", document.getElementById("set-bomb-interval").value, document.getElementById("set-bomb-fuse").value, window.mod2048.view().view.key]`, &shown)
 	if strings.Join(shown, " ") != "bomb shown 1 5 "+key {
@@ -831,9 +831,9 @@ func TestModSettingsPanel(t *testing.T) {
 		chromedp.SetUploadFiles("#mod-zip", []string{zipPath}, chromedp.ByQuery),
 		chromedp.Poll(`!!document.getElementById("set-says-word")`, nil),
 		chromedp.SetValue("#set-says-word", "bye, \"you\"", chromedp.ByQuery),
-		chromedp.Click("#set-says-loud", chromedp.ByQuery),
+		webtest.Click("#set-says-loud"),
 		chromedp.SetValue("#set-says-mark", "?", chromedp.ByQuery),
-		chromedp.Click("#start", chromedp.ByQuery),
+		webtest.Click("#start"),
 	)
 	var choices []string
 	p.Eval(`[...document.querySelectorAll("select#set-says-mark option")].map((o) => o.value)`, &choices)

@@ -84,9 +84,9 @@ func TestOffline(t *testing.T) {
 
 	// A new seeded game from the settings, with the same mods.
 	p.Run(
-		chromedp.Click("#settings summary", chromedp.ByQuery),
+		webtest.Click("#settings summary"),
 		chromedp.SetValue("#seed", "23", chromedp.ByQuery),
-		chromedp.Click("#start", chromedp.ByQuery),
+		webtest.Click("#start"),
 	)
 	p.Idle()
 	var mods []string

@@ -57,14 +57,8 @@ func TestWorkshopRecordAnyGame(t *testing.T) {
 
 	// A cellular game from the settings runs without the classic mod, and
 	// says so; a classic game from the settings plays the mod again.
-	startFromSettings := func(ruleset string) {
-		t.Helper()
-		p.Eval(fmt.Sprintf(`(() => { document.getElementById("settings").open = true; const r = document.getElementById("ruleset"); r.value = %q; r.dispatchEvent(new Event("change", {bubbles: true})); })()`, ruleset), nil)
-		p.Click("#start")
-		p.WaitFor(fmt.Sprintf(`window.mod2048.view().view.ruleset === %q`, ruleset), waitLong)
-		p.Idle()
-	}
-	startFromSettings("cellular")
+	startFromSettings(t, p, "cellular")
+	p.Idle()
 	var mods int
 	p.Eval(`(window.mod2048.view().view.mods || []).length`, &mods)
 	if st := p.Text("#ws-status"); mods != 0 || !strings.Contains(st, "runs without cursed, a mod for classic") {
@@ -74,7 +68,8 @@ func TestWorkshopRecordAnyGame(t *testing.T) {
 	if st := p.Text("#ws-status"); !strings.Contains(st, "does not play cursed: start a classic game") {
 		t.Errorf("Record in a game without the mod: %q", st)
 	}
-	startFromSettings("classic")
+	startFromSettings(t, p, "classic")
+	p.Idle()
 	p.Eval(`(window.mod2048.view().view.mods || []).length`, &mods)
 	if mods != 1 {
 		t.Fatalf("a classic game from the settings plays %d mods, want the workshop's", mods)

@@ -1,7 +1,13 @@
 package web_test
 
 import (
+	"context"
+	"fmt"
+	"strings"
 	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
 
 	"github.com/mod2048/mod2048/cmd/internal/web/webtest"
 )
@@ -47,10 +53,47 @@ func TestHowToPlayOfRuleset(t *testing.T) {
 	if got := shown(); len(got) != 1 || got[0] != "classic" {
 		t.Errorf("a classic game explains %v", got)
 	}
-	p.Eval(`(() => { document.getElementById("settings").open = true; const r = document.getElementById("ruleset"); r.value = "cellular"; r.dispatchEvent(new Event("change", {bubbles: true})); })()`, nil)
-	p.Click("#start")
-	p.WaitFor(`window.mod2048.view().view.ruleset === "cellular"`, waitLong)
+	startFromSettings(t, p, "cellular")
 	if got := shown(); len(got) != 2 || got[0] != "cellular" || got[1] != "cellular" {
 		t.Errorf("a cellular game explains %v", got)
+	}
+}
+
+// startFromSettings starts a game of ruleset as a player does: it opens
+// the settings with a click on their summary, picks the ruleset and clicks
+// Start. (Chromium 156 leaves a <details> that a script opens its closed
+// height when the page scrolls before the next frame, as a click's scroll
+// on a loaded machine did: Start then lay below the end of the page.)
+func startFromSettings(t *testing.T, p *webtest.Page, ruleset string) {
+	t.Helper()
+	var open bool
+	p.Eval(`document.getElementById("settings").open`, &open)
+	if !open {
+		p.Click("#settings summary")
+	}
+	p.Eval(fmt.Sprintf(`(() => { const r = document.getElementById("ruleset"); r.value = %q; r.dispatchEvent(new Event("change", {bubbles: true})); })()`, ruleset), nil)
+	p.Click("#start")
+	p.WaitFor(fmt.Sprintf(`window.mod2048.view().view.ruleset === %q`, ruleset), waitLong)
+}
+
+// TestClickWhereAPersonWould: webtest.Click scrolls to an element below
+// the fold and clicks it, straight after a script has opened the settings
+// it is in; and refuses, saying so, to click an element that another
+// covers.
+func TestClickWhereAPersonWould(t *testing.T) {
+	b := browser(t)
+	p := b.Open(t, webtest.Serve(t, nil), webtest.PageOptions{Width: 600, Height: 900})
+	p.Run(
+		chromedp.Evaluate(`(() => { document.getElementById("settings").open = true; const r = document.getElementById("ruleset"); r.value = "cellular"; r.dispatchEvent(new Event("change", {bubbles: true})); })()`, nil),
+		webtest.Click("#start"),
+	)
+	p.WaitFor(`window.mod2048.view().view.ruleset === "cellular"`, waitLong)
+
+	p.Eval(`(() => { const d = document.createElement("div"); d.id = "cover"; d.style.cssText = "position: fixed; inset: 0; z-index: 1000"; document.body.appendChild(d); })()`, nil)
+	ctx, cancel := context.WithTimeout(p.Ctx(), 5*time.Second)
+	defer cancel()
+	err := chromedp.Run(ctx, webtest.Click("#new-game"))
+	if err == nil || !strings.Contains(err.Error(), "clicking #new-game: a click at its centre") || !strings.Contains(err.Error(), "hits div#cover") {
+		t.Errorf("a click on a covered button: %v", err)
 	}
 }

@@ -64,7 +64,7 @@ func TestWorkshopStranger(t *testing.T) {
 	p.Eval(`document.getElementById("ws-new-id").value = ""`, nil)
 	p.Run(
 		chromedp.SendKeys("#ws-new-id", "burn", chromedp.ByQuery),
-		chromedp.Click("#ws-new-create", chromedp.ByQuery),
+		webtest.Click("#ws-new-create"),
 	)
 	p.WaitFor(`document.querySelector('#ws-status').dataset.kind === "ok"`, waitLong)
 	var tabs []string
@@ -151,7 +151,7 @@ func TestWorkshopStranger(t *testing.T) {
 	viewShot(t, p, "workshop_error")
 
 	// Fix it (undo in the editor), then record the game so far as a case.
-	p.Run(chromedp.Click(`.ws-editor[data-path="main.lua"] .cm-content`, chromedp.ByQuery), chromedp.KeyEvent("z", chromedp.KeyModifiers(input.ModifierCtrl)))
+	p.Run(webtest.Click(`.ws-editor[data-path="main.lua"] .cm-content`), chromedp.KeyEvent("z", chromedp.KeyModifiers(input.ModifierCtrl)))
 	p.WaitFor(`document.querySelector('#ws-status').dataset.kind === "ok"`, waitLong)
 	p.Click("#game")
 	playUntil(t, p, `false`, 4)
@@ -174,7 +174,7 @@ func TestWorkshopStranger(t *testing.T) {
 	// green.
 	cases = ""
 	p.Eval(`window.mod2048Workshop.editor("burn.cases").view.state.doc.toString()`, &cases)
-	p.Run(chromedp.Click(`.ws-editor[data-path="burn.cases"] .cm-content`, chromedp.ByQuery))
+	p.Run(webtest.Click(`.ws-editor[data-path="burn.cases"] .cm-content`))
 	p.Run(
 		input.DispatchKeyEvent(input.KeyRawDown).WithKey("Enter").WithCode("Enter").WithWindowsVirtualKeyCode(13).WithModifiers(input.ModifierCtrl),
 		input.DispatchKeyEvent(input.KeyUp).WithKey("Enter").WithCode("Enter").WithWindowsVirtualKeyCode(13).WithModifiers(input.ModifierCtrl),

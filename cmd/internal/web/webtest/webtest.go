@@ -333,11 +333,75 @@ func (p *Page) Swipe(dx, dy float64) {
 	)
 }
 
-// Click clicks the element sel (a CSS selector).
+// Click clicks the element sel (a CSS selector), as Click does.
 func (p *Page) Click(sel string) {
 	p.t.Helper()
-	p.run(chromedp.Click(sel, chromedp.ByQuery))
+	p.run(Click(sel))
 }
+
+// Click is an action that clicks the element sel (a CSS selector) where a
+// person would: it waits until the element is shown, scrolls it into view
+// if it is not, waits until it has kept its place for a frame and is what
+// a click at its centre hits (Playwright's checks before a click), then
+// clicks there.
+//
+// chromedp.Click reads the point once, straight after asking for the
+// scroll, and clicks there whatever is there. On a loaded machine that
+// scroll came before the page's next frame, and Chromium 156 then left the
+// settings that the test had opened from a script at their closed height
+// for good: the click landed below the end of the page, on nothing, and
+// the test waited a minute for a game that never started. Click lets a
+// whole frame pass first, and fails saying what is in the way.
+func Click(sel string) chromedp.Action {
+	return chromedp.ActionFunc(func(ctx context.Context) error {
+		why := "not yet looked at"
+		for {
+			var at struct {
+				OK   bool
+				X, Y float64
+				Why  string
+			}
+			if err := chromedp.Evaluate(fmt.Sprintf(clickable, sel), &at, func(e *runtime.EvaluateParams) *runtime.EvaluateParams {
+				return e.WithAwaitPromise(true)
+			}).Do(ctx); err != nil {
+				return fmt.Errorf("clicking %s: %s: %w", sel, why, err)
+			}
+			if at.OK {
+				return chromedp.MouseClickXY(at.X, at.Y).Do(ctx)
+			}
+			why = at.Why
+			select {
+			case <-ctx.Done():
+				return fmt.Errorf("clicking %s: %s: %w", sel, why, ctx.Err())
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+	})
+}
+
+// clickable is the page's side of Click: the point to click the element
+// of the selector (a %q), or why there is none yet.
+const clickable = `(async (sel) => {
+	const frame = () => new Promise((done) => requestAnimationFrame(() => done()));
+	// A whole frame (the second's callbacks run after the first's layout):
+	// what the test has just changed is laid out before Click reads it.
+	await frame();
+	await frame();
+	const el = document.querySelector(sel);
+	if (!el) return {why: "nothing matches it"};
+	if (el.getClientRects().length === 0 || getComputedStyle(el).visibility !== "visible") return {why: "it is not shown"};
+	const r = el.getBoundingClientRect();
+	if (r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth) el.scrollIntoView({block: "center", inline: "nearest"});
+	await frame();
+	const a = el.getBoundingClientRect();
+	await frame();
+	const b = el.getBoundingClientRect();
+	if (a.x !== b.x || a.y !== b.y || a.width !== b.width || a.height !== b.height) return {why: "it is moving"};
+	const x = b.x + b.width / 2, y = b.y + b.height / 2;
+	const hit = document.elementFromPoint(x, y);
+	if (!hit || (hit !== el && !el.contains(hit))) return {why: "a click at its centre (" + Math.round(x) + ", " + Math.round(y) + ") hits " + (hit ? hit.tagName.toLowerCase() + (hit.id ? "#" + hit.id : "") : "nothing")};
+	return {ok: true, x, y};
+})(%q)`
 
 // Eval evaluates a JavaScript expression into out.
 func (p *Page) Eval(expr string, out any) {
