@@ -333,7 +333,8 @@ func (p *Page) Swipe(dx, dy float64) {
 	)
 }
 
-// Click clicks the element sel (a CSS selector), as Click does.
+// Click clicks the element sel (a CSS selector) where a person would, as
+// the action Click does.
 func (p *Page) Click(sel string) {
 	p.t.Helper()
 	p.run(Click(sel))
