@@ -147,12 +147,15 @@ func TestCostModelLoadAndDryRun(t *testing.T) {
 	}
 }
 
-// TestCostModelMemory: the heap's failsafe (MaxHeapGrowth) in a
-// deterministic host is a cost-model error too, saying so.
-func TestCostModelMemory(t *testing.T) {
+// TestCallBuiltDeterministic: the build limit (MaxCallBuilt) counts what
+// the call builds, not the process's heap, so in a deterministic host it
+// is the mod's failure like any budget's, never the cost model's: the
+// game goes on without the mod's effects on the turn, and records an
+// ordinary fault.
+func TestCallBuiltDeterministic(t *testing.T) {
 	g := seededGame(t, 5)
 	limits := testLimits
-	limits.MaxHeapGrowth = 16 << 20
+	limits.MaxCallBuilt = 16 << 20
 	h, err := scripting.NewHost([]*mod.Mod{luaMod(t, "hog", `
 game.on("tick", function(e)
   local s = "xxxxxxxx"
@@ -163,12 +166,15 @@ end)`)}, g.Rules(), g.Options(), limits, scripting.Deterministic())
 	}
 	defer h.Close()
 	h.Attach(g)
-	_, err = h.Move(g, legal(t, g, 0))
-	var cm *scripting.CostModelError
-	if !errors.As(err, &cm) || cm.Mod != "hog" || !strings.Contains(err.Error(), "tick (main.lua:4) grew the memory by more than 16 MiB on fewer instructions than its budget") || !strings.Contains(err.Error(), "this machine's memory") {
-		t.Fatalf("error %v, want the cost model's for memory", err)
+	move(t, h, g, legal(t, g, 0))
+	r := h.TakeReports()
+	if len(r) != 1 || r[0].Failsafe || r[0].Message != "exceeded its build limit (16 MiB built in one call)" {
+		t.Fatalf("reports %+v, want hog's build limit", r)
 	}
-	if g.State().Turn != 0 || len(g.State().Faults) != 0 {
-		t.Errorf("the failed move left turn %d, faults %+v", g.State().Turn, g.State().Faults)
+	if f := g.State().Faults; len(f) != 1 || f[0].Kind != engine.FaultError || f[0].Message != r[0].Message || g.State().Turn != 1 {
+		t.Errorf("turn %d, faults %+v: want the move played and hog's fault", g.State().Turn, f)
+	}
+	if h.Err() != nil {
+		t.Errorf("Err() = %v", h.Err())
 	}
 }

@@ -73,7 +73,7 @@ func (h *Host) call(m *modRun, ev event, fn handler, arg value) (value, error) {
 		}
 	}
 	// The game's ceiling caps what the call may build: the room left.
-	m.budget.SetCap(h.gameCap(), h.gameReason)
+	m.budget.SetCap(h.callCap())
 	m.beforeCall()
 	m.budget.Start(n, over, h.limits.FailsafeTime)
 	m.ran = true

@@ -232,7 +232,7 @@ func TestGuideLimits(t *testing.T) {
 		fmt.Sprintf("| all of one mod's handler calls in one turn, dry runs included | %d instructions |", l.TurnInstructions),
 		fmt.Sprintf("| one run of a mod's `before_move` handlers (a move's, or a dry run's) | %d instructions |", beforeMoveBudget(l)),
 		fmt.Sprintf("| loading the mod (its files' top level) | %d instructions |", l.LoadInstructions),
-		fmt.Sprintf("| failsafe: the wall-clock time of one call | %v |", l.FailsafeTime),
+		fmt.Sprintf("| failsafe: the time of one call, by its own clock (its CPU time on Linux) | %v |", l.FailsafeTime),
 		fmt.Sprintf("| Lua call depth | %d frames |", l.CallStack),
 		fmt.Sprintf("| Lua stack | %d slots |", l.Registry),
 		fmt.Sprintf("| a string `string.rep`, `upper`, `lower`, `reverse`, `format`, `gsub` or `table.concat` makes | %d bytes (%d MiB) |", l.MaxString, l.MaxString>>20),

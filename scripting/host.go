@@ -78,7 +78,7 @@ type Host struct {
 	reports       []Report
 	// The errors of a spent budget, made once.
 	callReason, turnReason, heldReason string
-	gameReason                         string
+	gameReason, builtReason            string
 	beforeMoveReason, dryTurnReason    string
 	// inMove: Move plays a turn (its attempts share the turn's budget);
 	// otherwise each BeforeMove opens a turn of its own (a fork's move, a

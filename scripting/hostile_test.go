@@ -39,7 +39,6 @@ var hostileLimits = func() scripting.Limits {
 	// count. Its time is far above what a loaded machine takes for a
 	// whole budget, so that no test leans on the wall clock.
 	l.FailsafeTime = raceSlowdown * 10 * time.Second
-	l.MaxHeapGrowth = 256 << 20
 	l.MaxLog = 16 << 10
 	l.MaxString = 256 << 10
 	return l
@@ -1004,12 +1003,12 @@ func TestHostilePatterns(t *testing.T) {
 	h.Close()
 }
 
-// TestHostileMemoryBaseline: the memory budget counts what a call adds to
-// the heap, not the heap the process has already: with more live heap than
-// the limit, a mod that loops while it loads ends by time, not by memory.
+// TestHostileMemoryBaseline: the build limit counts what a call builds,
+// not the heap the process has already: with more live heap than the
+// limit, a mod that loops while it loads ends by time, not by memory.
 func TestHostileMemoryBaseline(t *testing.T) {
 	limits := hostileLimits
-	limits.MaxHeapGrowth = 32 << 20
+	limits.MaxCallBuilt = 32 << 20
 	ballast := make([]byte, 96<<20)
 	m := loadHostile(t, filepath.Join(hostileDir, "while_true"), map[string]any{"variant": "plain", "at": "load"})
 	h, err := scripting.NewHost([]*mod.Mod{m}, engine.NewClassic(), hostileOptions, limits)
@@ -1023,15 +1022,15 @@ func TestHostileMemoryBaseline(t *testing.T) {
 	}
 }
 
-// TestHostileMemoryWatchdog: with time budgets too long to matter, the
-// memory budget alone stops a doubling concatenation before the Go heap
-// grows by more than about twice Limits.MaxHeapGrowth.
-func TestHostileMemoryWatchdog(t *testing.T) {
+// TestHostileCallBuilt: with time budgets too long to matter, the build
+// limit alone stops a doubling concatenation before the Go heap grows by
+// more than about twice Limits.MaxCallBuilt.
+func TestHostileCallBuilt(t *testing.T) {
 	limits := hostileLimits
 	limits.FailsafeTime = 20 * time.Second
 	limits.HandlerInstructions = 1 << 40
 	limits.TurnInstructions = 1 << 40
-	limits.MaxHeapGrowth = 32 << 20
+	limits.MaxCallBuilt = 32 << 20
 	m := loadHostile(t, filepath.Join(hostileDir, "concat_doubling"), map[string]any{"variant": "capped"})
 	g := newHostileGame(t)
 	h, err := scripting.NewHost([]*mod.Mod{m}, g.Rules(), hostileOptions, limits)
@@ -1070,19 +1069,19 @@ func TestHostileMemoryWatchdog(t *testing.T) {
 	runtime.ReadMemStats(&ms)
 	peak = max(peak, ms.HeapAlloc)
 	grew := peak - min(base, peak)
-	t.Logf("move took %v; heap grew by up to %d MiB (limit %d MiB); %d MiB allocated", took, grew>>20, limits.MaxHeapGrowth>>20, (ms.TotalAlloc-total)>>20)
+	t.Logf("move took %v; heap grew by up to %d MiB (limit %d MiB); %d MiB allocated", took, grew>>20, limits.MaxCallBuilt>>20, (ms.TotalAlloc-total)>>20)
 
 	if err != nil {
 		t.Fatalf("Host.Move: %v", err)
 	}
 	reports := h.TakeReports()
-	if len(reports) != 1 || reports[0].Mod != "concat_doubling" || !strings.Contains(reports[0].Message, "the memory grew by more than 32 MiB") || !reports[0].Failsafe {
-		t.Fatalf("reports %v, want one of concat_doubling saying it exceeded its memory budget", reports)
+	if len(reports) != 1 || reports[0].Mod != "concat_doubling" || reports[0].Message != "exceeded its build limit (32 MiB built in one call)" || reports[0].Failsafe {
+		t.Fatalf("reports %v, want one of concat_doubling saying it exceeded its build limit", reports)
 	}
-	if grew > 2*limits.MaxHeapGrowth+limits.MaxHeapGrowth/4 {
-		t.Errorf("the heap grew by %d MiB, more than twice the %d MiB limit", grew>>20, limits.MaxHeapGrowth>>20)
+	if limit := uint64(limits.MaxCallBuilt); grew > 2*limit+limit/4 {
+		t.Errorf("the heap grew by %d MiB, more than twice the %d MiB limit", grew>>20, limit>>20)
 	}
-	if ms.TotalAlloc-total < limits.MaxHeapGrowth/2 {
+	if ms.TotalAlloc-total < uint64(limits.MaxCallBuilt)/2 {
 		t.Errorf("the attack allocated only %d MiB: it did not test the limit", (ms.TotalAlloc-total)>>20)
 	}
 	if took > 10*time.Second {

@@ -40,13 +40,16 @@ import (
 // (Report.Failsafe), the game records a failsafe fault (which a replay
 // honours) and goes on. In a deterministic host (Deterministic: the lab,
 // replays, fixtures, mod check) it never shapes a result: the call, and
-// the run, end with a *CostModelError. It does not run under WebAssembly,
-// where no watchdog runs while a call does. MaxHeapGrowth, a failsafe on
-// the growth of the whole process's heap during a call, stops a call the
-// same way; it is off (0) by default: nothing the budgets allow needs it,
-// and what it reads counts every goroutine's memory (other games', with
-// `2048 sim --jobs`), so it would let the machine decide a mod's fate. An
-// embedder may set it as a last resort.
+// the run, end with a *CostModelError. It measures only its own call: on
+// Linux it reads the CPU time of the thread the call holds, so neither
+// another game of the process (`2048 sim --jobs`) nor another process on
+// the machine moves it; elsewhere, the wall clock. It does not run under
+// WebAssembly, where no watchdog runs while a call does. MaxCallBuilt
+// bounds what one call builds (tables, closures, numbers, strings),
+// counted by the state as it builds them, never read from the process's
+// heap, so it stops a call alike on every machine; it is off (0) by
+// default: the instruction budget already bounds it (64 bytes an
+// instruction).
 type Limits struct {
 	HandlerInstructions int64 // one handler call
 	TurnInstructions    int64 // all of one mod's handler calls in one turn, dry runs included (see BeforeMoveInstructions)
@@ -60,14 +63,14 @@ type Limits struct {
 	// 0 is TurnInstructions / 8.
 	BeforeMoveInstructions int64
 	LoadInstructions       int64         // loading the mod: its files' top level
-	FailsafeTime           time.Duration // wall clock of one call (failsafe)
+	FailsafeTime           time.Duration // the time of one call, by its own clock (failsafe)
 	CallStack              int           // Lua call frames (deep recursion ends in an error)
 	Registry               int           // Lua data-stack slots
 	MaxString              int           // bytes a builtin may produce (string.rep, upper, lower, reverse, format, gsub, table.concat)
 	MaxPattern             int           // bytes of subject (and of pattern) string.gsub, gmatch, find and match may scan
 	MaxItems               int           // values unpack and string.byte may return, elements table.concat may join and table.sort may sort
 	MaxHandlers            int           // handlers one mod may register for one event
-	MaxHeapGrowth          uint64        // growth of the process's Go heap during a call before the call is stopped (failsafe, last resort); 0, the default, is off
+	MaxCallBuilt           int64         // bytes one call may build (tables, closures, numbers, strings), counted as it builds them; 0, the default, is no bound but the instruction budget's
 	MaxMemory              int64         // bytes of the Lua values a mod holds from one call to the next, weighed (memory.go); 0 is no limit
 	// MaxGameMemory bounds what all the mods of a game hold together,
 	// weighed as MaxMemory is: the ceiling that lets many mods, each

@@ -23,7 +23,7 @@ func NewHost(mods []*mod.Mod, rules engine.Rules, opt engine.Options, limits Lim
 		return nil, err
 	}
 	h := &Host{limits: limits, rules: rules, opt: opt, watchdog: sandbox.TheWatchdog(), callReason: callReason(limits), turnReason: turnReason(limits), heldReason: heldReason(limits),
-		beforeMoveReason: beforeMoveReason(limits), dryTurnReason: dryTurnReason(limits), gameReason: gameReason(limits)}
+		beforeMoveReason: beforeMoveReason(limits), dryTurnReason: dryTurnReason(limits), gameReason: gameReason(limits), builtReason: builtReason(limits)}
 	for _, o := range options {
 		o(h)
 	}
@@ -41,7 +41,7 @@ type HostOption func(*Host)
 
 // Deterministic is the option of a host whose results must be the same on
 // every machine: the lab's, a replay's, a fixture's, mod check's. There, a
-// call the failsafe stops (Limits.FailsafeTime, MaxHeapGrowth) is not the
+// call the failsafe stops (Limits.FailsafeTime) is not the
 // mod's failure but the sandbox's: NewHost, Move and Start return a
 // *CostModelError, and the game is left as it was. Without it (play), the
 // failsafe stops the mod's call and the game goes on without the mod's
@@ -53,7 +53,7 @@ func (h *Host) load(md *mod.Mod) error {
 	m.L = sandbox.New(sandboxLimits(h.limits), m.budget, m.log)
 	sandbox.SetHost(m.L, m)
 	m.meters = sandbox.NewMeters(m.L, m.budget)
-	h.watchdog.Add(m.budget, md.ID(), h.limits.MaxHeapGrowth)
+	h.watchdog.Add(m.budget, md.ID())
 	h.mods = append(h.mods, m)
 	m.installAPI()
 	m.rng = engine.DeriveRNG(h.opt.Seed, "mod:"+md.ID())
@@ -63,6 +63,7 @@ func (h *Host) load(md *mod.Mod) error {
 	if err != nil {
 		return err
 	}
+	m.budget.SetCap(h.limits.MaxCallBuilt, h.builtReason) // the game's room is weighed after
 	m.budget.Start(h.limits.LoadInstructions, loadReason(h.limits), h.limits.FailsafeTime)
 	err = m.L.CallByParam(lua.P{Fn: fn, NRet: 0, Protect: true})
 	used, stopped := m.budget.End(h.limits.LoadInstructions)

@@ -39,6 +39,21 @@ func gameReason(l Limits) string {
 	return fmt.Sprintf("exceeded the game's memory budget (%d MiB of Lua values, all mods together)", l.MaxGameMemory>>20)
 }
 
+// builtReason is the error of a call that built more than MaxCallBuilt.
+func builtReason(l Limits) string {
+	return fmt.Sprintf("exceeded its build limit (%d MiB built in one call)", l.MaxCallBuilt>>20)
+}
+
+// callCap returns what a call may build, and the error past it: the
+// game's room (gameCap), or MaxCallBuilt where that is less (0: no cap).
+func (h *Host) callCap() (int64, string) {
+	n, why := h.gameCap(), h.gameReason
+	if l := h.limits.MaxCallBuilt; l > 0 && (n == 0 || l < n) {
+		n, why = l, h.builtReason
+	}
+	return n, why
+}
+
 // heldByAll is what the mods of the host held at their last weighing and,
 // with built, what they may have built since (their calls' builds, and
 // unmeteredBytes for each instruction).

@@ -24,8 +24,8 @@ type Report struct {
 	Message   string
 	Traceback string
 	Disabled  bool // the mod failed too often and is now off
-	// Failsafe says the host's failsafe stopped the call (Limits.FailsafeTime
-	// or MaxHeapGrowth): unlike every other failure, it depends on the
+	// Failsafe says the host's failsafe stopped the call (Limits.FailsafeTime):
+	// unlike every other failure, it depends on the
 	// machine and its load, so a replay must take the record's word for it.
 	// Only a host for play reports it: a deterministic one (Deterministic)
 	// ends the run with a *CostModelError instead.
@@ -66,8 +66,8 @@ func (e *ModError) As(target any) bool {
 }
 
 // CostModelError is the error of a call the failsafe stopped in a
-// deterministic host (Deterministic): the call ran for FailsafeTime, or
-// grew the heap past MaxHeapGrowth, on fewer instructions than its budget,
+// deterministic host (Deterministic): the call ran for FailsafeTime
+// on fewer instructions than its budget,
 // so the budgets' counts failed to weigh what it did. In play that is a
 // mod's failure like any other (Report.Failsafe); where the result must be
 // the same on every machine (the lab, replays, fixtures, mod check), what
@@ -81,10 +81,9 @@ type CostModelError struct {
 	File  string // where the call was when it was stopped, if known
 	Line  int
 	// What is what the call did past the failsafe: "ran for more than
-	// 2s", "grew the memory by more than 32 MiB".
+	// 2s".
 	What string
-	// On is what the result would depend on: "this machine's speed",
-	// "this machine's memory".
+	// On is what the result would depend on: "this machine's speed".
 	On string
 }
 
@@ -104,10 +103,6 @@ func (e *CostModelError) Error() string {
 func (h *Host) costModel(me *ModError) *CostModelError {
 	e := &CostModelError{Mod: me.Mod, Event: me.Event, File: me.File, Line: me.Line,
 		What: fmt.Sprintf("ran for more than %v", h.limits.FailsafeTime), On: "this machine's speed"}
-	if strings.Contains(me.Message, "memory") {
-		e.What = fmt.Sprintf("grew the memory by more than %d MiB", h.limits.MaxHeapGrowth>>20)
-		e.On = "this machine's memory"
-	}
 	if h.failed == nil {
 		h.failed = e
 	}
@@ -167,7 +162,9 @@ func (h *Host) turnFaults() []engine.Fault {
 	return h.faults
 }
 
-// failsafeFault is the message a failsafe stop keeps in the game's state.
+// failsafeFault is the message a failsafe stop keeps in the game's state
+// (as saves and replays of before keep it, though a call's memory is no
+// longer a failsafe's but a count's: Limits.MaxCallBuilt).
 const failsafeFault = "stopped by a failsafe (the wall clock or the memory watchdog)"
 
 // fail mutes the mod of a failure for the rest of the move and readies its

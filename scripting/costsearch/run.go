@@ -44,8 +44,10 @@ type Result struct {
 	// or passed the load's budget). The other fields are then zero.
 	Err error
 	// Instructions the host charged the handler calls of the turns played
-	// (Host.Instructions), and the wall time of those turns less an empty
-	// mod's.
+	// (Host.Instructions), and the time of those turns less an empty
+	// mod's: the CPU time of the thread that played them (on Linux;
+	// sandbox.ThreadTime), so that other work on the machine does not
+	// count.
 	Instructions int64
 	Time         time.Duration
 	// Held is what the process's live heap grew by from before the host
@@ -60,7 +62,7 @@ type Result struct {
 	Reports []string
 }
 
-// NsPerInstruction is the turns' wall time per charged instruction.
+// NsPerInstruction is the turns' time per charged instruction.
 func (r Result) NsPerInstruction(turns int) float64 {
 	return float64(r.Time.Nanoseconds()) / float64(max(r.Instructions, int64(turns)*minInstructions))
 }
@@ -178,6 +180,11 @@ func (r *Runner) playHeld(src string, p *played) (uint64, error) {
 		return 0, err
 	}
 	p.minTurn = time.Duration(1<<63 - 1)
+	// A turn's time is the CPU time of the thread that plays it, held for
+	// the turns (sandbox.ThreadTime): what the turn itself costs, however
+	// busy the machine is.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	seen := map[string]bool{}
 	dirs := [4]engine.Direction{engine.Left, engine.Up, engine.Right, engine.Down}
 	for i := range r.Turns {
@@ -191,9 +198,9 @@ func (r *Runner) playHeld(src string, p *played) (uint64, error) {
 		if !ok {
 			return 0, errors.New("costsearch: no legal move")
 		}
-		start := time.Now()
+		start := sandbox.ThreadTime()
 		_, err := h.Move(g, d)
-		dt := time.Since(start)
+		dt := sandbox.ThreadTime() - start
 		if err != nil && !errors.As(err, new(*engine.Refusal)) {
 			return 0, fmt.Errorf("costsearch: turn %d: %w", i+1, err)
 		}

@@ -42,7 +42,6 @@ var proofLimits = func() scripting.Limits {
 	l.TurnInstructions = 400_000
 	l.LoadInstructions = 400_000
 	l.FailsafeTime = time.Second
-	l.MaxHeapGrowth = 128 << 20
 	return l
 }()
 

@@ -2,7 +2,6 @@ package sandbox
 
 import (
 	"fmt"
-	"runtime/metrics"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -30,7 +29,7 @@ type StopKind int
 const (
 	NotStopped   StopKind = iota
 	StopBudget            // out of instructions: the same on every run
-	StopFailsafe          // the wall clock or the heap: depends on the machine
+	StopFailsafe          // the call's clock: depends on the machine
 )
 
 // Stop is why the host stopped a call, if it did.
@@ -44,17 +43,13 @@ type Stop struct {
 // are spent, the channel it returns is closed and the VM raises the
 // Budget's error at the next instruction, inside pcall or not. Builtins
 // charge their work with spend. The Watchdog closes the channel too, as a
-// failsafe, when a call runs too long by the wall clock or grows the heap
-// too much.
+// failsafe, when a call runs too long by its own clock (callClock: on
+// Linux the CPU time of the call's thread, so that nothing else the
+// machine runs can stop it).
 //
-// A call that has grown the heap a good part of its limit is armed: then
-// Done itself reads the heap every few instructions, so that a string that
-// doubles at each instruction stops at the first instruction past the limit
-// rather than at the Watchdog's next tick (which a long copy can delay).
-// And a builtin about to make a string of an eighth of the limit or more
-// asks first (tooBig): with the heap as it stands, the string must not
-// take the call past its limit. So one large copy cannot outrun the
-// Watchdog's tick, which a loaded machine can delay by many milliseconds.
+// What a call builds (tables, closures, numbers and long strings) is
+// counted as it is built, and SetCap bounds it: a builtin about to make a
+// long string asks first (tooBig), so no copy is made past the cap.
 type Budget struct {
 	box *Box // the sandbox whose state's context the Budget is (Of)
 
@@ -65,18 +60,13 @@ type Budget struct {
 	done     chan struct{}
 	why      Stop
 	running  bool
-	failsafe time.Duration // the running call's wall-clock failsafe
+	failsafe time.Duration // the running call's time failsafe
 	calls    uint64        // calls started, so the Watchdog tells one call from the next
+	clock    callClock     // the running call's clock (written under mu)
 	w        *Watchdog     // woken when a call starts, if it sleeps
 
-	stopped atomic.Bool   // done is closed: the running call is stopped (Done)
-	armed   atomic.Bool   // Done checks the heap
-	armBase atomic.Uint64 // the heap the growth counts from, once armed
-	base    uint64        // the heap when the running call started, if limit is set (written under mu)
-	steps   int           // instructions since the armed call's last check
-	limit   uint64        // Limits.MaxHeapGrowth
-	heap    []metrics.Sample
-	seen    seen // the Watchdog's, touched by its goroutine only
+	stopped atomic.Bool // done is closed: the running call is stopped (Done)
+	seen    seen        // the Watchdog's, touched by its goroutine only
 
 	// meter counts what the state's tables allocate and the work its
 	// operations do in proportion to an operand (lua.Meter: Bytes and
@@ -86,9 +76,9 @@ type Budget struct {
 	meter   lua.Meter
 	metered int64
 	// strings are the bytes of the long strings the call's builtins and
-	// concatenations made (tooBig counts them). The game's ceiling caps
-	// what a call builds, tables and strings, at capBytes past capBase
-	// (0: no cap), stopping it with capReason.
+	// concatenations made (tooBig counts them). The cap bounds what a call
+	// builds, tables and strings, at capBytes past capBase (0: no cap),
+	// stopping it with capReason.
 	strings   int64
 	capBytes  int64
 	capBase   int64
@@ -105,7 +95,7 @@ func (b *Budget) overCap() bool {
 }
 
 func NewBudget() *Budget {
-	return &Budget{done: make(chan struct{}), heap: []metrics.Sample{{Name: heapMetric}}}
+	return &Budget{done: make(chan struct{})}
 }
 
 func (b *Budget) Deadline() (time.Time, bool) { return time.Time{}, false }
@@ -126,14 +116,6 @@ func (b *Budget) Done() <-chan struct{} {
 	if b.left--; b.left < 0 {
 		b.cancel(Stop{StopBudget, b.over})
 	}
-	if b.armed.Load() {
-		if b.steps++; b.steps >= armedCheckPeriod {
-			b.steps = 0
-			if heap := readHeap(b.heap); heap > b.armBase.Load() && heap-b.armBase.Load() > b.limit {
-				b.cancel(Stop{StopFailsafe, memoryReason(b.limit)})
-			}
-		}
-	}
 	if b.stopped.Load() {
 		return b.done
 	}
@@ -153,10 +135,6 @@ func (b *Budget) Spend(L *lua.LState, n int) {
 	}
 }
 
-// armedCheckPeriod is how many instructions an armed call runs between two
-// reads of the heap: fewer than a loop that doubles a string takes.
-const armedCheckPeriod = 3
-
 func (b *Budget) Err() error {
 	select {
 	case <-b.done:
@@ -173,18 +151,16 @@ type budgetError string
 func (e budgetError) Error() string { return string(e) }
 
 // Start opens a call that may run n instructions, failing with over when it
-// runs more, and runs at most failsafe by the wall clock.
+// runs more, and runs at most failsafe by its clock (callClock). The
+// goroutine that starts a call ends it (End): on Linux it holds its
+// thread in between.
 func (b *Budget) Start(n int64, over string, failsafe time.Duration) {
-	b.left, b.over, b.steps = n, over, 0
-	b.armed.Store(false)
-	var base uint64
-	if b.limit > 0 {
-		base = readHeap(b.heap)
-	}
+	b.left, b.over = n, over
+	clock := startClock()
 	b.mu.Lock()
-	b.base = base // under the lock: the Watchdog reads it with running
 	b.running = true
 	b.failsafe = failsafe
+	b.clock = clock
 	b.calls++
 	w := b.w
 	b.mu.Unlock()
@@ -199,10 +175,10 @@ func (b *Budget) Start(n int64, over string, failsafe time.Duration) {
 func (b *Budget) End(n int64) (used int64, why Stop) {
 	used = n - max(b.left, 0)
 	b.left = 0
-	b.armed.Store(false)
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.running = false
+	b.clock.stop()
 	select {
 	case <-b.done:
 		why = b.why
@@ -230,37 +206,16 @@ func (b *Budget) cancel(why Stop) {
 	}
 }
 
-// arm makes call number calls check the heap itself, counting from base,
-// if it still runs.
-func (b *Budget) arm(calls, base uint64) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.calls == calls && b.running && !b.armed.Load() {
-		b.armBase.Store(base)
-		b.armed.Store(true)
-	}
-}
-
-// tooBig is asked by a builtin before it makes a string of n bytes. With
-// the memory failsafe on, a string of an eighth of the limit or more is
-// weighed against the heap first: if the heap, with the string, would have
-// grown more than the limit since the call started, the call is stopped
-// and tooBig reports true (the builtin then raises the Budget's error,
-// spend(L, 0)); otherwise the call is armed.
+// tooBig is asked by a builtin before it makes a string of n bytes: it
+// counts the string among what the call built, and if that takes the call
+// past its cap, stops the call and reports true (the builtin then raises
+// the Budget's error, Spend(L, 0)) before the string is made.
 func (b *Budget) tooBig(n int) bool {
 	b.strings += int64(n)
 	if b.overCap() {
 		b.cancel(Stop{StopBudget, b.capReason})
 		return true
 	}
-	if b.limit == 0 || uint64(n) < b.limit/8 {
-		return false
-	}
-	if heap := readHeap(b.heap) + uint64(n); heap > b.base && heap-b.base > b.limit {
-		b.cancel(Stop{StopFailsafe, memoryReason(b.limit)})
-		return true
-	}
-	b.arm(b.calls, b.base)
 	return false
 }
 
@@ -272,10 +227,6 @@ func (b *Budget) cancelCall(calls uint64, why Stop) {
 	if same {
 		b.cancel(why)
 	}
-}
-
-func memoryReason(limit uint64) string {
-	return fmt.Sprintf("stopped by the failsafe: the memory grew by more than %d MiB during the call", limit>>20)
 }
 
 func timeReason(d time.Duration) string {

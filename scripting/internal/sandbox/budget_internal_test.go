@@ -30,7 +30,7 @@ func TestWatchdogSleepsWhenIdle(t *testing.T) {
 	w := newWatchdog()
 	defer w.close()
 	b := NewBudget()
-	w.Add(b, "idle", 0)
+	w.Add(b, "idle")
 	for round := 0; round < 3; round++ {
 		waitFor(t, "the watchdog to sleep", w.asleep.Load)
 		ticks := w.ticks.Load()
@@ -46,6 +46,17 @@ func TestWatchdogSleepsWhenIdle(t *testing.T) {
 	}
 }
 
+// spin works until cond holds, failing after a long time (the call's own
+// clock must move for the failsafe to fire: on Linux it is its CPU time).
+func spin(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for start := time.Now(); !cond(); {
+		if time.Since(start) > 20*time.Second {
+			t.Fatalf("worked 20s waiting for %s", what)
+		}
+	}
+}
+
 // TestFailsafeStops: the failsafes stop a call, and their stop is told
 // from the Budget's.
 func TestFailsafeStops(t *testing.T) {
@@ -53,9 +64,9 @@ func TestFailsafeStops(t *testing.T) {
 		w := newWatchdog()
 		defer w.close()
 		b := NewBudget()
-		w.Add(b, "slow", 0)
+		w.Add(b, "slow")
 		b.Start(1000, "over", time.Millisecond)
-		waitFor(t, "the failsafe", func() bool { return b.Err() != nil })
+		spin(t, "the failsafe", func() bool { return b.Err() != nil })
 		_, why := b.End(1000)
 		if why.Kind != StopFailsafe || !strings.Contains(why.Reason, "stopped by the failsafe: the call ran for more than 1ms") {
 			t.Errorf("stop %+v, want the time failsafe", why)
@@ -205,61 +216,75 @@ func TestBuiltinsCharge(t *testing.T) {
 	}
 }
 
-// TestTooBigWithoutWatchdog: with the memory failsafe on, a string that
-// would take the call past its limit is refused before it is made, with
-// no Watchdog tick needed: a doubling string.rep stops at the first copy
-// that would grow the heap past the limit, not one doubling later.
-func TestTooBigWithoutWatchdog(t *testing.T) {
+// TestCapStopsBeforeTheCopy: a string that would take the call past its
+// cap is refused before it is made: a doubling string.rep stops at the
+// first copy past the cap, by the count, whatever the process's heap.
+func TestCapStopsBeforeTheCopy(t *testing.T) {
+	const limit = 32 << 20
 	l := testLimits
 	l.MaxString = 1 << 30
 	b := NewBudget()
-	b.limit = 32 << 20 // as Watchdog.Add sets it; no Watchdog runs
 	L := New(l, b, &Log{max: 1 << 10})
 	defer L.Close()
 	fn, err := L.LoadString(`local s = "x" while true do s = string.rep(s, 2) end`)
 	if err != nil {
 		t.Fatal(err)
 	}
+	ballast := make([]byte, 3*limit) // the process's heap does not count
 	runtime.GC()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	total := ms.TotalAlloc
 	const n = 1 << 40
+	b.SetCap(limit, "capped")
 	b.Start(n, "exceeded", time.Hour)
 	L.Push(fn)
 	err = L.PCall(0, 0, nil)
 	_, why := b.End(n)
 	runtime.ReadMemStats(&ms)
-	if err == nil || why.Kind != StopFailsafe || why.Reason != memoryReason(b.limit) {
-		t.Fatalf("stopped by %+v, %v; want the memory failsafe", why, err)
+	runtime.KeepAlive(ballast)
+	if err == nil || why.Kind != StopBudget || why.Reason != "capped" {
+		t.Fatalf("stopped by %+v, %v; want the cap", why, err)
 	}
-	if made := ms.TotalAlloc - total; made > 2*b.limit {
-		t.Errorf("the call made %d MiB before it stopped; its limit is %d MiB", made>>20, b.limit>>20)
+	if built := b.CallBuilt(); built <= limit || built > 2*limit {
+		t.Errorf("the call counted %d bytes built; its cap is %d", built, limit)
+	}
+	if made := ms.TotalAlloc - total; made > limit {
+		t.Errorf("the call made %d MiB before it stopped; its cap is %d MiB", made>>20, limit>>20)
 	}
 }
 
-// TestWatchdogBaseIsTheCallsStart: a call's memory counts from the heap
-// when it started. Memory the program took before, while the Watchdog was
-// awake for another call, does not count against it (the Watchdog once
-// counted from its last tick, and stopped a call for a ballast allocated
-// between that tick and the call).
-func TestWatchdogBaseIsTheCallsStart(t *testing.T) {
-	const limit = 32 << 20
+// TestFailsafeReadsItsOwnCall: the time failsafe reads the call's own
+// clock (on Linux, its thread's CPU time). Another goroutine's work, here
+// a call of its own that the failsafe stops, and another process's, do
+// not count against a call that waits meanwhile.
+func TestFailsafeReadsItsOwnCall(t *testing.T) {
+	if ClockKind != "the call's own CPU time" {
+		t.Skipf("the failsafe reads %s here", ClockKind)
+	}
 	w := newWatchdog()
 	defer w.close()
-	other, b := NewBudget(), NewBudget()
-	w.Add(other, "other", limit)
-	w.Add(b, "b", limit)
-	other.Start(1000, "over", time.Hour) // keeps the Watchdog awake, ticking
-	ticks := w.ticks.Load()
-	waitFor(t, "the watchdog to tick", func() bool { return w.ticks.Load() > ticks+1 })
-	ballast := make([]byte, 3*limit) // between two ticks, just before the call
-	b.Start(1000, "over", time.Hour)
-	ticks = w.ticks.Load()
-	waitFor(t, "the watchdog to tick twice", func() bool { return w.ticks.Load() > ticks+2 })
-	runtime.KeepAlive(ballast)
-	if _, why := b.End(1000); why.Kind != NotStopped {
-		t.Errorf("the call was stopped: %+v", why)
+	waiting, busy := NewBudget(), NewBudget()
+	w.Add(waiting, "waiting")
+	w.Add(busy, "busy")
+	defer w.Remove(waiting)
+	defer w.Remove(busy)
+	waiting.Start(1000, "over", 20*time.Millisecond)
+	done := make(chan Stop)
+	go func() {
+		busy.Start(1000, "over", 100*time.Millisecond)
+		for busy.Err() == nil {
+		}
+		_, why := busy.End(1000)
+		done <- why
+	}()
+	why := <-done // 100 ms of the other call's work, 5 times the waiting call's failsafe
+	if why.Kind != StopFailsafe {
+		t.Errorf("the busy call: %+v, want the failsafe's stop", why)
 	}
-	other.End(1000)
+	ticks := w.ticks.Load()
+	waitFor(t, "the watchdog to tick", func() bool { return w.ticks.Load() > ticks+2 })
+	if _, why := waiting.End(1000); why.Kind != NotStopped {
+		t.Errorf("the waiting call was stopped: %+v", why)
+	}
 }

@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"runtime/metrics"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -9,8 +8,9 @@ import (
 
 // Watchdog is the failsafe of the hosts' mods: while a call runs it checks
 // every tick that the call has not run longer than Limits.FailsafeTime by
-// the wall clock, nor grown the heap by more than Limits.MaxHeapGrowth (if
-// set: it is off by default), and stops it if it has. While no call runs
+// its own clock (callClock: on Linux the CPU time of the call's thread,
+// which neither another game of the process nor another process moves),
+// and stops it if it has. While no call runs
 // it sleeps, with no ticker, until a call starts (Budget.start wakes it):
 // a game waiting for a key costs it nothing.
 //
@@ -41,10 +41,8 @@ func newWatchdog() *Watchdog {
 // until the process ends.
 var TheWatchdog = sync.OnceValue(newWatchdog)
 
-// Add watches b's calls, which may grow the heap by at most limit
-// (Limits.MaxHeapGrowth; 0 is no limit).
-func (w *Watchdog) Add(b *Budget, id string, limit uint64) {
-	b.limit = limit
+// Add watches b's calls.
+func (w *Watchdog) Add(b *Budget, id string) {
 	b.mu.Lock()
 	b.w = w
 	b.mu.Unlock()
@@ -77,23 +75,11 @@ func (w *Watchdog) wakeUp() {
 	}
 }
 
-const heapMetric = "/memory/classes/heap/objects:bytes"
-
-// readHeap returns the bytes of the Go heap's objects, live or not yet
-// collected.
-func readHeap(sample []metrics.Sample) uint64 {
-	metrics.Read(sample)
-	if sample[0].Value.Kind() != metrics.KindUint64 {
-		return 0
-	}
-	return sample[0].Value.Uint64()
-}
-
 // runningCall is a call the Watchdog watches.
 type runningCall struct {
 	b     *Budget
 	calls uint64
-	base  uint64 // the heap when it started (Budget.base)
+	clock callClock
 }
 
 // running returns the calls that run now. It clears out first: a Budget
@@ -106,31 +92,24 @@ func (w *Watchdog) running(out []runningCall) []runningCall {
 	for b := range w.budgets {
 		b.mu.Lock()
 		if b.running {
-			out = append(out, runningCall{b, b.calls, b.base})
+			out = append(out, runningCall{b, b.calls, b.clock})
 		}
 		b.mu.Unlock()
 	}
 	return out
 }
 
-// run checks the calls every tick while any runs. A call's memory is the
-// growth of the Go heap since the call started (Budget.start reads it;
-// garbage collection during the call lowers the base); a call past an
-// eighth of its limit is armed. A call's time counts from the first check
-// that saw it. Each call has its own base: neither the calls of other
-// hosts, which start and end while it runs, nor what the program
-// allocated before it started count against it.
+// run checks the calls every tick while any runs. A call's time counts by
+// its clock from the first check that saw it.
 func (w *Watchdog) run() {
 	t := time.NewTicker(watchdogTick)
 	defer t.Stop()
-	sample := []metrics.Sample{{Name: heapMetric}}
 	var calls []runningCall
 	for {
-		var now time.Time
 		select {
 		case <-w.stop:
 			return
-		case now = <-t.C:
+		case <-t.C:
 		}
 		w.ticks.Add(1)
 		calls = w.running(calls)
@@ -152,37 +131,20 @@ func (w *Watchdog) run() {
 			}
 			t.Reset(watchdogTick)
 			w.ticks.Add(1)
-			now = time.Now()
 			calls = w.running(calls)
 		}
-		heap := readHeap(sample)
 		for _, c := range calls {
+			now := c.clock.read()
 			s := &c.b.seen                   // only this goroutine touches it
 			if !s.ok || s.calls != c.calls { // a call began since the last tick
-				*s = seen{true, c.calls, now, min(c.base, heap)}
+				*s = seen{true, c.calls, now}
 				continue
-			}
-			if heap < s.base {
-				s.base = heap
 			}
 			c.b.mu.Lock()
 			failsafe := c.b.failsafe
 			c.b.mu.Unlock()
-			if now.Sub(s.at) > failsafe {
+			if now-s.at > failsafe {
 				c.b.cancelCall(c.calls, Stop{StopFailsafe, timeReason(failsafe)})
-			}
-		}
-		for _, c := range calls {
-			limit := c.b.limit
-			if limit == 0 { // the memory failsafe is off
-				continue
-			}
-			base := c.b.seen.base
-			switch growth := heap - min(base, heap); {
-			case growth > limit:
-				c.b.cancelCall(c.calls, Stop{StopFailsafe, memoryReason(limit)})
-			case growth > limit/8:
-				c.b.arm(c.calls, base)
 			}
 		}
 	}
@@ -193,9 +155,8 @@ func (w *Watchdog) run() {
 // closed host's Lua states alive.
 type seen struct {
 	ok    bool
-	calls uint64    // the call it saw
-	at    time.Time // when it first saw it
-	base  uint64    // the heap its growth counts from
+	calls uint64        // the call it saw
+	at    time.Duration // its clock when it first saw it
 }
 
 // Asleep says whether the watchdog sleeps: no call runs, and it holds
