@@ -166,11 +166,13 @@ var tables = func() int { for range 3 {}; return 0 }()
 	}
 }
 
-// TestCheckLoops: the loop ledger's classes, its leads (uncharged), and
-// a grown kind marked unclassified.
+// TestCheckLoops: the loop ledger's classes, its leads (uncharged), a
+// grown kind (new), an entry whose loop is gone (stale), and a grown kind
+// marked unclassified by UpdateLoops.
 func TestCheckLoops(t *testing.T) {
 	entries, err := ParseLoops(strings.NewReader(`sandbox a.go f: for i := 0; i < n; i++	1	charged: b.Spend(n) (TestX)
 sandbox a.go g: for	1	uncharged: the subject's length
+sandbox a.go h: for range 4	1	bounded: four
 `))
 	if err != nil {
 		t.Fatal(err)
@@ -183,7 +185,7 @@ sandbox a.go g: for	1	uncharged: the subject's length
 		{Pkg: "sandbox", File: "a.go", Func: "g", Desc: "for", Count: 1},
 	}
 	r := CheckLoops(entries, loops)
-	if len(r.New) != 1 || len(r.Unmetered) != 1 || !strings.Contains(r.String(), "make loops") {
+	if len(r.New) != 1 || len(r.Stale) != 1 || len(r.Unmetered) != 1 || !strings.Contains(r.String(), "make loops") {
 		t.Errorf("report: %+v\n%s", r, r)
 	}
 	up := UpdateLoops(entries, loops)
