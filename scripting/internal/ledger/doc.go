@@ -1,5 +1,5 @@
 // Package ledger keeps the allocation ledger of the Lua VM and the
-// sandbox: allocs.txt lists every heap allocation the compiler reports in
+// sandbox, and their loop ledger, its twin for time (below): allocs.txt lists every heap allocation the compiler reports in
 // the patched gopher-lua (scripting/internal/lua and its ast and parse
 // packages, the ones the binary holds) and in scripting/internal/sandbox,
 // each with why a mod cannot grow the heap through it unpaid. A site is
@@ -54,4 +54,41 @@
 // escape, a regexp's replacement. Where such a call's result escapes, its
 // site is listed (LString(strings.ToLower(str))); where it does not, the
 // reader of the function must weigh it.
+//
+// # The loop ledger
+//
+// loops.txt lists every loop and every recursion of the same packages and
+// of the host code a mod's call reaches (package scripting), with why a
+// mod cannot make it run long unpaid: FindLoops reads the packages'
+// non-test files with go/ast and finds each for and range statement, each
+// goto that jumps back, and each function that calls itself or belongs to
+// a cycle of its package's call graph (the static calls and references
+// that go/types resolves). Each is one of:
+//
+//   - charged: every iteration is paid from the mod's budget; the entry
+//     names the meter call (b.Spend, the state's Meter, Budget.Done
+//     through the VM's instruction loop);
+//   - bounded: a constant bounds its trip count (MaxPattern, MaxItems,
+//     the board's size, a fixed table), or no mod's call runs it (load
+//     time, a library no sandbox opens); a reason that rests on an
+//     invariant names the test that holds it, and TestLoopLedger checks
+//     that every test the ledger cites exists;
+//   - uncharged: neither; the entry names what grows it, a lead to fix;
+//   - unclassified: new, until a person writes one of the above.
+//
+// A loop is keyed by package, file, enclosing function and its header as
+// gofmt prints it on one line (for i := 0; i < n; i++, for k, v := range
+// t, goto L (back), recursion: calls F, G: the functions of its cycle the
+// function calls), with how many such loops the function has: no line
+// numbers. TestLoopLedger fails on a loop the ledger lacks, an entry whose
+// loop is gone, and an unclassified entry; it logs the uncharged ones
+// (failOnUncharged makes them fail it). After a change, run
+//
+//	make loops    # go run ./scripting/internal/ledger/cmd/loops -write
+//
+// and classify what it marks unclassified (-where lists every loop's
+// positions). The call graph sees static calls only: a recursion through
+// a function value (a Go builtin that calls back into the VM, a
+// metamethod, the VM's jump table) is not found; the VM's call stack
+// (Limits.CallStack) bounds those.
 package ledger

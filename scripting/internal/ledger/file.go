@@ -32,6 +32,11 @@ const header = `# The allocation ledger: every heap allocation the compiler repo
 
 // Parse reads a ledger.
 func Parse(r io.Reader) ([]Entry, error) {
+	return parseEntries(r, []string{Metered, Bounded, Unmetered, Unclassified})
+}
+
+// parseEntries reads a ledger whose classifications start with one of kinds.
+func parseEntries(r io.Reader, kinds []string) ([]Entry, error) {
 	var entries []Entry
 	seen := map[string]bool{}
 	sc := bufio.NewScanner(r)
@@ -51,10 +56,8 @@ func Parse(r io.Reader) ([]Entry, error) {
 			return nil, fmt.Errorf("ledger line %d: the count %q is not a positive number", n, count)
 		}
 		e := Entry{Key: key, Count: c, Class: class}
-		switch e.Kind() {
-		case Metered, Bounded, Unmetered, Unclassified:
-		default:
-			return nil, fmt.Errorf("ledger line %d: the classification %q does not start with metered:, bounded:, unmetered: or unclassified:", n, class)
+		if !slices.Contains(kinds, e.Kind()) {
+			return nil, fmt.Errorf("ledger line %d: the classification %q does not start with %s:", n, class, strings.Join(kinds, ":, "))
 		}
 		if e.Kind() != Unclassified && strings.TrimSpace(strings.TrimPrefix(class, e.Kind()+":")) == "" {
 			return nil, fmt.Errorf("ledger line %d: %s without a reason", n, e.Kind())
@@ -70,6 +73,11 @@ func Parse(r io.Reader) ([]Entry, error) {
 
 // Write writes the ledger, sorted by key: one site kind a line.
 func Write(w io.Writer, entries []Entry) error {
+	return writeEntries(w, header, entries)
+}
+
+// writeEntries writes a ledger under its header, sorted by key.
+func writeEntries(w io.Writer, header string, entries []Entry) error {
 	entries = slices.Clone(entries)
 	slices.SortFunc(entries, func(a, b Entry) int { return strings.Compare(a.Key, b.Key) })
 	var b bytes.Buffer
@@ -98,20 +106,38 @@ func funcOf(key string) string {
 // ledger classified, is marked unclassified (with the old classification,
 // for the person who writes the new one); gone sites are dropped.
 func Update(old []Entry, sites []Site) []Entry {
+	return update(old, tallies(sites, Site.Key, func(s Site) int { return s.Count }))
+}
+
+// tally is what the ledgers count: a key and how many things it has.
+type tally struct {
+	key string
+	n   int
+}
+
+func tallies[T any](xs []T, key func(T) string, n func(T) int) []tally {
+	out := make([]tally, len(xs))
+	for i, x := range xs {
+		out[i] = tally{key(x), n(x)}
+	}
+	return out
+}
+
+func update(old []Entry, sites []tally) []Entry {
 	byKey := map[string]Entry{}
 	for _, e := range old {
 		byKey[e.Key] = e
 	}
 	out := make([]Entry, 0, len(sites))
 	for _, s := range sites {
-		e, ok := byKey[s.Key()]
+		e, ok := byKey[s.key]
 		switch {
 		case !ok:
 			e = Entry{Class: Unclassified + ": "}
-		case s.Count > e.Count && e.Kind() != Unclassified:
-			e.Class = fmt.Sprintf("%s: %d sites, was %d, classified: %s", Unclassified, s.Count, e.Count, e.Class)
+		case s.n > e.Count && e.Kind() != Unclassified:
+			e.Class = fmt.Sprintf("%s: %d sites, was %d, classified: %s", Unclassified, s.n, e.Count, e.Class)
 		}
-		e.Key, e.Count = s.Key(), s.Count
+		e.Key, e.Count = s.key, s.n
 		out = append(out, e)
 	}
 	return out
@@ -122,7 +148,9 @@ type Report struct {
 	New          []string // sites the ledger does not hold (or more of a kind than it holds)
 	Stale        []string // entries whose sites are gone (or fewer of a kind than it holds)
 	Unclassified []Entry
-	Unmetered    []Entry
+	Unmetered    []Entry // the allocation ledger's unmetered entries, the loop ledger's uncharged
+
+	thing, make, classes string // the words of String: "allocation sites", "make ledger", "metered:, bounded: or unmetered:"
 }
 
 // OK says whether the ledger is exact and classified (unmetered entries
@@ -133,6 +161,12 @@ func (r Report) OK() bool {
 
 // Check compares the ledger with the sites.
 func Check(entries []Entry, sites []Site) Report {
+	return check(entries, tallies(sites, Site.Key, func(s Site) int { return s.Count }), Unmetered)
+}
+
+// check compares a ledger with what it counts; lead is the kind of the
+// entries that are leads to fix (Report.Unmetered).
+func check(entries []Entry, sites []tally, lead string) Report {
 	var r Report
 	byKey := map[string]Entry{}
 	for _, e := range entries {
@@ -140,19 +174,19 @@ func Check(entries []Entry, sites []Site) Report {
 		switch e.Kind() {
 		case Unclassified:
 			r.Unclassified = append(r.Unclassified, e)
-		case Unmetered:
+		case lead:
 			r.Unmetered = append(r.Unmetered, e)
 		}
 	}
 	have := map[string]int{}
 	for _, s := range sites {
-		have[s.Key()] = s.Count
-		e, ok := byKey[s.Key()]
+		have[s.key] = s.n
+		e, ok := byKey[s.key]
 		switch {
 		case !ok:
-			r.New = append(r.New, fmt.Sprintf("%s (%d)", s.Key(), s.Count))
-		case s.Count > e.Count:
-			r.New = append(r.New, fmt.Sprintf("%s (%d sites, the ledger has %d)", s.Key(), s.Count, e.Count))
+			r.New = append(r.New, fmt.Sprintf("%s (%d)", s.key, s.n))
+		case s.n > e.Count:
+			r.New = append(r.New, fmt.Sprintf("%s (%d sites, the ledger has %d)", s.key, s.n, e.Count))
 		}
 	}
 	for _, e := range entries {
@@ -186,9 +220,13 @@ func (r Report) String() string {
 		}
 		return out
 	}
-	list("allocation sites not in the ledger (run make ledger, then classify them)", r.New)
-	list("ledger entries whose sites are gone (run make ledger)", r.Stale)
-	list("ledger entries still unclassified (write metered:, bounded: or unmetered: and the reason)", keys(r.Unclassified))
+	thing, mk, classes := r.thing, r.make, r.classes
+	if thing == "" {
+		thing, mk, classes = "allocation sites", "make ledger", "metered:, bounded: or unmetered:"
+	}
+	list(thing+" not in the ledger (run "+mk+", then classify them)", r.New)
+	list("ledger entries whose "+thing+" are gone (run "+mk+")", r.Stale)
+	list("ledger entries still unclassified (write "+classes+" and the reason)", keys(r.Unclassified))
 	return b.String()
 }
 
@@ -196,7 +234,7 @@ func (r Report) String() string {
 func (r Report) UnmeteredString() string {
 	var b strings.Builder
 	for _, e := range r.Unmetered {
-		fmt.Fprintf(&b, "\t%s\t%s\n", e.Key, strings.TrimSpace(strings.TrimPrefix(e.Class, Unmetered+":")))
+		fmt.Fprintf(&b, "\t%s\t%s\n", e.Key, strings.TrimSpace(strings.TrimPrefix(e.Class, e.Kind()+":")))
 	}
 	return b.String()
 }

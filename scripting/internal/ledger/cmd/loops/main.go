@@ -1,0 +1,103 @@
+// Command loops keeps the loop ledger (package ledger): it finds the loops
+// and recursions of the Lua VM, the sandbox and the host with go/ast and
+// compares them with the ledger, scripting/internal/ledger/loops.txt.
+//
+// Usage:
+//
+//	go run ./scripting/internal/ledger/cmd/loops [-write | -where]
+//
+// Without a flag it lists what differs and exits 1 if anything does. With
+// -where it lists every loop with its positions and its classification,
+// for the person who classifies them. With -write it rewrites the ledger
+// from the loops found, keeping every classification it has and marking
+// new loops unclassified (make loops).
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/mod2048/mod2048/scripting/internal/ledger"
+)
+
+func main() {
+	write := flag.Bool("write", false, "rewrite the ledger from the loops found, keeping its classifications")
+	where := flag.Bool("where", false, "list every loop with its positions and its classification")
+	flag.Parse()
+	if err := run(*write, *where); err != nil {
+		fmt.Fprintln(os.Stderr, "loops:", err)
+		os.Exit(1)
+	}
+}
+
+func run(write, where bool) error {
+	gotool, err := ledger.GoTool()
+	if err != nil {
+		return err
+	}
+	root, err := ledger.Root(gotool)
+	if err != nil {
+		return err
+	}
+	loops, err := ledger.FindLoops(gotool, root)
+	if err != nil {
+		return err
+	}
+	path := filepath.Join(root, ledger.LoopFile)
+	var old []ledger.Entry
+	if f, err := os.Open(path); err == nil {
+		old, err = ledger.ParseLoops(f)
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+	} else if !os.IsNotExist(err) {
+		return err
+	}
+	if where {
+		class := map[string]string{}
+		for _, e := range old {
+			class[e.Key] = e.Class
+		}
+		for _, l := range loops {
+			fmt.Printf("%s\t%s\t%s\n", l.Key(), strings.Join(l.Where, " "), class[l.Key()])
+		}
+		return nil
+	}
+	if !write {
+		r := ledger.CheckLoops(old, loops)
+		if !r.OK() {
+			fmt.Print(r)
+			return fmt.Errorf("the ledger differs from the loops found")
+		}
+		fmt.Printf("the ledger holds all %d loops (%d kinds); %d uncharged kinds\n", count(loops), len(loops), len(r.Unmetered))
+		return nil
+	}
+	entries := ledger.UpdateLoops(old, loops)
+	var b bytes.Buffer
+	if err := ledger.WriteLoops(&b, entries); err != nil {
+		return err
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		return err
+	}
+	kinds := map[string]int{}
+	for _, e := range entries {
+		kinds[e.Kind()] += e.Count
+	}
+	fmt.Printf("%s: %d loops: %d charged, %d bounded, %d uncharged, %d unclassified\n", ledger.LoopFile, count(loops),
+		kinds[ledger.Charged], kinds[ledger.Bounded], kinds[ledger.Uncharged], kinds[ledger.Unclassified])
+	return nil
+}
+
+func count(loops []ledger.Loop) int {
+	n := 0
+	for _, l := range loops {
+		n += l.Count
+	}
+	return n
+}
