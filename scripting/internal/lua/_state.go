@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -700,33 +701,64 @@ func (ls *LState) where(level int, skipg bool) string {
 	return fmt.Sprintf("%v:%v", sourcename, line)
 }
 
+// [mod2048] stackTrace walks the frames once, and writes only the lines it
+// keeps (the first 7 and the last 7 of a long trace): upstream looked up
+// each frame from the top (GetStack, Where), in the square of the depth,
+// and wrote a line for every tail call of a frame, however many.
 func (ls *LState) stackTrace(level int) string {
-	buf := []string{}
-	header := "stack traceback:"
-	if ls.currentFrame != nil {
-		i := 0
-		for dbg, ok := ls.GetStack(i); ok; dbg, ok = ls.GetStack(i) {
-			cf := dbg.frame
-			buf = append(buf, fmt.Sprintf("\t%v in %v", ls.Where(i), ls.formattedFrameFuncName(cf)))
-			if !cf.Fn.IsG && cf.TailCall > 0 {
-				for tc := cf.TailCall; tc > 0; tc-- {
-					buf = append(buf, "\t(tailcall): ?")
-					i++
-				}
-			}
-			i++
+	n := 1 // the lines: a frame's, one for each of its tail calls, and [G]'s
+	for cf := ls.currentFrame; cf != nil; cf = cf.Parent {
+		n++
+		if !cf.Fn.IsG {
+			n += cf.TailCall
 		}
 	}
-	buf = append(buf, fmt.Sprintf("\t%v: %v", "[G]", "?"))
-	buf = buf[intMax(0, intMin(level, len(buf))):len(buf)]
-	if len(buf) > 20 {
-		newbuf := make([]string, 0, 20)
-		newbuf = append(newbuf, buf[0:7]...)
-		newbuf = append(newbuf, "\t...")
-		newbuf = append(newbuf, buf[len(buf)-7:len(buf)]...)
-		buf = newbuf
+	lo := intMax(0, intMin(level, n))
+	cut := n-lo > 20
+	// kept returns the first line at or after i that the trace keeps.
+	kept := func(i int) int {
+		switch {
+		case i < lo:
+			return lo
+		case cut && i >= lo+7 && i < n-7:
+			return n - 7
+		}
+		return i
 	}
-	return fmt.Sprintf("%s\n%s", header, strings.Join(buf, "\n"))
+	buf := make([]string, 0, intMin(n-lo, 15))
+	add := func(line string) {
+		if cut && len(buf) == 7 {
+			buf = append(buf, "\t...")
+		}
+		buf = append(buf, line)
+	}
+	i := 0
+	for cf := ls.currentFrame; cf != nil; cf = cf.Parent {
+		if kept(i) == i {
+			add(fmt.Sprintf("\t%v in %v", ls.whereFrame(cf), ls.formattedFrameFuncName(cf)))
+		}
+		i++
+		if !cf.Fn.IsG && cf.TailCall > 0 {
+			end := i + cf.TailCall
+			for j := kept(i); j < end; j = kept(j + 1) {
+				add("\t(tailcall): ?")
+			}
+			i = end
+		}
+	}
+	if kept(i) == i {
+		add(fmt.Sprintf("\t%v: %v", "[G]", "?"))
+	}
+	return fmt.Sprintf("%s\n%s", "stack traceback:", strings.Join(buf, "\n"))
+}
+
+// whereFrame is Where for the frame cf.
+func (ls *LState) whereFrame(cf *callFrame) string {
+	proto := cf.Fn.Proto
+	if proto == nil {
+		return "[G]:"
+	}
+	return fmt.Sprintf("%v:%v:", proto.SourceName, proto.DbgSourcePositions[cf.Pc-1])
 }
 
 func (ls *LState) formattedFrameFuncName(fr *callFrame) string {
@@ -756,14 +788,15 @@ func (ls *LState) frameFuncName(fr *callFrame) (string, bool) {
 	}
 	if !frame.Fn.IsG {
 		pc := frame.Pc - 1
-		for _, call := range frame.Fn.Proto.DbgCalls {
-			if call.Pc == pc {
-				name := call.Name
-				if (name == "?" || fr.TailCall > 0) && !fr.Fn.IsG {
-					name = fmt.Sprintf("<%v:%v>", fr.Fn.Proto.SourceName, fr.Fn.Proto.LineDefined)
-				}
-				return name, false
+		// [mod2048] by binary search: the compiler keeps the call sites in
+		// the order of their pc (compileFunctionExpr).
+		calls := frame.Fn.Proto.DbgCalls
+		if k, ok := slices.BinarySearchFunc(calls, pc, func(c DbgCall, pc int) int { return c.Pc - pc }); ok {
+			name := calls[k].Name
+			if (name == "?" || fr.TailCall > 0) && !fr.Fn.IsG {
+				name = fmt.Sprintf("<%v:%v>", fr.Fn.Proto.SourceName, fr.Fn.Proto.LineDefined)
 			}
+			return name, false
 		}
 	}
 	if !fr.Fn.IsG {
@@ -837,45 +870,34 @@ func (ls *LState) rkString(idx int) string {
 }
 
 func (ls *LState) closeUpvalues(idx int) { // +inline-start
-	if ls.uvcache != nil {
-		var prev *Upvalue
-		for uv := ls.uvcache; uv != nil; uv = uv.next {
-			if uv.index >= idx {
-				if prev != nil {
-					prev.next = nil
-				} else {
-					ls.uvcache = nil
-				}
-				uv.Close()
-			}
-			prev = uv
-		}
+	// [mod2048] the open upvalues are kept from the highest register down,
+	// as Lua 5.1 keeps them: closing pops those at or above idx, and touches
+	// no other (upstream walked every open upvalue of the call stack, at
+	// every return).
+	for ls.uvcache != nil && ls.uvcache.index >= idx {
+		uv := ls.uvcache
+		ls.uvcache, uv.next = uv.next, nil
+		uv.Close()
 	}
 } // +inline-end
 
 func (ls *LState) findUpvalue(idx int) *Upvalue {
+	// [mod2048] from the highest register down (closeUpvalues): a
+	// function captures only its own frame's registers, so the walk passes
+	// at most that frame's open upvalues above idx.
 	var prev *Upvalue
-	var next *Upvalue
-	if ls.uvcache != nil {
-		for uv := ls.uvcache; uv != nil; uv = uv.next {
-			if uv.index == idx {
-				return uv
-			}
-			if uv.index > idx {
-				next = uv
-				break
-			}
-			prev = uv
-		}
+	next := ls.uvcache
+	for ; next != nil && next.index > idx; next = next.next {
+		prev = next
 	}
-	uv := &Upvalue{reg: ls.reg, index: idx, closed: false}
+	if next != nil && next.index == idx {
+		return next
+	}
+	uv := &Upvalue{reg: ls.reg, index: idx, closed: false, next: next}
 	if prev != nil {
 		prev.next = uv
 	} else {
 		ls.uvcache = uv
-	}
-	if next != nil {
-		uv.next = next
 	}
 	return uv
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 
 	"github.com/mod2048/mod2048/scripting/internal/lua/ast" // [mod2048] this copy's path
 )
@@ -1449,6 +1450,12 @@ func compileFunctionExpr(context *funcContext, funcexpr *ast.FunctionExpr, ec *e
 	context.CheckUnresolvedGoto()
 	context.Proto.Code = context.Code.List()
 	context.Proto.DbgSourcePositions = context.Code.PosList()
+	// [mod2048] the call sites in the order of their pc, so that a
+	// traceback finds a frame's by binary search (frameFuncName); a stable
+	// sort keeps the first of a pc's first.
+	if byPc := func(a, b DbgCall) int { return a.Pc - b.Pc }; !slices.IsSortedFunc(context.Proto.DbgCalls, byPc) {
+		slices.SortStableFunc(context.Proto.DbgCalls, byPc)
+	}
 	context.Proto.DbgUpvalues = context.Upvalues.Names()
 	// [mod2048] NumUpvalues is a byte: upstream compiled a function of more
 	// upvalues with their count cut, so that the closure's upvalues ran

@@ -527,3 +527,151 @@ func TestPatternSteps(t *testing.T) {
 		}
 	}
 }
+
+// upstreamStackTrace is upstream's stackTrace, which looked each frame up
+// from the top: the reference the linear one must match line for line.
+func upstreamStackTrace(ls *LState, level int) string {
+	buf := []string{}
+	if ls.currentFrame != nil {
+		i := 0
+		for dbg, ok := ls.GetStack(i); ok; dbg, ok = ls.GetStack(i) {
+			cf := dbg.frame
+			buf = append(buf, fmt.Sprintf("\t%v in %v", ls.Where(i), ls.formattedFrameFuncName(cf)))
+			if !cf.Fn.IsG && cf.TailCall > 0 {
+				for tc := cf.TailCall; tc > 0; tc-- {
+					buf = append(buf, "\t(tailcall): ?")
+					i++
+				}
+			}
+			i++
+		}
+	}
+	buf = append(buf, fmt.Sprintf("\t%v: %v", "[G]", "?"))
+	buf = buf[max(0, min(level, len(buf))):]
+	if len(buf) > 20 {
+		buf = append(append(append([]string{}, buf[0:7]...), "\t..."), buf[len(buf)-7:]...)
+	}
+	return "stack traceback:\n" + strings.Join(buf, "\n")
+}
+
+// TestStackTraceLinear: the traceback, now one walk of the frames, says
+// what upstream's said, for stacks of any depth with tail calls, Go
+// frames (pcall) and named and unnamed calls between them, at any level.
+func TestStackTraceLinear(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		depth := rapid.IntRange(0, 60).Draw(t, "depth")
+		tails := rapid.IntRange(0, 30).Draw(t, "tails")
+		viaPcall := rapid.IntRange(0, 4).Draw(t, "every")
+		L := NewState()
+		defer L.Close()
+		var mismatch string
+		L.SetGlobal("probe", L.NewFunction(func(L *LState) int {
+			n := 0
+			for cf := L.currentFrame; cf != nil; cf = cf.Parent {
+				n += 1 + cf.TailCall
+			}
+			for _, level := range []int{0, 1, 2, 6, 7, 8, n / 2, n - 14, n - 7, n, n + 1, n + 2} {
+				if got, want := L.stackTrace(level), upstreamStackTrace(L, level); got != want && mismatch == "" {
+					mismatch = fmt.Sprintf("level %d:\n%s\nwant\n%s", level, got, want)
+				}
+			}
+			return 0
+		}))
+		src := fmt.Sprintf(`
+local every = %d
+local function tail(n) if n > 0 then return tail(n - 1) end probe() return 0 end
+local t = {}
+function t.down(n)
+  if n == 0 then return tail(%d) end
+  if every > 0 and n %% every == 0 then
+    local ok, err = pcall(t.down, n - 1)
+    assert(ok, err)
+    return 0
+  end
+  local r = (n %% 2 == 0) and t.down(n - 1) or (function() return t.down(n - 1) end)()
+  return r
+end
+t.down(%d)`, viaPcall, tails, depth)
+		if err := L.DoString(src); err != nil {
+			t.Fatal(err)
+		}
+		if mismatch != "" {
+			t.Fatal(mismatch)
+		}
+	})
+}
+
+// TestStackTraceTailCallsCost: a frame of a million tail calls writes the
+// lines the trace keeps, not a line for each.
+func TestStackTraceTailCallsCost(t *testing.T) {
+	L := NewState()
+	defer L.Close()
+	var trace string
+	var allocs uint64
+	L.SetGlobal("probe", L.NewFunction(func(L *LState) int {
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		before := ms.Mallocs
+		trace = L.stackTrace(0)
+		runtime.ReadMemStats(&ms)
+		allocs = ms.Mallocs - before
+		return 0
+	}))
+	if err := L.DoString(`local function tail(n) if n > 0 then return tail(n - 1) end probe() end tail(1000000)`); err != nil {
+		t.Fatal(err)
+	}
+	if lines := strings.Count(trace, "\n"); lines != 15 || !strings.Contains(trace, "(tailcall): ?") {
+		t.Errorf("the trace has %d lines:\n%s", lines, trace)
+	}
+	if allocs > 200 {
+		t.Errorf("the trace made %d allocations", allocs)
+	}
+}
+
+// TestOpenUpvaluesFromTheTop: the open upvalues are kept from the highest
+// register down, so that a return closes only its own frame's and a new
+// closure's capture passes only its own frame's: with thousands of
+// upvalues open below, a frame's return touches its own.
+func TestOpenUpvaluesFromTheTop(t *testing.T) {
+	L := NewState()
+	defer L.Close()
+	var walked, open int
+	L.SetGlobal("probe", L.NewFunction(func(L *LState) int {
+		prev := 1 << 30
+		open = 0
+		for uv := L.uvcache; uv != nil; uv = uv.next {
+			if uv.index >= prev {
+				t.Fatalf("open upvalue at %d after %d: not from the top down", uv.index, prev)
+			}
+			prev = uv.index
+			open++
+		}
+		// What a capture of the current frame's lowest register passes.
+		walked = 0
+		idx := L.currentFrame.LocalBase
+		for uv := L.uvcache; uv != nil && uv.index > idx; uv = uv.next {
+			walked++
+		}
+		return 0
+	}))
+	err := L.DoString(`
+local function down(n)
+  local a, b, c, d, e, f, g, h = n, n, n, n, n, n, n, n
+  local keep = function() return a + b + c + d + e + f + g + h end
+  if n > 0 then return down(n - 1) + keep() - keep() end
+  local x, y = 1, 2
+  local last = function() return x + y end
+  probe()
+  return last()
+end
+assert(down(150) == 3)`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if open < 150*8 {
+		t.Fatalf("%d upvalues open at the bottom, want the 1200 of the frames above", open)
+	}
+	if walked > 2 {
+		t.Errorf("a capture in the bottom frame passes %d open upvalues", walked)
+	}
+}

@@ -1338,19 +1338,14 @@ func init() {
 			{
 				ls := L
 				idx := lbase
-				if ls.uvcache != nil {
-					var prev *Upvalue
-					for uv := ls.uvcache; uv != nil; uv = uv.next {
-						if uv.index >= idx {
-							if prev != nil {
-								prev.next = nil
-							} else {
-								ls.uvcache = nil
-							}
-							uv.Close()
-						}
-						prev = uv
-					}
+				// [mod2048] the open upvalues are kept from the highest register down,
+				// as Lua 5.1 keeps them: closing pops those at or above idx, and touches
+				// no other (upstream walked every open upvalue of the call stack, at
+				// every return).
+				for ls.uvcache != nil && ls.uvcache.index >= idx {
+					uv := ls.uvcache
+					ls.uvcache, uv.next = uv.next, nil
+					uv.Close()
 				}
 			}
 			if callable.IsG {
@@ -1542,19 +1537,14 @@ func init() {
 			{
 				ls := L
 				idx := lbase
-				if ls.uvcache != nil {
-					var prev *Upvalue
-					for uv := ls.uvcache; uv != nil; uv = uv.next {
-						if uv.index >= idx {
-							if prev != nil {
-								prev.next = nil
-							} else {
-								ls.uvcache = nil
-							}
-							uv.Close()
-						}
-						prev = uv
-					}
+				// [mod2048] the open upvalues are kept from the highest register down,
+				// as Lua 5.1 keeps them: closing pops those at or above idx, and touches
+				// no other (upstream walked every open upvalue of the call stack, at
+				// every return).
+				for ls.uvcache != nil && ls.uvcache.index >= idx {
+					uv := ls.uvcache
+					ls.uvcache, uv.next = uv.next, nil
+					uv.Close()
 				}
 			}
 			nret := B - 1
@@ -2083,19 +2073,14 @@ func init() {
 			{
 				ls := L
 				idx := RA
-				if ls.uvcache != nil {
-					var prev *Upvalue
-					for uv := ls.uvcache; uv != nil; uv = uv.next {
-						if uv.index >= idx {
-							if prev != nil {
-								prev.next = nil
-							} else {
-								ls.uvcache = nil
-							}
-							uv.Close()
-						}
-						prev = uv
-					}
+				// [mod2048] the open upvalues are kept from the highest register down,
+				// as Lua 5.1 keeps them: closing pops those at or above idx, and touches
+				// no other (upstream walked every open upvalue of the call stack, at
+				// every return).
+				for ls.uvcache != nil && ls.uvcache.index >= idx {
+					uv := ls.uvcache
+					ls.uvcache, uv.next = uv.next, nil
+					uv.Close()
 				}
 			}
 			return 0

@@ -143,6 +143,9 @@ func TestStringFormat(t *testing.T) {
 		{`return string.format("%d")`, "error: number expected"},
 		{`return string.format("%100d", 1)`, "error: above 99 are not allowed"},
 		{`return string.format("%5.100f", 1)`, "error: above 99 are not allowed"},
+		{`return string.format("%" .. string.rep("-", 100000) .. "d", 1)`, "error: invalid format (repeated flags)"},
+		{`return string.format("%" .. string.rep("9", 100000) .. "d", 1)`, "error: above 99 are not allowed"},
+		{`return string.format("%1." .. string.rep("9", 100000) .. "f", 1)`, "error: above 99 are not allowed"},
 		{`return string.format("%", 1)`, "error: invalid option"},
 	}
 	for _, tt := range tests {

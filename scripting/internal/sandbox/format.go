@@ -296,7 +296,9 @@ func (f *formatter) format(L *lua.LState) int {
 // returns them as a Go format ("%-5.2"), the conversion, and its index.
 func (f *formatter) spec(L *lua.LState, fs string, i int) (string, byte, int) {
 	start := i
-	for i < len(fs) && strings.IndexByte("-+ #0", fs[i]) >= 0 {
+	// Each run stops one past its limit: a run of a million flags is
+	// refused for the price of six.
+	for i < len(fs) && i-start <= 5 && strings.IndexByte("-+ #0", fs[i]) >= 0 {
 		i++
 	}
 	if i-start > 5 {
@@ -304,7 +306,7 @@ func (f *formatter) spec(L *lua.LState, fs string, i int) (string, byte, int) {
 	}
 	digits := func() {
 		d := i
-		for i < len(fs) && '0' <= fs[i] && fs[i] <= '9' {
+		for i < len(fs) && i-d <= 2 && '0' <= fs[i] && fs[i] <= '9' {
 			i++
 		}
 		if i-d > 2 {
