@@ -12,7 +12,7 @@ import "strings"
 // instruction: a state run under a budget has every step charged to it and
 // is stopped inside the matching when the budget is spent. A bracket class
 // is read once a matching, into a set of bytes, and charged for its length
-// (class): a step reads no class anew. It bounds its recursion, and builds
+// (bracket): a step reads no class anew. It bounds its recursion, and builds
 // gsub's result once, within LState.Patterns.
 // Lua 5.1 is Copyright (C) 1994-2012 Lua.org, PUC-Rio, under the MIT
 // licence in LICENSE-lua.
@@ -286,14 +286,11 @@ func compileBracket(pat string, p, ec int) byteSet {
 	return set
 }
 
-// class reads the single-character class at p: where it ends, and, for a
-// bracket class, its set. A bracket class is compiled the first time the
-// matching reaches it, which charges a step for every bracketWork bytes
-// of it, and looked up after: a step reads no class anew, however long.
-func (ms *matcher) class(p int) (int, *byteSet) {
-	if ms.pat[p] != '[' {
-		return ms.classEnd(p), nil
-	}
+// bracket reads the bracket class at p (its '['): where it ends, and its
+// set. It is compiled the first time the matching reaches it, which
+// charges a step for every bracketWork bytes of it, and looked up after:
+// a step reads no class anew, however long.
+func (ms *matcher) bracket(p int) (int, *byteSet) {
 	for i := range ms.nbracket {
 		if b := &ms.brackets[i]; b.at == p {
 			return b.end, &b.set
@@ -383,7 +380,7 @@ func (ms *matcher) doMatch(s, p int) int {
 					if p >= len(pat) || pat[p] != '[' {
 						ms.L.RaiseError("%s", "missing '[' after '%f' in pattern")
 					}
-					ep, set := ms.class(p)
+					ep, set := ms.bracket(p)
 					prev, cur := 0, 0
 					if s > 0 {
 						prev = int(src[s-1])
@@ -406,7 +403,13 @@ func (ms *matcher) doMatch(s, p int) int {
 			}
 		}
 		// A single-character class, maybe with a repetition.
-		ep, set := ms.class(p)
+		var ep int
+		var set *byteSet // a bracket class's
+		if pat[p] == '[' {
+			ep, set = ms.bracket(p)
+		} else {
+			ep = ms.classEnd(p)
+		}
 		m := s < len(src) && ms.singleMatch(int(src[s]), p, set)
 		if ep < len(pat) {
 			switch pat[ep] {
