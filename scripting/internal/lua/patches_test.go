@@ -149,8 +149,8 @@ const (
 type recordedHash struct{ upstream, ours string }
 
 // readPatchesHashes reads the "## Hashes" section of PATCHES.md: in its
-// fenced block, lines "UPSTREAM  OURS  path", sha256 sums in hex. It
-// returns each path's two.
+// fenced block of text ("```text"), lines "UPSTREAM  OURS  path", sha256
+// sums in hex. It returns each path's two.
 func readPatchesHashes(t *testing.T, name string) map[string]recordedHash {
 	t.Helper()
 	b, err := os.ReadFile(name)
@@ -162,19 +162,21 @@ func readPatchesHashes(t *testing.T, name string) map[string]recordedHash {
 		return len(s) == 2*sha256.Size && err == nil
 	}
 	recorded := map[string]recordedHash{}
-	in, fenced := false, false
+	// fence is the open fenced block's info string ("" outside one): the
+	// hashes are the lines of the "text" block.
+	in, open, fence := false, false, ""
 	for i, line := range strings.Split(string(b), "\n") {
 		n := i + 1
 		switch {
 		case strings.HasPrefix(line, "## "):
-			in, fenced = line == "## Hashes", false
+			in, open = line == "## Hashes", false
 			continue
 		case !in:
 			continue
 		case strings.HasPrefix(line, "```"):
-			fenced = !fenced
+			open, fence = !open, strings.TrimPrefix(line, "```")
 			continue
-		case !fenced:
+		case !open || fence != "text":
 			continue
 		}
 		f := strings.SplitN(line, "  ", 3)
