@@ -249,6 +249,8 @@ var hostileAttacks = []hostileAttack{
 	{mod: "gsub_long", variant: "gfind", want: "string.gmatch: a subject of 262144 bytes exceeds " + hModLimit, line: true},
 	{mod: "gsub_long", variant: "subject", want: "string.gsub: a subject of 262144 bytes exceeds " + hModLimit, line: true},
 	{mod: "gsub_long", variant: "depth", want: "pattern too complex", line: true},
+	{mod: "gsub_long", variant: "class", want: hTimeOut, line: true},
+	{mod: "gsub_long", variant: "frontier", want: hTimeOut, line: true},
 
 	// The string metatable is hidden; what a mod rewrites of its string
 	// library is its own (the counter mod, next to it, keeps its own).

@@ -90,6 +90,11 @@ var Ops = []Op{
 	{Name: "string.find pattern", Setup: `a = string.rep("f", $N)`, Body: `r = string.find(a, "f-x")`, NMax: 1 << 16, MMax: 1 << 10},
 	{Name: "string.gsub", Setup: `a = string.rep("g", $N)`, Body: `r = string.gsub(a, "g", "h")`, NMax: 1 << 16, MMax: 1 << 10},
 	{Name: "string.gmatch", Setup: `a = string.rep("w ", $N)`, Body: `for w in string.gmatch(a, "%a+") do r = w end`, NMax: 1 << 15, MMax: 1 << 6},
+	{Name: "string.find long class", Setup: longClass(`"["`, `"]"`), Body: `r = string.find(a, b)`, NMax: 64000, MMax: 1 << 6},
+	{Name: "string.find frontier of a long class", Setup: longClass(`"%f["`, `"]"`), Body: `r = string.find(a, b)`, NMax: 64000, MMax: 1 << 6},
+	{Name: "string.match long class", Setup: longClass(`"["`, `"]*$"`), Body: `r = string.match(a, b)`, NMax: 64000, MMax: 1 << 6},
+	{Name: "string.gsub long class", Setup: longClass(`"["`, `"a]"`), Body: `r = string.gsub(a, b, "")`, NMax: 64000, MMax: 1 << 6},
+	{Name: "string.gmatch long class", Setup: longClass(`"["`, `"a]"`), Body: `for w in string.gmatch(a, b) do r = w end`, NMax: 64000, MMax: 1 << 4},
 	{Name: "string.byte", Setup: `a = string.rep("b", $N)`, Body: `r = select("#", string.byte(a, 1, -1))`, NMax: 1 << 16, MMax: 1 << 10},
 	{Name: "string.char", Setup: `t = {} for k = 1, $N do t[k] = 65 end`, Body: `r = string.char(unpack(t))`, NMax: 1 << 16, MMax: 1 << 10},
 	{Name: "method on a string", Setup: `a = string.rep("o", $N)`, Body: `r = a:len()`, NMax: 1 << 20, MMax: 1 << 14},
@@ -110,11 +115,20 @@ var Ops = []Op{
 	{Name: "game.cell", Body: `r = game.cell(j % 4, math.floor(j / 4) % 4)`, NMax: 1, MMax: 1 << 12},
 	{Name: "game.marks", Body: `r = game.marks()`, NMax: 1, MMax: 1 << 12},
 	{Name: "game.cells", Body: `r = game.cells{cell = "^0$"}`, NMax: 1, MMax: 1 << 10},
+	{Name: "game.cells long class", Setup: `b = "[" .. string.rep("b", $N) .. "0]"`, Body: `r = game.cells{cell = b}`, NMax: 64000, MMax: 1 << 8},
 	{Name: "game.mark", Body: `if a ~= TURN then a = TURN for k = 0, 15 do game.mark(k % 4, math.floor(k / 4), "h", 2) end end`, NMax: 1, MMax: 1 << 5},
 	// Shapes of source text: a long literal, compared with a string of its
 	// own, and a long constructor.
 	{Name: "long literal", Setup: `a = string.rep("q", $N)`, Body: `r = a == [[$Q]]`, NMax: 1 << 16, MMax: 1 << 12},
 	{Name: "long constructor", Body: `r = {$L}`, NMax: 1 << 12, MMax: 1 << 8},
+}
+
+// longClass is a Setup that makes b a pattern of a bracket class of $N
+// bytes of "b", between the Lua strings open and close ("[", "]"), and a
+// the subject issue 50 found it in: $N/8 bytes of "a" (the pattern's
+// steps read the whole class at each step of the matching).
+func longClass(open, close string) string {
+	return `a = string.rep("a", math.max(1, math.floor($N / 8))) b = ` + open + ` .. string.rep("b", $N) .. ` + close
 }
 
 // bigString is a Setup that makes a of at least $N bytes of c, past

@@ -29,11 +29,15 @@ const (
 // PATCHES.md, a file upstream lacks under "### Added", an upstream file
 // the copy lacks under "### Removed", each with its reason; and nothing
 // else may be listed there. A changed or added Go or goyacc file must hold
-// the mark [mod2048]. It needs no network: UPSTREAM.sha256 is committed,
-// and PATCHES.md says how to write it anew.
+// the mark [mod2048]. PATCHES.md's "## Hashes" records each changed and
+// added file's own hash beside upstream's, so that an edit to a file
+// already listed, which the mark and the list would let pass, fails until
+// its entry is written anew. It needs no network: UPSTREAM.sha256 is
+// committed, and PATCHES.md says how to write it anew.
 func TestPatchesNameEveryFile(t *testing.T) {
 	module, version, upstream := readUpstreamHashes(t, "UPSTREAM.sha256")
 	listed := readPatchesFiles(t, "PATCHES.md")
+	recorded := readPatchesHashes(t, "PATCHES.md")
 
 	patches, err := os.ReadFile("PATCHES.md")
 	if err != nil {
@@ -103,6 +107,91 @@ func TestPatchesNameEveryFile(t *testing.T) {
 				path, where, listed[path])
 		}
 	}
+
+	// Each changed or added file's own hash, beside upstream's.
+	const hashes = `PATCHES.md's "## Hashes" section`
+	for _, path := range slices.Sorted(maps.Keys(actual)) {
+		if actual[path] == fileRemoved || path == patchesFile {
+			continue
+		}
+		up := upstream[path]
+		if up == "" {
+			up = noUpstream
+		}
+		line := up + "  " + copyHashes[path] + "  " + path
+		switch r, ok := recorded[path]; {
+		case !ok:
+			t.Errorf("%s: %s, but %s records no hash for it: write the line %q there", path, describe(actual[path]), hashes, line)
+		case r.upstream != up:
+			t.Errorf("%s: %s records upstream's hash as %s, but UPSTREAM.sha256 has %s: write the line %q", path, hashes, r.upstream, up, line)
+		case r.ours != copyHashes[path]:
+			t.Errorf("%s: its sha256 is %s, but %s records %s: the file was edited since its entry was written. Describe the edit under \"## The changes\" and its file's line under \"## Files\", mark it [mod2048] in the source, and write the line %q",
+				path, copyHashes[path], hashes, r.ours, line)
+		}
+	}
+	for _, path := range slices.Sorted(maps.Keys(recorded)) {
+		if kind, ok := actual[path]; !ok || kind == fileRemoved || path == patchesFile {
+			t.Errorf("%s: %s records a hash for it, but it is no changed or added file of the copy: remove its line", path, hashes)
+		}
+	}
+}
+
+// patchesFile is PATCHES.md, which cannot record its own hash, and
+// noUpstream stands for upstream's hash in "## Hashes" for a file upstream
+// lacks.
+const (
+	patchesFile = "PATCHES.md"
+	noUpstream  = "-"
+)
+
+// recordedHash is a line of PATCHES.md's "## Hashes": upstream's hash of a
+// file (noUpstream for an added one) and the copy's.
+type recordedHash struct{ upstream, ours string }
+
+// readPatchesHashes reads the "## Hashes" section of PATCHES.md: in its
+// fenced block of text ("```text"), lines "UPSTREAM  OURS  path", sha256
+// sums in hex. It returns each path's two.
+func readPatchesHashes(t *testing.T, name string) map[string]recordedHash {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	isSum := func(s string) bool {
+		_, err := hex.DecodeString(s)
+		return len(s) == 2*sha256.Size && err == nil
+	}
+	recorded := map[string]recordedHash{}
+	// fence is the open fenced block's info string ("" outside one): the
+	// hashes are the lines of the "text" block.
+	in, open, fence := false, false, ""
+	for i, line := range strings.Split(string(b), "\n") {
+		n := i + 1
+		switch {
+		case strings.HasPrefix(line, "## "):
+			in, open = line == "## Hashes", false
+			continue
+		case !in:
+			continue
+		case strings.HasPrefix(line, "```"):
+			open, fence = !open, strings.TrimPrefix(line, "```")
+			continue
+		case !open || fence != "text":
+			continue
+		}
+		f := strings.SplitN(line, "  ", 3)
+		if len(f) != 3 || !(isSum(f[0]) || f[0] == noUpstream) || !isSum(f[1]) || f[2] == "" {
+			t.Fatalf("%s:%d: want \"UPSTREAM  OURS  path\" (two sha256 sums, %q for upstream's of an added file), got %q", name, n, noUpstream, line)
+		}
+		if _, dup := recorded[f[2]]; dup {
+			t.Errorf("%s:%d: %s has two hashes recorded: keep one line", name, n, f[2])
+		}
+		recorded[f[2]] = recordedHash{upstream: f[0], ours: f[1]}
+	}
+	if len(recorded) == 0 {
+		t.Fatalf("%s has no ## Hashes section recording each changed and added file's sha256", name)
+	}
+	return recorded
 }
 
 // describe says what a kind of difference is, for a failure message.

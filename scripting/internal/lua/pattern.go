@@ -10,8 +10,10 @@ import "strings"
 // once per match. This one counts each step of a matching as an
 // instruction of the state's context (step), as the VM counts each
 // instruction: a state run under a budget has every step charged to it and
-// is stopped inside the matching when the budget is spent. It bounds its
-// recursion, and builds gsub's result once, within LState.Patterns.
+// is stopped inside the matching when the budget is spent. A bracket class
+// is read once a matching, into a set of bytes, and charged for its length
+// (bracket): a step reads no class anew. It bounds its recursion, and builds
+// gsub's result once, within LState.Patterns.
 // Lua 5.1 is Copyright (C) 1994-2012 Lua.org, PUC-Rio, under the MIT
 // licence in LICENSE-lua.
 
@@ -44,7 +46,81 @@ type matcher struct {
 	capture [maxCaptures]patternCapture
 	depth   int
 	steps   int
+	// The bracket classes the matching has reached, each compiled once
+	// (bracket): the first inlineBrackets in brackets, the rest in more.
+	brackets [inlineBrackets]bracket
+	nbracket int
+	more     map[int]*bracket
 }
+
+// inlineBrackets is how many bracket classes a matcher keeps in itself;
+// a pattern of more keeps the others in a map.
+const inlineBrackets = 4
+
+// bracket is a bracket class of the pattern compiled: the class from at
+// (its '[') to end (past its ']'), and the bytes it matches.
+type bracket struct {
+	at, end int
+	set     byteSet
+}
+
+// byteSet is a set of bytes, a bit for each.
+type byteSet [4]uint64
+
+func (s *byteSet) has(c int) bool { return s[c>>6]&(1<<(c&63)) != 0 }
+
+func (s *byteSet) add(c byte) { s[c>>6] |= 1 << (c & 63) }
+
+// addRange adds the bytes from lo to hi (none if lo > hi), a word at a
+// time.
+func (s *byteSet) addRange(lo, hi int) {
+	for w := lo >> 6; w <= hi>>6 && lo <= hi; w++ {
+		first, last := max(lo, w<<6), min(hi, w<<6+63)
+		s[w] |= (^uint64(0) >> (63 - (last - first))) << (first & 63)
+	}
+}
+
+func (s *byteSet) union(o *byteSet) {
+	for i := range s {
+		s[i] |= o[i]
+	}
+}
+
+// classSets are the sets of the class letters (%a, %d, ...), by the
+// letter's offset from 'a'; a letter that names no class has none.
+var classSets = func() (t [26]byteSet) {
+	for _, cl := range "acdlpsuwxz" {
+		for c := range 256 {
+			if patternClass(c, byte(cl)) {
+				t[cl-'a'][c>>6] |= 1 << (c & 63)
+			}
+		}
+	}
+	return t
+}()
+
+// addClass adds the bytes %cl matches (patternClass) to s.
+func (s *byteSet) addClass(cl byte) {
+	lower := cl | 0x20
+	if !asciiLower(lower) || !strings.ContainsRune("acdlpsuwxz", rune(lower)) {
+		s.add(cl)
+		return
+	}
+	set := classSets[lower-'a']
+	if asciiUpper(cl) {
+		for i := range set {
+			set[i] = ^set[i]
+		}
+	}
+	s.union(&set)
+}
+
+// bracketWork is how many bytes of a bracket class one step of the
+// matching pays for reading: compiling a class charges a step for every
+// bracketWork bytes of it, past the step that reached it. Compiling reads
+// each byte twice (classEnd, compileBracket), a few branches each, some
+// 4 ns a byte: 16 bytes take about what a plain instruction takes.
+const bracketWork = 16
 
 // newMatcher is a matcher of pat against src for string.what, which
 // refuses a subject or pattern over the state's limit.
@@ -113,7 +189,7 @@ func (ms *matcher) classEnd(p int) int {
 	switch c {
 	case '%':
 		if p >= len(pat) {
-			ms.L.RaiseError("malformed pattern (ends with '%%')")
+			ms.L.RaiseError("%s", "malformed pattern (ends with '%')")
 		}
 		return p + 1
 	case '[':
@@ -178,42 +254,80 @@ func patternClass(c int, cl byte) bool {
 	return !res
 }
 
-// matchBracketClass matches c against the set from p (its '[') to ec (its
-// ']').
-func (ms *matcher) matchBracketClass(c, p, ec int) bool {
-	pat := ms.pat
-	sig := true
-	if pat[p+1] == '^' {
-		sig = false
+// compileBracket is the set of the bracket class from p (its '[') to ec
+// (its ']'), as lstrlib.c's matchbracketclass reads it: a byte matches
+// when an item of the class holds it (a %-class, a range lo-hi, a byte),
+// or, after a '^', when none does. As there, a range may take the '%'
+// that classEnd read as an escape, and the '%' after it then escapes the
+// class's ']' (`[a-%%]` holds ']').
+func compileBracket(pat string, p, ec int) byteSet {
+	var set byteSet
+	negate := pat[p+1] == '^'
+	if negate {
 		p++
 	}
 	for p++; p < ec; p++ {
-		switch {
-		case pat[p] == '%':
+		switch c := pat[p]; {
+		case c == '%':
 			p++
-			if patternClass(c, pat[p]) {
-				return sig
-			}
+			set.addClass(pat[p])
 		case p+2 < ec && pat[p+1] == '-':
+			set.addRange(int(c), int(pat[p+2]))
 			p += 2
-			if int(pat[p-2]) <= c && c <= int(pat[p]) {
-				return sig
-			}
-		case int(pat[p]) == c:
-			return sig
+		default:
+			set.add(c)
 		}
 	}
-	return !sig
+	if negate {
+		for i := range set {
+			set[i] = ^set[i]
+		}
+	}
+	return set
 }
 
-func (ms *matcher) singleMatch(c, p, ep int) bool {
+// bracket reads the bracket class at p (its '['): where it ends, and its
+// set. It is compiled the first time the matching reaches it, which
+// charges a step for every bracketWork bytes of it, and looked up after:
+// a step reads no class anew, however long.
+func (ms *matcher) bracket(p int) (int, *byteSet) {
+	for i := range ms.nbracket {
+		if b := &ms.brackets[i]; b.at == p {
+			return b.end, &b.set
+		}
+	}
+	if b, ok := ms.more[p]; ok {
+		return b.end, &b.set
+	}
+	ep := ms.classEnd(p)
+	for range (ep - p) / bracketWork {
+		ms.step()
+	}
+	set := compileBracket(ms.pat, p, ep-1)
+	if ms.nbracket < inlineBrackets {
+		b := &ms.brackets[ms.nbracket]
+		ms.nbracket++
+		*b = bracket{at: p, end: ep, set: set}
+		return ep, &b.set
+	}
+	if ms.more == nil {
+		ms.more = map[int]*bracket{}
+	}
+	b := &bracket{at: p, end: ep, set: set}
+	ms.more[p] = b
+	return ep, &b.set
+}
+
+// singleMatch matches c against the single-character class at p (set:
+// its set, for a bracket class).
+func (ms *matcher) singleMatch(c, p int, set *byteSet) bool {
 	switch ms.pat[p] {
 	case '.':
 		return true
 	case '%':
 		return patternClass(c, ms.pat[p+1])
 	case '[':
-		return ms.matchBracketClass(c, p, ep-1)
+		return set.has(c)
 	}
 	return int(ms.pat[p]) == c
 }
@@ -264,9 +378,9 @@ func (ms *matcher) doMatch(s, p int) int {
 				case c == 'f':
 					p += 2
 					if p >= len(pat) || pat[p] != '[' {
-						ms.L.RaiseError("missing '[' after '%%f' in pattern")
+						ms.L.RaiseError("%s", "missing '[' after '%f' in pattern")
 					}
-					ep := ms.classEnd(p)
+					ep, set := ms.bracket(p)
 					prev, cur := 0, 0
 					if s > 0 {
 						prev = int(src[s-1])
@@ -274,7 +388,7 @@ func (ms *matcher) doMatch(s, p int) int {
 					if s < len(src) {
 						cur = int(src[s])
 					}
-					if ms.matchBracketClass(prev, p, ep-1) || !ms.matchBracketClass(cur, p, ep-1) {
+					if set.has(prev) || !set.has(cur) {
 						return -1
 					}
 					p = ep
@@ -289,8 +403,14 @@ func (ms *matcher) doMatch(s, p int) int {
 			}
 		}
 		// A single-character class, maybe with a repetition.
-		ep := ms.classEnd(p)
-		m := s < len(src) && ms.singleMatch(int(src[s]), p, ep)
+		var ep int
+		var set *byteSet // a bracket class's
+		if pat[p] == '[' {
+			ep, set = ms.bracket(p)
+		} else {
+			ep = ms.classEnd(p)
+		}
+		m := s < len(src) && ms.singleMatch(int(src[s]), p, set)
 		if ep < len(pat) {
 			switch pat[ep] {
 			case '?':
@@ -302,14 +422,14 @@ func (ms *matcher) doMatch(s, p int) int {
 				p = ep + 1
 				continue
 			case '*':
-				return ms.maxExpand(s, p, ep)
+				return ms.maxExpand(s, p, ep, set)
 			case '+':
 				if !m {
 					return -1
 				}
-				return ms.maxExpand(s+1, p, ep)
+				return ms.maxExpand(s+1, p, ep, set)
 			case '-':
-				return ms.minExpand(s, p, ep)
+				return ms.minExpand(s, p, ep, set)
 			}
 		}
 		if !m {
@@ -343,9 +463,9 @@ func (ms *matcher) matchBalance(s, p int) int {
 	return -1
 }
 
-func (ms *matcher) maxExpand(s, p, ep int) int {
+func (ms *matcher) maxExpand(s, p, ep int, set *byteSet) int {
 	i := 0
-	for s+i < len(ms.src) && ms.singleMatch(int(ms.src[s+i]), p, ep) {
+	for s+i < len(ms.src) && ms.singleMatch(int(ms.src[s+i]), p, set) {
 		ms.step()
 		i++
 	}
@@ -357,12 +477,12 @@ func (ms *matcher) maxExpand(s, p, ep int) int {
 	return -1
 }
 
-func (ms *matcher) minExpand(s, p, ep int) int {
+func (ms *matcher) minExpand(s, p, ep int, set *byteSet) int {
 	for {
 		if r := ms.match(s, ep+1); r != -1 {
 			return r
 		}
-		if s < len(ms.src) && ms.singleMatch(int(ms.src[s]), p, ep) {
+		if s < len(ms.src) && ms.singleMatch(int(ms.src[s]), p, set) {
 			s++
 		} else {
 			return -1

@@ -53,3 +53,42 @@ n = #table.concat(big, ",")`); err != nil {
 		t.Errorf("65536 elements joined in %s bytes, want 131071", got)
 	}
 }
+
+// TestLongClassCharged: issue 50's attack, a bracket class of 64000 bytes
+// found in 8000, costs its matching's steps and one instruction for every
+// 16 bytes of the class, once (it read the class at each step, 250 times
+// the time an instruction may take), and a budget stops it at its last
+// instruction with the budget's error.
+func TestLongClassCharged(t *testing.T) {
+	b := NewBudget()
+	L := New(Limits{CallStack: 200, Registry: 65536, MaxString: 1 << 20, MaxPattern: 1 << 17, MaxItems: 1 << 16}, b, &Log{})
+	run := func(n int64, code string) (int64, error) {
+		b.Start(n, "over budget", 1e12)
+		err := L.DoString(code)
+		used, _ := b.End(n)
+		return used, err
+	}
+	if _, err := run(1e7, `s = string.rep("a", 8000) long = "[" .. string.rep("b", 64000) .. "]" short = "[b]"`); err != nil {
+		t.Fatal(err)
+	}
+	short, err := run(1e7, `return string.find(s, short)`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	long, err := run(1e7, `return string.find(s, long)`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Each call's chunk is metered too (some 480 bytes), whose remainder
+	// below an instruction's 64 carries from call to call: one either way.
+	if d := long - short; d < 64002/16 || d > 64002/16+1 {
+		t.Errorf("the long class cost %d instructions, the short %d: want %d more", long, short, 64002/16)
+	}
+	if short < 8000 || short > 16100 {
+		t.Errorf("a find over 8000 bytes cost %d instructions, want one or two a byte", short)
+	}
+	used, err := run(5000, `return string.find(s, long)`)
+	if err == nil || !strings.Contains(err.Error(), "over budget") || used != 5000 {
+		t.Errorf("under a budget of 5000: %v after %d instructions, want the budget's error at 5000", err, used)
+	}
+}
