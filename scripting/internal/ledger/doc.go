@@ -81,8 +81,8 @@
 // t, goto L (back), recursion: calls F, G: the functions of its cycle the
 // function calls), with how many such loops the function has: no line
 // numbers. TestLoopLedger fails on a loop the ledger lacks, an entry whose
-// loop is gone, and an unclassified entry; it logs the uncharged ones
-// (failOnUncharged makes them fail it). After a change, run
+// loop is gone, an unclassified entry and an uncharged one (the leads it
+// found first are fixed: failOnUncharged). After a change, run
 //
 //	make loops    # go run ./scripting/internal/ledger/cmd/loops -write
 //

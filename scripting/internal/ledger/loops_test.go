@@ -15,11 +15,11 @@ import (
 )
 
 // failOnUnclassifiedLoops makes unclassified entries fail TestLoopLedger;
-// failOnUncharged makes the uncharged ones fail it (while false, the test
-// logs them: they are the leads issue 50 found, to fix).
+// failOnUncharged makes the uncharged ones fail it: the leads issue 50
+// found are fixed, so a loop a mod drives unpaid is a failure.
 const (
 	failOnUnclassifiedLoops = true
-	failOnUncharged         = false
+	failOnUncharged         = true
 )
 
 // TestLoopLedger holds the loop ledger exact: every loop and recursion of
