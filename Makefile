@@ -12,12 +12,14 @@ fixtures:
 	$(GO) run ./cmd/2048 test testdata mods
 
 # test: every test: formatting, vet, the Lua host (its hostile-mod suite
-# included) under the race detector, then every package: unit, property,
-# fixture and end-to-end tests.
+# included) under the race detector, the work count's bound (the build
+# tag workcount), then every package: unit, property, fixture and
+# end-to-end tests.
 test:
 	@unformatted="$$(gofmt -l .)"; if [ -n "$$unformatted" ]; then echo "gofmt would change: $$unformatted"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) test -race ./scripting
+	$(GO) test -tags workcount -run 'TestWork' ./scripting/costsearch
 	$(GO) test ./...
 
 build:
@@ -94,6 +96,8 @@ ledger:
 # loops: rebuild the loop ledger of the Lua VM, the sandbox and the host
 # (scripting/internal/ledger/loops.txt) from the code's for, range and
 # goto loops and its recursions, keeping every classification; new loops
-# come out unclassified (TestLoopLedger fails until they are classified).
+# come out unclassified (TestLoopLedger fails until they are classified);
+# and opens every loop a mod reaches with workcount.Step() where it lacks
+# it (the work count; TestLoopLedger fails while one does).
 loops:
 	$(GO) run ./scripting/internal/ledger/cmd/loops -write

@@ -15,6 +15,7 @@ import (
 	"github.com/mod2048/mod2048/scripting/internal/sandbox"
 
 	"github.com/mod2048/mod2048/engine"
+	"github.com/mod2048/mod2048/scripting/internal/workcount"
 )
 
 // apiFunctions lists the functions of the game table, for the LuaLS
@@ -46,6 +47,8 @@ func (m *modRun) installAPI() {
 	names := slices.Sorted(maps.Keys(m.mod.Values))
 	settings := L.CreateTable(0, len(names))
 	for _, name := range names {
+		workcount.Step()
+
 		settings.RawSetString(name, toLua(m.mod.Values[name]))
 	}
 	game.RawSetString("settings", settings)
@@ -117,9 +120,13 @@ type apiTemplate struct {
 var apiTemplates = sync.OnceValue(func() []apiTemplate {
 	tpls := make([]apiTemplate, mod.APIVersion)
 	for i := range tpls {
+		workcount.Step()
+
 		version := i + 1
 		features := &lua.LTable{Metatable: lua.LNil}
 		for _, f := range featureNames {
+			workcount.Step()
+
 			if slices.Contains(featuresV2, f) && version < 2 {
 				continue // not in the API a version-1 mod was written for
 			}
@@ -127,9 +134,13 @@ var apiTemplates = sync.OnceValue(func() []apiTemplate {
 		}
 		game := &lua.LTable{Metatable: lua.LNil}
 		for _, name := range []string{"api_version", "features", "mod_id", "ruleset", "settings"} {
+			workcount.Step()
+
 			game.RawSetString(name, lua.LFalse)
 		}
 		for _, name := range apiFunctions {
+			workcount.Step()
+
 			if slices.Contains(apiFunctionsV2, name) && version < 2 {
 				continue // not in the API a version-1 mod was written for
 			}
@@ -266,6 +277,8 @@ func (m *modRun) luaMarks(L *lua.LState) int {
 	}
 	n := 0
 	for _, mk := range s.Marks {
+		workcount.Step()
+
 		if want(mk) {
 			n++
 		}
@@ -306,6 +319,8 @@ func (m *modRun) luaNotify(L *lua.LState) int {
 	}
 	n := 0
 	for _, p := range m.host.pending {
+		workcount.Step()
+
 		if p.Mod == m.mod.ID() {
 			n++
 		}

@@ -1,6 +1,9 @@
 package scripting
 
-import "slices"
+import (
+	"github.com/mod2048/mod2048/scripting/internal/workcount"
+	"slices"
+)
 
 // The tables that cross between the host and a mod, key by key.
 // values_payloads.go, values_requests.go and api.go build and check these tables; the lists here say the same for the
@@ -94,6 +97,8 @@ func MarkKeys() []string { return slices.Clone(markKeys) }
 func cloneKeys(m map[string][]string) map[string][]string {
 	out := make(map[string][]string, len(m))
 	for k, v := range m {
+		workcount.Step()
+
 		out[k] = slices.Clone(v)
 	}
 	return out

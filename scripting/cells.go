@@ -4,6 +4,7 @@ import (
 	lua "github.com/mod2048/mod2048/scripting/internal/lua"
 
 	"github.com/mod2048/mod2048/engine"
+	"github.com/mod2048/mod2048/scripting/internal/workcount"
 )
 
 // game.cells{cell = PATTERN, marked = BOOL, hazard = NAME, without = NAME}
@@ -38,6 +39,8 @@ func (m *modRun) luaCells(L *lua.LState) int {
 	flags := m.cellFlags[:n]
 	clear(flags)
 	for k := range s.Marks {
+		workcount.Step()
+
 		mk := &s.Marks[k]
 		i := mk.Pos.Row*b.Width + mk.Pos.Col
 		if i < 0 || i >= n {
@@ -57,6 +60,8 @@ func (m *modRun) luaCells(L *lua.LState) int {
 	var lastAnswer cellMatch
 	haveLast := false
 	for i := range n {
+		workcount.Step()
+
 		if fl := flags[i]; fl&need != need || fl&^want != 0 {
 			continue
 		}

@@ -1,6 +1,7 @@
 package scripting
 
 import (
+	"github.com/mod2048/mod2048/scripting/internal/workcount"
 	"regexp"
 	"strings"
 )
@@ -50,6 +51,8 @@ func LuaCompletions() Completions {
 	class, alias := "", ""
 	seen := map[string]bool{}
 	for _, line := range strings.Split(string(luaAnnotations), "\n") {
+		workcount.Step()
+
 		line = strings.TrimRight(line, "\r")
 		switch {
 		case annClass.MatchString(line):

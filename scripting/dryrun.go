@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/mod2048/mod2048/engine"
+	"github.com/mod2048/mod2048/scripting/internal/workcount"
 )
 
 // HasRefusers reports whether any mod that g's state has not disabled
@@ -12,6 +13,8 @@ import (
 func (h *Host) HasRefusers(g *engine.Game) bool {
 	s := g.State()
 	for _, m := range h.mods {
+		workcount.Step()
+
 		if len(m.handlers[evBeforeMove]) > 0 && !s.HookDisabled(m.mod.ID()) {
 			return true
 		}
@@ -34,6 +37,8 @@ func (h *Host) Refused(g *engine.Game, d engine.Direction) *engine.Refusal {
 	}
 	h.beginAt(g.State(), true)
 	for _, m := range h.mods {
+		workcount.Step()
+
 		m.muted = false
 	}
 	h.quiet(true)

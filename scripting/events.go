@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/mod2048/mod2048/engine"
+	"github.com/mod2048/mod2048/scripting/internal/workcount"
 )
 
 // The events a mod can handle, by their Lua names.
@@ -34,6 +35,8 @@ const (
 
 func eventOf(name string) (event, bool) {
 	for i, n := range eventNames {
+		workcount.Step()
+
 		if n == name {
 			return event(i), true
 		}
@@ -109,10 +112,14 @@ func (h *Host) call(m *modRun, ev event, fn handler, arg value) (value, error) {
 // host reuse of its payload.
 func (h *Host) each(ev event, fn func(m *modRun, i int, fn handler, r reuse) error) error {
 	for _, m := range h.mods {
+		workcount.Step()
+
 		if m.disabled || m.muted {
 			continue
 		}
 		for i, handler := range m.handlers[ev] {
+			workcount.Step()
+
 			if err := fn(m, i, handler, m.reuse[ev][i]); err != nil {
 				return err
 			}
@@ -135,6 +142,8 @@ func (h *Host) each(ev event, fn func(m *modRun, i int, fn handler, r reuse) err
 func (h *Host) Move(g *engine.Game, d engine.Direction) (engine.Result, error) {
 	h.game = g
 	for _, m := range h.mods {
+		workcount.Step()
+
 		m.spent, m.muted = 0, false
 	}
 	// The turn's attempts (Move plays it again without a mod that fails)
@@ -147,11 +156,15 @@ func (h *Host) Move(g *engine.Game, d engine.Direction) (engine.Result, error) {
 	}
 	first := len(h.reports)
 	for _, f := range h.recorded {
+		workcount.Step()
+
 		if f.Kind == engine.FaultFailsafe {
 			h.fail(g.State(), &ModError{Report{Mod: f.Hook, Event: f.Event, Message: failsafeFault + ", as recorded", Failsafe: true}})
 		}
 	}
 	for {
+		workcount.Step()
+
 		h.begin(g)
 		h.pending = h.pending[:0]
 		res, err := g.Move(d)
@@ -174,6 +187,8 @@ func (h *Host) Move(g *engine.Game, d engine.Direction) (engine.Result, error) {
 		}
 		h.pending = h.pending[:0]
 		for i := first; i < len(h.reports); i++ {
+			workcount.Step()
+
 			h.reports[i].Disabled = h.reports[i].Disabled && turn
 		}
 		h.faults = h.faults[:0]
@@ -189,6 +204,8 @@ func (h *Host) Move(g *engine.Game, d engine.Direction) (engine.Result, error) {
 func (h *Host) Start(g *engine.Game) error {
 	h.game = g
 	for _, m := range h.mods {
+		workcount.Step()
+
 		m.spent, m.muted = 0, false
 	}
 	h.faults = h.faults[:0]
@@ -197,6 +214,8 @@ func (h *Host) Start(g *engine.Game) error {
 	}
 	first := len(h.reports)
 	for {
+		workcount.Step()
+
 		h.begin(g)
 		h.pending = h.pending[:0]
 		err := g.Start()
@@ -245,6 +264,8 @@ func (h *Host) begin(g *engine.Game) { h.beginAt(g.State(), false) }
 func (h *Host) beginAt(s *engine.State, dry bool) {
 	h.state = s
 	for _, m := range h.mods {
+		workcount.Step()
+
 		m.disabled = s.HookDisabled(m.mod.ID())
 		m.ready(s.Data[m.key], dry)
 	}
@@ -258,6 +279,8 @@ func dataKey(id string) string { return "mod:" + id }
 func (h *Host) BeforeMove(e *engine.MoveEvent) error {
 	h.state = e.State
 	for _, m := range h.mods {
+		workcount.Step()
+
 		m.spentBM = 0
 		if !h.inMove {
 			m.spent = 0
@@ -320,6 +343,8 @@ func (h *Host) OnSpawn(e *engine.SpawnEvent) error {
 // above, below, left or right.
 func nextToMark(s *engine.State, p engine.Pos, name string) bool {
 	for k := range s.Marks {
+		workcount.Step()
+
 		mk := &s.Marks[k]
 		if d := abs(mk.Pos.Row-p.Row) + abs(mk.Pos.Col-p.Col); d == 1 && mk.Name == name {
 			return true
@@ -341,10 +366,14 @@ func abs(n int) int {
 // cannot read them costs the game no tracking.
 func (h *Host) WantsMotions() bool {
 	for _, m := range h.mods {
+		workcount.Step()
+
 		if m.mod.Manifest.APIVersion < 2 {
 			continue
 		}
 		for _, reads := range m.reads[evTick] {
+			workcount.Step()
+
 			if reads&tickMotions != 0 {
 				return true
 			}
@@ -398,6 +427,8 @@ func (h *Host) finish(ev event, e *engine.TickEvent) error {
 	}
 	total := -1 // the bytes of the state's Data, worked out when needed
 	for _, m := range h.mods {
+		workcount.Step()
+
 		if m.disabled || m.muted || !m.ran {
 			continue
 		}
@@ -442,6 +473,8 @@ func (h *Host) finish(ev event, e *engine.TickEvent) error {
 func dataSize(data map[string]string) int {
 	n := 0
 	for k, v := range data {
+		workcount.Step()
+
 		n += len(k) + len(v)
 	}
 	return n

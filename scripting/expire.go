@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/mod2048/mod2048/engine"
+	"github.com/mod2048/mod2048/scripting/internal/workcount"
 )
 
 // expire runs the expire handlers (API version 2) of the turn's expired
@@ -15,6 +16,8 @@ func (h *Host) expire(e *engine.TickEvent) error {
 	return h.each(evExpire, func(m *modRun, i int, fn handler, r reuse) error {
 		prefix := m.mod.ID() + ":"
 		for _, mk := range e.Expired {
+			workcount.Step()
+
 			if !strings.HasPrefix(mk.Name, prefix) {
 				continue
 			}

@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/mod2048/mod2048/engine"
+	"github.com/mod2048/mod2048/scripting/internal/workcount"
 )
 
 // ForkHooks returns the hooks of a fork of the host's game (engine.Forker):
@@ -33,6 +34,8 @@ func (f forkHooks) BeforeMove(e *engine.MoveEvent) error {
 	h := f.h
 	h.beginAt(e.State, true)
 	for _, m := range h.mods {
+		workcount.Step()
+
 		m.muted = false
 		// A search draws its own chance: the mods' random streams come
 		// from the fork's random source (reseeded when it was made), never
@@ -70,6 +73,8 @@ func (f forkHooks) dry(err error) error {
 	h.state = nil
 	if me := (*ModError)(nil); errors.As(err, &me) {
 		for _, m := range h.mods {
+			workcount.Step()
+
 			if m.mod.ID() == me.Mod {
 				m.muted = true
 			}
@@ -83,6 +88,8 @@ func (f forkHooks) dry(err error) error {
 // that must leave no trace.
 func (h *Host) quiet(on bool) {
 	for _, m := range h.mods {
+		workcount.Step()
+
 		m.log.SetDiscard(on)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/mod2048/mod2048/scripting/internal/sandbox"
 
 	"github.com/mod2048/mod2048/engine"
+	"github.com/mod2048/mod2048/scripting/internal/workcount"
 )
 
 // The host's files, by concern (each with its tests, NAME_test.go). The
@@ -168,6 +169,8 @@ func (h *Host) rulesName() string {
 // Close ends the mods' Lua states.
 func (h *Host) Close() {
 	for _, m := range h.mods {
+		workcount.Step()
+
 		h.watchdog.Remove(m.budget)
 		m.L.Close()
 	}
@@ -190,6 +193,8 @@ func (m *modRun) result() value {
 func (h *Host) Mods() []*mod.Mod {
 	out := make([]*mod.Mod, len(h.mods))
 	for i, m := range h.mods {
+		workcount.Step()
+
 		out[i] = m.mod
 	}
 	return out
@@ -201,6 +206,8 @@ func (h *Host) Hazards() []Hazard { return append([]Hazard(nil), h.hazards...) }
 // Hazard returns the hazard of a mark's name.
 func (h *Host) Hazard(name string) (Hazard, bool) {
 	for _, hz := range h.hazards {
+		workcount.Step()
+
 		if hz.Name == name {
 			return hz, true
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/mod2048/mod2048/scripting/internal/sandbox"
 
 	"github.com/mod2048/mod2048/engine"
+	"github.com/mod2048/mod2048/scripting/internal/workcount"
 	"github.com/mod2048/mod2048/scripting/mod"
 )
 
@@ -25,9 +26,13 @@ func NewHost(mods []*mod.Mod, rules engine.Rules, opt engine.Options, limits Lim
 	h := &Host{limits: limits, rules: rules, opt: opt, watchdog: sandbox.TheWatchdog(), callReason: callReason(limits), turnReason: turnReason(limits), heldReason: heldReason(limits),
 		beforeMoveReason: beforeMoveReason(limits), dryTurnReason: dryTurnReason(limits), gameReason: gameReason(limits), builtReason: builtReason(limits)}
 	for _, o := range options {
+		workcount.Step()
+
 		o(h)
 	}
 	for _, md := range ordered {
+		workcount.Step()
+
 		if err := h.load(md); err != nil {
 			h.Close()
 			return nil, err
@@ -84,7 +89,11 @@ func (h *Host) load(md *mod.Mod) error {
 		}
 	}
 	for ev, fns := range m.handlers {
+		workcount.Step()
+
 		for _, fn := range fns {
+			workcount.Step()
+
 			u := handlerPayloadUse(fn, ev)
 			m.reuse[ev] = append(m.reuse[ev], u.reuse)
 			m.reads[ev] = append(m.reads[ev], u.reads)
@@ -176,6 +185,8 @@ func handlerPayloadUse(fn *lua.LFunction, ev int) payloadUse {
 			// can be read, and the host sets only those.
 			u.reads = 0
 			for j, key := range payloadKeys[eventNames[ev]] {
+				workcount.Step()
+
 				if payloadReads(fn.Proto, key) {
 					u.reads |= 1 << j
 				}

@@ -6,6 +6,7 @@ import (
 
 	lua "github.com/mod2048/mod2048/scripting/internal/lua"
 	"github.com/mod2048/mod2048/scripting/internal/sandbox"
+	"github.com/mod2048/mod2048/scripting/internal/workcount"
 )
 
 // A mod's memory budget (Limits.MaxMemory) bounds what its Lua state holds
@@ -60,6 +61,8 @@ func (h *Host) callCap() (int64, string) {
 func (h *Host) heldByAll(built bool) int64 {
 	var n int64
 	for _, m := range h.mods {
+		workcount.Step()
+
 		n += m.held.bytes
 		if built {
 			n += m.held.built + m.held.since*unmeteredBytes
@@ -90,6 +93,8 @@ func (h *Host) gameCap() int64 {
 	room := h.limits.MaxGameMemory - h.heldByAll(true)
 	if room < minCallBuild {
 		for _, m := range h.mods {
+			workcount.Step()
+
 			if m.held.since > 0 || m.held.built > 0 {
 				m.held.bytes, m.held.since, m.held.built = m.measureCharged(), 0, 0
 			}
@@ -151,19 +156,29 @@ func (m *modRun) measure() int64 {
 	roots := make([]lua.LValue, 0, 8+len(m.modules))
 	roots = append(roots, m.L.G.Global, m.L.Get(lua.RegistryIndex), m.L.GetMetaField(lua.LString(""), "__index"))
 	for _, fns := range m.handlers {
+		workcount.Step()
+
 		for _, fn := range fns {
+			workcount.Step()
+
 			roots = append(roots, fn)
 		}
 	}
 	for _, v := range m.modules {
+		workcount.Step()
+
 		roots = append(roots, v)
 	}
 	for _, f := range m.filters {
+		workcount.Step()
+
 		if f.spec != nil {
 			roots = append(roots, f.spec)
 		}
 	}
 	for _, k := range m.kept.list {
+		workcount.Step()
+
 		roots = append(roots, k.t)
 	}
 	return sandbox.Of(m.L).Weigh(roots...)
@@ -201,6 +216,8 @@ func memoryLimit(l Limits) int64 {
 // heap (costsearch). It changes nothing the budgets keep.
 func (h *Host) Weighed(id string) int64 {
 	for _, m := range h.mods {
+		workcount.Step()
+
 		if m.mod.ID() == id {
 			return m.measure()
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mod2048/mod2048/engine"
+	"github.com/mod2048/mod2048/scripting/internal/workcount"
 )
 
 // Report is a mod's error: which mod, in which event, where in its Lua
@@ -136,6 +137,8 @@ func (h *Host) TakeReports() []Report {
 // Limits.MaxLog bytes.
 func (h *Host) Log(id string) []string {
 	for _, m := range h.mods {
+		workcount.Step()
+
 		if m.mod.ID() == id {
 			return m.log.Lines()
 		}
@@ -152,6 +155,8 @@ func (h *Host) turnFaults() []engine.Fault {
 	}
 	at := func(f engine.Fault) int {
 		for i, r := range h.recorded {
+			workcount.Step()
+
 			if r.Hook == f.Hook && r.Event == f.Event && r.Kind == f.Kind {
 				return i
 			}
@@ -172,6 +177,8 @@ const failsafeFault = "stopped by a failsafe (the wall clock or the memory watch
 // failure, and a disable when it makes FailLimit turns in a row.
 func (h *Host) fail(s *engine.State, me *ModError) {
 	for _, m := range h.mods {
+		workcount.Step()
+
 		if m.mod.ID() != me.Mod || m.muted {
 			continue
 		}

@@ -37,6 +37,7 @@ import (
 	lua "github.com/mod2048/mod2048/scripting/internal/lua"
 	"github.com/mod2048/mod2048/scripting/internal/lua/parse"
 	"github.com/mod2048/mod2048/scripting/internal/sandbox"
+	"github.com/mod2048/mod2048/scripting/internal/workcount"
 )
 
 // value is a Lua value, as the rest of the host holds it without looking
@@ -112,6 +113,8 @@ func (m *modRun) report(ev string, err error, stopped sandbox.Stop) *ModError {
 
 func firstTraceLine(tb string) string {
 	for _, line := range strings.Split(tb, "\n") {
+		workcount.Step()
+
 		line = strings.TrimSpace(line)
 		if luaWhere.MatchString(line) {
 			return line

@@ -8,6 +8,7 @@ import (
 	lua "github.com/mod2048/mod2048/scripting/internal/lua"
 
 	"github.com/mod2048/mod2048/engine"
+	"github.com/mod2048/mod2048/scripting/internal/workcount"
 )
 
 // payload returns the table of an event's payload for the i-th handler of
@@ -96,6 +97,8 @@ func (h *Host) afterMergePayload(m *modRun, i int, r reuse, e *engine.MergeEvent
 		}
 	}
 	for i := 0; i < 2 && (f.wants(2) || f.wants(3)); i++ {
+		workcount.Step()
+
 		var p fields
 		if r == reuseNested {
 			p = m.points[i].fields(L, 2)
@@ -183,6 +186,8 @@ func motionTables(L *lua.LState, mo *engine.Motions) (moves, merged *lua.LTable)
 	}
 	moves = L.CreateTable(len(mo.Moves), 0)
 	for _, mv := range mo.Moves {
+		workcount.Step()
+
 		t := L.CreateTable(0, 2)
 		t.RawSetString("from", pos(mv.From))
 		t.RawSetString("to", pos(mv.To))
@@ -190,6 +195,8 @@ func motionTables(L *lua.LState, mo *engine.Motions) (moves, merged *lua.LTable)
 	}
 	merged = L.CreateTable(len(mo.Merged), 0)
 	for _, mg := range mo.Merged {
+		workcount.Step()
+
 		t := L.CreateTable(0, 2)
 		t.RawSetString("into", pos(mg.Into))
 		from := L.CreateTable(2, 0)
@@ -222,6 +229,8 @@ func (h *Host) marksTable(L *lua.LState, marks []engine.Mark, n int, want func(e
 	// Sized tables: gopher-lua's NewTable reserves 32 slots and a map of 32.
 	out := L.CreateTable(n, 0)
 	for _, mk := range marks {
+		workcount.Step()
+
 		if !want(mk) {
 			continue
 		}
@@ -241,6 +250,8 @@ func (h *Host) marksTable(L *lua.LState, marks []engine.Mark, n int, want func(e
 func numberList(L *lua.LState, ns []int) *lua.LTable {
 	t := L.CreateTable(len(ns), 0)
 	for _, i := range ns {
+		workcount.Step()
+
 		t.Append(number(i))
 	}
 	return t

@@ -17,6 +17,7 @@ import (
 	lua "github.com/mod2048/mod2048/scripting/internal/lua"
 
 	"github.com/mod2048/mod2048/engine"
+	"github.com/mod2048/mod2048/scripting/internal/workcount"
 )
 
 // tickRequests checks a tick or start handler's set, mark and unmark lists
@@ -37,6 +38,8 @@ func (m *modRun) tickRequests(ev string, req *lua.LTable, e *engine.TickEvent) e
 			return m.invalid(ev, "%s: %d entries, more than a turn may ask for", key, n)
 		}
 		for i := 1; i <= n; i++ {
+			workcount.Step()
+
 			item, ok := t.RawGetInt(i).(*lua.LTable)
 			if !ok {
 				return m.invalid(ev, "%s[%d]: want a table, got %s", key, i, describe(t.RawGetInt(i)))
@@ -61,6 +64,8 @@ func (m *modRun) tickRequests(ev string, req *lua.LTable, e *engine.TickEvent) e
 		return err
 	}
 	for _, key := range []string{"mark", "unmark"} {
+		workcount.Step()
+
 		remove := key == "unmark"
 		if err := list(key, func(i int, item *lua.LTable) error {
 			allowed := tickEntries[key]
@@ -277,6 +282,8 @@ func (m *modRun) keys(t *lua.LTable, ev, what string, allowed ...string) error {
 // mod was charged).
 func badKey(t *lua.LTable, allowed []string) lua.LValue {
 	for k, _ := t.Next(lua.LNil); k != lua.LNil; k, _ = t.Next(k) {
+		workcount.Step()
+
 		if s, ok := k.(lua.LString); !ok || !slices.Contains(allowed, string(s)) {
 			return k
 		}
@@ -372,6 +379,8 @@ func (m *modRun) eventFilter(L *lua.LState, ev event, name string) handlerFilter
 		L.RaiseError("game.on: the filter: want a table {%s = ...}, got %s", key, describe(L.Get(3)))
 	}
 	for k, _ := spec.Next(lua.LNil); k != lua.LNil; k, _ = spec.Next(k) {
+		workcount.Step()
+
 		if k != lua.LString(key) {
 			L.RaiseError("game.on: the filter: unknown key %s (allowed: %s)", describe(k), key)
 		}
@@ -500,14 +509,20 @@ type cellsFilter struct {
 func (m *modRun) cellsFilter(L *lua.LState, spec *lua.LTable) *cellsFilter {
 	var raw [4]lua.LValue
 	for i, k := range cellsKeys {
+		workcount.Step()
+
 		raw[i] = spec.RawGetString(k)
 	}
 	for i := range m.filters {
+		workcount.Step()
+
 		if f := &m.filters[i]; f.spec == spec && f.raw == raw {
 			return f
 		}
 	}
 	for k, _ := spec.Next(lua.LNil); k != lua.LNil; k, _ = spec.Next(k) {
+		workcount.Step()
+
 		if s, ok := k.(lua.LString); !ok || !slices.Contains(cellsKeys, string(s)) {
 			L.RaiseError("game.cells: unknown key %s (allowed: cell, marked, hazard, without)", describe(k))
 		}
@@ -524,6 +539,8 @@ func (m *modRun) cellsFilter(L *lua.LState, spec *lua.LTable) *cellsFilter {
 		L.RaiseError("game.cells: marked: want true or false, got %s", describe(f.marked))
 	}
 	for i, name := range []*string{&f.with, &f.without} {
+		workcount.Step()
+
 		if v := raw[2+i]; v != lua.LNil {
 			hz, err := m.ownHazard(v)
 			if err != nil {

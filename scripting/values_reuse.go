@@ -13,6 +13,7 @@ import (
 	lua "github.com/mod2048/mod2048/scripting/internal/lua"
 
 	"github.com/mod2048/mod2048/engine"
+	"github.com/mod2048/mod2048/scripting/internal/workcount"
 )
 
 // What the host may reuse from one handler call to the next, proved from
@@ -48,6 +49,8 @@ func payloadReuse(p *lua.FunctionProto, scalars []string) reuse {
 	}
 	out := reuseNested
 	for _, inst := range p.Code {
+		workcount.Step()
+
 		op := int(inst >> 26)
 		a := int(inst>>18) & 0xff
 		b := int(inst & 0x1ff)
@@ -112,6 +115,8 @@ func payloadReuse(p *lua.FunctionProto, scalars []string) reuse {
 // reach, and the host need not make it (a tick's moves and merged).
 func payloadReads(p *lua.FunctionProto, name string) bool {
 	for _, inst := range p.Code {
+		workcount.Step()
+
 		op := int(inst >> 26)
 		b := int(inst & 0x1ff)
 		c := int(inst>>9) & 0x1ff
@@ -145,12 +150,18 @@ func constantIn(p *lua.FunctionProto, x int, names []string) bool {
 // getfenv, debug or package. It looks at constants only, whatever uses
 // them, so it errs on the side of "it does".
 func mentionsStorage(p *lua.FunctionProto) bool {
+	workcount.Step()
+
 	for _, k := range p.Constants {
+		workcount.Step()
+
 		if s, ok := k.(lua.LString); ok && (s == "storage" || s == "_G") {
 			return true
 		}
 	}
 	for _, child := range p.FunctionPrototypes {
+		workcount.Step()
+
 		if mentionsStorage(child) {
 			return true
 		}
@@ -163,12 +174,16 @@ func mentionsStorage(p *lua.FunctionProto) bool {
 var (
 	smallNumbers = func() (out [1024]lua.LValue) {
 		for i := range out {
+			workcount.Step()
+
 			out[i] = lua.LNumber(i)
 		}
 		return out
 	}()
 	dirNames = func() (out [4]lua.LValue) {
 		for _, d := range engine.Directions {
+			workcount.Step()
+
 			out[d] = lua.LString(strings.ToLower(d.String()))
 		}
 		return out

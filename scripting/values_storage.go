@@ -18,6 +18,7 @@ import (
 	lua "github.com/mod2048/mod2048/scripting/internal/lua"
 
 	"github.com/mod2048/mod2048/engine"
+	"github.com/mod2048/mod2048/scripting/internal/workcount"
 )
 
 // MaxStorage bounds a mod's storage, encoded.
@@ -205,6 +206,8 @@ const (
 
 func (k *keptTables) find(rec string) *keptTable {
 	for i := len(k.list) - 1; i >= 0; i-- {
+		workcount.Step()
+
 		if k.list[i].rec == rec {
 			if i != len(k.list)-1 {
 				e := k.list[i]
@@ -223,6 +226,8 @@ func (k *keptTables) add(rec string, t *lua.LTable, rng engine.RNG) {
 	}
 	k.take(rec)
 	for len(k.list) > 0 && (len(k.list) >= maxKept || k.bytes+len(rec) > maxKeptBytes) {
+		workcount.Step()
+
 		k.bytes -= len(k.list[0].rec)
 		k.list[0] = keptTable{}
 		k.list = k.list[1:]
@@ -234,6 +239,8 @@ func (k *keptTables) add(rec string, t *lua.LTable, rng engine.RNG) {
 // take drops rec's table from the kept ones: the game's move plays it.
 func (k *keptTables) take(rec string) {
 	for i := range k.list {
+		workcount.Step()
+
 		if k.list[i].rec == rec {
 			k.bytes -= len(rec)
 			k.list = append(k.list[:i], k.list[i+1:]...)
@@ -245,8 +252,12 @@ func (k *keptTables) take(rec string) {
 // copyTable copies a tidy storage table (save), keys in its order, so the
 // copy is laid out as the table is.
 func copyTable(L *lua.LState, t *lua.LTable) *lua.LTable {
+	workcount.Step()
+
 	out := L.CreateTable(t.MaxN(), 0)
 	for k, v := t.Next(lua.LNil); k != lua.LNil; k, v = t.Next(k) {
+		workcount.Step()
+
 		if sub, ok := v.(*lua.LTable); ok {
 			v = copyTable(L, sub)
 		}
@@ -291,16 +302,22 @@ func (e *encoder) reset(L *lua.LState) {
 // same bytes. It returns the table tidied (save) when t is not tidy, nil
 // when t is.
 func (e *encoder) table(t *lua.LTable, depth int) (*lua.LTable, error) {
+	workcount.Step()
+
 	if depth > 16 {
 		return nil, errors.New("tables nested more than 16 deep (or a table holds itself)")
 	}
 	for len(e.pairs) <= depth {
+		workcount.Step()
+
 		e.pairs = append(e.pairs, nil)
 	}
 	pairs := e.pairs[depth][:0]
 	inOrder, hashed, numbers := true, 0, false
 	var list listShape
 	for k, v := t.Next(lua.LNil); k != lua.LNil; k, v = t.Next(k) {
+		workcount.Step()
+
 		e.size++
 		if e.size > 100_000 {
 			return nil, errors.New("more than 100000 entries")
@@ -361,6 +378,8 @@ func (e *encoder) table(t *lua.LTable, depth int) (*lua.LTable, error) {
 	// What loading will make of the list: its keys set in this order.
 	var loaded listShape
 	for _, p := range pairs {
+		workcount.Step()
+
 		if p.isNum {
 			loaded.add(p.num)
 		}
@@ -370,6 +389,8 @@ func (e *encoder) table(t *lua.LTable, depth int) (*lua.LTable, error) {
 	}
 	e.buf = append(e.buf, '[')
 	for i := range pairs {
+		workcount.Step()
+
 		p := &e.pairs[depth][i]
 		if i > 0 {
 			e.buf = append(e.buf, ',')
@@ -405,6 +426,8 @@ func (e *encoder) table(t *lua.LTable, depth int) (*lua.LTable, error) {
 	pairs = e.pairs[depth]
 	out := e.L.CreateTable(t.MaxN(), hashed)
 	for _, p := range pairs {
+		workcount.Step()
+
 		out.RawSet(p.k, p.v)
 	}
 	return out, nil
@@ -420,6 +443,8 @@ const keptPairs = 1024
 // some 7 MB of pairs, and the values they named, that no weighing saw).
 func (e *encoder) release() {
 	for i, p := range e.pairs {
+		workcount.Step()
+
 		if cap(p) > keptPairs {
 			e.pairs[i] = nil
 			continue
@@ -495,6 +520,8 @@ func appendNumber(buf []byte, f float64) []byte {
 
 // value writes one value; a table it returns replaces an untidy one.
 func (e *encoder) value(v lua.LValue, depth int) (*lua.LTable, error) {
+	workcount.Step()
+
 	switch v := v.(type) {
 	case lua.LBool:
 		e.buf = strconv.AppendBool(e.buf, bool(v))
@@ -541,6 +568,8 @@ func laidOut(t *lua.LTable, hashed int) bool {
 // strings are bytes).
 func appendString(buf []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
+		workcount.Step()
+
 		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
 			return append(buf, encodeString(s)...)
 		}
@@ -580,6 +609,8 @@ func decodeString(data json.RawMessage) (string, bool) {
 
 // decodeTable reads what encodeTable wrote.
 func decodeTable(L *lua.LState, data []byte, depth int) (*lua.LTable, error) {
+	workcount.Step()
+
 	if depth > 17 {
 		return nil, errors.New("too deep")
 	}
@@ -592,6 +623,8 @@ func decodeTable(L *lua.LState, data []byte, depth int) (*lua.LTable, error) {
 	keys := make([]lua.LValue, len(pairs))
 	var list listShape
 	for i, p := range pairs {
+		workcount.Step()
+
 		var f float64
 		if s, ok := decodeString(p[0]); ok {
 			keys[i] = lua.LString(s)
@@ -607,6 +640,8 @@ func decodeTable(L *lua.LState, data []byte, depth int) (*lua.LTable, error) {
 	}
 	t := L.NewTable()
 	for i, p := range pairs {
+		workcount.Step()
+
 		v, err := decodeValue(L, p[1], depth)
 		if err != nil {
 			return nil, err
@@ -617,6 +652,8 @@ func decodeTable(L *lua.LState, data []byte, depth int) (*lua.LTable, error) {
 }
 
 func decodeValue(L *lua.LState, data json.RawMessage, depth int) (lua.LValue, error) {
+	workcount.Step()
+
 	var b bool
 	var f float64
 	var obj struct {

@@ -10,6 +10,7 @@ import (
 	"github.com/mod2048/mod2048/engine"
 	"github.com/mod2048/mod2048/scripting"
 	"github.com/mod2048/mod2048/scripting/internal/sandbox"
+	"github.com/mod2048/mod2048/scripting/internal/workcount"
 	"github.com/mod2048/mod2048/scripting/mod"
 )
 
@@ -50,6 +51,9 @@ type Result struct {
 	// count.
 	Instructions int64
 	Time         time.Duration
+	// Work is the loop iterations of the turns (package workcount), in a
+	// build with the tag workcount; 0 in others.
+	Work int64
 	// Held is what the process's live heap grew by from before the host
 	// was made to after the turns, the host and its game alive; Weighed
 	// what the host's memory budget weighs of the mod's values
@@ -113,6 +117,7 @@ func NewRunner(limits scripting.Limits, turns int) (*Runner, error) {
 // played is what play measured.
 type played struct {
 	instructions  int64
+	work          int64
 	time, minTurn time.Duration
 	held, weighed int64
 	leaked        int64
@@ -128,6 +133,7 @@ func (r *Runner) Run(src string) Result {
 	t := p.time - time.Duration(r.Turns)*r.baseTurn
 	return Result{
 		Instructions: p.instructions,
+		Work:         p.work,
 		Time:         max(t, 0),
 		Held:         p.held - r.baseHeld,
 		Weighed:      p.weighed - r.baseWeighed,
@@ -186,6 +192,7 @@ func (r *Runner) playHeld(src string, p *played) (uint64, error) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	seen := map[string]bool{}
+	work := workcount.Count()
 	dirs := [4]engine.Direction{engine.Left, engine.Up, engine.Right, engine.Down}
 	for i := range r.Turns {
 		d, ok := engine.Direction(0), false
@@ -214,6 +221,7 @@ func (r *Runner) playHeld(src string, p *played) (uint64, error) {
 		}
 	}
 	p.instructions = h.Instructions()
+	p.work = workcount.Count() - work
 	p.weighed = h.Weighed(modID)
 	idleWatchdog()
 	// Settled, as the heap before: the values the mod dropped during its

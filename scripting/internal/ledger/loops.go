@@ -49,6 +49,17 @@ type Loop struct {
 	Desc  string // for i := 0; i < n; i++ / for k, v := range t / goto L (back) / recursion: calls F, G
 	Count int
 	Where []string // file:line of each (not part of the key)
+	// Uncounted are the places of those whose body does not open with
+	// workcount.Step(): a loop's body, a recursive function's.
+	Uncounted []Spot
+}
+
+// Spot is a body that does not open with workcount.Step(): its file, and the
+// byte just after its opening brace, where the call goes.
+type Spot struct {
+	Path   string
+	Offset int
+	Line   int
 }
 
 // Key identifies a loop kind in the ledger: no line numbers.
@@ -189,11 +200,16 @@ func packageLoops(fset *token.FileSet, imp types.Importer, path, dir string, nam
 	type key struct{ file, fn, desc string }
 	count := map[key]int{}
 	where := map[key][]string{}
-	add := func(file, fn, desc string, pos token.Pos) {
+	uncounted := map[key][]Spot{}
+	add := func(file, fn, desc string, pos token.Pos, body *ast.BlockStmt) {
 		k := key{file, fn, desc}
 		count[k]++
 		p := fset.PositionFor(pos, false)
 		where[k] = append(where[k], filepath.Base(p.Filename)+":"+fmt.Sprint(p.Line))
+		if body != nil && !Counted(body) {
+			b := fset.PositionFor(body.Lbrace, false)
+			uncounted[k] = append(uncounted[k], Spot{Path: b.Filename, Offset: b.Offset + 1, Line: b.Line})
+		}
 	}
 
 	// The call graph: a declared function's node, and the package's
@@ -201,6 +217,7 @@ func packageLoops(fset *token.FileSet, imp types.Importer, path, dir string, nam
 	type node struct {
 		name, file string
 		pos        token.Pos
+		body       *ast.BlockStmt
 		calls      []*types.Func
 	}
 	nodes := map[*types.Func]*node{}
@@ -212,13 +229,13 @@ func packageLoops(fset *token.FileSet, imp types.Importer, path, dir string, nam
 			ast.Inspect(d, func(n ast.Node) bool {
 				switch n := n.(type) {
 				case *ast.ForStmt:
-					add(file, name, forHeader(fset, n), n.Pos())
+					add(file, name, forHeader(fset, n), n.Pos(), n.Body)
 				case *ast.RangeStmt:
-					add(file, name, rangeHeader(fset, n), n.Pos())
+					add(file, name, rangeHeader(fset, n), n.Pos(), n.Body)
 				}
 				return true
 			})
-			backGotos(d, func(label string, pos token.Pos) { add(file, name, "goto "+label+" (back)", pos) })
+			backGotos(d, func(label string, pos token.Pos) { add(file, name, "goto "+label+" (back)", pos, nil) })
 			fd, ok := d.(*ast.FuncDecl)
 			if !ok || fd.Body == nil {
 				continue
@@ -227,7 +244,7 @@ func packageLoops(fset *token.FileSet, imp types.Importer, path, dir string, nam
 			if fn == nil {
 				continue
 			}
-			nd := &node{name: name, file: file, pos: fd.Pos()}
+			nd := &node{name: name, file: file, pos: fd.Pos(), body: fd.Body}
 			seen := map[*types.Func]bool{}
 			ast.Inspect(fd.Body, func(n ast.Node) bool {
 				id, ok := n.(*ast.Ident)
@@ -307,13 +324,13 @@ func packageLoops(fset *token.FileSet, imp types.Importer, path, dir string, nam
 		}
 		if len(in) > 0 {
 			slices.Sort(in)
-			add(nd.file, nd.name, "recursion: calls "+strings.Join(in, ", "), nd.pos)
+			add(nd.file, nd.name, "recursion: calls "+strings.Join(in, ", "), nd.pos, nd.body)
 		}
 	}
 
 	loops := make([]Loop, 0, len(count))
 	for k, n := range count {
-		loops = append(loops, Loop{Pkg: pkg, File: k.file, Func: k.fn, Desc: k.desc, Count: n, Where: where[k]})
+		loops = append(loops, Loop{Pkg: pkg, File: k.file, Func: k.fn, Desc: k.desc, Count: n, Where: where[k], Uncounted: uncounted[k]})
 	}
 	return loops, nil
 }

@@ -24,7 +24,8 @@ const (
 
 // TestLoopLedger holds the loop ledger exact: every loop and recursion of
 // the Lua VM, the sandbox and the host is in it, classified, nothing else
-// is, and every test a classification cites exists.
+// is, every test a classification cites exists, and every loop a mod
+// reaches opens with workcount.Step() (the deterministic work count).
 func TestLoopLedger(t *testing.T) {
 	gotool, err := GoTool()
 	if err != nil {
@@ -65,6 +66,9 @@ func TestLoopLedger(t *testing.T) {
 		} else {
 			t.Logf(msg, len(r.Unmetered), r.UnmeteredString())
 		}
+	}
+	if u := Uncounted(entries, loops); len(u) > 0 {
+		t.Errorf("%d loop kinds do not open with workcount.Step() (make loops puts it in):\n\t%s", len(u), strings.Join(u, "\n\t"))
 	}
 	tests, err := TestNames(root)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mod2048/mod2048/scripting/internal/lua/parse" // [mod2048] this copy's path
+	"github.com/mod2048/mod2048/scripting/internal/workcount" // [mod2048] the work count (PATCHES.md, 19)
 )
 
 const MultRet = -1
@@ -264,6 +265,8 @@ func (cs *autoGrowingCallFrameStack) IsFull() bool {
 
 func (cs *autoGrowingCallFrameStack) Clear() {
 	for i := segIdx(1); i <= cs.segIdx; i++ {
+		workcount.Step()
+
 		freeCallFrameStackSegment(cs.segments[i])
 		cs.segments[i] = nil
 	}
@@ -273,6 +276,8 @@ func (cs *autoGrowingCallFrameStack) Clear() {
 
 func (cs *autoGrowingCallFrameStack) FreeAll() {
 	for i := segIdx(0); i <= cs.segIdx; i++ {
+		workcount.Step()
+
 		freeCallFrameStackSegment(cs.segments[i])
 		cs.segments[i] = nil
 	}
@@ -309,6 +314,8 @@ func (cs *autoGrowingCallFrameStack) SetSp(sp int) {
 	desiredSegIdx := segIdx(sp / FramesPerSegment)
 	desiredFramesInLastSeg := uint8(sp % FramesPerSegment)
 	for {
+		workcount.Step()
+
 		if cs.segIdx <= desiredSegIdx {
 			break
 		}
@@ -409,6 +416,8 @@ func (rg *registry) SetTop(topi int) { // +inline-start
 	oldtopi := rg.top
 	rg.top = topi
 	for i := oldtopi; i < rg.top; i++ {
+		workcount.Step()
+
 		rg.array[i] = LNil
 	}
 	// values beyond top don't need to be valid LValues, so setting them to nil is fine
@@ -416,6 +425,8 @@ func (rg *registry) SetTop(topi int) { // +inline-start
 	if rg.top < oldtopi {
 		nilRange := rg.array[rg.top:oldtopi]
 		for i := range nilRange {
+			workcount.Step()
+
 			nilRange[i] = nil
 		}
 	}
@@ -462,6 +473,8 @@ func (rg *registry) CopyRange(regv, start, limit, n int) { // +inline-start
 		limit = rg.top
 	}
 	for i := 0; i < n; i++ {
+		workcount.Step()
+
 		srcIdx := start + i
 		if srcIdx >= limit || srcIdx < 0 {
 			rg.array[regv+i] = LNil
@@ -477,6 +490,8 @@ func (rg *registry) CopyRange(regv, start, limit, n int) { // +inline-start
 	if rg.top < oldtop {
 		nilRange := rg.array[rg.top:oldtop]
 		for i := range nilRange {
+			workcount.Step()
+
 			nilRange[i] = nil
 		}
 	}
@@ -487,6 +502,8 @@ func (rg *registry) FillNil(regm, n int) { // +inline-start
 	newSize := regm + n
 	// +inline-call rg.checkSize newSize
 	for i := 0; i < n; i++ {
+		workcount.Step()
+
 		rg.array[regm+i] = LNil
 	}
 	// values beyond top don't need to be valid LValues, so setting them to nil is fine
@@ -496,6 +513,8 @@ func (rg *registry) FillNil(regm, n int) { // +inline-start
 	if rg.top < oldtop {
 		nilRange := rg.array[rg.top:oldtop]
 		for i := range nilRange {
+			workcount.Step()
+
 			nilRange[i] = nil
 		}
 	}
@@ -509,6 +528,8 @@ func (rg *registry) Insert(value LValue, reg int) {
 	}
 	top--
 	for ; top >= reg; top-- {
+		workcount.Step()
+
 		// FIXME consider using copy() here if Insert() is called enough
 		// +inline-call rg.Set top+1 rg.Get(top)
 	}
@@ -635,6 +656,8 @@ func (ls *LState) printCallStack() {
 
 func (ls *LState) closeAllUpvalues() { // +inline-start
 	for cf := ls.currentFrame; cf != nil; cf = cf.Parent {
+		workcount.Step()
+
 		if !cf.Fn.IsG {
 			ls.closeUpvalues(cf.LocalBase)
 		}
@@ -708,6 +731,8 @@ func (ls *LState) where(level int, skipg bool) string {
 func (ls *LState) stackTrace(level int) string {
 	n := 1 // the lines: a frame's, one for each of its tail calls, and [G]'s
 	for cf := ls.currentFrame; cf != nil; cf = cf.Parent {
+		workcount.Step()
+
 		n++
 		if !cf.Fn.IsG {
 			n += cf.TailCall
@@ -734,6 +759,8 @@ func (ls *LState) stackTrace(level int) string {
 	}
 	i := 0
 	for cf := ls.currentFrame; cf != nil; cf = cf.Parent {
+		workcount.Step()
+
 		if kept(i) == i {
 			add(fmt.Sprintf("\t%v in %v", ls.whereFrame(cf), ls.formattedFrameFuncName(cf)))
 		}
@@ -741,6 +768,8 @@ func (ls *LState) stackTrace(level int) string {
 		if !cf.Fn.IsG && cf.TailCall > 0 {
 			end := i + cf.TailCall
 			for j := kept(i); j < end; j = kept(j + 1) {
+				workcount.Step()
+
 				add("\t(tailcall): ?")
 			}
 			i = end
@@ -875,6 +904,8 @@ func (ls *LState) closeUpvalues(idx int) { // +inline-start
 	// no other (upstream walked every open upvalue of the call stack, at
 	// every return).
 	for ls.uvcache != nil && ls.uvcache.index >= idx {
+		workcount.Step()
+
 		uv := ls.uvcache
 		ls.uvcache, uv.next = uv.next, nil
 		uv.Close()
@@ -888,6 +919,8 @@ func (ls *LState) findUpvalue(idx int) *Upvalue {
 	var prev *Upvalue
 	next := ls.uvcache
 	for ; next != nil && next.index > idx; next = next.next {
+		workcount.Step()
+
 		prev = next
 	}
 	if next != nil && next.index == idx {
@@ -975,6 +1008,8 @@ func (ls *LState) initCallFrame(cf *callFrame) { // +inline-start
 			newSize := cf.LocalBase + np
 			// +inline-call ls.reg.checkSize newSize
 			for i := nargs; i < np; i++ {
+				workcount.Step()
+
 				ls.reg.array[cf.LocalBase+i] = LNil
 			}
 			nargs = np
@@ -988,6 +1023,8 @@ func (ls *LState) initCallFrame(cf *callFrame) { // +inline-start
 			newSize := cf.LocalBase + nargs
 			// +inline-call ls.reg.checkSize newSize
 			for i := np; i < nargs; i++ {
+				workcount.Step()
+
 				ls.reg.array[cf.LocalBase+i] = LNil
 			}
 			ls.reg.top = cf.LocalBase + int(proto.NumUsedRegisters)
@@ -1016,6 +1053,8 @@ func (ls *LState) initCallFrame(cf *callFrame) { // +inline-start
 
 			ls.reg.SetTop(cf.LocalBase + nargs + np)
 			for i := 0; i < np; i++ {
+				workcount.Step()
+
 				//ls.reg.Set(cf.LocalBase+nargs+i, ls.reg.Get(cf.LocalBase+i))
 				ls.reg.array[cf.LocalBase+nargs+i] = ls.reg.array[cf.LocalBase+i]
 				//ls.reg.Set(cf.LocalBase+i, LNil)
@@ -1027,6 +1066,8 @@ func (ls *LState) initCallFrame(cf *callFrame) { // +inline-start
 				if (proto.IsVarArg & VarArgNeedsArg) != 0 {
 					argtb := newMeteredTable(ls.Meter, nvarargs, 0) // [mod2048] metered
 					for i := 0; i < nvarargs; i++ {
+						workcount.Step()
+
 						argtb.RawSetInt(i+1, ls.reg.Get(cf.LocalBase+np+i))
 					}
 					argtb.RawSetString("n", LNumber(nvarargs))
@@ -1093,6 +1134,8 @@ func (ls *LState) callR(nargs, nret, rbase int) {
 func (ls *LState) getField(obj LValue, key LValue) LValue {
 	curobj := obj
 	for i := 0; i < MaxTableGetLoop; i++ {
+		workcount.Step()
+
 		tb, istable := curobj.(*LTable)
 		if istable {
 			ret := tb.RawGet(key)
@@ -1124,6 +1167,8 @@ func (ls *LState) getField(obj LValue, key LValue) LValue {
 func (ls *LState) getFieldString(obj LValue, key string) LValue {
 	curobj := obj
 	for i := 0; i < MaxTableGetLoop; i++ {
+		workcount.Step()
+
 		tb, istable := curobj.(*LTable)
 		if istable {
 			ret := tb.RawGetString(key)
@@ -1155,6 +1200,8 @@ func (ls *LState) getFieldString(obj LValue, key string) LValue {
 func (ls *LState) setField(obj LValue, key LValue, value LValue) {
 	curobj := obj
 	for i := 0; i < MaxTableGetLoop; i++ {
+		workcount.Step()
+
 		tb, istable := curobj.(*LTable)
 		if istable {
 			if tb.RawGet(key) != LNil {
@@ -1187,6 +1234,8 @@ func (ls *LState) setField(obj LValue, key LValue, value LValue) {
 func (ls *LState) setFieldString(obj LValue, key string, value LValue) {
 	curobj := obj
 	for i := 0; i < MaxTableGetLoop; i++ {
+		workcount.Step()
+
 		tb, istable := curobj.(*LTable)
 		if istable {
 			if tb.RawGetString(key) != LNil {
@@ -1372,6 +1421,8 @@ func (ls *LState) Push(value LValue) {
 
 func (ls *LState) Pop(n int) {
 	for i := 0; i < n; i++ {
+		workcount.Step()
+
 		if ls.GetTop() == 0 {
 			ls.RaiseError("register underflow")
 		}
@@ -1459,6 +1510,8 @@ func (ls *LState) NewFunction(fn LGFunction) *LFunction {
 func (ls *LState) NewClosure(fn LGFunction, upvalues ...LValue) *LFunction {
 	cl := newLFunctionG(fn, ls.currentEnv(), len(upvalues))
 	for i, lv := range upvalues {
+		workcount.Step()
+
 		cl.Upvalues[i] = &Upvalue{}
 		cl.Upvalues[i].Close()
 		cl.Upvalues[i].SetValue(lv)
@@ -1620,6 +1673,8 @@ func (ls *LState) GetInfo(what string, dbg *Debug, fn LValue) (LValue, error) {
 func (ls *LState) GetStack(level int) (*Debug, bool) {
 	frame := ls.currentFrame
 	for ; level > 0 && frame != nil; frame = frame.Parent {
+		workcount.Step()
+
 		level--
 		if !frame.Fn.IsG {
 			level -= frame.TailCall
@@ -1920,6 +1975,8 @@ func (ls *LState) GPCall(fn LGFunction, data LValue) error {
 func (ls *LState) CallByParam(cp P, args ...LValue) error {
 	ls.Push(cp.Fn)
 	for _, arg := range args {
+		workcount.Step()
+
 		ls.Push(arg)
 	}
 

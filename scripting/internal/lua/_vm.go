@@ -2,6 +2,7 @@ package lua
 
 import (
 	"fmt"
+	"github.com/mod2048/mod2048/scripting/internal/workcount" // [mod2048] the work count (PATCHES.md, 19)
 	"math"
 	"strings"
 )
@@ -45,6 +46,8 @@ func mainLoopWithContext(L *LState, baseframe *callFrame) {
 	}
 
 	for {
+		workcount.Step()
+
 		cf = L.currentFrame
 		inst = cf.Fn.Proto.Code[cf.Pc]
 		cf.Pc++
@@ -189,6 +192,8 @@ func init() {
 			code := cf.Fn.Proto.Code
 			pc := cf.Pc
 			for i := 0; i < C; i++ {
+				workcount.Step()
+
 				inst = code[pc]
 				pc++
 				A = int(inst>>18) & 0xff //GETA
@@ -236,6 +241,8 @@ func init() {
 			RA := lbase + A
 			B := int(inst & 0x1ff) //GETB
 			for i := RA; i <= lbase+B; i++ {
+				workcount.Step()
+
 				// +inline-call reg.Set i LNil
 			}
 			return 0
@@ -768,6 +775,8 @@ func init() {
 				nelem = reg.Top() - RA - 1
 			}
 			for i := 1; i <= nelem; i++ {
+				workcount.Step()
+
 				table.RawSetInt(offset+i, reg.Get(RA+i))
 			}
 			return 0
@@ -794,6 +803,8 @@ func init() {
 			}
 			// +inline-call reg.Set RA closure
 			for i := 0; i < int(proto.NumUpvalues); i++ {
+				workcount.Step()
+
 				inst = cf.Fn.Proto.Code[cf.Pc]
 				cf.Pc++
 				B := opGetArgB(inst)
@@ -936,6 +947,8 @@ func stringConcat(L *LState, total, last int) LValue {
 	rhs := L.reg.Get(last)
 	total--
 	for i := last - 1; total > 0; {
+		workcount.Step()
+
 		lhs := L.reg.Get(i)
 		if !(LVCanConvToString(lhs) && LVCanConvToString(rhs)) {
 			op := L.metaOp2(lhs, rhs, "__concat")
@@ -955,6 +968,8 @@ func stringConcat(L *LState, total, last int) LValue {
 			buf := make([]string, total+1)
 			buf[total] = LVAsString(rhs)
 			for total > 0 {
+				workcount.Step()
+
 				lhs = L.reg.Get(i)
 				if !LVCanConvToString(lhs) {
 					break

@@ -1,6 +1,7 @@
 package lua
 
 import (
+	"github.com/mod2048/mod2048/scripting/internal/workcount" // [mod2048] the work count (PATCHES.md, 19)
 	"reflect"
 	"unsafe"
 )
@@ -20,6 +21,8 @@ var preloads [int(preloadLimit)]LValue
 
 func init() {
 	for i := 0; i < int(preloadLimit); i++ {
+		workcount.Step()
+
 		preloads[i] = LNumber(i)
 	}
 }

@@ -3,6 +3,7 @@ package lua
 import (
 	"bufio"
 	"fmt"
+	"github.com/mod2048/mod2048/scripting/internal/workcount" // [mod2048] the work count (PATCHES.md, 19)
 	"io"
 	"os"
 	"strings"
@@ -115,12 +116,16 @@ func (ls *LState) CheckType(n int, typ LValueType) {
 func (ls *LState) CheckTypes(n int, typs ...LValueType) {
 	vt := ls.Get(n).Type()
 	for _, typ := range typs {
+		workcount.Step()
+
 		if vt == typ {
 			return
 		}
 	}
 	buf := []string{}
 	for _, typ := range typs {
+		workcount.Step()
+
 		buf = append(buf, typ.String())
 	}
 	ls.ArgError(n, strings.Join(buf, " or ")+" expected, got "+ls.Get(n).Type().String())
@@ -129,6 +134,8 @@ func (ls *LState) CheckTypes(n int, typs ...LValueType) {
 func (ls *LState) CheckOption(n int, options []string) int {
 	str := ls.CheckString(n)
 	for i, v := range options {
+		workcount.Step()
+
 		if v == str {
 			return i
 		}
@@ -265,6 +272,8 @@ func (ls *LState) FindTable(obj *LTable, n string, size int) LValue {
 	names := strings.Split(n, ".")
 	curobj := obj
 	for _, name := range names {
+		workcount.Step()
+
 		if curobj.Type() != LTTable {
 			return LNil
 		}
@@ -295,6 +304,8 @@ func (ls *LState) RegisterModule(name string, funcs map[string]LGFunction) LValu
 			ls.RaiseError("name conflict for module(%v)", name)
 		} else {
 			for fname, fn := range funcs {
+				workcount.Step()
+
 				newmodtb.RawSetString(fname, ls.NewFunction(fn))
 			}
 			ls.SetField(tb, name, newmodtb)
@@ -306,6 +317,8 @@ func (ls *LState) RegisterModule(name string, funcs map[string]LGFunction) LValu
 
 func (ls *LState) SetFuncs(tb *LTable, funcs map[string]LGFunction, upvalues ...LValue) *LTable {
 	for fname, fn := range funcs {
+		workcount.Step()
+
 		tb.RawSetString(fname, ls.NewClosure(fn, upvalues...))
 	}
 	return tb

@@ -2,6 +2,7 @@ package lua
 
 import (
 	"fmt"
+	"github.com/mod2048/mod2048/scripting/internal/workcount" // [mod2048] the work count (PATCHES.md, 19)
 	"io"
 	"os"
 	"runtime"
@@ -455,6 +456,8 @@ func baseUnpack(L *LState) int {
 	start := L.OptInt(2, 1)
 	end := L.OptInt(3, tb.Len())
 	for i := start; i <= end; i++ {
+		workcount.Step()
+
 		L.Push(tb.RawGetInt(i))
 	}
 	ret := end - start + 1

@@ -6,7 +6,8 @@ import (
 	"reflect"
 	"slices"
 
-	"github.com/mod2048/mod2048/scripting/internal/lua/ast" // [mod2048] this copy's path
+	"github.com/mod2048/mod2048/scripting/internal/lua/ast"   // [mod2048] this copy's path
+	"github.com/mod2048/mod2048/scripting/internal/workcount" // [mod2048] the work count (PATCHES.md, 19)
 )
 
 /* internal constants & structs  {{{ */
@@ -321,6 +322,8 @@ func (vp *varNamePool) Names() []string {
 func (vp *varNamePool) List() []varNamePoolValue {
 	result := make([]varNamePoolValue, len(vp.names), len(vp.names))
 	for i, name := range vp.names {
+		workcount.Step()
+
 		result[i].Index = i + vp.offset
 		result[i].Name = name
 	}
@@ -343,6 +346,8 @@ func (vp *varNamePool) Find(name string) int {
 		return -1
 	}
 	for i := len(vp.names) - 1; i >= 0; i-- {
+		workcount.Step()
+
 		if vp.names[i] == name {
 			return i + vp.offset
 		}
@@ -366,6 +371,8 @@ func (vp *varNamePool) Register(name string) int {
 	} else if len(vp.names) > poolScan {
 		vp.index = make(map[string]int, len(vp.names))
 		for i, n := range vp.names {
+			workcount.Step()
+
 			vp.index[n] = i
 		}
 	}
@@ -417,6 +424,8 @@ func (b *codeBlock) GetLabel(label string) *gotoLabelDesc {
 func (b *codeBlock) LocalVarsCount() int {
 	count := 0
 	for block := b; block != nil; block = block.Parent {
+		workcount.Step()
+
 		count += len(block.LocalVars.Names())
 	}
 	return count
@@ -466,6 +475,8 @@ func newFuncContext(sourcename string, parent *funcContext) *funcContext {
 
 func (fc *funcContext) CheckUnresolvedGoto() {
 	for i := fc.Block.firstGotoIndex; i < fc.gotosCount; i++ {
+		workcount.Step()
+
 		gotoLabel, ok := fc.unresolvedGotos[i]
 		if !ok {
 			continue
@@ -515,6 +526,8 @@ func (fc *funcContext) FindLabel(block *codeBlock, gotoLabel *gotoLabelDesc, i i
 func (fc *funcContext) ResolveCurrentBlockGotosWithParentBlock() {
 	blockActiveLocalVars := fc.Block.Parent.LocalVarsCount()
 	for i := fc.Block.firstGotoIndex; i < fc.gotosCount; i++ {
+		workcount.Step()
+
 		gotoLabel, ok := fc.unresolvedGotos[i]
 		if !ok {
 			continue
@@ -537,9 +550,13 @@ func (fc *funcContext) ResolveForwardGoto(target *gotoLabelDesc) {
 	list := fc.gotosByName[target.Name]
 	k := len(list)
 	for k > 0 && list[k-1] >= fc.Block.firstGotoIndex {
+		workcount.Step()
+
 		k--
 	}
-	for _, i := range list[k:] { // in upstream's order
+	for _, i := range list[k:] {
+		workcount.Step()
+		// in upstream's order
 		if gotoLabel, ok := fc.unresolvedGotos[i]; ok {
 			fc.ResolveGoto(gotoLabel, target, i)
 		}
@@ -579,6 +596,8 @@ func (fc *funcContext) ConstIndex(value LValue) int {
 func (fc *funcContext) BlockLocalVarsCount() int {
 	count := 0
 	for block := fc.Block; block != nil; block = block.Parent {
+		workcount.Step()
+
 		count += len(block.LocalVars.Names())
 	}
 	return count
@@ -628,6 +647,8 @@ func (fc *funcContext) FindLocalVar(name string) int {
 func (fc *funcContext) LocalVars() []varNamePoolValue {
 	result := make([]varNamePoolValue, 0, 32)
 	for _, block := range fc.Blocks {
+		workcount.Step()
+
 		result = append(result, block.LocalVars.List()...)
 	}
 	return result
@@ -661,11 +682,15 @@ func (fc *funcContext) LeaveBlock() int {
 
 func (fc *funcContext) EndScope() {
 	for _, vr := range fc.Block.LocalVars.List() {
+		workcount.Step()
+
 		fc.Proto.DbgLocals[vr.Index].EndPc = fc.Code.LastPC()
 	}
 	// [mod2048] the block's locals leave the scope table
 	names := fc.Block.LocalVars.Names()
 	for i := len(names) - 1; i >= 0; i-- {
+		workcount.Step()
+
 		refs := fc.scope[names[i]]
 		if len(refs) == 1 {
 			delete(fc.scope, names[i])
@@ -694,6 +719,8 @@ func (fc *funcContext) RegTop() int {
 func lastStmts(chunk []ast.Stmt) int {
 	i := len(chunk)
 	for i > 0 {
+		workcount.Step()
+
 		if _, ok := chunk[i-1].(*ast.LabelStmt); !ok {
 			return i - 1
 		}
@@ -702,15 +729,21 @@ func lastStmts(chunk []ast.Stmt) int {
 	return 0
 }
 
-func compileChunk(context *funcContext, chunk []ast.Stmt, untilFollows bool) { // {{{
+func compileChunk(context *funcContext, chunk []ast.Stmt, untilFollows bool) {
+	workcount.Step()
+	// {{{
 	last := lastStmts(chunk) // [mod2048]
 	for i, stmt := range chunk {
+		workcount.Step()
+
 		lastStmt := i >= last
 		compileStmt(context, stmt, lastStmt && !untilFollows)
 	}
 } // }}}
 
-func compileBlock(context *funcContext, chunk []ast.Stmt) { // {{{
+func compileBlock(context *funcContext, chunk []ast.Stmt) {
+	workcount.Step()
+	// {{{
 	if len(chunk) == 0 {
 		return
 	}
@@ -720,12 +753,16 @@ func compileBlock(context *funcContext, chunk []ast.Stmt) { // {{{
 	context.EnterBlock(labelNoJump, ph)
 	last := lastStmts(chunk) // [mod2048]
 	for i, stmt := range chunk {
+		workcount.Step()
+
 		compileStmt(context, stmt, i >= last)
 	}
 	context.LeaveBlock()
 } // }}}
 
-func compileStmt(context *funcContext, stmt ast.Stmt, isLastStmt bool) { // {{{
+func compileStmt(context *funcContext, stmt ast.Stmt, isLastStmt bool) {
+	workcount.Step()
+	// {{{
 	switch st := stmt.(type) {
 	case *ast.AssignStmt:
 		compileAssignStmt(context, st)
@@ -760,10 +797,14 @@ func compileStmt(context *funcContext, stmt ast.Stmt, isLastStmt bool) { // {{{
 	}
 } // }}}
 
-func compileAssignStmtLeft(context *funcContext, stmt *ast.AssignStmt) (int, []*assigncontext) { // {{{
+func compileAssignStmtLeft(context *funcContext, stmt *ast.AssignStmt) (int, []*assigncontext) {
+	workcount.Step()
+	// {{{
 	reg := context.RegTop()
 	acs := make([]*assigncontext, 0, len(stmt.Lhs))
 	for _, lhs := range stmt.Lhs {
+		workcount.Step()
+
 		switch st := lhs.(type) {
 		case *ast.IdentExpr:
 			identtype := getIdentRefType(context, context, st)
@@ -794,12 +835,16 @@ func compileAssignStmtLeft(context *funcContext, stmt *ast.AssignStmt) (int, []*
 	return reg, acs
 } // }}}
 
-func compileAssignStmtRight(context *funcContext, stmt *ast.AssignStmt, reg int, acs []*assigncontext) (int, []*assigncontext) { // {{{
+func compileAssignStmtRight(context *funcContext, stmt *ast.AssignStmt, reg int, acs []*assigncontext) (int, []*assigncontext) {
+	workcount.Step()
+	// {{{
 	lennames := len(stmt.Lhs)
 	lenexprs := len(stmt.Rhs)
 	namesassigned := 0
 
 	for namesassigned < lennames {
+		workcount.Step()
+
 		ac := acs[namesassigned]
 		ec := ac.ec
 		var expr ast.Expr = nil
@@ -813,6 +858,8 @@ func compileAssignStmtRight(context *funcContext, stmt *ast.AssignStmt, reg int,
 			reginc := compileExpr(context, reg, stmt.Rhs[namesassigned], ecnone(varargopt))
 			reg += reginc
 			for i := namesassigned; i < namesassigned+int(reginc); i++ {
+				workcount.Step()
+
 				acs[i].needmove = true
 				if acs[i].ec.ctype == ecTable {
 					acs[i].valuerk = regstart + (i - namesassigned)
@@ -845,6 +892,8 @@ func compileAssignStmtRight(context *funcContext, stmt *ast.AssignStmt, reg int,
 
 	// extra right exprs
 	for i := namesassigned; i < lenexprs; i++ {
+		workcount.Step()
+
 		varargopt := -1
 		if i != lenexprs-1 {
 			varargopt = 0
@@ -854,13 +903,17 @@ func compileAssignStmtRight(context *funcContext, stmt *ast.AssignStmt, reg int,
 	return rightreg, acs
 } // }}}
 
-func compileAssignStmt(context *funcContext, stmt *ast.AssignStmt) { // {{{
+func compileAssignStmt(context *funcContext, stmt *ast.AssignStmt) {
+	workcount.Step()
+	// {{{
 	code := context.Code
 	lennames := len(stmt.Lhs)
 	reg, acs := compileAssignStmtLeft(context, stmt)
 	reg, acs = compileAssignStmtRight(context, stmt, reg, acs)
 
 	for i := lennames - 1; i >= 0; i-- {
+		workcount.Step()
+
 		ex := stmt.Lhs[i]
 		switch acs[i].ec.ctype {
 		case ecLocal:
@@ -887,13 +940,17 @@ func compileAssignStmt(context *funcContext, stmt *ast.AssignStmt) { // {{{
 	}
 } // }}}
 
-func compileRegAssignment(context *funcContext, names []string, exprs []ast.Expr, reg int, nvars int, line int) { // {{{
+func compileRegAssignment(context *funcContext, names []string, exprs []ast.Expr, reg int, nvars int, line int) {
+	workcount.Step()
+	// {{{
 	lennames := len(names)
 	lenexprs := len(exprs)
 	namesassigned := 0
 	ec := &expcontext{}
 
 	for namesassigned < lennames && namesassigned < lenexprs {
+		workcount.Step()
+
 		if isVarArgReturnExpr(exprs[namesassigned]) && (lenexprs-namesassigned-1) <= 0 {
 
 			varargopt := nvars - namesassigned
@@ -918,6 +975,8 @@ func compileRegAssignment(context *funcContext, names []string, exprs []ast.Expr
 
 	// extra right exprs
 	for i := namesassigned; i < lenexprs; i++ {
+		workcount.Step()
+
 		varargopt := -1
 		if i != lenexprs-1 {
 			varargopt = 0
@@ -927,7 +986,9 @@ func compileRegAssignment(context *funcContext, names []string, exprs []ast.Expr
 	}
 } // }}}
 
-func compileLocalAssignStmt(context *funcContext, stmt *ast.LocalAssignStmt) { // {{{
+func compileLocalAssignStmt(context *funcContext, stmt *ast.LocalAssignStmt) {
+	workcount.Step()
+	// {{{
 	reg := context.RegTop()
 	if len(stmt.Names) == 1 && len(stmt.Exprs) == 1 {
 		if _, ok := stmt.Exprs[0].(*ast.FunctionExpr); ok {
@@ -939,11 +1000,15 @@ func compileLocalAssignStmt(context *funcContext, stmt *ast.LocalAssignStmt) { /
 
 	compileRegAssignment(context, stmt.Names, stmt.Exprs, reg, len(stmt.Names), sline(stmt))
 	for _, name := range stmt.Names {
+		workcount.Step()
+
 		context.RegisterLocalVar(name)
 	}
 } // }}}
 
-func compileReturnStmt(context *funcContext, stmt *ast.ReturnStmt) { // {{{
+func compileReturnStmt(context *funcContext, stmt *ast.ReturnStmt) {
+	workcount.Step()
+	// {{{
 	lenexprs := len(stmt.Exprs)
 	code := context.Code
 	reg := context.RegTop()
@@ -970,6 +1035,8 @@ func compileReturnStmt(context *funcContext, stmt *ast.ReturnStmt) { // {{{
 	}
 
 	for i, expr := range stmt.Exprs {
+		workcount.Step()
+
 		if i == lenexprs-1 && isVarArgReturnExpr(expr) {
 			compileExpr(context, reg, expr, ecnone(-2))
 			lastisvaarg = true
@@ -990,9 +1057,13 @@ func compileReturnStmt(context *funcContext, stmt *ast.ReturnStmt) { // {{{
 // elseifs took time quadratic in n (each name looked up, each block left,
 // walked every enclosing block). A block that holds only an if statement
 // declares no local and no label, so leaving it out changes no code.
-func compileIfStmt(context *funcContext, stmt *ast.IfStmt) { // {{{
+func compileIfStmt(context *funcContext, stmt *ast.IfStmt) {
+	workcount.Step()
+	// {{{
 	var ends []int
 	for {
+		workcount.Step()
+
 		thenlabel := context.NewLabel()
 		elselabel := context.NewLabel()
 		endlabel := context.NewLabel()
@@ -1016,11 +1087,15 @@ func compileIfStmt(context *funcContext, stmt *ast.IfStmt) { // {{{
 		break
 	}
 	for _, endlabel := range ends {
+		workcount.Step()
+
 		context.SetLabelPc(endlabel, context.Code.LastPC())
 	}
 } // }}}
 
-func compileBranchCondition(context *funcContext, reg int, expr ast.Expr, thenlabel, elselabel int, hasnextcond bool) { // {{{
+func compileBranchCondition(context *funcContext, reg int, expr ast.Expr, thenlabel, elselabel int, hasnextcond bool) {
+	workcount.Step()
+	// {{{
 	// TODO folding constants?
 	code := context.Code
 	flip := 0
@@ -1068,7 +1143,9 @@ func compileBranchCondition(context *funcContext, reg int, expr ast.Expr, thenla
 	code.AddASbx(OP_JMP, 0, jumplabel, sline(expr))
 } // }}}
 
-func compileWhileStmt(context *funcContext, stmt *ast.WhileStmt) { // {{{
+func compileWhileStmt(context *funcContext, stmt *ast.WhileStmt) {
+	workcount.Step()
+	// {{{
 	thenlabel := context.NewLabel()
 	elselabel := context.NewLabel()
 	condlabel := context.NewLabel()
@@ -1084,7 +1161,9 @@ func compileWhileStmt(context *funcContext, stmt *ast.WhileStmt) { // {{{
 	context.SetLabelPc(elselabel, context.Code.LastPC())
 } // }}}
 
-func compileRepeatStmt(context *funcContext, stmt *ast.RepeatStmt) { // {{{
+func compileRepeatStmt(context *funcContext, stmt *ast.RepeatStmt) {
+	workcount.Step()
+	// {{{
 	initlabel := context.NewLabel()
 	thenlabel := context.NewLabel()
 	elselabel := context.NewLabel()
@@ -1111,6 +1190,8 @@ func compileRepeatStmt(context *funcContext, stmt *ast.RepeatStmt) { // {{{
 
 func compileBreakStmt(context *funcContext, stmt *ast.BreakStmt) { // {{{
 	for block := context.Block; block != nil; block = block.Parent {
+		workcount.Step()
+
 		if label := block.BreakLabel; label != labelNoJump {
 			if block.RefUpvalue {
 				context.Code.AddABC(OP_CLOSE, block.Parent.LocalVars.LastIndex(), 0, 0, sline(stmt))
@@ -1122,7 +1203,9 @@ func compileBreakStmt(context *funcContext, stmt *ast.BreakStmt) { // {{{
 	raiseCompileError(context, sline(stmt), "no loop to break")
 } // }}}
 
-func compileFuncDefStmt(context *funcContext, stmt *ast.FuncDefStmt) { // {{{
+func compileFuncDefStmt(context *funcContext, stmt *ast.FuncDefStmt) {
+	workcount.Step()
+	// {{{
 	if stmt.Name.Func == nil {
 		reg := context.RegTop()
 		var treg, kreg int
@@ -1138,7 +1221,9 @@ func compileFuncDefStmt(context *funcContext, stmt *ast.FuncDefStmt) { // {{{
 	}
 } // }}}
 
-func compileNumberForStmt(context *funcContext, stmt *ast.NumberForStmt) { // {{{
+func compileNumberForStmt(context *funcContext, stmt *ast.NumberForStmt) {
+	workcount.Step()
+	// {{{
 	code := context.Code
 	endlabel := context.NewLabel()
 	ec := &expcontext{}
@@ -1180,7 +1265,9 @@ func compileNumberForStmt(context *funcContext, stmt *ast.NumberForStmt) { // {{
 
 } // }}}
 
-func compileGenericForStmt(context *funcContext, stmt *ast.GenericForStmt) { // {{{
+func compileGenericForStmt(context *funcContext, stmt *ast.GenericForStmt) {
+	workcount.Step()
+	// {{{
 	code := context.Code
 	endlabel := context.NewLabel()
 	bodylabel := context.NewLabel()
@@ -1197,6 +1284,8 @@ func compileGenericForStmt(context *funcContext, stmt *ast.GenericForStmt) { // 
 	code.AddASbx(OP_JMP, 0, fllabel, sline(stmt))
 
 	for _, name := range stmt.Names {
+		workcount.Step()
+
 		context.RegisterLocalVar(name)
 	}
 
@@ -1230,7 +1319,9 @@ func compileGotoStmt(context *funcContext, stmt *ast.GotoStmt) { // {{{
 	context.FindLabel(context.Block, label, context.gotosCount-1)
 } // }}}
 
-func compileExpr(context *funcContext, reg int, expr ast.Expr, ec *expcontext) int { // {{{
+func compileExpr(context *funcContext, reg int, expr ast.Expr, ec *expcontext) int {
+	workcount.Step()
+	// {{{
 	code := context.Code
 	sreg := savereg(ec, reg)
 	sused := 1
@@ -1321,6 +1412,8 @@ func compileExpr(context *funcContext, reg int, expr ast.Expr, ec *expcontext) i
 		context.Proto.FunctionPrototypes = append(context.Proto.FunctionPrototypes, childcontext.Proto)
 		code.AddABx(OP_CLOSURE, sreg, protono, sline(ex))
 		for _, upvalue := range childcontext.Upvalues.List() {
+			workcount.Step()
+
 			localidx, block := context.FindLocalVarAndBlock(upvalue.Name)
 			if localidx > -1 {
 				code.AddABC(OP_MOVE, 0, localidx, 0, sline(ex))
@@ -1340,7 +1433,9 @@ func compileExpr(context *funcContext, reg int, expr ast.Expr, ec *expcontext) i
 
 } // }}}
 
-func compileExprWithPropagation(context *funcContext, expr ast.Expr, reg *int, save *int, propergator func(int, *int, *int, int)) { // {{{
+func compileExprWithPropagation(context *funcContext, expr ast.Expr, reg *int, save *int, propergator func(int, *int, *int, int)) {
+	workcount.Step()
+	// {{{
 	reginc := compileExpr(context, *reg, expr, ecnone(0))
 	if _, ok := expr.(*ast.LogicalOpExpr); ok {
 		*save = *reg
@@ -1350,11 +1445,15 @@ func compileExprWithPropagation(context *funcContext, expr ast.Expr, reg *int, s
 	}
 } // }}}
 
-func compileExprWithKMVPropagation(context *funcContext, expr ast.Expr, reg *int, save *int) { // {{{
+func compileExprWithKMVPropagation(context *funcContext, expr ast.Expr, reg *int, save *int) {
+	workcount.Step()
+	// {{{
 	compileExprWithPropagation(context, expr, reg, save, context.Code.PropagateKMV)
 } // }}}
 
-func compileExprWithMVPropagation(context *funcContext, expr ast.Expr, reg *int, save *int) { // {{{
+func compileExprWithMVPropagation(context *funcContext, expr ast.Expr, reg *int, save *int) {
+	workcount.Step()
+	// {{{
 	compileExprWithPropagation(context, expr, reg, save, context.Code.PropagateMV)
 } // }}}
 
@@ -1363,7 +1462,9 @@ func compileExprWithMVPropagation(context *funcContext, expr ast.Expr, reg *int,
 // arithmetic (foldable): upstream walked an operand's whole subtree again
 // each time it compiled the operand, time quadratic in an operator chain's
 // length (a+a+a…, a^a^a…, - - - a), 180 s for a 240 KB chain.
-func constFold(exp ast.Expr) ast.Expr { // {{{
+func constFold(exp ast.Expr) ast.Expr {
+	workcount.Step()
+	// {{{
 	switch expr := exp.(type) {
 	case *ast.ArithmeticOpExpr:
 		if expr.NotConst || !foldable(expr.Lhs) || !foldable(expr.Rhs) {
@@ -1419,7 +1520,9 @@ func foldable(e ast.Expr) bool {
 	return false
 }
 
-func compileFunctionExpr(context *funcContext, funcexpr *ast.FunctionExpr, ec *expcontext) { // {{{
+func compileFunctionExpr(context *funcContext, funcexpr *ast.FunctionExpr, ec *expcontext) {
+	workcount.Step()
+	// {{{
 	context.Proto.LineDefined = sline(funcexpr)
 	context.Proto.LastLineDefined = eline(funcexpr)
 	if len(funcexpr.ParList.Names) > maxRegisters {
@@ -1431,6 +1534,8 @@ func compileFunctionExpr(context *funcContext, funcexpr *ast.FunctionExpr, ec *e
 		context.RegisterLocalVar("self")
 	}
 	for _, name := range funcexpr.ParList.Names {
+		workcount.Step()
+
 		context.RegisterLocalVar(name)
 	}
 	if funcexpr.ParList.HasVargs {
@@ -1465,6 +1570,8 @@ func compileFunctionExpr(context *funcContext, funcexpr *ast.FunctionExpr, ec *e
 	}
 	context.Proto.NumUpvalues = uint8(len(context.Proto.DbgUpvalues))
 	for _, clv := range context.Proto.Constants {
+		workcount.Step()
+
 		sv := ""
 		if slv, ok := clv.(LString); ok {
 			sv = string(slv)
@@ -1474,7 +1581,9 @@ func compileFunctionExpr(context *funcContext, funcexpr *ast.FunctionExpr, ec *e
 	patchCode(context)
 } // }}}
 
-func compileTableExpr(context *funcContext, reg int, ex *ast.TableExpr, ec *expcontext) { // {{{
+func compileTableExpr(context *funcContext, reg int, ex *ast.TableExpr, ec *expcontext) {
+	workcount.Step()
+	// {{{
 	code := context.Code
 	/*
 		tablereg := savereg(ec, reg)
@@ -1491,6 +1600,8 @@ func compileTableExpr(context *funcContext, reg int, ex *ast.TableExpr, ec *expc
 	arraycount := 0
 	lastvararg := false
 	for i, field := range ex.Fields {
+		workcount.Step()
+
 		islast := i == len(ex.Fields)-1
 		if field.Key == nil {
 			if islast && isVarArgReturnExpr(field.Value) {
@@ -1545,7 +1656,9 @@ func compileTableExpr(context *funcContext, reg int, ex *ast.TableExpr, ec *expc
 	}
 } // }}}
 
-func compileArithmeticOpExpr(context *funcContext, reg int, expr *ast.ArithmeticOpExpr, ec *expcontext) { // {{{
+func compileArithmeticOpExpr(context *funcContext, reg int, expr *ast.ArithmeticOpExpr, ec *expcontext) {
+	workcount.Step()
+	// {{{
 	exp := constFold(expr)
 	if ex, ok := exp.(*constLValueExpr); ok {
 		exp.SetLine(sline(expr))
@@ -1577,10 +1690,14 @@ func compileArithmeticOpExpr(context *funcContext, reg int, expr *ast.Arithmetic
 	context.Code.AddABC(op, a, b, c, sline(expr))
 } // }}}
 
-func compileStringConcatOpExpr(context *funcContext, reg int, expr *ast.StringConcatOpExpr, ec *expcontext) { // {{{
+func compileStringConcatOpExpr(context *funcContext, reg int, expr *ast.StringConcatOpExpr, ec *expcontext) {
+	workcount.Step()
+	// {{{
 	code := context.Code
 	crange := 1
 	for current := expr.Rhs; current != nil; {
+		workcount.Step()
+
 		if ex, ok := current.(*ast.StringConcatOpExpr); ok {
 			crange += 1
 			current = ex.Rhs
@@ -1593,12 +1710,16 @@ func compileStringConcatOpExpr(context *funcContext, reg int, expr *ast.StringCo
 	reg += compileExpr(context, reg, expr.Lhs, ecnone(0))
 	reg += compileExpr(context, reg, expr.Rhs, ecnone(0))
 	for pc := code.LastPC(); pc != 0 && opGetOpCode(code.At(pc)) == OP_CONCAT; pc-- {
+		workcount.Step()
+
 		code.Pop()
 	}
 	code.AddABC(OP_CONCAT, a, basereg, basereg+crange, sline(expr))
 } // }}}
 
-func compileUnaryOpExpr(context *funcContext, reg int, expr ast.Expr, ec *expcontext) { // {{{
+func compileUnaryOpExpr(context *funcContext, reg int, expr ast.Expr, ec *expcontext) {
+	workcount.Step()
+	// {{{
 	opcode := 0
 	code := context.Code
 	var operandexpr ast.Expr
@@ -1636,7 +1757,9 @@ func compileUnaryOpExpr(context *funcContext, reg int, expr ast.Expr, ec *expcon
 	code.AddABC(opcode, a, b, 0, sline(expr))
 } // }}}
 
-func compileRelationalOpExprAux(context *funcContext, reg int, expr *ast.RelationalOpExpr, flip int, label int) { // {{{
+func compileRelationalOpExprAux(context *funcContext, reg int, expr *ast.RelationalOpExpr, flip int, label int) {
+	workcount.Step()
+	// {{{
 	code := context.Code
 	b := reg
 	compileExprWithKMVPropagation(context, expr.Lhs, &reg, &b)
@@ -1659,7 +1782,9 @@ func compileRelationalOpExprAux(context *funcContext, reg int, expr *ast.Relatio
 	code.AddASbx(OP_JMP, 0, label, sline(expr))
 } // }}}
 
-func compileRelationalOpExpr(context *funcContext, reg int, expr *ast.RelationalOpExpr, ec *expcontext) { // {{{
+func compileRelationalOpExpr(context *funcContext, reg int, expr *ast.RelationalOpExpr, ec *expcontext) {
+	workcount.Step()
+	// {{{
 	a := savereg(ec, reg)
 	code := context.Code
 	jumplabel := context.NewLabel()
@@ -1669,7 +1794,9 @@ func compileRelationalOpExpr(context *funcContext, reg int, expr *ast.Relational
 	code.AddABC(OP_LOADBOOL, a, 1, 0, sline(expr))
 } // }}}
 
-func compileLogicalOpExpr(context *funcContext, reg int, expr *ast.LogicalOpExpr, ec *expcontext) { // {{{
+func compileLogicalOpExpr(context *funcContext, reg int, expr *ast.LogicalOpExpr, ec *expcontext) {
+	workcount.Step()
+	// {{{
 	a := savereg(ec, reg)
 	code := context.Code
 	endlabel := context.NewLabel()
@@ -1700,7 +1827,9 @@ func compileLogicalOpExpr(context *funcContext, reg int, expr *ast.LogicalOpExpr
 	context.SetLabelPc(endlabel, code.LastPC())
 } // }}}
 
-func compileLogicalOpExprAux(context *funcContext, reg int, expr ast.Expr, ec *expcontext, thenlabel, elselabel int, hasnextcond bool, lb *lblabels) { // {{{
+func compileLogicalOpExprAux(context *funcContext, reg int, expr ast.Expr, ec *expcontext, thenlabel, elselabel int, hasnextcond bool, lb *lblabels) {
+	workcount.Step()
+	// {{{
 	// TODO folding constants?
 	code := context.Code
 	flip := 0
@@ -1804,7 +1933,9 @@ func compileLogicalOpExprAux(context *funcContext, reg int, expr ast.Expr, ec *e
 	code.AddASbx(OP_JMP, 0, jumplabel, sline(expr))
 } // }}}
 
-func compileFuncCallExpr(context *funcContext, reg int, expr *ast.FuncCallExpr, ec *expcontext) int { // {{{
+func compileFuncCallExpr(context *funcContext, reg int, expr *ast.FuncCallExpr, ec *expcontext) int {
+	workcount.Step()
+	// {{{
 	funcreg := reg
 	if ec.ctype == ecLocal && ec.reg == (int(context.Proto.NumParameters)-1) {
 		funcreg = ec.reg
@@ -1833,6 +1964,8 @@ func compileFuncCallExpr(context *funcContext, reg int, expr *ast.FuncCallExpr, 
 	}
 
 	for i, ar := range expr.Args {
+		workcount.Step()
+
 		islastvararg = (i == len(expr.Args)-1) && isVarArgReturnExpr(ar)
 		if islastvararg {
 			compileExpr(context, reg, ar, ecnone(-2))
@@ -1906,6 +2039,8 @@ func patchCode(context *funcContext) { // {{{
 	moven := 0
 	code := context.Code.List()
 	for pc := 0; pc < len(code); pc++ {
+		workcount.Step()
+
 		inst := code[pc]
 		curop := opGetOpCode(inst)
 		switch curop {
@@ -1937,6 +2072,8 @@ func patchCode(context *funcContext) { // {{{
 			distance := 0
 			count := 0 // avoiding infinite loops
 			for jmp := inst; opGetOpCode(jmp) == OP_JMP && count < 5; jmp = context.Code.At(pc + distance + 1) {
+				workcount.Step()
+
 				d := context.GetLabelPc(opGetArgSbx(jmp)) - pc
 				if d > opMaxArgSbx {
 					if distance == 0 {

@@ -1,6 +1,7 @@
 package lua
 
 import (
+	"github.com/mod2048/mod2048/scripting/internal/workcount" // [mod2048] the work count (PATCHES.md, 19)
 	"math"
 	"math/rand"
 )
@@ -134,6 +135,8 @@ func mathMax(L *LState) int {
 	max := L.CheckNumber(1)
 	top := L.GetTop()
 	for i := 2; i <= top; i++ {
+		workcount.Step()
+
 		v := L.CheckNumber(i)
 		if v > max {
 			max = v
@@ -150,6 +153,8 @@ func mathMin(L *LState) int {
 	min := L.CheckNumber(1)
 	top := L.GetTop()
 	for i := 2; i <= top; i++ {
+		workcount.Step()
+
 		v := L.CheckNumber(i)
 		if v < min {
 			min = v

@@ -2,6 +2,7 @@ package lua
 
 import (
 	"errors"
+	"github.com/mod2048/mod2048/scripting/internal/workcount" // [mod2048] the work count (PATCHES.md, 19)
 	"maps"
 	"strings"
 	"sync/atomic"
@@ -59,6 +60,8 @@ func mapBytes(n int, slot int64) int64 {
 	}
 	slots := int64(16)
 	for slots*7/8 < int64(n) {
+		workcount.Step()
+
 		slots *= 2
 	}
 	tables := max(slots/mapTableSlots, 1)
@@ -132,26 +135,38 @@ const numberBlock = 2
 // 2.4 MB of them that the weighing missed).
 func (tb *LTable) ForEachHeld(cb func(LValue)) {
 	for _, v := range tb.array {
+		workcount.Step()
+
 		if v != LNil {
 			cb(v)
 		}
 	}
 	for _, v := range tb.strdict {
+		workcount.Step()
+
 		cb(v)
 	}
 	for _, v := range tb.dict {
+		workcount.Step()
+
 		cb(v)
 	}
 	if tb.keys != nil {
 		for _, k := range tb.keys {
+			workcount.Step()
+
 			cb(k)
 		}
 		return
 	}
-	for k := range tb.strdict { // a table made without its key list
+	for k := range tb.strdict {
+		workcount.Step()
+		// a table made without its key list
 		cb(LString(k))
 	}
 	for k := range tb.dict {
+		workcount.Step()
+
 		cb(k)
 	}
 }
@@ -326,6 +341,8 @@ const sharedWalk = ^uint64(0)
 // its upvalues' values), as shared by every state: no walk visits them.
 // It must be called before any state can reach the function.
 func (fn *LFunction) MarkShared() {
+	workcount.Step()
+
 	if fn.walked == sharedWalk {
 		return
 	}
@@ -334,6 +351,8 @@ func (fn *LFunction) MarkShared() {
 		fn.Env.MarkShared()
 	}
 	for _, uv := range fn.Upvalues {
+		workcount.Step()
+
 		markShared(uv.Value())
 	}
 }
@@ -341,6 +360,8 @@ func (fn *LFunction) MarkShared() {
 // MarkShared marks the table, and what it holds and its metatable, as
 // shared by every state: no walk visits them.
 func (tb *LTable) MarkShared() {
+	workcount.Step()
+
 	if tb.walked == sharedWalk {
 		return
 	}
@@ -350,6 +371,8 @@ func (tb *LTable) MarkShared() {
 }
 
 func markShared(v LValue) {
+	workcount.Step()
+
 	switch v := v.(type) {
 	case *LTable:
 		v.MarkShared()

@@ -1,6 +1,9 @@
 package lua
 
-import "strings"
+import (
+	"github.com/mod2048/mod2048/scripting/internal/workcount" // [mod2048] the work count (PATCHES.md, 19)
+	"strings"
+)
 
 // [mod2048] Lua Patterns, after Lua 5.1's lstrlib.c: string.find, match,
 // gmatch and gsub, in place of upstream's pm package (PATCHES.md, 17).
@@ -75,6 +78,8 @@ func (s *byteSet) add(c byte) { s[c>>6] |= 1 << (c & 63) }
 // time.
 func (s *byteSet) addRange(lo, hi int) {
 	for w := lo >> 6; w <= hi>>6 && lo <= hi; w++ {
+		workcount.Step()
+
 		first, last := max(lo, w<<6), min(hi, w<<6+63)
 		s[w] |= (^uint64(0) >> (63 - (last - first))) << (first & 63)
 	}
@@ -82,6 +87,8 @@ func (s *byteSet) addRange(lo, hi int) {
 
 func (s *byteSet) union(o *byteSet) {
 	for i := range s {
+		workcount.Step()
+
 		s[i] |= o[i]
 	}
 }
@@ -90,7 +97,11 @@ func (s *byteSet) union(o *byteSet) {
 // letter's offset from 'a'; a letter that names no class has none.
 var classSets = func() (t [26]byteSet) {
 	for _, cl := range "acdlpsuwxz" {
+		workcount.Step()
+
 		for c := range 256 {
+			workcount.Step()
+
 			if patternClass(c, byte(cl)) {
 				t[cl-'a'][c>>6] |= 1 << (c & 63)
 			}
@@ -109,6 +120,8 @@ func (s *byteSet) addClass(cl byte) {
 	set := classSets[lower-'a']
 	if asciiUpper(cl) {
 		for i := range set {
+			workcount.Step()
+
 			set[i] = ^set[i]
 		}
 	}
@@ -146,6 +159,8 @@ func FindPattern(L *LState, src, pat string) (bool, int) {
 		start = 1
 	}
 	for s1 := 0; ; s1++ {
+		workcount.Step()
+
 		ms.level = 0
 		if ms.match(s1, start) != -1 {
 			return true, ms.steps
@@ -196,7 +211,9 @@ func (ms *matcher) classEnd(p int) int {
 		if p < len(pat) && pat[p] == '^' {
 			p++
 		}
-		for { // look for a ']'
+		for {
+			workcount.Step()
+			// look for a ']'
 			if p >= len(pat) {
 				ms.L.RaiseError("malformed pattern (missing ']')")
 			}
@@ -267,6 +284,8 @@ func compileBracket(pat string, p, ec int) byteSet {
 		p++
 	}
 	for p++; p < ec; p++ {
+		workcount.Step()
+
 		switch c := pat[p]; {
 		case c == '%':
 			p++
@@ -280,6 +299,8 @@ func compileBracket(pat string, p, ec int) byteSet {
 	}
 	if negate {
 		for i := range set {
+			workcount.Step()
+
 			set[i] = ^set[i]
 		}
 	}
@@ -292,6 +313,8 @@ func compileBracket(pat string, p, ec int) byteSet {
 // a step reads no class anew, however long.
 func (ms *matcher) bracket(p int) (int, *byteSet) {
 	for i := range ms.nbracket {
+		workcount.Step()
+
 		if b := &ms.brackets[i]; b.at == p {
 			return b.end, &b.set
 		}
@@ -301,6 +324,8 @@ func (ms *matcher) bracket(p int) (int, *byteSet) {
 	}
 	ep := ms.classEnd(p)
 	for range (ep - p) / bracketWork {
+		workcount.Step()
+
 		ms.step()
 	}
 	set := compileBracket(ms.pat, p, ep-1)
@@ -335,6 +360,8 @@ func (ms *matcher) singleMatch(c, p int, set *byteSet) bool {
 // match matches the pattern from p against the subject from s and returns
 // where the match ends, or -1.
 func (ms *matcher) match(s, p int) int {
+	workcount.Step()
+
 	ms.depth++
 	if ms.depth > maxMatchDepth {
 		ms.L.RaiseError("pattern too complex")
@@ -345,8 +372,12 @@ func (ms *matcher) match(s, p int) int {
 }
 
 func (ms *matcher) doMatch(s, p int) int {
+	workcount.Step()
+
 	src, pat := ms.src, ms.pat
 	for {
+		workcount.Step()
+
 		ms.step()
 		if p == len(pat) {
 			return s
@@ -451,6 +482,8 @@ func (ms *matcher) matchBalance(s, p int) int {
 	b, e := ms.pat[p], ms.pat[p+1]
 	cont := 1
 	for s++; s < len(src); s++ {
+		workcount.Step()
+
 		ms.step()
 		if src[s] == e {
 			if cont--; cont == 0 {
@@ -464,12 +497,18 @@ func (ms *matcher) matchBalance(s, p int) int {
 }
 
 func (ms *matcher) maxExpand(s, p, ep int, set *byteSet) int {
+	workcount.Step()
+
 	i := 0
 	for s+i < len(ms.src) && ms.singleMatch(int(ms.src[s+i]), p, set) {
+		workcount.Step()
+
 		ms.step()
 		i++
 	}
-	for ; i >= 0; i-- { // the longest repetition that lets the rest match
+	for ; i >= 0; i-- {
+		workcount.Step()
+		// the longest repetition that lets the rest match
 		if r := ms.match(s+i, ep+1); r != -1 {
 			return r
 		}
@@ -478,7 +517,11 @@ func (ms *matcher) maxExpand(s, p, ep int, set *byteSet) int {
 }
 
 func (ms *matcher) minExpand(s, p, ep int, set *byteSet) int {
+	workcount.Step()
+
 	for {
+		workcount.Step()
+
 		if r := ms.match(s, ep+1); r != -1 {
 			return r
 		}
@@ -491,6 +534,8 @@ func (ms *matcher) minExpand(s, p, ep int, set *byteSet) int {
 }
 
 func (ms *matcher) startCapture(s, p, what int) int {
+	workcount.Step()
+
 	if ms.level >= maxCaptures {
 		ms.L.RaiseError("too many captures")
 	}
@@ -504,8 +549,12 @@ func (ms *matcher) startCapture(s, p, what int) int {
 }
 
 func (ms *matcher) endCapture(s, p int) int {
+	workcount.Step()
+
 	l := -1
 	for i := ms.level - 1; i >= 0; i-- {
+		workcount.Step()
+
 		if ms.capture[i].len == capUnfinished {
 			l = i
 			break
@@ -565,6 +614,8 @@ func (ms *matcher) push(s, e int, whole bool) int {
 		n = 1
 	}
 	for i := 0; i < n; i++ {
+		workcount.Step()
+
 		ms.L.Push(ms.get(i, s, e))
 	}
 	return n
@@ -617,6 +668,8 @@ func (ms *matcher) find(s1 int, find bool) int {
 		p = 1
 	}
 	for {
+		workcount.Step()
+
 		ms.level = 0
 		if e := ms.match(s1, p); e != -1 {
 			if find {
@@ -662,6 +715,8 @@ func gmatchStep(L *LState) int {
 	pos := int(L.Get(UpvalueIndex(3)).(LNumber))
 	ms := newMatcher(L, src, pat, "gmatch")
 	for s := pos; s <= len(src); s++ {
+		workcount.Step()
+
 		ms.level = 0
 		if e := ms.match(s, 0); e != -1 {
 			next := e
@@ -695,6 +750,8 @@ func strGsub(L *LState) int {
 	out := &gsubBuffer{L: L, max: L.Patterns.Result}
 	s, n := 0, 0
 	for n < maxN {
+		workcount.Step()
+
 		ms.level = 0
 		e := ms.match(s, pi)
 		if e != -1 {
@@ -745,6 +802,8 @@ func (ms *matcher) addValue(out *gsubBuffer, s, e int, repl LValue) {
 	case LString, LNumber:
 		news := LVAsString(r)
 		for {
+			workcount.Step()
+
 			ms.step()
 			i := strings.IndexByte(news, '%')
 			if i < 0 || i+1 == len(news) {

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/mod2048/mod2048/scripting/internal/lua/parse" // [mod2048] this copy's path
+	"github.com/mod2048/mod2048/scripting/internal/workcount" // [mod2048] the work count (PATCHES.md, 19)
 )
 
 const MultRet = -1
@@ -268,6 +269,8 @@ func (cs *autoGrowingCallFrameStack) IsFull() bool {
 
 func (cs *autoGrowingCallFrameStack) Clear() {
 	for i := segIdx(1); i <= cs.segIdx; i++ {
+		workcount.Step()
+
 		freeCallFrameStackSegment(cs.segments[i])
 		cs.segments[i] = nil
 	}
@@ -277,6 +280,8 @@ func (cs *autoGrowingCallFrameStack) Clear() {
 
 func (cs *autoGrowingCallFrameStack) FreeAll() {
 	for i := segIdx(0); i <= cs.segIdx; i++ {
+		workcount.Step()
+
 		freeCallFrameStackSegment(cs.segments[i])
 		cs.segments[i] = nil
 	}
@@ -313,6 +318,8 @@ func (cs *autoGrowingCallFrameStack) SetSp(sp int) {
 	desiredSegIdx := segIdx(sp / FramesPerSegment)
 	desiredFramesInLastSeg := uint8(sp % FramesPerSegment)
 	for {
+		workcount.Step()
+
 		if cs.segIdx <= desiredSegIdx {
 			break
 		}
@@ -420,6 +427,8 @@ func (rg *registry) SetTop(topi int) { // +inline-start
 	oldtopi := rg.top
 	rg.top = topi
 	for i := oldtopi; i < rg.top; i++ {
+		workcount.Step()
+
 		rg.array[i] = LNil
 	}
 	// values beyond top don't need to be valid LValues, so setting them to nil is fine
@@ -427,6 +436,8 @@ func (rg *registry) SetTop(topi int) { // +inline-start
 	if rg.top < oldtopi {
 		nilRange := rg.array[rg.top:oldtopi]
 		for i := range nilRange {
+			workcount.Step()
+
 			nilRange[i] = nil
 		}
 	}
@@ -487,6 +498,8 @@ func (rg *registry) CopyRange(regv, start, limit, n int) { // +inline-start
 		limit = rg.top
 	}
 	for i := 0; i < n; i++ {
+		workcount.Step()
+
 		srcIdx := start + i
 		if srcIdx >= limit || srcIdx < 0 {
 			rg.array[regv+i] = LNil
@@ -502,6 +515,8 @@ func (rg *registry) CopyRange(regv, start, limit, n int) { // +inline-start
 	if rg.top < oldtop {
 		nilRange := rg.array[rg.top:oldtop]
 		for i := range nilRange {
+			workcount.Step()
+
 			nilRange[i] = nil
 		}
 	}
@@ -519,6 +534,8 @@ func (rg *registry) FillNil(regm, n int) { // +inline-start
 		}
 	}
 	for i := 0; i < n; i++ {
+		workcount.Step()
+
 		rg.array[regm+i] = LNil
 	}
 	// values beyond top don't need to be valid LValues, so setting them to nil is fine
@@ -528,6 +545,8 @@ func (rg *registry) FillNil(regm, n int) { // +inline-start
 	if rg.top < oldtop {
 		nilRange := rg.array[rg.top:oldtop]
 		for i := range nilRange {
+			workcount.Step()
+
 			nilRange[i] = nil
 		}
 	}
@@ -559,6 +578,8 @@ func (rg *registry) Insert(value LValue, reg int) {
 	}
 	top--
 	for ; top >= reg; top-- {
+		workcount.Step()
+
 		// FIXME consider using copy() here if Insert() is called enough
 		// this section is inlined by go-inline
 		// source function is 'func (rg *registry) Set(regi int, vali LValue) ' in '_state.go'
@@ -735,6 +756,8 @@ func (ls *LState) printCallStack() {
 
 func (ls *LState) closeAllUpvalues() { // +inline-start
 	for cf := ls.currentFrame; cf != nil; cf = cf.Parent {
+		workcount.Step()
+
 		if !cf.Fn.IsG {
 			ls.closeUpvalues(cf.LocalBase)
 		}
@@ -782,6 +805,8 @@ func (ls *LState) findLocal(frame *callFrame, no int) string {
 }
 
 func (ls *LState) where(level int, skipg bool) string {
+	workcount.Step()
+
 	dbg, ok := ls.GetStack(level)
 	if !ok {
 		return ""
@@ -808,6 +833,8 @@ func (ls *LState) where(level int, skipg bool) string {
 func (ls *LState) stackTrace(level int) string {
 	n := 1 // the lines: a frame's, one for each of its tail calls, and [G]'s
 	for cf := ls.currentFrame; cf != nil; cf = cf.Parent {
+		workcount.Step()
+
 		n++
 		if !cf.Fn.IsG {
 			n += cf.TailCall
@@ -834,6 +861,8 @@ func (ls *LState) stackTrace(level int) string {
 	}
 	i := 0
 	for cf := ls.currentFrame; cf != nil; cf = cf.Parent {
+		workcount.Step()
+
 		if kept(i) == i {
 			add(fmt.Sprintf("\t%v in %v", ls.whereFrame(cf), ls.formattedFrameFuncName(cf)))
 		}
@@ -841,6 +870,8 @@ func (ls *LState) stackTrace(level int) string {
 		if !cf.Fn.IsG && cf.TailCall > 0 {
 			end := i + cf.TailCall
 			for j := kept(i); j < end; j = kept(j + 1) {
+				workcount.Step()
+
 				add("\t(tailcall): ?")
 			}
 			i = end
@@ -975,6 +1006,8 @@ func (ls *LState) closeUpvalues(idx int) { // +inline-start
 	// no other (upstream walked every open upvalue of the call stack, at
 	// every return).
 	for ls.uvcache != nil && ls.uvcache.index >= idx {
+		workcount.Step()
+
 		uv := ls.uvcache
 		ls.uvcache, uv.next = uv.next, nil
 		uv.Close()
@@ -988,6 +1021,8 @@ func (ls *LState) findUpvalue(idx int) *Upvalue {
 	var prev *Upvalue
 	next := ls.uvcache
 	for ; next != nil && next.index > idx; next = next.next {
+		workcount.Step()
+
 		prev = next
 	}
 	if next != nil && next.index == idx {
@@ -1083,6 +1118,8 @@ func (ls *LState) initCallFrame(cf *callFrame) { // +inline-start
 				}
 			}
 			for i := nargs; i < np; i++ {
+				workcount.Step()
+
 				ls.reg.array[cf.LocalBase+i] = LNil
 			}
 			nargs = np
@@ -1104,6 +1141,8 @@ func (ls *LState) initCallFrame(cf *callFrame) { // +inline-start
 				}
 			}
 			for i := np; i < nargs; i++ {
+				workcount.Step()
+
 				ls.reg.array[cf.LocalBase+i] = LNil
 			}
 			ls.reg.top = cf.LocalBase + int(proto.NumUsedRegisters)
@@ -1132,6 +1171,8 @@ func (ls *LState) initCallFrame(cf *callFrame) { // +inline-start
 
 			ls.reg.SetTop(cf.LocalBase + nargs + np)
 			for i := 0; i < np; i++ {
+				workcount.Step()
+
 				//ls.reg.Set(cf.LocalBase+nargs+i, ls.reg.Get(cf.LocalBase+i))
 				ls.reg.array[cf.LocalBase+nargs+i] = ls.reg.array[cf.LocalBase+i]
 				//ls.reg.Set(cf.LocalBase+i, LNil)
@@ -1143,6 +1184,8 @@ func (ls *LState) initCallFrame(cf *callFrame) { // +inline-start
 				if (proto.IsVarArg & VarArgNeedsArg) != 0 {
 					argtb := newMeteredTable(ls.Meter, nvarargs, 0) // [mod2048] metered
 					for i := 0; i < nvarargs; i++ {
+						workcount.Step()
+
 						argtb.RawSetInt(i+1, ls.reg.Get(cf.LocalBase+np+i))
 					}
 					argtb.RawSetString("n", LNumber(nvarargs))
@@ -1195,6 +1238,8 @@ func (ls *LState) pushCallFrame(cf callFrame, fn LValue, meta bool) { // +inline
 					}
 				}
 				for i := nargs; i < np; i++ {
+					workcount.Step()
+
 					ls.reg.array[cf.LocalBase+i] = LNil
 				}
 				nargs = np
@@ -1216,6 +1261,8 @@ func (ls *LState) pushCallFrame(cf callFrame, fn LValue, meta bool) { // +inline
 					}
 				}
 				for i := np; i < nargs; i++ {
+					workcount.Step()
+
 					ls.reg.array[cf.LocalBase+i] = LNil
 				}
 				ls.reg.top = cf.LocalBase + int(proto.NumUsedRegisters)
@@ -1244,6 +1291,8 @@ func (ls *LState) pushCallFrame(cf callFrame, fn LValue, meta bool) { // +inline
 
 				ls.reg.SetTop(cf.LocalBase + nargs + np)
 				for i := 0; i < np; i++ {
+					workcount.Step()
+
 					//ls.reg.Set(cf.LocalBase+nargs+i, ls.reg.Get(cf.LocalBase+i))
 					ls.reg.array[cf.LocalBase+nargs+i] = ls.reg.array[cf.LocalBase+i]
 					//ls.reg.Set(cf.LocalBase+i, LNil)
@@ -1255,6 +1304,8 @@ func (ls *LState) pushCallFrame(cf callFrame, fn LValue, meta bool) { // +inline
 					if (proto.IsVarArg & VarArgNeedsArg) != 0 {
 						argtb := newMeteredTable(ls.Meter, nvarargs, 0) // [mod2048] metered
 						for i := 0; i < nvarargs; i++ {
+							workcount.Step()
+
 							argtb.RawSetInt(i+1, ls.reg.Get(cf.LocalBase+np+i))
 						}
 						argtb.RawSetString("n", LNumber(nvarargs))
@@ -1306,6 +1357,8 @@ func (ls *LState) callR(nargs, nret, rbase int) {
 func (ls *LState) getField(obj LValue, key LValue) LValue {
 	curobj := obj
 	for i := 0; i < MaxTableGetLoop; i++ {
+		workcount.Step()
+
 		tb, istable := curobj.(*LTable)
 		if istable {
 			ret := tb.RawGet(key)
@@ -1337,6 +1390,8 @@ func (ls *LState) getField(obj LValue, key LValue) LValue {
 func (ls *LState) getFieldString(obj LValue, key string) LValue {
 	curobj := obj
 	for i := 0; i < MaxTableGetLoop; i++ {
+		workcount.Step()
+
 		tb, istable := curobj.(*LTable)
 		if istable {
 			ret := tb.RawGetString(key)
@@ -1368,6 +1423,8 @@ func (ls *LState) getFieldString(obj LValue, key string) LValue {
 func (ls *LState) setField(obj LValue, key LValue, value LValue) {
 	curobj := obj
 	for i := 0; i < MaxTableGetLoop; i++ {
+		workcount.Step()
+
 		tb, istable := curobj.(*LTable)
 		if istable {
 			if tb.RawGet(key) != LNil {
@@ -1400,6 +1457,8 @@ func (ls *LState) setField(obj LValue, key LValue, value LValue) {
 func (ls *LState) setFieldString(obj LValue, key string, value LValue) {
 	curobj := obj
 	for i := 0; i < MaxTableGetLoop; i++ {
+		workcount.Step()
+
 		tb, istable := curobj.(*LTable)
 		if istable {
 			if tb.RawGetString(key) != LNil {
@@ -1585,6 +1644,8 @@ func (ls *LState) Push(value LValue) {
 
 func (ls *LState) Pop(n int) {
 	for i := 0; i < n; i++ {
+		workcount.Step()
+
 		if ls.GetTop() == 0 {
 			ls.RaiseError("register underflow")
 		}
@@ -1672,6 +1733,8 @@ func (ls *LState) NewFunction(fn LGFunction) *LFunction {
 func (ls *LState) NewClosure(fn LGFunction, upvalues ...LValue) *LFunction {
 	cl := newLFunctionG(fn, ls.currentEnv(), len(upvalues))
 	for i, lv := range upvalues {
+		workcount.Step()
+
 		cl.Upvalues[i] = &Upvalue{}
 		cl.Upvalues[i].Close()
 		cl.Upvalues[i].SetValue(lv)
@@ -1833,6 +1896,8 @@ func (ls *LState) GetInfo(what string, dbg *Debug, fn LValue) (LValue, error) {
 func (ls *LState) GetStack(level int) (*Debug, bool) {
 	frame := ls.currentFrame
 	for ; level > 0 && frame != nil; frame = frame.Parent {
+		workcount.Step()
+
 		level--
 		if !frame.Fn.IsG {
 			level -= frame.TailCall
@@ -2133,6 +2198,8 @@ func (ls *LState) GPCall(fn LGFunction, data LValue) error {
 func (ls *LState) CallByParam(cp P, args ...LValue) error {
 	ls.Push(cp.Fn)
 	for _, arg := range args {
+		workcount.Step()
+
 		ls.Push(arg)
 	}
 

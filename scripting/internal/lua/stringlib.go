@@ -2,6 +2,7 @@ package lua
 
 import (
 	"fmt"
+	"github.com/mod2048/mod2048/scripting/internal/workcount" // [mod2048] the work count (PATCHES.md, 19)
 	"strings"
 )
 
@@ -64,6 +65,8 @@ func strByte(L *LState) int {
 	}
 
 	for i := start; i < end; i++ {
+		workcount.Step()
+
 		L.Push(LNumber(str[i]))
 	}
 	return end - start
@@ -73,6 +76,8 @@ func strChar(L *LState) int {
 	top := L.GetTop()
 	bytes := make([]byte, L.GetTop())
 	for i := 1; i <= top; i++ {
+		workcount.Step()
+
 		bytes[i-1] = uint8(L.CheckInt(i))
 	}
 	L.Push(LString(string(bytes)))
@@ -124,6 +129,8 @@ func strReverse(L *LState) int {
 	bts := []byte(str)
 	out := make([]byte, len(bts))
 	for i, j := 0, len(bts)-1; j >= 0; i, j = i+1, j-1 {
+		workcount.Step()
+
 		out[i] = bts[j]
 	}
 	L.Push(LString(string(out)))

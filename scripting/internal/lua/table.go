@@ -1,5 +1,7 @@
 package lua
 
+import "github.com/mod2048/mod2048/scripting/internal/workcount" // [mod2048] the work count (PATCHES.md, 19)
+
 const defaultArrayCap = 32
 const defaultHashCap = 32
 
@@ -54,6 +56,8 @@ func (tb *LTable) Len() int {
 	}
 	var prev LValue = LNil
 	for i := len(tb.array) - 1; i >= 0; i-- {
+		workcount.Step()
+
 		v := tb.array[i]
 		if prev == LNil && v != LNil {
 			return i + 1
@@ -120,6 +124,8 @@ func (tb *LTable) Insert(i int, value LValue) {
 func (tb *LTable) trim() {
 	n := len(tb.array)
 	for n > 0 && tb.array[n-1] == LNil {
+		workcount.Step()
+
 		n--
 	}
 	clear(tb.array[n:])
@@ -132,6 +138,8 @@ func (tb *LTable) MaxN() int {
 		return 0
 	}
 	for i := len(tb.array) - 1; i >= 0; i-- {
+		workcount.Step()
+
 		if tb.array[i] != LNil {
 			return i + 1
 		}
@@ -212,6 +220,8 @@ func (tb *LTable) RawSetInt(key int, value LValue) {
 		// [mod2048] The keys between come from the hash part, if it holds
 		// them, so that no key is in both parts.
 		for k := alen + 1; k < key; k++ {
+			workcount.Step()
+
 			tb.array = append(tb.array, tb.takeH(k))
 		}
 		tb.array = append(tb.array, value)
@@ -262,6 +272,8 @@ func (tb *LTable) migrate() {
 		return
 	}
 	for {
+		workcount.Step()
+
 		v := tb.takeH(len(tb.array) + 1)
 		if v == LNil {
 			return
@@ -333,6 +345,8 @@ const compactAfter = 32
 func (tb *LTable) compactKeys() {
 	live := tb.keys[:0]
 	for _, k := range tb.keys {
+		workcount.Step()
+
 		if tb.RawGetH(k) != LNil {
 			live = append(live, k)
 		}
@@ -341,6 +355,8 @@ func (tb *LTable) compactKeys() {
 	tb.keys = live
 	tb.k2i = make(map[LValue]int, len(live))
 	for i, k := range live {
+		workcount.Step()
+
 		tb.k2i[k] = i
 	}
 	if len(tb.strdict)*4 <= tb.usedS {
@@ -363,6 +379,8 @@ func remake[K comparable, V any](m map[K]V) map[K]V {
 	}
 	out := make(map[K]V, len(m))
 	for k, v := range m {
+		workcount.Step()
+
 		out[k] = v
 	}
 	return out
@@ -478,6 +496,8 @@ func (tb *LTable) RawGetString(key string) LValue {
 func (tb *LTable) ForEach(cb func(LValue, LValue)) {
 	if tb.array != nil {
 		for i, v := range tb.array {
+			workcount.Step()
+
 			if v != LNil {
 				cb(LNumber(i+1), v)
 			}
@@ -485,6 +505,8 @@ func (tb *LTable) ForEach(cb func(LValue, LValue)) {
 	}
 	if tb.strdict != nil {
 		for k, v := range tb.strdict {
+			workcount.Step()
+
 			if v != LNil {
 				cb(LString(k), v)
 			}
@@ -492,6 +514,8 @@ func (tb *LTable) ForEach(cb func(LValue, LValue)) {
 	}
 	if tb.dict != nil {
 		for k, v := range tb.dict {
+			workcount.Step()
+
 			if v != LNil {
 				cb(k, v)
 			}
@@ -515,6 +539,8 @@ func (tb *LTable) Next(key LValue) (LValue, LValue) {
 		if kv, ok := key.(LNumber); ok && isInteger(kv) && kv >= 0 && kv <= LNumber(len(tb.array)) {
 			index := int(kv)
 			for ; index < len(tb.array); index++ {
+				workcount.Step()
+
 				if v := tb.array[index]; v != LNil {
 					tb.skipped(0, index-int(kv)) // [mod2048] the holes skipped are work
 					return LNumber(index + 1), v
@@ -537,6 +563,8 @@ func (tb *LTable) Next(key LValue) (LValue, LValue) {
 	}
 	start := tb.k2i[key] + 1
 	for i := start; i < len(tb.keys); i++ {
+		workcount.Step()
+
 		key := tb.keys[i]
 		if v := tb.RawGetH(key); v != LNil {
 			tb.skipped(i-start, 0) // [mod2048] the deleted keys skipped are work

@@ -3,6 +3,7 @@ package lua
 import (
 	"bufio"
 	"fmt"
+	"github.com/mod2048/mod2048/scripting/internal/workcount" // [mod2048] the work count (PATCHES.md, 19)
 	"io"
 	"reflect"
 	"strconv"
@@ -31,6 +32,8 @@ func defaultFormat(v interface{}, f fmt.State, c rune) {
 	buf := make([]string, 0, 10)
 	buf = append(buf, "%")
 	for i := 0; i < 128; i++ {
+		workcount.Step()
+
 		if f.Flag(i) {
 			buf = append(buf, string(rune(i)))
 		}
@@ -226,6 +229,8 @@ func int2Fb(val int) int {
 	e := 0
 	x := val
 	for x >= 16 {
+		workcount.Step()
+
 		x = (x + 1) >> 1
 		e++
 	}

@@ -6,6 +6,7 @@ package lua
 
 import (
 	"fmt"
+	"github.com/mod2048/mod2048/scripting/internal/workcount" // [mod2048] the work count (PATCHES.md, 19)
 	"math"
 	"strings"
 )
@@ -49,6 +50,8 @@ func mainLoopWithContext(L *LState, baseframe *callFrame) {
 	}
 
 	for {
+		workcount.Step()
+
 		cf = L.currentFrame
 		inst = cf.Fn.Proto.Code[cf.Pc]
 		cf.Pc++
@@ -88,6 +91,8 @@ func copyReturnValues(L *LState, regv, start, n, b int) { // +inline-start
 				}
 			}
 			for i := 0; i < n; i++ {
+				workcount.Step()
+
 				rg.array[regm+i] = LNil
 			}
 			// values beyond top don't need to be valid LValues, so setting them to nil is fine
@@ -97,6 +102,8 @@ func copyReturnValues(L *LState, regv, start, n, b int) { // +inline-start
 			if rg.top < oldtop {
 				nilRange := rg.array[rg.top:oldtop]
 				for i := range nilRange {
+					workcount.Step()
+
 					nilRange[i] = nil
 				}
 			}
@@ -120,6 +127,8 @@ func copyReturnValues(L *LState, regv, start, n, b int) { // +inline-start
 				limit = rg.top
 			}
 			for i := 0; i < n; i++ {
+				workcount.Step()
+
 				srcIdx := start + i
 				if srcIdx >= limit || srcIdx < 0 {
 					rg.array[regv+i] = LNil
@@ -135,6 +144,8 @@ func copyReturnValues(L *LState, regv, start, n, b int) { // +inline-start
 			if rg.top < oldtop {
 				nilRange := rg.array[rg.top:oldtop]
 				for i := range nilRange {
+					workcount.Step()
+
 					nilRange[i] = nil
 				}
 			}
@@ -156,6 +167,8 @@ func copyReturnValues(L *LState, regv, start, n, b int) { // +inline-start
 					}
 				}
 				for i := 0; i < n; i++ {
+					workcount.Step()
+
 					rg.array[regm+i] = LNil
 				}
 				// values beyond top don't need to be valid LValues, so setting them to nil is fine
@@ -165,6 +178,8 @@ func copyReturnValues(L *LState, regv, start, n, b int) { // +inline-start
 				if rg.top < oldtop {
 					nilRange := rg.array[rg.top:oldtop]
 					for i := range nilRange {
+						workcount.Step()
+
 						nilRange[i] = nil
 					}
 				}
@@ -240,6 +255,8 @@ func callGFunction(L *LState, tailcall bool) bool {
 			limit = rg.top
 		}
 		for i := 0; i < n; i++ {
+			workcount.Step()
+
 			srcIdx := start + i
 			if srcIdx >= limit || srcIdx < 0 {
 				rg.array[regv+i] = LNil
@@ -255,6 +272,8 @@ func callGFunction(L *LState, tailcall bool) bool {
 		if rg.top < oldtop {
 			nilRange := rg.array[rg.top:oldtop]
 			for i := range nilRange {
+				workcount.Step()
+
 				nilRange[i] = nil
 			}
 		}
@@ -361,6 +380,8 @@ func init() {
 			code := cf.Fn.Proto.Code
 			pc := cf.Pc
 			for i := 0; i < C; i++ {
+				workcount.Step()
+
 				inst = code[pc]
 				pc++
 				A = int(inst>>18) & 0xff //GETA
@@ -484,6 +505,8 @@ func init() {
 			RA := lbase + A
 			B := int(inst & 0x1ff) //GETB
 			for i := RA; i <= lbase+B; i++ {
+				workcount.Step()
+
 				// this section is inlined by go-inline
 				// source function is 'func (rg *registry) Set(regi int, vali LValue) ' in '_state.go'
 				{
@@ -1228,6 +1251,8 @@ func init() {
 								}
 							}
 							for i := nargs; i < np; i++ {
+								workcount.Step()
+
 								ls.reg.array[cf.LocalBase+i] = LNil
 							}
 							nargs = np
@@ -1249,6 +1274,8 @@ func init() {
 								}
 							}
 							for i := np; i < nargs; i++ {
+								workcount.Step()
+
 								ls.reg.array[cf.LocalBase+i] = LNil
 							}
 							ls.reg.top = cf.LocalBase + int(proto.NumUsedRegisters)
@@ -1277,6 +1304,8 @@ func init() {
 
 							ls.reg.SetTop(cf.LocalBase + nargs + np)
 							for i := 0; i < np; i++ {
+								workcount.Step()
+
 								//ls.reg.Set(cf.LocalBase+nargs+i, ls.reg.Get(cf.LocalBase+i))
 								ls.reg.array[cf.LocalBase+nargs+i] = ls.reg.array[cf.LocalBase+i]
 								//ls.reg.Set(cf.LocalBase+i, LNil)
@@ -1288,6 +1317,8 @@ func init() {
 								if (proto.IsVarArg & VarArgNeedsArg) != 0 {
 									argtb := newMeteredTable(ls.Meter, nvarargs, 0) // [mod2048] metered
 									for i := 0; i < nvarargs; i++ {
+										workcount.Step()
+
 										argtb.RawSetInt(i+1, ls.reg.Get(cf.LocalBase+np+i))
 									}
 									argtb.RawSetString("n", LNumber(nvarargs))
@@ -1343,6 +1374,8 @@ func init() {
 				// no other (upstream walked every open upvalue of the call stack, at
 				// every return).
 				for ls.uvcache != nil && ls.uvcache.index >= idx {
+					workcount.Step()
+
 					uv := ls.uvcache
 					ls.uvcache, uv.next = uv.next, nil
 					uv.Close()
@@ -1405,6 +1438,8 @@ func init() {
 								}
 							}
 							for i := nargs; i < np; i++ {
+								workcount.Step()
+
 								ls.reg.array[cf.LocalBase+i] = LNil
 							}
 							nargs = np
@@ -1426,6 +1461,8 @@ func init() {
 								}
 							}
 							for i := np; i < nargs; i++ {
+								workcount.Step()
+
 								ls.reg.array[cf.LocalBase+i] = LNil
 							}
 							ls.reg.top = cf.LocalBase + int(proto.NumUsedRegisters)
@@ -1454,6 +1491,8 @@ func init() {
 
 							ls.reg.SetTop(cf.LocalBase + nargs + np)
 							for i := 0; i < np; i++ {
+								workcount.Step()
+
 								//ls.reg.Set(cf.LocalBase+nargs+i, ls.reg.Get(cf.LocalBase+i))
 								ls.reg.array[cf.LocalBase+nargs+i] = ls.reg.array[cf.LocalBase+i]
 								//ls.reg.Set(cf.LocalBase+i, LNil)
@@ -1465,6 +1504,8 @@ func init() {
 								if (proto.IsVarArg & VarArgNeedsArg) != 0 {
 									argtb := newMeteredTable(ls.Meter, nvarargs, 0) // [mod2048] metered
 									for i := 0; i < nvarargs; i++ {
+										workcount.Step()
+
 										argtb.RawSetInt(i+1, ls.reg.Get(cf.LocalBase+np+i))
 									}
 									argtb.RawSetString("n", LNumber(nvarargs))
@@ -1501,6 +1542,8 @@ func init() {
 						limit = rg.top
 					}
 					for i := 0; i < n; i++ {
+						workcount.Step()
+
 						srcIdx := start + i
 						if srcIdx >= limit || srcIdx < 0 {
 							rg.array[regv+i] = LNil
@@ -1516,6 +1559,8 @@ func init() {
 					if rg.top < oldtop {
 						nilRange := rg.array[rg.top:oldtop]
 						for i := range nilRange {
+							workcount.Step()
+
 							nilRange[i] = nil
 						}
 					}
@@ -1542,6 +1587,8 @@ func init() {
 				// no other (upstream walked every open upvalue of the call stack, at
 				// every return).
 				for ls.uvcache != nil && ls.uvcache.index >= idx {
+					workcount.Step()
+
 					uv := ls.uvcache
 					ls.uvcache, uv.next = uv.next, nil
 					uv.Close()
@@ -1579,6 +1626,8 @@ func init() {
 								}
 							}
 							for i := 0; i < n; i++ {
+								workcount.Step()
+
 								rg.array[regm+i] = LNil
 							}
 							// values beyond top don't need to be valid LValues, so setting them to nil is fine
@@ -1588,6 +1637,8 @@ func init() {
 							if rg.top < oldtop {
 								nilRange := rg.array[rg.top:oldtop]
 								for i := range nilRange {
+									workcount.Step()
+
 									nilRange[i] = nil
 								}
 							}
@@ -1611,6 +1662,8 @@ func init() {
 								limit = rg.top
 							}
 							for i := 0; i < n; i++ {
+								workcount.Step()
+
 								srcIdx := start + i
 								if srcIdx >= limit || srcIdx < 0 {
 									rg.array[regv+i] = LNil
@@ -1626,6 +1679,8 @@ func init() {
 							if rg.top < oldtop {
 								nilRange := rg.array[rg.top:oldtop]
 								for i := range nilRange {
+									workcount.Step()
+
 									nilRange[i] = nil
 								}
 							}
@@ -1647,6 +1702,8 @@ func init() {
 									}
 								}
 								for i := 0; i < n; i++ {
+									workcount.Step()
+
 									rg.array[regm+i] = LNil
 								}
 								// values beyond top don't need to be valid LValues, so setting them to nil is fine
@@ -1656,6 +1713,8 @@ func init() {
 								if rg.top < oldtop {
 									nilRange := rg.array[rg.top:oldtop]
 									for i := range nilRange {
+										workcount.Step()
+
 										nilRange[i] = nil
 									}
 								}
@@ -1689,6 +1748,8 @@ func init() {
 							}
 						}
 						for i := 0; i < n; i++ {
+							workcount.Step()
+
 							rg.array[regm+i] = LNil
 						}
 						// values beyond top don't need to be valid LValues, so setting them to nil is fine
@@ -1698,6 +1759,8 @@ func init() {
 						if rg.top < oldtop {
 							nilRange := rg.array[rg.top:oldtop]
 							for i := range nilRange {
+								workcount.Step()
+
 								nilRange[i] = nil
 							}
 						}
@@ -1721,6 +1784,8 @@ func init() {
 							limit = rg.top
 						}
 						for i := 0; i < n; i++ {
+							workcount.Step()
+
 							srcIdx := start + i
 							if srcIdx >= limit || srcIdx < 0 {
 								rg.array[regv+i] = LNil
@@ -1736,6 +1801,8 @@ func init() {
 						if rg.top < oldtop {
 							nilRange := rg.array[rg.top:oldtop]
 							for i := range nilRange {
+								workcount.Step()
+
 								nilRange[i] = nil
 							}
 						}
@@ -1757,6 +1824,8 @@ func init() {
 								}
 							}
 							for i := 0; i < n; i++ {
+								workcount.Step()
+
 								rg.array[regm+i] = LNil
 							}
 							// values beyond top don't need to be valid LValues, so setting them to nil is fine
@@ -1766,6 +1835,8 @@ func init() {
 							if rg.top < oldtop {
 								nilRange := rg.array[rg.top:oldtop]
 								for i := range nilRange {
+									workcount.Step()
+
 									nilRange[i] = nil
 								}
 							}
@@ -1850,6 +1921,8 @@ func init() {
 								oldtopi := rg.top
 								rg.top = topi
 								for i := oldtopi; i < rg.top; i++ {
+									workcount.Step()
+
 									rg.array[i] = LNil
 								}
 								// values beyond top don't need to be valid LValues, so setting them to nil is fine
@@ -1857,6 +1930,8 @@ func init() {
 								if rg.top < oldtopi {
 									nilRange := rg.array[rg.top:oldtopi]
 									for i := range nilRange {
+										workcount.Step()
+
 										nilRange[i] = nil
 									}
 								}
@@ -1938,6 +2013,8 @@ func init() {
 				oldtopi := rg.top
 				rg.top = topi
 				for i := oldtopi; i < rg.top; i++ {
+					workcount.Step()
+
 					rg.array[i] = LNil
 				}
 				// values beyond top don't need to be valid LValues, so setting them to nil is fine
@@ -1945,6 +2022,8 @@ func init() {
 				if rg.top < oldtopi {
 					nilRange := rg.array[rg.top:oldtopi]
 					for i := range nilRange {
+						workcount.Step()
+
 						nilRange[i] = nil
 					}
 				}
@@ -2059,6 +2138,8 @@ func init() {
 				nelem = reg.Top() - RA - 1
 			}
 			for i := 1; i <= nelem; i++ {
+				workcount.Step()
+
 				table.RawSetInt(offset+i, reg.Get(RA+i))
 			}
 			return 0
@@ -2078,6 +2159,8 @@ func init() {
 				// no other (upstream walked every open upvalue of the call stack, at
 				// every return).
 				for ls.uvcache != nil && ls.uvcache.index >= idx {
+					workcount.Step()
+
 					uv := ls.uvcache
 					ls.uvcache, uv.next = uv.next, nil
 					uv.Close()
@@ -2118,6 +2201,8 @@ func init() {
 				}
 			}
 			for i := 0; i < int(proto.NumUpvalues); i++ {
+				workcount.Step()
+
 				inst = cf.Fn.Proto.Code[cf.Pc]
 				cf.Pc++
 				B := opGetArgB(inst)
@@ -2167,6 +2252,8 @@ func init() {
 					limit = rg.top
 				}
 				for i := 0; i < n; i++ {
+					workcount.Step()
+
 					srcIdx := start + i
 					if srcIdx >= limit || srcIdx < 0 {
 						rg.array[regv+i] = LNil
@@ -2182,6 +2269,8 @@ func init() {
 				if rg.top < oldtop {
 					nilRange := rg.array[rg.top:oldtop]
 					for i := range nilRange {
+						workcount.Step()
+
 						nilRange[i] = nil
 					}
 				}
@@ -2337,6 +2426,8 @@ func stringConcat(L *LState, total, last int) LValue {
 	rhs := L.reg.Get(last)
 	total--
 	for i := last - 1; total > 0; {
+		workcount.Step()
+
 		lhs := L.reg.Get(i)
 		if !(LVCanConvToString(lhs) && LVCanConvToString(rhs)) {
 			op := L.metaOp2(lhs, rhs, "__concat")
@@ -2356,6 +2447,8 @@ func stringConcat(L *LState, total, last int) LValue {
 			buf := make([]string, total+1)
 			buf[total] = LVAsString(rhs)
 			for total > 0 {
+				workcount.Step()
+
 				lhs = L.reg.Get(i)
 				if !LVCanConvToString(lhs) {
 					break

@@ -6,6 +6,7 @@ import (
 	lua "github.com/mod2048/mod2048/scripting/internal/lua"
 	"github.com/mod2048/mod2048/scripting/internal/lua/ast"
 	"github.com/mod2048/mod2048/scripting/internal/lua/parse"
+	"github.com/mod2048/mod2048/scripting/internal/workcount"
 )
 
 // Two instructions of the VM copy any number of bytes or values in one
@@ -93,12 +94,18 @@ func Bind(L *lua.LState, proto *lua.FunctionProto, m Meters) (*lua.LFunction, er
 // gives all its values, the argument of a call of varargsName.
 
 func stmts(list []ast.Stmt) {
+	workcount.Step()
+
 	for _, s := range list {
+		workcount.Step()
+
 		stmt(s)
 	}
 }
 
 func stmt(s ast.Stmt) {
+	workcount.Step()
+
 	switch s := s.(type) {
 	case *ast.AssignStmt:
 		exprs(s.Lhs)
@@ -117,6 +124,8 @@ func stmt(s ast.Stmt) {
 		stmts(s.Stmts)
 	case *ast.IfStmt:
 		for {
+			workcount.Step()
+
 			s.Condition = expr(s.Condition)
 			stmts(s.Then)
 			next, ok := elseif(s)
@@ -168,16 +177,24 @@ func spread(list []ast.Expr) {
 }
 
 func exprs(list []ast.Expr) {
+	workcount.Step()
+
 	for i, e := range list {
+		workcount.Step()
+
 		list[i] = expr(e)
 	}
 }
 
 func expr(e ast.Expr) ast.Expr {
+	workcount.Step()
+
 	switch e := e.(type) {
 	case *ast.StringConcatOpExpr:
 		var args []ast.Expr
 		for {
+			workcount.Step()
+
 			args = append(args, expr(e.Lhs))
 			next, ok := e.Rhs.(*ast.StringConcatOpExpr)
 			if !ok {
@@ -205,6 +222,8 @@ func expr(e ast.Expr) ast.Expr {
 		e.Key = expr(e.Key)
 	case *ast.TableExpr:
 		for _, f := range e.Fields {
+			workcount.Step()
+
 			if f.Key != nil {
 				f.Key = expr(f.Key)
 			}
@@ -259,6 +278,8 @@ func (c *concatenator) concat(L *lua.LState) int {
 	c.buf = c.buf[:0]
 	size := 0
 	for i := 1; i <= n; i++ {
+		workcount.Step()
+
 		v := L.Get(i)
 		if !lua.LVCanConvToString(v) {
 			return c.slow(L, n)
@@ -285,6 +306,8 @@ func (c *concatenator) slow(L *lua.LState, n int) int {
 	clear(c.buf)
 	rhs := L.Get(n)
 	for i := n - 1; i >= 1; i-- {
+		workcount.Step()
+
 		lhs := L.Get(i)
 		if lua.LVCanConvToString(lhs) && lua.LVCanConvToString(rhs) {
 			l, r := lua.LVAsString(lhs), lua.LVAsString(rhs)

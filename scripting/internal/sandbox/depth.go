@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/mod2048/mod2048/scripting/internal/lua/ast"
+	"github.com/mod2048/mod2048/scripting/internal/workcount"
 )
 
 // MaxDepth is how deep a file's code may nest, counted on its syntax tree:
@@ -66,7 +67,11 @@ func (w *depthWalk) deep(d, line int) bool {
 }
 
 func (w *depthWalk) stmts(list []ast.Stmt, d int) {
+	workcount.Step()
+
 	for _, s := range list {
+		workcount.Step()
+
 		if w.deep(d, s.Line()) {
 			return
 		}
@@ -75,6 +80,8 @@ func (w *depthWalk) stmts(list []ast.Stmt, d int) {
 }
 
 func (w *depthWalk) stmt(s ast.Stmt, d int) {
+	workcount.Step()
+
 	switch s := s.(type) {
 	case *ast.AssignStmt:
 		w.exprs(s.Lhs, d+1)
@@ -93,6 +100,8 @@ func (w *depthWalk) stmt(s ast.Stmt, d int) {
 		w.stmts(s.Stmts, d+1)
 	case *ast.IfStmt:
 		for {
+			workcount.Step()
+
 			w.expr(s.Condition, d+1)
 			w.stmts(s.Then, d+1)
 			next, ok := elseif(s)
@@ -139,12 +148,18 @@ func elseif(s *ast.IfStmt) (*ast.IfStmt, bool) {
 }
 
 func (w *depthWalk) exprs(list []ast.Expr, d int) {
+	workcount.Step()
+
 	for _, e := range list {
+		workcount.Step()
+
 		w.expr(e, d)
 	}
 }
 
 func (w *depthWalk) expr(e ast.Expr, d int) {
+	workcount.Step()
+
 	if e == nil || w.deep(d, e.Line()) {
 		return
 	}
@@ -154,6 +169,8 @@ func (w *depthWalk) expr(e ast.Expr, d int) {
 		w.expr(e.Key, d+1)
 	case *ast.TableExpr:
 		for _, f := range e.Fields {
+			workcount.Step()
+
 			if f.Key != nil {
 				w.expr(f.Key, d+1)
 			}

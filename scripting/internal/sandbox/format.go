@@ -10,6 +10,7 @@ import (
 	"weak"
 
 	lua "github.com/mod2048/mod2048/scripting/internal/lua"
+	"github.com/mod2048/mod2048/scripting/internal/workcount"
 )
 
 // What a mod sees of its values as text. gopher-lua writes a table, a
@@ -113,6 +114,8 @@ func (n *names) prune(w uint64) {
 	ids.mu.Lock()
 	defer ids.mu.Unlock()
 	for k := range ids.m {
+		workcount.Step()
+
 		if !visited(k, w) {
 			delete(ids.m, k)
 		}
@@ -123,6 +126,8 @@ func (n *names) prune(w uint64) {
 	if ids.peak > 64 && len(ids.m)*4 <= ids.peak {
 		m := make(map[any]uint64, len(ids.m))
 		for k, v := range ids.m {
+			workcount.Step()
+
 			m[k] = v
 		}
 		ids.m, ids.peak = m, len(m)
@@ -206,6 +211,8 @@ func (f *formatter) format(L *lua.LState) int {
 	fs := L.CheckString(1)
 	n := len(fs)
 	for i := 2; i <= L.GetTop(); i++ {
+		workcount.Step()
+
 		if s, ok := L.Get(i).(lua.LString); ok {
 			n += len(s)
 		}
@@ -226,6 +233,8 @@ func (f *formatter) format(L *lua.LState) int {
 	}
 	arg := 1
 	for i := 0; i < len(fs); i++ {
+		workcount.Step()
+
 		c := fs[i]
 		if c != '%' {
 			j := strings.IndexByte(fs[i:], '%')
@@ -299,6 +308,8 @@ func (f *formatter) spec(L *lua.LState, fs string, i int) (string, byte, int) {
 	// Each run stops one past its limit: a run of a million flags is
 	// refused for the price of six.
 	for i < len(fs) && i-start <= 5 && strings.IndexByte("-+ #0", fs[i]) >= 0 {
+		workcount.Step()
+
 		i++
 	}
 	if i-start > 5 {
@@ -307,6 +318,8 @@ func (f *formatter) spec(L *lua.LState, fs string, i int) (string, byte, int) {
 	digits := func() {
 		d := i
 		for i < len(fs) && i-d <= 2 && '0' <= fs[i] && fs[i] <= '9' {
+			workcount.Step()
+
 			i++
 		}
 		if i-d > 2 {
@@ -352,6 +365,8 @@ func quote(s string) string {
 	var b strings.Builder
 	b.WriteByte('"')
 	for i := 0; i < len(s); i++ {
+		workcount.Step()
+
 		switch c := s[i]; c {
 		case '"', '\\', '\n':
 			b.WriteByte('\\')

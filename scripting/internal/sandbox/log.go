@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"fmt"
+	"github.com/mod2048/mod2048/scripting/internal/workcount"
 	"io"
 	"sync"
 )
@@ -35,6 +36,8 @@ func (b *Log) Println(s string) {
 	b.lines = append(b.lines, s)
 	b.size += len(s) + 1
 	for b.size > b.max && len(b.lines) > 1 {
+		workcount.Step()
+
 		b.size -= len(b.lines[0]) + 1
 		b.lines[0] = ""
 		b.lines = b.lines[1:]

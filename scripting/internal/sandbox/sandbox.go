@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	lua "github.com/mod2048/mod2048/scripting/internal/lua"
+	"github.com/mod2048/mod2048/scripting/internal/workcount"
 )
 
 // New makes the Lua state of one mod: only the base, table, string
@@ -126,6 +127,8 @@ var sandboxFuncs = []sandboxField{
 		top := L.GetTop()
 		L.Push(stdPcall())
 		for i := 1; i <= top; i++ {
+			workcount.Step()
+
 			L.Push(L.Get(i))
 		}
 		L.Call(top, lua.MultRet)
@@ -224,6 +227,8 @@ func (s *Box) concat(L *lua.LState) int {
 	parts := make([]string, 0, j-i+1)
 	size := 0
 	for k := i; k <= j; k++ {
+		workcount.Step()
+
 		switch v := t.RawGetInt(k).(type) {
 		case lua.LString:
 			parts = append(parts, string(v))
@@ -270,6 +275,8 @@ const messageBytes = 16
 func LogArgs(L *lua.LState, b *Budget, log *Log, cut int) {
 	parts := make([]string, L.GetTop())
 	for i := range parts {
+		workcount.Step()
+
 		if parts[i] = SafeString(L.Get(i + 1)); cut > 0 && len(parts[i]) > cut {
 			parts[i] = parts[i][:cut]
 		}
@@ -307,6 +314,8 @@ func wrapped(orig *lua.LFunction, check func(L *lua.LState, s *Box)) lua.LGFunct
 		top := L.GetTop()
 		L.Push(orig)
 		for i := 1; i <= top; i++ {
+			workcount.Step()
+
 			L.Push(L.Get(i))
 		}
 		L.Call(top, lua.MultRet)

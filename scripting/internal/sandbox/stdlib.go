@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	lua "github.com/mod2048/mod2048/scripting/internal/lua"
+	"github.com/mod2048/mod2048/scripting/internal/workcount"
 )
 
 // The standard libraries of a sandbox are built from a template that the
@@ -57,16 +58,22 @@ var stdlibs = sync.OnceValue(func() []stdlib {
 	L := lua.NewState(lua.Options{SkipOpenLibs: true})
 	defer L.Close()
 	for _, open := range []lua.LGFunction{lua.OpenBase, lua.OpenTable, lua.OpenString, lua.OpenMath} {
+		workcount.Step()
+
 		L.Push(L.NewFunction(open))
 		L.Call(0, 0)
 	}
 	tables := map[*lua.LTable]string{L.G.Global: "_G"}
 	names := []string{"_G", lua.TabLibName, lua.StringLibName, lua.MathLibName}
 	for _, name := range names[1:] {
+		workcount.Step()
+
 		tables[L.GetGlobal(name).(*lua.LTable)] = name
 	}
 	libs := make([]stdlib, 0, len(names))
 	for _, name := range names {
+		workcount.Step()
+
 		var t *lua.LTable
 		if name == "_G" {
 			t = L.G.Global
@@ -86,6 +93,8 @@ var stdlibs = sync.OnceValue(func() []stdlib {
 					panic("stdlib: " + name + "." + key + " is a Lua function")
 				}
 				for _, up := range v.Upvalues {
+					workcount.Step()
+
 					u, ok := up.Value().(*lua.LFunction)
 					if !ok || !u.IsG || len(u.Upvalues) > 0 {
 						panic("stdlib: an upvalue of " + name + "." + key + " is not a Go function")
@@ -121,8 +130,12 @@ var stdTables = sync.OnceValue(func() []*lua.LTable {
 	tables := make([]*lua.LTable, len(libs))
 	index := map[string]*lua.LTable{}
 	for i, lib := range libs {
+		workcount.Step()
+
 		t := &lua.LTable{Metatable: lua.LNil}
 		for _, f := range lib.fields {
+			workcount.Step()
+
 			switch {
 			case f.fn != nil:
 				t.RawSetString(f.name, f.fn)
@@ -136,6 +149,8 @@ var stdTables = sync.OnceValue(func() []*lua.LTable {
 		index[lib.name] = t
 	}
 	for _, f := range sandboxFuncs {
+		workcount.Step()
+
 		fn := f.fn
 		if f.check != nil {
 			fn = wrapped(stdFunction(f.lib, f.name), f.check)
@@ -147,6 +162,8 @@ var stdTables = sync.OnceValue(func() []*lua.LTable {
 	// change its own string functions and methods, in its own state only.
 	index[lua.StringLibName].RawSetString("__metatable", lua.LString("the string metatable is protected"))
 	for _, t := range tables {
+		workcount.Step()
+
 		t.Compact()
 		// The functions are every sandbox's: no walk of a sandbox's
 		// values visits them (the tables are copied for each).
@@ -163,10 +180,14 @@ var stdTables = sync.OnceValue(func() []*lua.LTable {
 // template has it.
 func stdFunction(lib, name string) *lua.LFunction {
 	for _, l := range stdlibs() {
+		workcount.Step()
+
 		if l.name != lib {
 			continue
 		}
 		for _, f := range l.fields {
+			workcount.Step()
+
 			if f.name == name && f.fn != nil {
 				return f.fn
 			}
@@ -190,13 +211,19 @@ func openStdlibs(L *lua.LState) {
 	libs := stdlibs()
 	tables := make(map[string]*lua.LTable, len(libs))
 	for i, t := range stdTables() {
+		workcount.Step()
+
 		tables[libs[i].name] = t.Clone()
 	}
 	L.G.Global = tables["_G"]
 	L.Env = L.G.Global
 	for _, lib := range libs {
+		workcount.Step()
+
 		t := tables[lib.name]
 		for _, f := range lib.fields {
+			workcount.Step()
+
 			if f.lib != "" {
 				t.RawSetString(f.name, tables[f.lib])
 			}
@@ -210,6 +237,8 @@ func openStdlibs(L *lua.LState) {
 // string is work too.
 func meterStdlibs(L *lua.LState) {
 	for _, t := range []lua.LValue{L.G.Global, L.GetMetaField(lua.LString(""), "__index")} {
+		workcount.Step()
+
 		t, ok := t.(*lua.LTable)
 		if !ok {
 			continue

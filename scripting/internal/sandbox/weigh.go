@@ -4,6 +4,7 @@ import (
 	"unsafe"
 
 	lua "github.com/mod2048/mod2048/scripting/internal/lua"
+	"github.com/mod2048/mod2048/scripting/internal/workcount"
 )
 
 // Weigh returns what the state's values reachable from roots hold, each
@@ -20,6 +21,8 @@ import (
 func (s *Box) Weigh(roots ...lua.LValue) int64 {
 	w := walker{walk: lua.NewWalk(), strings: map[stringKey]struct{}{}}
 	for _, v := range roots {
+		workcount.Step()
+
 		w.push(v)
 	}
 	total := w.run()
@@ -100,6 +103,8 @@ func stringBytes(n int) int64 {
 
 func (w *walker) run() int64 {
 	for len(w.stack) > 0 {
+		workcount.Step()
+
 		v := w.stack[len(w.stack)-1]
 		w.stack = w.stack[:len(w.stack)-1]
 		switch v := v.(type) {
@@ -111,6 +116,8 @@ func (w *walker) run() int64 {
 			w.total += heldFunc
 			w.push(v.Env)
 			for _, uv := range v.Upvalues {
+				workcount.Step()
+
 				if uv != nil {
 					w.total += heldUpvalue
 					w.push(uv.Value())

@@ -9,7 +9,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mod2048/mod2048/scripting/internal/lua/ast" // [mod2048] this copy's path
+	"github.com/mod2048/mod2048/scripting/internal/lua/ast"   // [mod2048] this copy's path
+	"github.com/mod2048/mod2048/scripting/internal/workcount" // [mod2048] the work count (PATCHES.md, 19)
 )
 
 const EOF = -1
@@ -109,6 +110,8 @@ func (sc *Scanner) Peek() int {
 func (sc *Scanner) skipWhiteSpace(whitespace int64) int {
 	ch := sc.Next()
 	for ; whitespace&(1<<uint(ch)) != 0; ch = sc.Next() {
+		workcount.Step()
+
 	}
 	return ch
 }
@@ -126,6 +129,8 @@ func (sc *Scanner) skipComments(ch int) error {
 		}
 	}
 	for {
+		workcount.Step()
+
 		if ch == '\n' || ch == '\r' || ch < 0 {
 			break
 		}
@@ -137,6 +142,8 @@ func (sc *Scanner) skipComments(ch int) error {
 func (sc *Scanner) scanIdent(ch int, buf *bytes.Buffer) error {
 	writeChar(buf, ch)
 	for isIdent(sc.Peek(), 1) {
+		workcount.Step()
+
 		writeChar(buf, sc.Next())
 	}
 	return nil
@@ -145,6 +152,8 @@ func (sc *Scanner) scanIdent(ch int, buf *bytes.Buffer) error {
 func (sc *Scanner) scanDecimal(ch int, buf *bytes.Buffer) error {
 	writeChar(buf, ch)
 	for isDecimal(sc.Peek()) {
+		workcount.Step()
+
 		writeChar(buf, sc.Next())
 	}
 	return nil
@@ -157,6 +166,8 @@ func (sc *Scanner) scanNumber(ch int, buf *bytes.Buffer) error {
 			writeChar(buf, sc.Next())
 			hasvalue := false
 			for isDigit(sc.Peek()) {
+				workcount.Step()
+
 				writeChar(buf, sc.Next())
 				hasvalue = true
 			}
@@ -186,6 +197,8 @@ func (sc *Scanner) scanNumber(ch int, buf *bytes.Buffer) error {
 func (sc *Scanner) scanString(quote int, buf *bytes.Buffer) error {
 	ch := sc.Next()
 	for ch != quote {
+		workcount.Step()
+
 		if ch == '\n' || ch == '\r' || ch < 0 {
 			return sc.Error(buf.String(), "unterminated string")
 		}
@@ -233,6 +246,8 @@ func (sc *Scanner) scanEscape(ch int, buf *bytes.Buffer) error {
 		if '0' <= ch && ch <= '9' {
 			bytes := []byte{byte(ch)}
 			for i := 0; i < 2 && isDecimal(sc.Peek()); i++ {
+				workcount.Step()
+
 				bytes = append(bytes, byte(sc.Next()))
 			}
 			val, _ := strconv.ParseInt(string(bytes), 10, 32)
@@ -247,6 +262,8 @@ func (sc *Scanner) scanEscape(ch int, buf *bytes.Buffer) error {
 func (sc *Scanner) countSep(ch int) (int, int) {
 	count := 0
 	for ; ch == '='; count = count + 1 {
+		workcount.Step()
+
 		ch = sc.Next()
 	}
 	return count, ch
@@ -263,6 +280,8 @@ func (sc *Scanner) scanMultilineString(ch int, buf *bytes.Buffer) error {
 		ch = sc.Next()
 	}
 	for {
+		workcount.Step()
+
 		if ch < 0 {
 			return sc.Error(buf.String(), "unterminated multiline string")
 		} else if ch == ']' {

@@ -8,7 +8,8 @@ import __yyfmt__ "fmt"
 //line parser.go.y:2
 
 import (
-	"github.com/mod2048/mod2048/scripting/internal/lua/ast" // [mod2048] this copy's path
+	"github.com/mod2048/mod2048/scripting/internal/lua/ast"   // [mod2048] this copy's path
+	"github.com/mod2048/mod2048/scripting/internal/workcount" // [mod2048] the work count (PATCHES.md, 19)
 )
 
 //line parser.go.y:34
@@ -422,6 +423,8 @@ func yyErrorMessage(state, lookAhead int) string {
 	}
 
 	for _, e := range yyErrorMessages {
+		workcount.Step()
+
 		if e.state == state && e.token == lookAhead {
 			return "syntax error: " + e.msg
 		}
@@ -435,6 +438,8 @@ func yyErrorMessage(state, lookAhead int) string {
 	// Look for shiftable tokens.
 	base := int(yyPact[state])
 	for tok := TOKSTART; tok-1 < len(yyToknames); tok++ {
+		workcount.Step()
+
 		if n := base + tok; n >= 0 && n < yyLast && int(yyChk[int(yyAct[n])]) == tok {
 			if len(expected) == cap(expected) {
 				return res
@@ -446,11 +451,15 @@ func yyErrorMessage(state, lookAhead int) string {
 	if yyDef[state] == -2 {
 		i := 0
 		for yyExca[i] != -1 || int(yyExca[i+1]) != state {
+			workcount.Step()
+
 			i += 2
 		}
 
 		// Look for tokens that we accept or reduce.
 		for i += 2; yyExca[i] >= 0; i += 2 {
+			workcount.Step()
+
 			tok := int(yyExca[i])
 			if tok < TOKSTART || yyExca[i+1] == 0 {
 				continue
@@ -468,6 +477,8 @@ func yyErrorMessage(state, lookAhead int) string {
 	}
 
 	for i, tok := range expected {
+		workcount.Step()
+
 		if i == 0 {
 			res += ", expecting "
 		} else {
@@ -496,6 +507,8 @@ func yylex1(lex yyLexer, lval *yySymType) (char, token int) {
 		}
 	}
 	for i := 0; i < len(yyTok3); i += 2 {
+		workcount.Step()
+
 		token = int(yyTok3[i+0])
 		if token == char {
 			token = int(yyTok3[i+1])
@@ -598,12 +611,16 @@ yydefault:
 		/* look through exception table */
 		xi := 0
 		for {
+			workcount.Step()
+
 			if yyExca[xi+0] == -1 && int(yyExca[xi+1]) == yystate {
 				break
 			}
 			xi += 2
 		}
 		for xi += 2; ; xi += 2 {
+			workcount.Step()
+
 			yyn = int(yyExca[xi+0])
 			if yyn < 0 || yyn == yytoken {
 				break
@@ -631,6 +648,8 @@ yydefault:
 
 			/* find a state where "error" is a legal shift action */
 			for yyp >= 0 {
+				workcount.Step()
+
 				yyn = int(yyPact[yyS[yyp].yys]) + yyErrCode
 				if yyn >= 0 && yyn < yyLast {
 					yystate = int(yyAct[yyn]) /* simulate a shift of "error" */
@@ -796,6 +815,8 @@ yydefault:
 			yyVAL.stmt = &ast.IfStmt{Condition: yyDollar[2].expr, Then: yyDollar[4].stmts}
 			cur := yyVAL.stmt
 			for _, elseif := range yyDollar[5].stmts {
+				workcount.Step()
+
 				cur.(*ast.IfStmt).Else = []ast.Stmt{elseif}
 				cur = elseif
 			}
@@ -809,6 +830,8 @@ yydefault:
 			yyVAL.stmt = &ast.IfStmt{Condition: yyDollar[2].expr, Then: yyDollar[4].stmts}
 			cur := yyVAL.stmt
 			for _, elseif := range yyDollar[5].stmts {
+				workcount.Step()
+
 				cur.(*ast.IfStmt).Else = []ast.Stmt{elseif}
 				cur = elseif
 			}

@@ -10,7 +10,8 @@
 // -where it lists every loop with its positions and its classification,
 // for the person who classifies them. With -write it rewrites the ledger
 // from the loops found, keeping every classification it has and marking
-// new loops unclassified (make loops).
+// new loops unclassified (make loops), and opens the body of every loop
+// a mod reaches with workcount.Step() where it lacks it (the work count).
 package main
 
 import (
@@ -74,6 +75,10 @@ func run(write, where bool) error {
 			fmt.Print(r)
 			return fmt.Errorf("the ledger differs from the loops found")
 		}
+		if u := ledger.Uncounted(old, loops); len(u) > 0 {
+			fmt.Printf("loops that do not open with workcount.Step() (make loops puts it in) (%d):\n\t%s\n", len(u), strings.Join(u, "\n\t"))
+			return fmt.Errorf("loops are not counted")
+		}
 		fmt.Printf("the ledger holds all %d loops (%d kinds); %d uncharged kinds\n", count(loops), len(loops), len(r.Unmetered))
 		return nil
 	}
@@ -91,7 +96,12 @@ func run(write, where bool) error {
 	}
 	fmt.Printf("%s: %d loops: %d charged, %d bounded, %d uncharged, %d unclassified\n", ledger.LoopFile, count(loops),
 		kinds[ledger.Charged], kinds[ledger.Bounded], kinds[ledger.Uncharged], kinds[ledger.Unclassified])
-	return nil
+	// Every loop a mod reaches counts its iterations (package workcount).
+	changed, err := ledger.Instrument(root, entries, loops)
+	for _, f := range changed {
+		fmt.Printf("workcount.Step() put in %s\n", f)
+	}
+	return err
 }
 
 func count(loops []ledger.Loop) int {

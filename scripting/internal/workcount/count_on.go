@@ -1,0 +1,17 @@
+//go:build workcount
+
+package workcount
+
+import "sync/atomic"
+
+// Counting says whether this build counts (the tag workcount).
+const Counting = true
+
+var n atomic.Int64
+
+// Step counts one iteration.
+func Step() { n.Add(1) }
+
+// Count returns the iterations counted so far, by every goroutine: a test
+// reads it around one program run alone.
+func Count() int64 { return n.Load() }

@@ -1,0 +1,14 @@
+// Package workcount counts the iterations of the loops and recursions a mod can
+// drive: the deterministic work count of the loop ledger
+// (scripting/internal/ledger, loops.txt). Every loop and recursive
+// function the ledger lists, but for those no mod reaches, calls Step
+// first in its body (TestLoopLedger holds it, and `make loops` puts the
+// call in). In a normal build Step is empty and the compiler drops it; in
+// a build with the tag workcount it counts, so that a test can hold a
+// program's work to a bound in its charged instructions, exactly and the
+// same on every machine (MODDING's schedule: WorkPerInstruction).
+package workcount
+
+// WorkPerInstruction is the bound: the loop iterations a program may run
+// for each instruction it is charged (TestWorkBound, FuzzSandbox).
+const WorkPerInstruction = 32
