@@ -39,6 +39,14 @@ func TestWorkshopRecordAnyGame(t *testing.T) {
 		if st := p.Text("#ws-status"); !strings.HasPrefix(st, "Recorded") {
 			t.Fatalf("%s: Record a case: %q", when, st)
 		}
+		// The case is the workshop's own change, not an edit: nothing waits
+		// to reload the mod and overwrite the status (it once did, a pause
+		// later, so that the status read "Running" again).
+		var pending bool
+		p.Eval(`window.mod2048Workshop.pending()`, &pending)
+		if pending {
+			t.Fatalf("%s: recording a case left an edit pending", when)
+		}
 		p.Eval(`document.getElementById("ws-summary").textContent = ""`, nil)
 		p.Click("#ws-run")
 		p.WaitFor(`document.getElementById("ws-summary").textContent !== ""`, waitLong)

@@ -90,6 +90,17 @@ func TestClickWhereAPersonWould(t *testing.T) {
 	p.WaitFor(`window.mod2048.view().view.ruleset === "cellular"`, waitLong)
 
 	p.Eval(`(() => { const d = document.createElement("div"); d.id = "cover"; d.style.cssText = "position: fixed; inset: 0; z-index: 1000"; document.body.appendChild(d); })()`, nil)
+	// First until the page is settled: the button in view, under the cover
+	// (on a loaded machine the page may still be laying out the game it
+	// started, and Click's own tries then say so, not what covers it).
+	why := ""
+	for start := time.Now(); !strings.Contains(why, "hits div#cover"); {
+		if why = p.WhyNotClickable("#new-game"); time.Since(start) > waitLong {
+			t.Fatalf("waited %v for the cover to be what a click on New Game hits: %s", waitLong, why)
+		}
+	}
+	// Then Click: it tries again while the button is covered, and fails
+	// saying what covers it.
 	ctx, cancel := context.WithTimeout(p.Ctx(), 5*time.Second)
 	defer cancel()
 	err := chromedp.Run(ctx, webtest.Click("#new-game"))

@@ -316,7 +316,9 @@
         doc: work.files[p],
         lang: langOf(p),
         completions: p.endsWith(".lua") ? listing : null,
-        onChange: (text) => edited(p, text),
+        onChange: (text) => {
+          if (!settingText) edited(p, text);
+        },
       });
       editors.set(p, h);
       markFile(p);
@@ -394,12 +396,21 @@
     }, PAUSE_MS);
   }
 
+  // setText puts text in the file p and its editor: the workshop's own
+  // change (a recorded case), not an edit, so it reloads nothing (the
+  // editor tells its change at once, in the dispatch).
+  let settingText = false;
   function setText(p, text) {
     work.files[p] = text;
     const h = editors.get(p);
     if (h) {
       const doc = h.view.state.doc;
-      h.view.dispatch({ changes: { from: 0, to: doc.length, insert: text } });
+      settingText = true;
+      try {
+        h.view.dispatch({ changes: { from: 0, to: doc.length, insert: text } });
+      } finally {
+        settingText = false;
+      }
     }
   }
 

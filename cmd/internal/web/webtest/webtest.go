@@ -357,20 +357,14 @@ func Click(sel string) chromedp.Action {
 	return chromedp.ActionFunc(func(ctx context.Context) error {
 		why := "not yet looked at"
 		for {
-			var at struct {
-				OK   bool
-				X, Y float64
-				Why  string
-			}
-			if err := chromedp.Evaluate(fmt.Sprintf(clickable, sel), &at, func(e *runtime.EvaluateParams) *runtime.EvaluateParams {
-				return e.WithAwaitPromise(true)
-			}).Do(ctx); err != nil {
+			x, y, whyNot, err := clickablePoint(ctx, sel)
+			if err != nil {
 				return fmt.Errorf("clicking %s: %s: %w", sel, why, err)
 			}
-			if at.OK {
-				return chromedp.MouseClickXY(at.X, at.Y).Do(ctx)
+			if whyNot == "" {
+				return chromedp.MouseClickXY(x, y).Do(ctx)
 			}
-			why = at.Why
+			why = whyNot
 			select {
 			case <-ctx.Done():
 				return fmt.Errorf("clicking %s: %s: %w", sel, why, ctx.Err())
@@ -378,6 +372,38 @@ func Click(sel string) chromedp.Action {
 			}
 		}
 	})
+}
+
+// WhyNotClickable looks once, as Click does before it clicks, whether a
+// person could click the element sel, and says why not ("" if they
+// could): a test that expects an element to stay covered waits for the
+// reason.
+func (p *Page) WhyNotClickable(sel string) string {
+	p.t.Helper()
+	var why string
+	p.run(chromedp.ActionFunc(func(ctx context.Context) error {
+		var err error
+		_, _, why, err = clickablePoint(ctx, sel)
+		return err
+	}))
+	return why
+}
+
+// clickablePoint looks once where a person would click the element sel:
+// the point, or why there is none yet. ctx is an action's.
+func clickablePoint(ctx context.Context, sel string) (x, y float64, whyNot string, err error) {
+	var at struct {
+		OK   bool
+		X, Y float64
+		Why  string
+	}
+	err = chromedp.Evaluate(fmt.Sprintf(clickable, sel), &at, func(e *runtime.EvaluateParams) *runtime.EvaluateParams {
+		return e.WithAwaitPromise(true)
+	}).Do(ctx)
+	if err == nil && !at.OK && at.Why == "" {
+		at.Why = "the page said nothing"
+	}
+	return at.X, at.Y, at.Why, err
 }
 
 // clickable is the page's side of Click: the point to click the element
@@ -400,7 +426,8 @@ const clickable = `(async (sel) => {
 	if (a.x !== b.x || a.y !== b.y || a.width !== b.width || a.height !== b.height) return {why: "it is moving"};
 	const x = b.x + b.width / 2, y = b.y + b.height / 2;
 	const hit = document.elementFromPoint(x, y);
-	if (!hit || (hit !== el && !el.contains(hit))) return {why: "a click at its centre (" + Math.round(x) + ", " + Math.round(y) + ") hits " + (hit ? hit.tagName.toLowerCase() + (hit.id ? "#" + hit.id : "") : "nothing")};
+	if (!hit) return {why: "its centre (" + Math.round(x) + ", " + Math.round(y) + ") is outside the window (" + innerWidth + " × " + innerHeight + ", scrolled to " + Math.round(scrollY) + " of " + document.documentElement.scrollHeight + ")"};
+	if (hit !== el && !el.contains(hit)) return {why: "a click at its centre (" + Math.round(x) + ", " + Math.round(y) + ") hits " + hit.tagName.toLowerCase() + (hit.id ? "#" + hit.id : "")};
 	return {ok: true, x, y};
 })(%q)`
 
