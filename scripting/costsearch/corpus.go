@@ -19,6 +19,23 @@ const CorpusDir = "testdata/corpus"
 type Program struct {
 	Name   string // its file's name
 	Source string
+	// Turns are the turns it was found at (its header's "at N turns"), 0
+	// for one written by hand.
+	Turns int
+}
+
+// foundAt reads the turns a found program's header says it was found at.
+func foundAt(src string) int {
+	header, _, _ := strings.Cut(src, "\n")
+	_, after, ok := strings.Cut(header, ", at ")
+	if !ok {
+		return 0
+	}
+	var n int
+	if _, err := fmt.Sscanf(after, "%d turns", &n); err != nil {
+		return 0
+	}
+	return n
 }
 
 // ReadCorpus reads the programs of dir, by name.
@@ -34,7 +51,7 @@ func ReadCorpus(dir string) ([]Program, error) {
 		if err != nil {
 			return nil, err
 		}
-		ps = append(ps, Program{Name: filepath.Base(n), Source: string(b)})
+		ps = append(ps, Program{Name: filepath.Base(n), Source: string(b), Turns: foundAt(string(b))})
 	}
 	return ps, nil
 }

@@ -164,6 +164,15 @@ func checkBounds(t *testing.T, name string, res Result, ns, peer float64) string
 		violation(t, "%s: %.0f ns per charged instruction, %.1f× the peer's %.0f (the bound is %.2f×: %d ns where the peer runs %d)",
 			name, ns, ns/peer, peer, limit, MaxNsPerInstruction, PeerNsPerInstruction)
 	}
+	// The absolute figure too: a call's whole budget at this time an
+	// instruction must take at most a quarter of the failsafe. The time is
+	// the CPU time of the thread that played the turns, which other work
+	// on the machine does not lengthen much.
+	if !raceEnabled && ns > MaxNsPerInstruction {
+		violation(t, "%s: %.0f ns per charged instruction, more than %d: a call's budget of %d would take %v, more than a quarter of the failsafe",
+			name, ns, MaxNsPerInstruction, scripting.DefaultLimits().HandlerInstructions,
+			time.Duration(ns*float64(scripting.DefaultLimits().HandlerInstructions)))
+	}
 	if heap > MaxHeapRatio {
 		violation(t, "%s: the heap holds %d bytes, %.2f× the %d weighed (the bound is %.1f×)", name, res.Held, heap, res.Weighed, MaxHeapRatio)
 	}
@@ -333,10 +342,24 @@ func TestCostCorpus(t *testing.T) {
 		t.Fatalf("the corpus holds %d programs, want the 11 known attacks at least", len(ps))
 	}
 	r := newRunner(t, 0)
+	// Each program plays the turns it was found at (a program written by
+	// hand, testTurns): what it held there is what it is held to.
+	runners := map[int]*Runner{testTurns: r}
+	runnerOf := func(p Program) *Runner {
+		turns := max(p.Turns, testTurns)
+		if runners[turns] == nil {
+			rn, err := NewRunner(r.Limits, turns)
+			if err != nil {
+				t.Fatal(err)
+			}
+			runners[turns] = rn
+		}
+		return runners[turns]
+	}
 	peer := peerTime(r, 2)
 	results := make([]Result, len(ps))
 	for i, p := range ps {
-		results[i] = r.Run(p.Source)
+		results[i] = runnerOf(p).Run(p.Source)
 		if res := results[i]; res.Err != nil {
 			t.Errorf("%s: %v", p.Name, res.Err)
 		} else if res.Instructions == 0 {
@@ -355,18 +378,24 @@ func TestCostCorpus(t *testing.T) {
 		if res.Err != nil {
 			continue
 		}
-		ns := res.NsPerInstruction(r.Turns)
+		pr := runnerOf(p)
+		ns := res.NsPerInstruction(pr.Turns)
 		for range 2 {
-			if ns/peer <= limit && res.HeapRatio() <= MaxHeapRatio {
+			if ns/peer <= limit && ns <= MaxNsPerInstruction && res.HeapRatio() <= MaxHeapRatio {
 				break
 			}
-			again := r.Run(p.Source)
-			ns = min(ns, again.NsPerInstruction(r.Turns))
+			again := pr.Run(p.Source)
+			ns = min(ns, again.NsPerInstruction(pr.Turns))
 			if again.HeapRatio() < res.HeapRatio() {
 				res.Held, res.Weighed = again.Held, again.Weighed
 			}
 		}
 		t.Log(checkBounds(t, p.Name, res, ns, peer))
+		// A program found for its heap is held to the heap's bound only
+		// if it holds at least HeapFloor at the turns it was found at.
+		if strings.HasPrefix(p.Name, "found-heap-") && res.Held < HeapFloor {
+			t.Errorf("%s: holds %d bytes at %d turns, less than the %d the heap's bound asks: it tests nothing", p.Name, res.Held, pr.Turns, HeapFloor)
+		}
 		// The known pinning attack (string.sub of a new 16 MiB string,
 		// kept: 12 strings of 16 MiB a turn pinned, one of 16 MiB
 		// weighed) is measured far above MaxHeapRatio on today's code:

@@ -35,7 +35,7 @@ const manifest = "id = \"" + modID + "\"\nname = \"Cost search\"\nversion = \"1.
 // and divides by at least minWeighed.
 const (
 	minInstructions = 100_000
-	HeapFloor       = 4 << 20
+	HeapFloor       = 2 << 20
 	minWeighed      = 64 << 10
 )
 
