@@ -124,6 +124,9 @@ type played struct {
 	reports       []string
 }
 
+// PlayedTurns is the turns the runner plays of each program (Measurer).
+func (r *Runner) PlayedTurns() int { return r.Turns }
+
 // Run plays src, a mod's main.lua, and measures it.
 func (r *Runner) Run(src string) Result {
 	p, err := r.play(src)

@@ -98,9 +98,16 @@ func (o Objective) fitness(f *Found) float64 {
 	return o.of(f)
 }
 
+// Measurer runs a program and measures it, at a number of turns: a
+// *Runner, in the real sandbox.
+type Measurer interface {
+	Run(src string) Result
+	PlayedTurns() int
+}
+
 // Config configures a search.
 type Config struct {
-	Runner *Runner
+	Runner Measurer
 	Seed   uint64
 	// Population is how many programs each generation holds (at least 4);
 	// the search runs Generations generations after the first, or, if
@@ -212,7 +219,7 @@ func (s *searcher) eval(g Genome) *Found {
 	res := s.cfg.Runner.Run(src)
 	f := &Found{Genome: g, Source: src, Result: res}
 	if res.Err == nil {
-		f.NsPerInstruction = res.NsPerInstruction(s.cfg.Runner.Turns)
+		f.NsPerInstruction = res.NsPerInstruction(s.cfg.Runner.PlayedTurns())
 		f.HeapRatio = res.HeapRatio()
 	}
 	s.seen[src] = f
@@ -284,7 +291,7 @@ func worst(fs []*Found, o Objective, n int) []*Found {
 // the one whose removal lowers the figure most (each genome without one
 // of its genes is run), with the figure without it. A genome of one gene
 // blames it, with 0.
-func Blame(r *Runner, f Found, o Objective) (Gene, float64) {
+func Blame(r Measurer, f Found, o Objective) (Gene, float64) {
 	if len(f.Genome.Genes) == 1 {
 		return f.Genome.Genes[0], 0
 	}
@@ -295,7 +302,7 @@ func Blame(r *Runner, f Found, o Objective) (Gene, float64) {
 		res := r.Run(g.Source())
 		without := &Found{Result: res}
 		if res.Err == nil {
-			without.NsPerInstruction, without.HeapRatio = res.NsPerInstruction(r.Turns), res.HeapRatio()
+			without.NsPerInstruction, without.HeapRatio = res.NsPerInstruction(r.PlayedTurns()), res.HeapRatio()
 		}
 		if v := o.of(without); i == 0 || v < least {
 			best, least = i, v
