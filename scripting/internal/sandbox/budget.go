@@ -153,6 +153,20 @@ func (b *Budget) Spend(L *lua.LState, n int) {
 	}
 }
 
+// Charge charges n instructions of the host's work for the running call
+// that no Lua function does (compiling a file, CompileCost) and reports
+// whether the call had them: when it had not, the call is stopped with the
+// Budget's error (End reports it), and the work is not to be done.
+// Outside a Lua function it raises nothing; within one, Spend does the same
+// and raises the error.
+func (b *Budget) Charge(n int64) bool {
+	if b.left -= n; b.left < 0 {
+		b.cancel(Stop{StopBudget, b.over})
+		return false
+	}
+	return true
+}
+
 // armedCheckPeriod is how many instructions an armed call runs between two
 // reads of the heap: fewer than a loop that doubles a string takes.
 const armedCheckPeriod = 3
