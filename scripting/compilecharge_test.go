@@ -118,3 +118,54 @@ func TestRequireOverCallBudget(t *testing.T) {
 		}
 	}
 }
+
+// TestEntryCompileOverLoadBudget: the entry file's compile is the load's
+// work, charged first: an entry file whose compile costs more than the
+// load's budget fails the load with that budget's error, naming the file.
+func TestEntryCompileOverLoadBudget(t *testing.T) {
+	limits := testLimits
+	g := seededGame(t, 1)
+	src := "local x = 1\n" + strings.Repeat("-- a comment\n", 100)
+	limits.LoadInstructions = sandbox.CompileCost(len(src)) - 1
+	_, err := scripting.NewHost([]*mod.Mod{luaMod(t, "entry", src)}, g.Rules(), g.Options(), limits)
+	var me *scripting.ModError
+	if !errors.As(err, &me) || me.Message != fmt.Sprintf("exceeded its instruction budget (%d to load)", limits.LoadInstructions) || me.File != "main.lua" || me.Event != "load" {
+		t.Fatalf("NewHost: %v, want the load's budget in main.lua", err)
+	}
+	limits.LoadInstructions += 100
+	h, err := scripting.NewHost([]*mod.Mod{luaMod(t, "entry", src)}, g.Rules(), g.Options(), limits)
+	if err != nil {
+		t.Fatalf("with the compile's cost and 99 more: %v", err)
+	}
+	h.Close()
+}
+
+// TestRequirePastGameCeiling: the code a require compiles counts as what
+// the call built, which the game's ceiling caps: a handler that requires
+// a module whose prototypes are more than the room left stops with the
+// ceiling's error, before the module runs.
+func TestRequirePastGameCeiling(t *testing.T) {
+	limits := testLimits
+	limits.MaxMemory = 0
+	limits.MaxGameMemory = 2 << 20
+	dir := writeMod(t, "ceiling", "", map[string]string{
+		"main.lua": "game.on('tick', function() require('m1') end)\n",
+		"m1.lua":   "game.log('the module ran')\n" + functionsModule("ceiling", 1, 200<<10),
+	})
+	g := seededGame(t, 1)
+	h, err := scripting.NewHost([]*mod.Mod{loadMod(t, dir)}, g.Rules(), g.Options(), limits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	g.SetHooks(h)
+	want := fmt.Sprintf("exceeded the game's memory budget (%d MiB of Lua values, all mods together)", limits.MaxGameMemory>>20)
+	for turn := range 2 {
+		move(t, h, g, legal(t, g, turn))
+		r := h.TakeReports()
+		if len(r) != 1 || r[0].Message != want {
+			t.Fatalf("turn %d: %+v, want the game's ceiling", turn, r)
+		}
+	}
+	wantLog(t, h, "ceiling")
+}

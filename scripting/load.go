@@ -108,7 +108,9 @@ func (h *Host) load(md *mod.Mod) error {
 // lies (or links) outside the folder is refused. Once read, the file's
 // compile is charged (charge, sandbox.CompileCost: by its bytes, cached or
 // not) before it is compiled: when charge reports the call has not the
-// instructions, compile returns errCompileBudget and compiles nothing.
+// instructions, compile returns errCompileBudget and compiles nothing. The
+// code compiled counts as what the call built (Budget.CodeBuilt), which
+// the game's ceiling caps; past the cap, compile returns errCompileBudget.
 func (m *modRun) compile(rel string, charge func(n int64) bool) (*lua.LFunction, error) {
 	src, err := m.mod.ReadFile(rel, mod.MaxSource)
 	if err != nil {
@@ -137,12 +139,16 @@ func (m *modRun) compile(rel string, charge func(n int64) bool) (*lua.LFunction,
 	if err != nil {
 		return nil, m.report("load", err, sandbox.Stop{})
 	}
+	if !m.budget.CodeBuilt(c.Held) {
+		return nil, errCompileBudget // past the game's ceiling: the call is stopped
+	}
 	m.touches = m.touches || c.Note == true
 	return fn, nil
 }
 
 // errCompileBudget is compile's error when the call has not the
-// instructions to compile the file; the Budget's stop says which budget.
+// instructions to compile the file, or the code takes it past the game's
+// ceiling; the Budget's stop says which budget.
 var errCompileBudget = errors.New("the instruction budget cannot pay for compiling the file")
 
 // lastLine is the number of the last line of text (a final newline ends

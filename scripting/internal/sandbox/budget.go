@@ -89,15 +89,31 @@ type Budget struct {
 	// concatenations made (tooBig counts them). The game's ceiling caps
 	// what a call builds, tables and strings, at capBytes past capBase
 	// (0: no cap), stopping it with capReason.
-	strings   int64
+	strings int64
+	// code is what the files the state compiled hold (their prototypes,
+	// CodeBuilt), which no meter counts.
+	code      int64
 	capBytes  int64
 	capBase   int64
 	capReason string
 }
 
 // built is what the state has built: its tables, closures and numbers
-// (the meter) and its long strings.
-func (b *Budget) Built() int64 { return b.meter.Bytes + b.strings }
+// (the meter), its long strings and its compiled code.
+func (b *Budget) Built() int64 { return b.meter.Bytes + b.strings + b.code }
+
+// CodeBuilt adds n bytes of compiled code (a file's prototypes, which the
+// state now reaches) to what the state has built, and reports whether the
+// running call is still within its cap: past it, the call is stopped with
+// the cap's error, as a table or a string past it stops it.
+func (b *Budget) CodeBuilt(n int64) bool {
+	b.code += n
+	if b.overCap() {
+		b.cancel(Stop{StopBudget, b.capReason})
+		return false
+	}
+	return true
+}
 
 // overCap says whether the running call has built more than its cap.
 func (b *Budget) overCap() bool {

@@ -35,6 +35,7 @@ type compileKey struct{ name, src string }
 type Compiled struct {
 	Proto *lua.FunctionProto // compileMetered's wrapper
 	Note  any                // what the host's note said of it, once
+	Held  int64              // what its prototypes hold (ProtoFootprint)
 }
 
 // The cache's bounds: files, and bytes of their names, sources and
@@ -87,11 +88,11 @@ func CompileCached(src, name string, note func(*lua.FunctionProto) any) (Compile
 	if err != nil {
 		return Compiled{}, err
 	}
-	c := Compiled{Proto: proto}
+	c := Compiled{Proto: proto, Held: ProtoFootprint(proto)}
 	if note != nil {
 		c.Note = note(proto)
 	}
-	size := int64(len(name)+len(src)) + ProtoFootprint(proto)
+	size := int64(len(name)+len(src)) + c.Held
 	compiled.Lock()
 	defer compiled.Unlock()
 	if len(compiled.protos) >= compiledMaxFiles || compiled.bytes+size > compiledMaxBytes {
