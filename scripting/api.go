@@ -365,7 +365,10 @@ func (m *modRun) luaRandom(L *lua.LState) int {
 }
 
 // require(name) runs name.lua of the mod's own folder once and returns what
-// it returned; nothing outside the folder can be reached.
+// it returned; nothing outside the folder can be reached. Compiling the
+// file is charged to the call first (sandbox.CompileCost, by its bytes): a
+// call that has not the instructions left ends with its budget's error,
+// and the file is not compiled.
 func (m *modRun) luaRequire(L *lua.LState) int {
 	name := L.CheckString(1)
 	if !mod.ValidModule(name) || len(name) > 64 {
@@ -378,7 +381,10 @@ func (m *modRun) luaRequire(L *lua.LState) int {
 	if len(m.modules) >= 64 {
 		L.RaiseError("require: a mod may load at most 64 modules")
 	}
-	fn, err := m.compile(name + ".lua")
+	fn, err := m.compile(name+".lua", func(n int64) bool {
+		m.budget.Spend(L, int(n)) // raises the budget's error when the call has not n
+		return true
+	})
 	if err != nil {
 		// A file that does not compile is where the error is; one that
 		// cannot be read is an error of the require.

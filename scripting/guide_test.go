@@ -231,7 +231,7 @@ func TestGuideLimits(t *testing.T) {
 		fmt.Sprintf("| one handler call | %d instructions |", l.HandlerInstructions),
 		fmt.Sprintf("| all of one mod's handler calls in one turn, dry runs included | %d instructions |", l.TurnInstructions),
 		fmt.Sprintf("| one run of a mod's `before_move` handlers (a move's, or a dry run's) | %d instructions |", beforeMoveBudget(l)),
-		fmt.Sprintf("| loading the mod (its files' top level) | %d instructions |", l.LoadInstructions),
+		fmt.Sprintf("| loading the mod (compiling its files, running their top level) | %d instructions |", l.LoadInstructions),
 		fmt.Sprintf("| failsafe: the time of one call, by its own clock (its CPU time on Linux) | %v |", l.FailsafeTime),
 		fmt.Sprintf("| Lua call depth | %d frames |", l.CallStack),
 		fmt.Sprintf("| Lua stack | %d slots |", l.Registry),
@@ -250,6 +250,8 @@ func TestGuideLimits(t *testing.T) {
 		fmt.Sprintf("| expressions nested in a file, each operator of a chain (`a + a + …`, `a.b.c…`, `- - a`) a level | %d levels |", sandbox.MaxDepth),
 		fmt.Sprintf("| marks on the board (all mods) | %d |", engine.MaxMarks),
 		fmt.Sprintf("| failing turns in a row before the mod is disabled | %d |", FailLimit),
+		// The schedule's row of compiling: its rate.
+		fmt.Sprintf("| compiling a file (the entry file when the mod loads, a module at its first `require`, wherever it runs) | %d for every byte of the file, charged before it is compiled, whether or not the program compiled it before |", sandbox.CompileInstructionsPerByte),
 	}
 	for _, row := range rows {
 		if !strings.Contains(guide, row+"\n") {

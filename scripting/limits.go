@@ -62,7 +62,7 @@ type Limits struct {
 	// that a move and its dry runs together run at most TurnInstructions.
 	// 0 is TurnInstructions / 8.
 	BeforeMoveInstructions int64
-	LoadInstructions       int64         // loading the mod: its files' top level
+	LoadInstructions       int64         // loading the mod: compiling its files (sandbox.CompileCost) and running their top level
 	FailsafeTime           time.Duration // the time of one call, by its own clock (failsafe)
 	CallStack              int           // Lua call frames (deep recursion ends in an error)
 	Registry               int           // Lua data-stack slots

@@ -64,19 +64,26 @@ func (h *Host) load(md *mod.Mod) error {
 	m.rng = engine.DeriveRNG(h.opt.Seed, "mod:"+md.ID())
 	h.loading = m
 	defer func() { h.loading = nil }()
-	fn, err := m.compile(md.Manifest.Entry)
-	if err != nil {
-		return err
-	}
 	m.budget.SetCap(h.limits.MaxCallBuilt, h.builtReason) // the game's room is weighed after
+	// Compiling the entry file is the load's work: charged first, then
+	// done, as require's compiles are.
 	m.budget.Start(h.limits.LoadInstructions, loadReason(h.limits), h.limits.FailsafeTime)
-	err = m.L.CallByParam(lua.P{Fn: fn, NRet: 0, Protect: true})
+	fn, err := m.compile(md.Manifest.Entry, m.budget.Charge)
+	if err == nil {
+		err = m.L.CallByParam(lua.P{Fn: fn, NRet: 0, Protect: true})
+	}
 	used, stopped := m.budget.End(h.limits.LoadInstructions)
 	if err != nil {
+		if fn == nil && stopped.Kind != sandbox.StopBudget {
+			return err // the entry file's own error: it cannot be read or does not compile
+		}
 		if api := (*lua.ApiError)(nil); m.required.err != nil && errors.As(err, &api) && strings.HasSuffix(sandbox.SafeString(api.Object), m.required.raised) {
 			return m.required.err // a required file's error, where it is
 		}
 		me := m.report("load", err, stopped)
+		if fn == nil && me.File == "" {
+			me.File = md.Manifest.Entry // its compile was more than the load's budget
+		}
 		if me.Failsafe && h.deterministic {
 			return h.costModel(me)
 		}
@@ -108,11 +115,19 @@ func (h *Host) load(md *mod.Mod) error {
 }
 
 // compile reads and compiles one Lua file of the mod's folder; a file that
-// lies (or links) outside the folder is refused.
-func (m *modRun) compile(rel string) (*lua.LFunction, error) {
+// lies (or links) outside the folder is refused. Once read, the file's
+// compile is charged (charge, sandbox.CompileCost: by its bytes, cached or
+// not) before it is compiled: when charge reports the call has not the
+// instructions, compile returns errCompileBudget and compiles nothing. The
+// code compiled counts as what the call built (Budget.CodeBuilt), which
+// the game's ceiling caps; past the cap, compile returns errCompileBudget.
+func (m *modRun) compile(rel string, charge func(n int64) bool) (*lua.LFunction, error) {
 	src, err := m.mod.ReadFile(rel, mod.MaxSource)
 	if err != nil {
 		return nil, &mod.FileError{Mod: m.mod.ID(), Dir: m.mod.Dir, File: rel, Message: err.Error()}
+	}
+	if !charge(sandbox.CompileCost(len(src))) {
+		return nil, errCompileBudget
 	}
 	c, ok := sandbox.CachedCompile(string(src), rel)
 	if !ok {
@@ -134,9 +149,17 @@ func (m *modRun) compile(rel string) (*lua.LFunction, error) {
 	if err != nil {
 		return nil, m.report("load", err, sandbox.Stop{})
 	}
+	if !m.budget.CodeBuilt(c.Held) {
+		return nil, errCompileBudget // past the game's ceiling: the call is stopped
+	}
 	m.touches = m.touches || c.Note == true
 	return fn, nil
 }
+
+// errCompileBudget is compile's error when the call has not the
+// instructions to compile the file, or the code takes it past the game's
+// ceiling; the Budget's stop says which budget.
+var errCompileBudget = errors.New("the instruction budget cannot pay for compiling the file")
 
 // lastLine is the number of the last line of text (a final newline ends
 // the last line, and starts none), as package mod counts it for the

@@ -11,16 +11,19 @@ import (
 
 // A mod's memory budget (Limits.MaxMemory) bounds what its Lua state holds
 // from one call to the next: the values reachable from its globals, its
-// handlers, its modules and its string table. The instruction budget
-// bounds what one call or one turn builds (every byte a concatenation, a
-// builtin or a table makes is charged, and every value a ... passes on),
-// but what a mod keeps adds up over turns. The host measures
-// it by walking the values, with sizes worked out from their lengths,
-// counts and capacities (a table's from lua.LTable.Footprint, which counts
-// its array part, its maps and its key list as Go lays them out), never
-// read from the process's heap: the same values give the same figure on
-// every machine, natively and in the browser. TestWeighedIsHeld holds the
-// figure to within 1.5× of what the heap holds, shape by shape.
+// handlers, its modules and its string table, its functions' compiled code
+// among them. The instruction budget bounds what one call or one turn
+// builds (every byte a concatenation, a builtin or a table makes is
+// charged, every value a ... passes on, and every byte of source compiled),
+// but what a mod keeps adds up over turns. The host measures it by walking
+// the values, with sizes worked out from their lengths, counts and
+// capacities (a table's from lua.LTable.Footprint, which counts its array
+// part, its maps and its key list as Go lays them out; a closure's code
+// from lua.FunctionProto.Footprint, each prototype once), never read from
+// the process's heap: the same values give the same figure on every
+// machine, natively and in the browser. TestWeighedIsHeld and
+// TestWeighedCodeIsHeld hold the figure to within 1.5× of what the heap
+// holds, shape by shape.
 //
 // A walk costs as much as the values it visits, so the host walks only
 // when the instructions run since the last walk could have built more

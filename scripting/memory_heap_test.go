@@ -1,11 +1,13 @@
 package scripting
 
 import (
+	"fmt"
 	"github.com/mod2048/mod2048/scripting/mod"
 	"os"
 	"path/filepath"
 	"runtime"
 	"runtime/metrics"
+	"strings"
 	"testing"
 	"time"
 
@@ -63,6 +65,85 @@ func TestWeighedIsHeld(t *testing.T) {
 		t.Logf("| %s | %d | %d | %.2f |", s.name, weighed, held, ratio)
 		if ratio < 1/1.5 || ratio > 1.5 {
 			t.Errorf("%s: weighed %d bytes, the heap holds %d (%.2f×)", s.name, weighed, held, ratio)
+		}
+	}
+}
+
+// codeShapes are files whose compiled code the mod keeps (in its global
+// t), each large enough that the prototypes stand well above the heap's
+// noise: many small functions, long code, many constants, nested
+// prototypes no closure was made of, many locals (debug data).
+var codeShapes = []struct{ name, src string }{
+	{"a table of empty functions", "t = {" + strings.Repeat("function() end, ", 12000) + "}\n"},
+	{"a function of long operator chains", "local a = 1\nt = function()\nlocal x\n" + strings.Repeat("x = a"+strings.Repeat(" + a", 200)+"\n", 240) + "end\n"},
+	{"a function of many constants", "t = function()\nlocal x\n" + numbered("x = \"constant %[1]d\" x = %[1]d.5\n", 8000) + "end\n"},
+	{"nested prototypes", "t = {}\n" + strings.Repeat("t[#t + 1] = function() local a return function() return a, function() return a end end end\n", 2500)},
+	{"many locals", "t = function()\n" + strings.Repeat("do local alpha, beta, gamma, delta = 1, 2, 3, 4 end\n", 4000) + "end\n"},
+	{"closures of one prototype", "t = {} local function mk(i) return function() return i end end for i = 1, 20000 do t[i] = mk(i) end\n"},
+}
+
+// numbered writes format with 0, 1, … n-1.
+func numbered(format string, n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, format, i)
+	}
+	return b.String()
+}
+
+// TestWeighedCodeIsHeld: what the memory budget weighs of a mod's compiled
+// code (its prototypes, each once) is within 1.5× either way of what the
+// heap holds for it, for every shape of codeShapes. Here the measured load
+// compiles its file (a text the process has not compiled), and the heap's
+// growth counts the prototypes and the compile cache's copy of the text
+// (the Mod's own copy, which it keeps once read, is read before).
+func TestWeighedCodeIsHeld(t *testing.T) {
+	emptyHeld, emptyWeighed := weighCodeAndHold(t, "")
+	for _, s := range codeShapes {
+		held, weighed := weighCodeAndHold(t, s.src)
+		held -= emptyHeld
+		weighed -= emptyWeighed
+		ratio := float64(weighed) / float64(held)
+		t.Logf("| %s | %d | %d | %.2f |", s.name, weighed, held, ratio)
+		if ratio < 1/1.5 || ratio > 1.5 {
+			t.Errorf("%s: weighed %d bytes, the heap holds %d (%.2f×)", s.name, weighed, held, ratio)
+		}
+	}
+}
+
+// weighCodeAndHold loads a mod whose main.lua is src, and then, measured,
+// one whose main.lua is src with a comment more (a text not compiled yet),
+// and returns the growth of the live heap while the second is loaded and
+// what its walk weighs. A compile cache emptied by the second file's
+// compile (the first is gone from it) would take from the growth what the
+// cache let go: that measurement is made again.
+func weighCodeAndHold(t *testing.T, src string) (held, weighed int64) {
+	t.Helper()
+	limits := defaultLimits
+	limits.MaxMemory = 0
+	limits.FailsafeTime = time.Hour
+	load := func(md *mod.Mod) *Host {
+		h, err := NewHost([]*mod.Mod{md}, engine.NewClassic(), engine.Options{Width: 4, Height: 4, Seed: 1}, limits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	for try := 0; ; try++ {
+		load(weighMod(t, src)).Close()
+		md := weighMod(t, fmt.Sprintf("%s-- measured %d\n", src, try))
+		if _, err := md.ReadFile("main.lua", mod.MaxSource); err != nil { // the Mod keeps what it read
+			t.Fatal(err)
+		}
+		idleWatchdog(t)
+		before := liveHeap()
+		h := load(md)
+		after := liveHeap()
+		weighed = h.mods[0].measure()
+		runtime.KeepAlive(h)
+		h.Close()
+		if _, ok := sandbox.CachedCompile(src, "main.lua"); ok || try == 2 {
+			return int64(after) - int64(before), weighed
 		}
 	}
 }
@@ -207,4 +288,79 @@ func TestClosedHostIsFreed(t *testing.T) {
 		}
 	}
 	t.Fatal("a closed host's Lua values are still alive")
+}
+
+// TestRequireEachTurnIsWeighed: the red team's mod, whose tick handler
+// requires a new module each turn (of 200 KiB, which a call's budget can
+// pay to compile, each a table of functions the mod keeps), ends at its
+// memory budget, with its error, long before it runs out of modules; and
+// what the process's heap holds for it then is at most 1.5× what it is
+// weighed at (its prototypes, the compile cache's and the Mod's copies of
+// the files' text).
+func TestRequireEachTurnIsWeighed(t *testing.T) {
+	const size = 200 << 10
+	files := map[string]string{mod.ManifestName: "id = \"redteam\"\nname = \"Red team\"\nversion = \"1.0.0\"\napi_version = 1\n",
+		"main.lua": "local n = 0\ngame.on('tick', function() n = n + 1 require('m' .. n) end)\n"}
+	for i := 1; i <= 63; i++ {
+		head := fmt.Sprintf("weighed%d = {", i)
+		files[fmt.Sprintf("m%d.lua", i)] = head + strings.Repeat("function() end,", (size-len(head)-2)/15) + "}\n"
+	}
+	dir := filepath.Join(t.TempDir(), "redteam")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, s := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	md, err := mod.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	limits := defaultLimits
+	limits.FailsafeTime = time.Hour // it weighs; it does not time
+	rules := engine.NewClassic()
+	rules.StopOnWin = false
+	g, err := engine.New(rules, engine.Options{Width: 4, Height: 4, Seed: 1, UndoLimit: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	idleWatchdog(t)
+	before := liveHeap()
+	h, err := NewHost([]*mod.Mod{md}, g.Rules(), g.Options(), limits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	g.SetHooks(h)
+	dirs := [4]engine.Direction{engine.Left, engine.Up, engine.Right, engine.Down}
+	var failed *Report
+	turn := 0
+	for ; turn < 70 && failed == nil && g.Status() != engine.Lost; turn++ {
+		d := dirs[turn%4]
+		for k := 1; !g.Legal(d) && k < 4; k++ {
+			d = dirs[(turn+k)%4]
+		}
+		if _, err := h.Move(g, d); err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range h.TakeReports() {
+			failed = &r
+		}
+	}
+	if failed == nil {
+		t.Fatalf("%d turns, and no report", turn)
+	}
+	if failed.Message != heldReason(limits) || failed.Failsafe || turn >= 63 {
+		t.Fatalf("turn %d: %+v, want the memory budget's error", turn, *failed)
+	}
+	idleWatchdog(t)
+	held := int64(liveHeap()) - int64(before)
+	weighed := h.Weighed("redteam")
+	runtime.KeepAlive(h)
+	t.Logf("ended at turn %d: weighed %d bytes, the heap holds %d (%.2f×)", turn, weighed, held, float64(held)/float64(weighed))
+	if weighed <= limits.MaxMemory || float64(held) > 1.5*float64(weighed) {
+		t.Errorf("weighed %d bytes (the budget is %d), the heap holds %d", weighed, limits.MaxMemory, held)
+	}
 }

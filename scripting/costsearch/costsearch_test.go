@@ -339,7 +339,6 @@ func TestOpsWithout(t *testing.T) {
 	}
 }
 
-
 // TestCostCorpus replays the corpus: each program loads and runs, and is
 // held to the bounds (enforceBounds). A program over a bound is run
 // twice more, and its least time and heap kept, so that a moment's load

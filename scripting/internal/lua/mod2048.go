@@ -262,6 +262,83 @@ const (
 	UpvalueBytes = 56
 )
 
+// [mod2048] What a compiled function's prototype holds, as Go lays it
+// out (protoStruct and the sizes below, for a 64-bit Go).
+const (
+	protoStruct  = 240 // a FunctionProto: its fields, in the size class that holds them
+	dbgLocalInfo = 32  // a DbgLocalInfo
+	dbgCallSlot  = 24  // a DbgCall in a slice
+	stringSlot   = 16  // a string in a slice
+	numberConst  = 8   // a number constant's box (Go packs two in 16 bytes)
+)
+
+// Footprint estimates the bytes the prototype's own structure holds: the
+// prototype, its code and its source positions, its constants (a string's
+// header and bytes, a number's box) and their strings' copies, its nested
+// prototypes' pointers, its debug data (locals, calls, upvalue names, with
+// their names' bytes), each slice by its capacity. What its nested
+// prototypes hold is theirs (a walk visits each once). It depends only on
+// the code compiled, so it is the same on every machine.
+func (fp *FunctionProto) Footprint() int64 {
+	n := int64(protoStruct)
+	n += sliceBytes(cap(fp.Code), 4) + sliceBytes(cap(fp.DbgSourcePositions), 8)
+	n += sliceBytes(cap(fp.Constants), valueSlot) + sliceBytes(cap(fp.stringConstants), stringSlot)
+	for _, c := range fp.Constants {
+		workcount.Step()
+
+		switch c := c.(type) {
+		case LString:
+			if len(c) > 0 {
+				n += stringSlot + stringBytes(len(c))
+			}
+		case LNumber:
+			n += numberConst
+		}
+	}
+	n += sliceBytes(cap(fp.FunctionPrototypes), 8)
+	n += sliceBytes(cap(fp.DbgLocals), 8)
+	for _, l := range fp.DbgLocals {
+		workcount.Step()
+
+		n += dbgLocalInfo + stringBytes(len(l.Name))
+	}
+	n += sliceBytes(cap(fp.DbgCalls), dbgCallSlot)
+	for _, c := range fp.DbgCalls {
+		workcount.Step()
+
+		n += stringBytes(len(c.Name))
+	}
+	n += sliceBytes(cap(fp.DbgUpvalues), stringSlot)
+	for _, u := range fp.DbgUpvalues {
+		workcount.Step()
+
+		n += stringBytes(len(u))
+	}
+	return n
+}
+
+// sliceBytes is what Go allocates for the backing array of n elements of size
+// bytes each: nothing for none, else its size class.
+func sliceBytes(n int, size int64) int64 {
+	if n == 0 {
+		return 0
+	}
+	return sizeClass(int64(n) * size)
+}
+
+// stringBytes is what Go allocates for a string's n bytes: nothing for
+// none, small ones rounded up to 8 bytes (the collector packs the
+// smallest together), the rest to their size class.
+func stringBytes(n int) int64 {
+	switch {
+	case n == 0:
+		return 0
+	case n <= 16:
+		return int64(n+7) &^ 7
+	}
+	return sizeClass(int64(n))
+}
+
 // Layout returns the length of the table's list part and how many keys its
 // key list holds, deleted ones included until they are compacted: what
 // tells a table made by setting its entries in order from one that was

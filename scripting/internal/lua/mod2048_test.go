@@ -345,7 +345,8 @@ func TestLengthIsOneStep(t *testing.T) {
 
 // TestWalkMarkSizes: the walk's mark (Visit) keeps each value in the
 // size class it had: a table in 128 bytes, a function in 64 (the host's
-// weighing counts them so), a userdata in 48.
+// weighing counts them so), a userdata in 48; and a prototype and its
+// debug records are no larger than FunctionProto.Footprint counts them.
 func TestWalkMarkSizes(t *testing.T) {
 	for _, c := range []struct {
 		what      string
@@ -354,6 +355,9 @@ func TestWalkMarkSizes(t *testing.T) {
 		{"LTable", unsafe.Sizeof(LTable{}), tableStruct},
 		{"LFunction", unsafe.Sizeof(LFunction{}), ClosureBytes},
 		{"LUserData", unsafe.Sizeof(LUserData{}), 48},
+		{"FunctionProto", unsafe.Sizeof(FunctionProto{}), protoStruct},
+		{"DbgLocalInfo", unsafe.Sizeof(DbgLocalInfo{}), dbgLocalInfo},
+		{"DbgCall", unsafe.Sizeof(DbgCall{}), dbgCallSlot},
 	} {
 		if c.size > c.max {
 			t.Errorf("%s is %d bytes, more than %d", c.what, c.size, c.max)

@@ -79,15 +79,31 @@ type Budget struct {
 	// concatenations made (tooBig counts them). The cap bounds what a call
 	// builds, tables and strings, at capBytes past capBase (0: no cap),
 	// stopping it with capReason.
-	strings   int64
+	strings int64
+	// code is what the files the state compiled hold (their prototypes,
+	// CodeBuilt), which no meter counts.
+	code      int64
 	capBytes  int64
 	capBase   int64
 	capReason string
 }
 
 // built is what the state has built: its tables, closures and numbers
-// (the meter) and its long strings.
-func (b *Budget) Built() int64 { return b.meter.Bytes + b.strings }
+// (the meter), its long strings and its compiled code.
+func (b *Budget) Built() int64 { return b.meter.Bytes + b.strings + b.code }
+
+// CodeBuilt adds n bytes of compiled code (a file's prototypes, which the
+// state now reaches) to what the state has built, and reports whether the
+// running call is still within its cap: past it, the call is stopped with
+// the cap's error, as a table or a string past it stops it.
+func (b *Budget) CodeBuilt(n int64) bool {
+	b.code += n
+	if b.overCap() {
+		b.cancel(Stop{StopBudget, b.capReason})
+		return false
+	}
+	return true
+}
 
 // overCap says whether the running call has built more than its cap.
 func (b *Budget) overCap() bool {
@@ -133,6 +149,20 @@ func (b *Budget) Spend(L *lua.LState, n int) {
 		L.RaiseError("%s", b.Err())
 	default:
 	}
+}
+
+// Charge charges n instructions of the host's work for the running call
+// that no Lua function does (compiling a file, CompileCost) and reports
+// whether the call had them: when it had not, the call is stopped with the
+// Budget's error (End reports it), and the work is not to be done.
+// Outside a Lua function it raises nothing; within one, Spend does the same
+// and raises the error.
+func (b *Budget) Charge(n int64) bool {
+	if b.left -= n; b.left < 0 {
+		b.cancel(Stop{StopBudget, b.over})
+		return false
+	}
+	return true
 }
 
 func (b *Budget) Err() error {

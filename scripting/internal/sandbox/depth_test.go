@@ -153,6 +153,7 @@ func compileShapes() []compileShape {
 		// Other shapes, all compiled.
 		{"elseif chain", fill("local a\nif a then ", "elseif a == 1 then a = 2 ", "end\n", maxSource), false, ""},
 		{"functions", fill("local f\n", "f = function() end\n", "", maxSource), false, ""},
+		{"table of functions", fill("local t = {", "function()end,", "}\n", maxSource), false, ""},
 		{"nested functions", fill("", strings.Repeat("local function f() ", 190)+strings.Repeat("end ", 190)+"\n", "", maxSource), false, ""},
 		{"nested blocks", fill("local a = 1\n", strings.Repeat("do ", 190)+"a = a + a + a + a + a + a + a + a "+strings.Repeat("end ", 190)+"\n", "", maxSource), false, ""},
 		{"table of ones", fill("local t = {", "1,", "}\n", maxSource), false, ""},
@@ -236,7 +237,9 @@ func isDepthError(err error) bool {
 
 // BenchmarkCompileShapes reports the time to compile (parse, check, rewrite
 // and compile, or refuse) each shape of compileShapes, a file as large as
-// a mod's may be.
+// a mod's may be: ns/byte, and ns/instr, the time for each instruction its
+// compile is charged (CompileCost), which must stay within the VM's (at
+// most some 150 ns natively; MODDING's bound is 500).
 func BenchmarkCompileShapes(b *testing.B) {
 	for _, s := range compileShapes() {
 		b.Run(strings.ReplaceAll(s.name, " ", "_"), func(b *testing.B) {
@@ -244,6 +247,31 @@ func BenchmarkCompileShapes(b *testing.B) {
 			for b.Loop() {
 				compileMetered(s.src, "main.lua")
 			}
+			ns := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
+			b.ReportMetric(ns/float64(len(s.src)), "ns/byte")
+			b.ReportMetric(ns/float64(CompileCost(len(s.src))), "ns/instr")
 		})
 	}
+}
+
+// TestCompiledIsCharged: what a file's prototypes hold (ProtoFootprint,
+// what the memory budget weighs of its code) is at most BytesPerInstruction
+// for each instruction its compile is charged (CompileCost), for every
+// shape of compileShapes that compiles: so the memory budget, which weighs
+// a mod once its instructions could have built (at BytesPerInstruction
+// each) more than the room it has left, sees what its requires keep.
+func TestCompiledIsCharged(t *testing.T) {
+	worst := 0.0
+	for _, s := range compileShapes() {
+		proto, err := compileMetered(s.src, "main.lua")
+		if err != nil {
+			continue
+		}
+		held, charged := ProtoFootprint(proto), CompileCost(len(s.src))
+		worst = max(worst, float64(held)/float64(len(s.src)))
+		if held > charged*BytesPerInstruction {
+			t.Errorf("%s: %d bytes of source compile to %d bytes of prototypes, more than %d bytes for the %d instructions charged", s.name, len(s.src), held, BytesPerInstruction, charged)
+		}
+	}
+	t.Logf("at most %.1f bytes of prototypes for each byte of source", worst)
 }

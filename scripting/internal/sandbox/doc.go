@@ -20,9 +20,11 @@
 //   - CompileCached and CachedCompile compile a file once a process, with
 //     `..` and `...` rewritten to be charged by size (concat.go), if it
 //     nests no deeper than MaxDepth (depth.go), which bounds the time the
-//     compiler takes; Bind binds a compiled file to a state and its Meters.
+//     compiler takes; CompileCost is what the host charges for it, by the
+//     bytes of source, before it compiles (Budget.Charge, Spend); Bind
+//     binds a compiled file to a state and its Meters.
 //   - Box.Weigh weighs the values reachable from some roots as Go lays them
-//     out: the host's memory budgets.
+//     out, a closure's compiled code included: the host's memory budgets.
 //
 // The host keeps what it needs for a state in Box.Host (SetHost), which
 // its own functions read through Of.

@@ -9,8 +9,10 @@ import (
 
 // Weigh returns what the state's values reachable from roots hold, each
 // counted once, as Go allocates them: a string its length and a header, a
-// number its box, a closure and its upvalues, a table its Footprint (its
-// parts as Go lays them out, deleted keys and their slots included); and
+// number its box, a closure and its upvalues and its compiled code (its
+// prototype's Footprint and those of the prototypes nested in it, each
+// prototype once however many closures share it), a table its Footprint
+// (its parts as Go lays them out, deleted keys and their slots included); and
 // what the sandbox keeps for them: the names tostring gave them
 // (NameBytes each). It depends only on the values, never on the process's
 // heap, so it is the same on every machine; the host's TestWeighedIsHeld
@@ -18,6 +20,12 @@ import (
 // the walk did not reach are forgotten here, so that the figure never
 // depends on when the collector ran the cleanups that forget a dropped
 // value's name.
+//
+// A prototype is weighed to every state that can reach it, though the
+// process compiles a file once and its games share the prototype
+// (CompileCached): each mod could keep it alive alone, so each is charged
+// for all of it, and what the process holds is at most what its mods are
+// weighed at, plus what the compile cache holds (compiledMaxBytes).
 func (s *Box) Weigh(roots ...lua.LValue) int64 {
 	w := walker{walk: lua.NewWalk(), strings: map[stringKey]struct{}{}}
 	for _, v := range roots {
@@ -54,11 +62,19 @@ type stringKey struct {
 // a number of its own, walk) rather than keeping a map of them: the map's
 // inserts took most of a walk's time, about a microsecond a value, and
 // the host charges the mod for its walks by the bytes weighed.
+//
+// Prototypes are shared by every game of the process, which may walk at
+// once, so a walk marks none of them: it keeps those it has counted in a
+// map (protos), and the last one it met (last), which the closures of one
+// function, often many together, meet again.
 type walker struct {
 	stack   []lua.LValue
 	walk    uint64
 	strings map[stringKey]struct{}
 	total   int64
+	protos  map[*lua.FunctionProto]struct{}
+	last    *lua.FunctionProto
+	pending []*lua.FunctionProto
 }
 
 func (w *walker) push(v lua.LValue) {
@@ -114,6 +130,10 @@ func (w *walker) run() int64 {
 			v.ForEachHeld(w.push)
 		case *lua.LFunction:
 			w.total += heldFunc
+			if v.Proto != nil && v.Proto != w.last {
+				w.last = v.Proto
+				w.proto(v.Proto)
+			}
 			w.push(v.Env)
 			for _, uv := range v.Upvalues {
 				workcount.Step()
@@ -128,5 +148,34 @@ func (w *walker) run() int64 {
 			w.push(v.Metatable)
 		}
 	}
+	return w.total
+}
+
+// proto counts p's Footprint and those of the prototypes nested in it,
+// each once a walk.
+func (w *walker) proto(p *lua.FunctionProto) {
+	if w.protos == nil {
+		w.protos = map[*lua.FunctionProto]struct{}{}
+	}
+	w.pending = append(w.pending[:0], p)
+	for len(w.pending) > 0 {
+		workcount.Step()
+
+		p := w.pending[len(w.pending)-1]
+		w.pending = w.pending[:len(w.pending)-1]
+		if _, ok := w.protos[p]; ok {
+			continue
+		}
+		w.protos[p] = struct{}{}
+		w.total += p.Footprint()
+		w.pending = append(w.pending, p.FunctionPrototypes...)
+	}
+}
+
+// ProtoFootprint returns what p and the prototypes nested in it hold, each
+// counted once, as Weigh counts a closure's code.
+func ProtoFootprint(p *lua.FunctionProto) int64 {
+	var w walker
+	w.proto(p)
 	return w.total
 }
