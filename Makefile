@@ -59,7 +59,12 @@ bench:
 
 # fuzz: a short run of every fuzz target; new corpus entries land in the
 # Go build cache (copy the interesting ones into testdata/fuzz to keep them).
+# FuzzSandbox (scripting/costsearch/fuzz: Lua programs decoded from the
+# fuzzer's bytes, played in the sandbox and held to its bounds) runs for
+# FUZZSANDBOXTIME, one worker: each input plays a game, and the time
+# oracle wants a core of its own.
 FUZZTIME ?= 30s
+FUZZSANDBOXTIME ?= $(FUZZTIME)
 fuzz:
 	$(GO) test ./engine -run '^$$' -fuzz FuzzUnmarshal -fuzztime $(FUZZTIME)
 	$(GO) test ./scripting/session/fixture -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME)
@@ -67,6 +72,7 @@ fuzz:
 	$(GO) test ./scripting/session/replay -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME)
 	$(GO) test ./config/aiconfig -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME)
 	$(GO) test ./scripting/mod -run '^$$' -fuzz FuzzManifest -fuzztime $(FUZZTIME)
+	$(GO) test ./scripting/costsearch/fuzz -run '^$$' -fuzz FuzzSandbox -fuzztime $(FUZZSANDBOXTIME) -parallel 1
 
 # costsearch: a genetic search for Lua programs that cost the host more
 # than the sandbox charges them (scripting/costsearch): the most
