@@ -17,12 +17,17 @@ import (
 // game's start: every event fires in them.
 const fuzzTurns = 2
 
-// A workCounter is the hook of a third oracle, which a file under a build
-// tag sets (workCount): Start is called before a program runs, Check
-// after, with what the runner measured of it; Check returns what passed
-// its bound, or nil. The deterministic work count (issue 50: the loop
-// iterations the VM, the sandbox and the host count, at most K times the
-// instructions charged) is meant to live under the tag workcount.
+// A workCounter is the hook of a third oracle, which a _test.go file of
+// this package under a build tag sets (workCount, in an init): Start is
+// called before a program's first run (its load, start and turns:
+// RunQuick), Check after it, with what the runner measured; Check returns
+// what passed its bound, or nil, and FuzzSandbox fails with it. The
+// deterministic work count of issue 50 (the loop iterations the VM, the
+// sandbox and the host count, at most K times the instructions charged)
+// is meant to live under the tag workcount. Note that res.Instructions
+// counts the turns' handler calls only, not the load's (whose budget is
+// LoadInstructions): a counter that counts the load too bounds it by
+// both budgets, or counts from the game's start.
 type workCounter interface {
 	Start()
 	Check(res costsearch.Result) error
