@@ -81,7 +81,8 @@ func allocated() uint64 {
 	return s[0].Value.Uint64()
 }
 
-// FuzzSandbox decodes each input into a Lua program (Decode) and plays it
+// FuzzSandbox decodes each input into a Lua program (Decode), checks that
+// its files compile (the generator's promise), and plays it
 // in the real sandbox, a deterministic host at the default limits, for a
 // load, a start and two turns; then holds it to the oracles:
 //
@@ -107,6 +108,13 @@ func FuzzSandbox(f *testing.F) {
 		}
 		p := Decode(data)
 		files := p.Files()
+		for name, src := range files {
+			if name != mod.ManifestName {
+				if err := compiles(src, name); err != nil {
+					t.Fatalf("the generator wrote a file that does not compile: %s: %v\n%s", name, err, p)
+				}
+			}
+		}
 		if workCount != nil {
 			workCount.Start()
 		}

@@ -10,8 +10,13 @@ import (
 	"github.com/mod2048/mod2048/scripting/mod"
 )
 
-// compiles reports whether src, a file of a program, parses and compiles.
+// compiles returns why src, a file of a program, is not one the host
+// compiles (mod.CheckSource: its size and nesting; the parser; the
+// compiler), or nil.
 func compiles(src, name string) error {
+	if err := mod.CheckSource(src); err != nil {
+		return err
+	}
 	chunk, err := parse.Parse(strings.NewReader(src), name)
 	if err == nil {
 		_, err = lua.Compile(chunk, name)
