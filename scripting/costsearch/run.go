@@ -52,7 +52,8 @@ type Result struct {
 	Instructions int64
 	Time         time.Duration
 	// Work is the loop iterations of the turns (package workcount), in a
-	// build with the tag workcount; 0 in others.
+	// build with the tag workcount, less an empty mod's (the host's own
+	// loops of a turn); 0 in others.
 	Work int64
 	// Held is what the process's live heap grew by from before the host
 	// was made to after the turns, the host and its game alive; Weighed
@@ -85,9 +86,14 @@ func (r Result) HeapRatio() float64 {
 type Runner struct {
 	Limits scripting.Limits
 	Turns  int
+	// Deterministic makes each host with scripting.Deterministic: a call
+	// the failsafe stops ends the run with a *scripting.CostModelError
+	// (Result.Err), where a host for play would report it as the mod's.
+	Deterministic bool
 	// The empty mod's: the least time of a turn, and the heap held and
 	// weighed.
 	baseTurn                          time.Duration
+	baseWork                          int64
 	baseHeld, baseWeighed, baseLeaked int64
 }
 
@@ -104,11 +110,12 @@ func NewRunner(limits scripting.Limits, turns int) (*Runner, error) {
 	r := &Runner{Limits: limits, Turns: turns}
 	r.baseTurn = time.Duration(1<<63 - 1)
 	for range 3 {
-		p, err := r.play(emptyMod)
+		p, err := r.play(Files(emptyMod))
 		if err != nil {
 			return nil, fmt.Errorf("costsearch: the empty mod: %w", err)
 		}
 		r.baseTurn = min(r.baseTurn, p.minTurn)
+		r.baseWork = p.work
 		r.baseHeld, r.baseWeighed, r.baseLeaked = p.held, p.weighed, p.leaked
 	}
 	return r, nil
@@ -127,16 +134,49 @@ type played struct {
 // PlayedTurns is the turns the runner plays of each program (Measurer).
 func (r *Runner) PlayedTurns() int { return r.Turns }
 
+// Files returns the files of the mod whose main.lua is src: the runner's
+// manifest and src.
+func Files(src string) map[string]string {
+	return map[string]string{mod.ManifestName: manifest, "main.lua": src}
+}
+
+// ErrNoLegalMove is Result.Err when the game has no legal move left before
+// the runner's turns are played (the mod refused them all, or the game is
+// lost).
+var ErrNoLegalMove = errors.New("costsearch: no legal move")
+
 // Run plays src, a mod's main.lua, and measures it.
-func (r *Runner) Run(src string) Result {
-	p, err := r.play(src)
+func (r *Runner) Run(src string) Result { return r.RunFiles(Files(src)) }
+
+// RunFiles plays the mod of files (Files, and the Lua files its main.lua
+// may require), and measures it as Run does.
+func (r *Runner) RunFiles(files map[string]string) Result {
+	p, err := r.play(files)
 	if err != nil {
 		return Result{Err: err}
 	}
+	return r.result(p)
+}
+
+// RunQuick plays the mod of files as RunFiles does, but reads no heap (so
+// runs no collection): Held and Leaked are 0. It is what a fuzz target
+// can afford on every input.
+func (r *Runner) RunQuick(files map[string]string) Result {
+	var p played
+	if _, err := r.playHeld(files, &p, false); err != nil {
+		return Result{Err: err}
+	}
+	res := r.result(p)
+	res.Held, res.Leaked = 0, 0
+	return res
+}
+
+// result is p's figures, net of the empty mod's.
+func (r *Runner) result(p played) Result {
 	t := p.time - time.Duration(r.Turns)*r.baseTurn
 	return Result{
 		Instructions: p.instructions,
-		Work:         p.work,
+		Work:         max(p.work-r.baseWork, 0),
 		Time:         max(t, 0),
 		Held:         p.held - r.baseHeld,
 		Weighed:      p.weighed - r.baseWeighed,
@@ -148,14 +188,14 @@ func (r *Runner) Run(src string) Result {
 // maxReports bounds Result.Reports.
 const maxReports = 4
 
-// play loads src, plays the runner's turns, weighs the mod, and measures
-// the heap before the host is made, with it alive after the turns, and
-// once it is closed and dropped.
-func (r *Runner) play(src string) (played, error) {
+// play loads the mod of files, plays the runner's turns, weighs the mod,
+// and measures the heap before the host is made, with it alive after the
+// turns, and once it is closed and dropped.
+func (r *Runner) play(files map[string]string) (played, error) {
 	var p played
 	idleWatchdog()
 	before := settledHeap() // the last run's dropped values' cleanups may still be running
-	with, err := r.playHeld(src, &p)
+	with, err := r.playHeld(files, &p, true)
 	if err != nil {
 		return p, err
 	}
@@ -166,10 +206,10 @@ func (r *Runner) play(src string) (played, error) {
 }
 
 // playHeld does play's work but the last reading of the heap: it returns
-// the live heap while the host and its game are alive, and closes the
-// host.
-func (r *Runner) playHeld(src string, p *played) (uint64, error) {
-	m, err := mod.LoadSources(map[string]string{mod.ManifestName: manifest, "main.lua": src}, modID)
+// the live heap while the host and its game are alive (if heap; 0
+// otherwise), and closes the host.
+func (r *Runner) playHeld(files map[string]string, p *played, heap bool) (uint64, error) {
+	m, err := mod.LoadSources(files, modID)
 	if err != nil {
 		return 0, err
 	}
@@ -179,7 +219,11 @@ func (r *Runner) playHeld(src string, p *played) (uint64, error) {
 	if err != nil {
 		return 0, err
 	}
-	h, err := scripting.NewHost([]*mod.Mod{m}, g.Rules(), g.Options(), r.Limits)
+	var opts []scripting.HostOption
+	if r.Deterministic {
+		opts = append(opts, scripting.Deterministic())
+	}
+	h, err := scripting.NewHost([]*mod.Mod{m}, g.Rules(), g.Options(), r.Limits, opts...)
 	if err != nil {
 		return 0, err
 	}
@@ -206,7 +250,7 @@ func (r *Runner) playHeld(src string, p *played) (uint64, error) {
 			}
 		}
 		if !ok {
-			return 0, errors.New("costsearch: no legal move")
+			return 0, ErrNoLegalMove
 		}
 		start := sandbox.ThreadTime()
 		_, err := h.Move(g, d)
@@ -226,6 +270,9 @@ func (r *Runner) playHeld(src string, p *played) (uint64, error) {
 	p.instructions = h.Instructions()
 	p.work = workcount.Count() - work
 	p.weighed = h.Weighed(modID)
+	if !heap {
+		return 0, nil
+	}
 	idleWatchdog()
 	// Settled, as the heap before: the values the mod dropped during its
 	// turns are garbage whose cleanups (the names the sandbox forgets)
