@@ -43,6 +43,10 @@
 // bound can fail), the heap it holds within costsearch.MaxHeapRatio of
 // what it weighs, and nothing of the floor outliving its host. A
 // violation of time or heap is measured twice more and the least kept.
+// Built with the tag workcount (make test runs the seeds so), it holds
+// a third, exact one too: the loop iterations of its turns, net of an
+// empty mod's, at most workcount.WorkPerInstruction for each instruction
+// charged (workcount_test.go).
 // The seed corpus (testdata/fuzz/FuzzSandbox) holds the known attacks,
 // written as the generator's choices (seeds_test.go); what the fuzzer
 // finds past a bound that the sandbox has yet to mend is kept in

@@ -22,12 +22,8 @@ const fuzzTurns = 2
 // called before a program's first run (its load, start and turns:
 // RunQuick), Check after it, with what the runner measured; Check returns
 // what passed its bound, or nil, and FuzzSandbox fails with it. The
-// deterministic work count of issue 50 (the loop iterations the VM, the
-// sandbox and the host count, at most K times the instructions charged)
-// is meant to live under the tag workcount. Note that res.Instructions
-// counts the turns' handler calls only, not the load's (whose budget is
-// LoadInstructions): a counter that counts the load too bounds it by
-// both budgets, or counts from the game's start.
+// deterministic work count (workcount_test.go, under the tag workcount)
+// is one: res.Work and res.Instructions both count the turns only.
 type workCounter interface {
 	Start()
 	Check(res costsearch.Result) error
