@@ -252,11 +252,11 @@ func (k *keptTables) take(rec string) {
 // copyTable copies a tidy storage table (save), keys in its order, so the
 // copy is laid out as the table is.
 func copyTable(L *lua.LState, t *lua.LTable) *lua.LTable {
-	workcount.Step()
+	workcount.Save()
 
 	out := L.CreateTable(t.MaxN(), 0)
 	for k, v := t.Next(lua.LNil); k != lua.LNil; k, v = t.Next(k) {
-		workcount.Step()
+		workcount.Save()
 
 		if sub, ok := v.(*lua.LTable); ok {
 			v = copyTable(L, sub)
@@ -302,13 +302,13 @@ func (e *encoder) reset(L *lua.LState) {
 // same bytes. It returns the table tidied (save) when t is not tidy, nil
 // when t is.
 func (e *encoder) table(t *lua.LTable, depth int) (*lua.LTable, error) {
-	workcount.Step()
+	workcount.Save()
 
 	if depth > 16 {
 		return nil, errors.New("tables nested more than 16 deep (or a table holds itself)")
 	}
 	for len(e.pairs) <= depth {
-		workcount.Step()
+		workcount.Save()
 
 		e.pairs = append(e.pairs, nil)
 	}
@@ -316,7 +316,7 @@ func (e *encoder) table(t *lua.LTable, depth int) (*lua.LTable, error) {
 	inOrder, hashed, numbers := true, 0, false
 	var list listShape
 	for k, v := t.Next(lua.LNil); k != lua.LNil; k, v = t.Next(k) {
-		workcount.Step()
+		workcount.Save()
 
 		e.size++
 		if e.size > 100_000 {
@@ -378,7 +378,7 @@ func (e *encoder) table(t *lua.LTable, depth int) (*lua.LTable, error) {
 	// What loading will make of the list: its keys set in this order.
 	var loaded listShape
 	for _, p := range pairs {
-		workcount.Step()
+		workcount.Save()
 
 		if p.isNum {
 			loaded.add(p.num)
@@ -389,7 +389,7 @@ func (e *encoder) table(t *lua.LTable, depth int) (*lua.LTable, error) {
 	}
 	e.buf = append(e.buf, '[')
 	for i := range pairs {
-		workcount.Step()
+		workcount.Save()
 
 		p := &e.pairs[depth][i]
 		if i > 0 {
@@ -426,7 +426,7 @@ func (e *encoder) table(t *lua.LTable, depth int) (*lua.LTable, error) {
 	pairs = e.pairs[depth]
 	out := e.L.CreateTable(t.MaxN(), hashed)
 	for _, p := range pairs {
-		workcount.Step()
+		workcount.Save()
 
 		out.RawSet(p.k, p.v)
 	}
@@ -443,7 +443,7 @@ const keptPairs = 1024
 // some 7 MB of pairs, and the values they named, that no weighing saw).
 func (e *encoder) release() {
 	for i, p := range e.pairs {
-		workcount.Step()
+		workcount.Save()
 
 		if cap(p) > keptPairs {
 			e.pairs[i] = nil
@@ -520,7 +520,7 @@ func appendNumber(buf []byte, f float64) []byte {
 
 // value writes one value; a table it returns replaces an untidy one.
 func (e *encoder) value(v lua.LValue, depth int) (*lua.LTable, error) {
-	workcount.Step()
+	workcount.Save()
 
 	switch v := v.(type) {
 	case lua.LBool:
@@ -568,7 +568,7 @@ func laidOut(t *lua.LTable, hashed int) bool {
 // strings are bytes).
 func appendString(buf []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
-		workcount.Step()
+		workcount.Save()
 
 		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
 			return append(buf, encodeString(s)...)
@@ -609,7 +609,7 @@ func decodeString(data json.RawMessage) (string, bool) {
 
 // decodeTable reads what encodeTable wrote.
 func decodeTable(L *lua.LState, data []byte, depth int) (*lua.LTable, error) {
-	workcount.Step()
+	workcount.Save()
 
 	if depth > 17 {
 		return nil, errors.New("too deep")
@@ -623,7 +623,7 @@ func decodeTable(L *lua.LState, data []byte, depth int) (*lua.LTable, error) {
 	keys := make([]lua.LValue, len(pairs))
 	var list listShape
 	for i, p := range pairs {
-		workcount.Step()
+		workcount.Save()
 
 		var f float64
 		if s, ok := decodeString(p[0]); ok {
@@ -640,7 +640,7 @@ func decodeTable(L *lua.LState, data []byte, depth int) (*lua.LTable, error) {
 	}
 	t := L.NewTable()
 	for i, p := range pairs {
-		workcount.Step()
+		workcount.Save()
 
 		v, err := decodeValue(L, p[1], depth)
 		if err != nil {
@@ -652,7 +652,7 @@ func decodeTable(L *lua.LState, data []byte, depth int) (*lua.LTable, error) {
 }
 
 func decodeValue(L *lua.LState, data json.RawMessage, depth int) (lua.LValue, error) {
-	workcount.Step()
+	workcount.Save()
 
 	var b bool
 	var f float64

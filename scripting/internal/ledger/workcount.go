@@ -17,7 +17,8 @@ import (
 // deterministic work count (scripting/internal/workcount).
 const WorkPath = Module + "/scripting/internal/workcount"
 
-// Counted says whether a body opens with workcount.Step().
+// Counted says whether a body opens with workcount.Step(), or with
+// workcount.Save() (the loops of a mod's storage, counted apart).
 func Counted(body *ast.BlockStmt) bool {
 	if body == nil || len(body.List) == 0 {
 		return false
@@ -31,7 +32,7 @@ func Counted(body *ast.BlockStmt) bool {
 		return false
 	}
 	sel, ok := c.Fun.(*ast.SelectorExpr)
-	if !ok || sel.Sel.Name != "Step" {
+	if !ok || (sel.Sel.Name != "Step" && sel.Sel.Name != "Save") {
 		return false
 	}
 	x, ok := sel.X.(*ast.Ident)

@@ -7,6 +7,11 @@
 // a build with the tag workcount it counts, so that a test can hold a
 // program's work to a bound in its charged instructions, exactly and the
 // same on every machine (MODDING's schedule: WorkPerInstruction).
+//
+// The loops that save and load a mod's storage call Save instead: the
+// schedule bounds that work by storage's size (MaxStorage) rather than
+// charging it, once a turn, so it is counted apart (Saved) and not held
+// to WorkPerInstruction.
 package workcount
 
 // WorkPerInstruction is the bound: the loop iterations a program may run
