@@ -48,7 +48,6 @@ func (m *modRun) installAPI() {
 	settings := L.CreateTable(0, len(names))
 	for _, name := range names {
 		workcount.Step()
-
 		settings.RawSetString(name, toLua(m.mod.Values[name]))
 	}
 	game.RawSetString("settings", settings)
@@ -121,12 +120,10 @@ var apiTemplates = sync.OnceValue(func() []apiTemplate {
 	tpls := make([]apiTemplate, mod.APIVersion)
 	for i := range tpls {
 		workcount.Step()
-
 		version := i + 1
 		features := &lua.LTable{Metatable: lua.LNil}
 		for _, f := range featureNames {
 			workcount.Step()
-
 			if slices.Contains(featuresV2, f) && version < 2 {
 				continue // not in the API a version-1 mod was written for
 			}
@@ -135,12 +132,10 @@ var apiTemplates = sync.OnceValue(func() []apiTemplate {
 		game := &lua.LTable{Metatable: lua.LNil}
 		for _, name := range []string{"api_version", "features", "mod_id", "ruleset", "settings"} {
 			workcount.Step()
-
 			game.RawSetString(name, lua.LFalse)
 		}
 		for _, name := range apiFunctions {
 			workcount.Step()
-
 			if slices.Contains(apiFunctionsV2, name) && version < 2 {
 				continue // not in the API a version-1 mod was written for
 			}
@@ -278,7 +273,6 @@ func (m *modRun) luaMarks(L *lua.LState) int {
 	n := 0
 	for _, mk := range s.Marks {
 		workcount.Step()
-
 		if want(mk) {
 			n++
 		}
@@ -320,7 +314,6 @@ func (m *modRun) luaNotify(L *lua.LState) int {
 	n := 0
 	for _, p := range m.host.pending {
 		workcount.Step()
-
 		if p.Mod == m.mod.ID() {
 			n++
 		}

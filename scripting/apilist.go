@@ -98,7 +98,6 @@ func cloneKeys(m map[string][]string) map[string][]string {
 	out := make(map[string][]string, len(m))
 	for k, v := range m {
 		workcount.Step()
-
 		out[k] = slices.Clone(v)
 	}
 	return out

@@ -40,7 +40,6 @@ func (m *modRun) luaCells(L *lua.LState) int {
 	clear(flags)
 	for k := range s.Marks {
 		workcount.Step()
-
 		mk := &s.Marks[k]
 		i := mk.Pos.Row*b.Width + mk.Pos.Col
 		if i < 0 || i >= n {
@@ -61,7 +60,6 @@ func (m *modRun) luaCells(L *lua.LState) int {
 	haveLast := false
 	for i := range n {
 		workcount.Step()
-
 		if fl := flags[i]; fl&need != need || fl&^want != 0 {
 			continue
 		}

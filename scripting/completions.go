@@ -52,7 +52,6 @@ func LuaCompletions() Completions {
 	seen := map[string]bool{}
 	for _, line := range strings.Split(string(luaAnnotations), "\n") {
 		workcount.Step()
-
 		line = strings.TrimRight(line, "\r")
 		switch {
 		case annClass.MatchString(line):

@@ -14,7 +14,6 @@ func (h *Host) HasRefusers(g *engine.Game) bool {
 	s := g.State()
 	for _, m := range h.mods {
 		workcount.Step()
-
 		if len(m.handlers[evBeforeMove]) > 0 && !s.HookDisabled(m.mod.ID()) {
 			return true
 		}
@@ -38,7 +37,6 @@ func (h *Host) Refused(g *engine.Game, d engine.Direction) *engine.Refusal {
 	h.beginAt(g.State(), true)
 	for _, m := range h.mods {
 		workcount.Step()
-
 		m.muted = false
 	}
 	h.quiet(true)

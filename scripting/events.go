@@ -36,7 +36,6 @@ const (
 func eventOf(name string) (event, bool) {
 	for i, n := range eventNames {
 		workcount.Step()
-
 		if n == name {
 			return event(i), true
 		}
@@ -113,13 +112,11 @@ func (h *Host) call(m *modRun, ev event, fn handler, arg value) (value, error) {
 func (h *Host) each(ev event, fn func(m *modRun, i int, fn handler, r reuse) error) error {
 	for _, m := range h.mods {
 		workcount.Step()
-
 		if m.disabled || m.muted {
 			continue
 		}
 		for i, handler := range m.handlers[ev] {
 			workcount.Step()
-
 			if err := fn(m, i, handler, m.reuse[ev][i]); err != nil {
 				return err
 			}
@@ -143,7 +140,6 @@ func (h *Host) Move(g *engine.Game, d engine.Direction) (engine.Result, error) {
 	h.game = g
 	for _, m := range h.mods {
 		workcount.Step()
-
 		m.spent, m.muted = 0, false
 	}
 	// The turn's attempts (Move plays it again without a mod that fails)
@@ -157,14 +153,12 @@ func (h *Host) Move(g *engine.Game, d engine.Direction) (engine.Result, error) {
 	first := len(h.reports)
 	for _, f := range h.recorded {
 		workcount.Step()
-
 		if f.Kind == engine.FaultFailsafe {
 			h.fail(g.State(), &ModError{Report{Mod: f.Hook, Event: f.Event, Message: failsafeFault + ", as recorded", Failsafe: true}})
 		}
 	}
 	for {
 		workcount.Step()
-
 		h.begin(g)
 		h.pending = h.pending[:0]
 		res, err := g.Move(d)
@@ -188,7 +182,6 @@ func (h *Host) Move(g *engine.Game, d engine.Direction) (engine.Result, error) {
 		h.pending = h.pending[:0]
 		for i := first; i < len(h.reports); i++ {
 			workcount.Step()
-
 			h.reports[i].Disabled = h.reports[i].Disabled && turn
 		}
 		h.faults = h.faults[:0]
@@ -205,7 +198,6 @@ func (h *Host) Start(g *engine.Game) error {
 	h.game = g
 	for _, m := range h.mods {
 		workcount.Step()
-
 		m.spent, m.muted = 0, false
 	}
 	h.faults = h.faults[:0]
@@ -215,7 +207,6 @@ func (h *Host) Start(g *engine.Game) error {
 	first := len(h.reports)
 	for {
 		workcount.Step()
-
 		h.begin(g)
 		h.pending = h.pending[:0]
 		err := g.Start()
@@ -265,7 +256,6 @@ func (h *Host) beginAt(s *engine.State, dry bool) {
 	h.state = s
 	for _, m := range h.mods {
 		workcount.Step()
-
 		m.disabled = s.HookDisabled(m.mod.ID())
 		m.ready(s.Data[m.key], dry)
 	}
@@ -280,7 +270,6 @@ func (h *Host) BeforeMove(e *engine.MoveEvent) error {
 	h.state = e.State
 	for _, m := range h.mods {
 		workcount.Step()
-
 		m.spentBM = 0
 		if !h.inMove {
 			m.spent = 0
@@ -344,7 +333,6 @@ func (h *Host) OnSpawn(e *engine.SpawnEvent) error {
 func nextToMark(s *engine.State, p engine.Pos, name string) bool {
 	for k := range s.Marks {
 		workcount.Step()
-
 		mk := &s.Marks[k]
 		if d := abs(mk.Pos.Row-p.Row) + abs(mk.Pos.Col-p.Col); d == 1 && mk.Name == name {
 			return true
@@ -367,13 +355,11 @@ func abs(n int) int {
 func (h *Host) WantsMotions() bool {
 	for _, m := range h.mods {
 		workcount.Step()
-
 		if m.mod.Manifest.APIVersion < 2 {
 			continue
 		}
 		for _, reads := range m.reads[evTick] {
 			workcount.Step()
-
 			if reads&tickMotions != 0 {
 				return true
 			}
@@ -428,7 +414,6 @@ func (h *Host) finish(ev event, e *engine.TickEvent) error {
 	total := -1 // the bytes of the state's Data, worked out when needed
 	for _, m := range h.mods {
 		workcount.Step()
-
 		if m.disabled || m.muted || !m.ran {
 			continue
 		}
@@ -474,7 +459,6 @@ func dataSize(data map[string]string) int {
 	n := 0
 	for k, v := range data {
 		workcount.Step()
-
 		n += len(k) + len(v)
 	}
 	return n

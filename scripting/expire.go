@@ -17,7 +17,6 @@ func (h *Host) expire(e *engine.TickEvent) error {
 		prefix := m.mod.ID() + ":"
 		for _, mk := range e.Expired {
 			workcount.Step()
-
 			if !strings.HasPrefix(mk.Name, prefix) {
 				continue
 			}

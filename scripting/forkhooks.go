@@ -35,7 +35,6 @@ func (f forkHooks) BeforeMove(e *engine.MoveEvent) error {
 	h.beginAt(e.State, true)
 	for _, m := range h.mods {
 		workcount.Step()
-
 		m.muted = false
 		// A search draws its own chance: the mods' random streams come
 		// from the fork's random source (reseeded when it was made), never
@@ -74,7 +73,6 @@ func (f forkHooks) dry(err error) error {
 	if me := (*ModError)(nil); errors.As(err, &me) {
 		for _, m := range h.mods {
 			workcount.Step()
-
 			if m.mod.ID() == me.Mod {
 				m.muted = true
 			}
@@ -89,7 +87,6 @@ func (f forkHooks) dry(err error) error {
 func (h *Host) quiet(on bool) {
 	for _, m := range h.mods {
 		workcount.Step()
-
 		m.log.SetDiscard(on)
 	}
 }

@@ -170,7 +170,6 @@ func (h *Host) rulesName() string {
 func (h *Host) Close() {
 	for _, m := range h.mods {
 		workcount.Step()
-
 		h.watchdog.Remove(m.budget)
 		m.L.Close()
 	}
@@ -194,7 +193,6 @@ func (h *Host) Mods() []*mod.Mod {
 	out := make([]*mod.Mod, len(h.mods))
 	for i, m := range h.mods {
 		workcount.Step()
-
 		out[i] = m.mod
 	}
 	return out
@@ -207,7 +205,6 @@ func (h *Host) Hazards() []Hazard { return append([]Hazard(nil), h.hazards...) }
 func (h *Host) Hazard(name string) (Hazard, bool) {
 	for _, hz := range h.hazards {
 		workcount.Step()
-
 		if hz.Name == name {
 			return hz, true
 		}

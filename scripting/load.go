@@ -27,12 +27,10 @@ func NewHost(mods []*mod.Mod, rules engine.Rules, opt engine.Options, limits Lim
 		beforeMoveReason: beforeMoveReason(limits), dryTurnReason: dryTurnReason(limits), gameReason: gameReason(limits), builtReason: builtReason(limits)}
 	for _, o := range options {
 		workcount.Step()
-
 		o(h)
 	}
 	for _, md := range ordered {
 		workcount.Step()
-
 		if err := h.load(md); err != nil {
 			h.Close()
 			return nil, err
@@ -97,10 +95,8 @@ func (h *Host) load(md *mod.Mod) error {
 	}
 	for ev, fns := range m.handlers {
 		workcount.Step()
-
 		for _, fn := range fns {
 			workcount.Step()
-
 			u := handlerPayloadUse(fn, ev)
 			m.reuse[ev] = append(m.reuse[ev], u.reuse)
 			m.reads[ev] = append(m.reads[ev], u.reads)
@@ -209,7 +205,6 @@ func handlerPayloadUse(fn *lua.LFunction, ev int) payloadUse {
 			u.reads = 0
 			for j, key := range payloadKeys[eventNames[ev]] {
 				workcount.Step()
-
 				if payloadReads(fn.Proto, key) {
 					u.reads |= 1 << j
 				}

@@ -65,7 +65,6 @@ func (h *Host) heldByAll(built bool) int64 {
 	var n int64
 	for _, m := range h.mods {
 		workcount.Step()
-
 		n += m.held.bytes
 		if built {
 			n += m.held.built + m.held.since*unmeteredBytes
@@ -97,7 +96,6 @@ func (h *Host) gameCap() int64 {
 	if room < minCallBuild {
 		for _, m := range h.mods {
 			workcount.Step()
-
 			if m.held.since > 0 || m.held.built > 0 {
 				m.held.bytes, m.held.since, m.held.built = m.measureCharged(), 0, 0
 			}
@@ -160,28 +158,23 @@ func (m *modRun) measure() int64 {
 	roots = append(roots, m.L.G.Global, m.L.Get(lua.RegistryIndex), m.L.GetMetaField(lua.LString(""), "__index"))
 	for _, fns := range m.handlers {
 		workcount.Step()
-
 		for _, fn := range fns {
 			workcount.Step()
-
 			roots = append(roots, fn)
 		}
 	}
 	for _, v := range m.modules {
 		workcount.Step()
-
 		roots = append(roots, v)
 	}
 	for _, f := range m.filters {
 		workcount.Step()
-
 		if f.spec != nil {
 			roots = append(roots, f.spec)
 		}
 	}
 	for _, k := range m.kept.list {
 		workcount.Step()
-
 		roots = append(roots, k.t)
 	}
 	return sandbox.Of(m.L).Weigh(roots...)
@@ -220,7 +213,6 @@ func memoryLimit(l Limits) int64 {
 func (h *Host) Weighed(id string) int64 {
 	for _, m := range h.mods {
 		workcount.Step()
-
 		if m.mod.ID() == id {
 			return m.measure()
 		}

@@ -138,7 +138,6 @@ func (h *Host) TakeReports() []Report {
 func (h *Host) Log(id string) []string {
 	for _, m := range h.mods {
 		workcount.Step()
-
 		if m.mod.ID() == id {
 			return m.log.Lines()
 		}
@@ -156,7 +155,6 @@ func (h *Host) turnFaults() []engine.Fault {
 	at := func(f engine.Fault) int {
 		for i, r := range h.recorded {
 			workcount.Step()
-
 			if r.Hook == f.Hook && r.Event == f.Event && r.Kind == f.Kind {
 				return i
 			}
@@ -178,7 +176,6 @@ const failsafeFault = "stopped by a failsafe (the wall clock or the memory watch
 func (h *Host) fail(s *engine.State, me *ModError) {
 	for _, m := range h.mods {
 		workcount.Step()
-
 		if m.mod.ID() != me.Mod || m.muted {
 			continue
 		}

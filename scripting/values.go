@@ -114,7 +114,6 @@ func (m *modRun) report(ev string, err error, stopped sandbox.Stop) *ModError {
 func firstTraceLine(tb string) string {
 	for _, line := range strings.Split(tb, "\n") {
 		workcount.Step()
-
 		line = strings.TrimSpace(line)
 		if luaWhere.MatchString(line) {
 			return line

@@ -98,7 +98,6 @@ func (h *Host) afterMergePayload(m *modRun, i int, r reuse, e *engine.MergeEvent
 	}
 	for i := 0; i < 2 && (f.wants(2) || f.wants(3)); i++ {
 		workcount.Step()
-
 		var p fields
 		if r == reuseNested {
 			p = m.points[i].fields(L, 2)
@@ -187,7 +186,6 @@ func motionTables(L *lua.LState, mo *engine.Motions) (moves, merged *lua.LTable)
 	moves = L.CreateTable(len(mo.Moves), 0)
 	for _, mv := range mo.Moves {
 		workcount.Step()
-
 		t := L.CreateTable(0, 2)
 		t.RawSetString("from", pos(mv.From))
 		t.RawSetString("to", pos(mv.To))
@@ -196,7 +194,6 @@ func motionTables(L *lua.LState, mo *engine.Motions) (moves, merged *lua.LTable)
 	merged = L.CreateTable(len(mo.Merged), 0)
 	for _, mg := range mo.Merged {
 		workcount.Step()
-
 		t := L.CreateTable(0, 2)
 		t.RawSetString("into", pos(mg.Into))
 		from := L.CreateTable(2, 0)
@@ -230,7 +227,6 @@ func (h *Host) marksTable(L *lua.LState, marks []engine.Mark, n int, want func(e
 	out := L.CreateTable(n, 0)
 	for _, mk := range marks {
 		workcount.Step()
-
 		if !want(mk) {
 			continue
 		}
@@ -251,7 +247,6 @@ func numberList(L *lua.LState, ns []int) *lua.LTable {
 	t := L.CreateTable(len(ns), 0)
 	for _, i := range ns {
 		workcount.Step()
-
 		t.Append(number(i))
 	}
 	return t

@@ -39,7 +39,6 @@ func (m *modRun) tickRequests(ev string, req *lua.LTable, e *engine.TickEvent) e
 		}
 		for i := 1; i <= n; i++ {
 			workcount.Step()
-
 			item, ok := t.RawGetInt(i).(*lua.LTable)
 			if !ok {
 				return m.invalid(ev, "%s[%d]: want a table, got %s", key, i, describe(t.RawGetInt(i)))
@@ -65,7 +64,6 @@ func (m *modRun) tickRequests(ev string, req *lua.LTable, e *engine.TickEvent) e
 	}
 	for _, key := range []string{"mark", "unmark"} {
 		workcount.Step()
-
 		remove := key == "unmark"
 		if err := list(key, func(i int, item *lua.LTable) error {
 			allowed := tickEntries[key]
@@ -283,7 +281,6 @@ func (m *modRun) keys(t *lua.LTable, ev, what string, allowed ...string) error {
 func badKey(t *lua.LTable, allowed []string) lua.LValue {
 	for k, _ := t.Next(lua.LNil); k != lua.LNil; k, _ = t.Next(k) {
 		workcount.Step()
-
 		if s, ok := k.(lua.LString); !ok || !slices.Contains(allowed, string(s)) {
 			return k
 		}
@@ -380,7 +377,6 @@ func (m *modRun) eventFilter(L *lua.LState, ev event, name string) handlerFilter
 	}
 	for k, _ := spec.Next(lua.LNil); k != lua.LNil; k, _ = spec.Next(k) {
 		workcount.Step()
-
 		if k != lua.LString(key) {
 			L.RaiseError("game.on: the filter: unknown key %s (allowed: %s)", describe(k), key)
 		}
@@ -510,19 +506,16 @@ func (m *modRun) cellsFilter(L *lua.LState, spec *lua.LTable) *cellsFilter {
 	var raw [4]lua.LValue
 	for i, k := range cellsKeys {
 		workcount.Step()
-
 		raw[i] = spec.RawGetString(k)
 	}
 	for i := range m.filters {
 		workcount.Step()
-
 		if f := &m.filters[i]; f.spec == spec && f.raw == raw {
 			return f
 		}
 	}
 	for k, _ := spec.Next(lua.LNil); k != lua.LNil; k, _ = spec.Next(k) {
 		workcount.Step()
-
 		if s, ok := k.(lua.LString); !ok || !slices.Contains(cellsKeys, string(s)) {
 			L.RaiseError("game.cells: unknown key %s (allowed: cell, marked, hazard, without)", describe(k))
 		}
@@ -540,7 +533,6 @@ func (m *modRun) cellsFilter(L *lua.LState, spec *lua.LTable) *cellsFilter {
 	}
 	for i, name := range []*string{&f.with, &f.without} {
 		workcount.Step()
-
 		if v := raw[2+i]; v != lua.LNil {
 			hz, err := m.ownHazard(v)
 			if err != nil {

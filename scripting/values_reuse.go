@@ -50,7 +50,6 @@ func payloadReuse(p *lua.FunctionProto, scalars []string) reuse {
 	out := reuseNested
 	for _, inst := range p.Code {
 		workcount.Step()
-
 		op := int(inst >> 26)
 		a := int(inst>>18) & 0xff
 		b := int(inst & 0x1ff)
@@ -116,7 +115,6 @@ func payloadReuse(p *lua.FunctionProto, scalars []string) reuse {
 func payloadReads(p *lua.FunctionProto, name string) bool {
 	for _, inst := range p.Code {
 		workcount.Step()
-
 		op := int(inst >> 26)
 		b := int(inst & 0x1ff)
 		c := int(inst>>9) & 0x1ff
@@ -151,17 +149,14 @@ func constantIn(p *lua.FunctionProto, x int, names []string) bool {
 // them, so it errs on the side of "it does".
 func mentionsStorage(p *lua.FunctionProto) bool {
 	workcount.Step()
-
 	for _, k := range p.Constants {
 		workcount.Step()
-
 		if s, ok := k.(lua.LString); ok && (s == "storage" || s == "_G") {
 			return true
 		}
 	}
 	for _, child := range p.FunctionPrototypes {
 		workcount.Step()
-
 		if mentionsStorage(child) {
 			return true
 		}
@@ -175,7 +170,6 @@ var (
 	smallNumbers = func() (out [1024]lua.LValue) {
 		for i := range out {
 			workcount.Step()
-
 			out[i] = lua.LNumber(i)
 		}
 		return out
@@ -183,7 +177,6 @@ var (
 	dirNames = func() (out [4]lua.LValue) {
 		for _, d := range engine.Directions {
 			workcount.Step()
-
 			out[d] = lua.LString(strings.ToLower(d.String()))
 		}
 		return out

@@ -207,7 +207,6 @@ const (
 func (k *keptTables) find(rec string) *keptTable {
 	for i := len(k.list) - 1; i >= 0; i-- {
 		workcount.Step()
-
 		if k.list[i].rec == rec {
 			if i != len(k.list)-1 {
 				e := k.list[i]
@@ -227,7 +226,6 @@ func (k *keptTables) add(rec string, t *lua.LTable, rng engine.RNG) {
 	k.take(rec)
 	for len(k.list) > 0 && (len(k.list) >= maxKept || k.bytes+len(rec) > maxKeptBytes) {
 		workcount.Step()
-
 		k.bytes -= len(k.list[0].rec)
 		k.list[0] = keptTable{}
 		k.list = k.list[1:]
@@ -240,7 +238,6 @@ func (k *keptTables) add(rec string, t *lua.LTable, rng engine.RNG) {
 func (k *keptTables) take(rec string) {
 	for i := range k.list {
 		workcount.Step()
-
 		if k.list[i].rec == rec {
 			k.bytes -= len(rec)
 			k.list = append(k.list[:i], k.list[i+1:]...)
@@ -253,11 +250,9 @@ func (k *keptTables) take(rec string) {
 // copy is laid out as the table is.
 func copyTable(L *lua.LState, t *lua.LTable) *lua.LTable {
 	workcount.Save()
-
 	out := L.CreateTable(t.MaxN(), 0)
 	for k, v := t.Next(lua.LNil); k != lua.LNil; k, v = t.Next(k) {
 		workcount.Save()
-
 		if sub, ok := v.(*lua.LTable); ok {
 			v = copyTable(L, sub)
 		}
@@ -303,13 +298,11 @@ func (e *encoder) reset(L *lua.LState) {
 // when t is.
 func (e *encoder) table(t *lua.LTable, depth int) (*lua.LTable, error) {
 	workcount.Save()
-
 	if depth > 16 {
 		return nil, errors.New("tables nested more than 16 deep (or a table holds itself)")
 	}
 	for len(e.pairs) <= depth {
 		workcount.Save()
-
 		e.pairs = append(e.pairs, nil)
 	}
 	pairs := e.pairs[depth][:0]
@@ -317,7 +310,6 @@ func (e *encoder) table(t *lua.LTable, depth int) (*lua.LTable, error) {
 	var list listShape
 	for k, v := t.Next(lua.LNil); k != lua.LNil; k, v = t.Next(k) {
 		workcount.Save()
-
 		e.size++
 		if e.size > 100_000 {
 			return nil, errors.New("more than 100000 entries")
@@ -379,7 +371,6 @@ func (e *encoder) table(t *lua.LTable, depth int) (*lua.LTable, error) {
 	var loaded listShape
 	for _, p := range pairs {
 		workcount.Save()
-
 		if p.isNum {
 			loaded.add(p.num)
 		}
@@ -390,7 +381,6 @@ func (e *encoder) table(t *lua.LTable, depth int) (*lua.LTable, error) {
 	e.buf = append(e.buf, '[')
 	for i := range pairs {
 		workcount.Save()
-
 		p := &e.pairs[depth][i]
 		if i > 0 {
 			e.buf = append(e.buf, ',')
@@ -427,7 +417,6 @@ func (e *encoder) table(t *lua.LTable, depth int) (*lua.LTable, error) {
 	out := e.L.CreateTable(t.MaxN(), hashed)
 	for _, p := range pairs {
 		workcount.Save()
-
 		out.RawSet(p.k, p.v)
 	}
 	return out, nil
@@ -444,7 +433,6 @@ const keptPairs = 1024
 func (e *encoder) release() {
 	for i, p := range e.pairs {
 		workcount.Save()
-
 		if cap(p) > keptPairs {
 			e.pairs[i] = nil
 			continue
@@ -521,7 +509,6 @@ func appendNumber(buf []byte, f float64) []byte {
 // value writes one value; a table it returns replaces an untidy one.
 func (e *encoder) value(v lua.LValue, depth int) (*lua.LTable, error) {
 	workcount.Save()
-
 	switch v := v.(type) {
 	case lua.LBool:
 		e.buf = strconv.AppendBool(e.buf, bool(v))
@@ -569,7 +556,6 @@ func laidOut(t *lua.LTable, hashed int) bool {
 func appendString(buf []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
 		workcount.Save()
-
 		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
 			return append(buf, encodeString(s)...)
 		}
@@ -610,7 +596,6 @@ func decodeString(data json.RawMessage) (string, bool) {
 // decodeTable reads what encodeTable wrote.
 func decodeTable(L *lua.LState, data []byte, depth int) (*lua.LTable, error) {
 	workcount.Save()
-
 	if depth > 17 {
 		return nil, errors.New("too deep")
 	}
@@ -624,7 +609,6 @@ func decodeTable(L *lua.LState, data []byte, depth int) (*lua.LTable, error) {
 	var list listShape
 	for i, p := range pairs {
 		workcount.Save()
-
 		var f float64
 		if s, ok := decodeString(p[0]); ok {
 			keys[i] = lua.LString(s)
@@ -641,7 +625,6 @@ func decodeTable(L *lua.LState, data []byte, depth int) (*lua.LTable, error) {
 	t := L.NewTable()
 	for i, p := range pairs {
 		workcount.Save()
-
 		v, err := decodeValue(L, p[1], depth)
 		if err != nil {
 			return nil, err
@@ -653,7 +636,6 @@ func decodeTable(L *lua.LState, data []byte, depth int) (*lua.LTable, error) {
 
 func decodeValue(L *lua.LState, data json.RawMessage, depth int) (lua.LValue, error) {
 	workcount.Save()
-
 	var b bool
 	var f float64
 	var obj struct {

@@ -163,7 +163,11 @@ func insertSteps(path string, offs []int) error {
 	last := 0
 	for _, o := range offs {
 		b.Write(src[last:o])
-		b.WriteString("\nworkcount.Step()\n")
+		if o < len(src) && src[o] == '\n' {
+			b.WriteString("\nworkcount.Step()")
+		} else {
+			b.WriteString("\nworkcount.Step()\n") // a body on the brace's line
+		}
 		last = o
 	}
 	b.Write(src[last:])

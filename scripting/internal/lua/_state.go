@@ -266,7 +266,6 @@ func (cs *autoGrowingCallFrameStack) IsFull() bool {
 func (cs *autoGrowingCallFrameStack) Clear() {
 	for i := segIdx(1); i <= cs.segIdx; i++ {
 		workcount.Step()
-
 		freeCallFrameStackSegment(cs.segments[i])
 		cs.segments[i] = nil
 	}
@@ -277,7 +276,6 @@ func (cs *autoGrowingCallFrameStack) Clear() {
 func (cs *autoGrowingCallFrameStack) FreeAll() {
 	for i := segIdx(0); i <= cs.segIdx; i++ {
 		workcount.Step()
-
 		freeCallFrameStackSegment(cs.segments[i])
 		cs.segments[i] = nil
 	}
@@ -315,7 +313,6 @@ func (cs *autoGrowingCallFrameStack) SetSp(sp int) {
 	desiredFramesInLastSeg := uint8(sp % FramesPerSegment)
 	for {
 		workcount.Step()
-
 		if cs.segIdx <= desiredSegIdx {
 			break
 		}
@@ -417,7 +414,6 @@ func (rg *registry) SetTop(topi int) { // +inline-start
 	rg.top = topi
 	for i := oldtopi; i < rg.top; i++ {
 		workcount.Step()
-
 		rg.array[i] = LNil
 	}
 	// values beyond top don't need to be valid LValues, so setting them to nil is fine
@@ -426,7 +422,6 @@ func (rg *registry) SetTop(topi int) { // +inline-start
 		nilRange := rg.array[rg.top:oldtopi]
 		for i := range nilRange {
 			workcount.Step()
-
 			nilRange[i] = nil
 		}
 	}
@@ -474,7 +469,6 @@ func (rg *registry) CopyRange(regv, start, limit, n int) { // +inline-start
 	}
 	for i := 0; i < n; i++ {
 		workcount.Step()
-
 		srcIdx := start + i
 		if srcIdx >= limit || srcIdx < 0 {
 			rg.array[regv+i] = LNil
@@ -491,7 +485,6 @@ func (rg *registry) CopyRange(regv, start, limit, n int) { // +inline-start
 		nilRange := rg.array[rg.top:oldtop]
 		for i := range nilRange {
 			workcount.Step()
-
 			nilRange[i] = nil
 		}
 	}
@@ -503,7 +496,6 @@ func (rg *registry) FillNil(regm, n int) { // +inline-start
 	// +inline-call rg.checkSize newSize
 	for i := 0; i < n; i++ {
 		workcount.Step()
-
 		rg.array[regm+i] = LNil
 	}
 	// values beyond top don't need to be valid LValues, so setting them to nil is fine
@@ -514,7 +506,6 @@ func (rg *registry) FillNil(regm, n int) { // +inline-start
 		nilRange := rg.array[rg.top:oldtop]
 		for i := range nilRange {
 			workcount.Step()
-
 			nilRange[i] = nil
 		}
 	}
@@ -529,7 +520,6 @@ func (rg *registry) Insert(value LValue, reg int) {
 	top--
 	for ; top >= reg; top-- {
 		workcount.Step()
-
 		// FIXME consider using copy() here if Insert() is called enough
 		// +inline-call rg.Set top+1 rg.Get(top)
 	}
@@ -657,7 +647,6 @@ func (ls *LState) printCallStack() {
 func (ls *LState) closeAllUpvalues() { // +inline-start
 	for cf := ls.currentFrame; cf != nil; cf = cf.Parent {
 		workcount.Step()
-
 		if !cf.Fn.IsG {
 			ls.closeUpvalues(cf.LocalBase)
 		}
@@ -732,7 +721,6 @@ func (ls *LState) stackTrace(level int) string {
 	n := 1 // the lines: a frame's, one for each of its tail calls, and [G]'s
 	for cf := ls.currentFrame; cf != nil; cf = cf.Parent {
 		workcount.Step()
-
 		n++
 		if !cf.Fn.IsG {
 			n += cf.TailCall
@@ -760,7 +748,6 @@ func (ls *LState) stackTrace(level int) string {
 	i := 0
 	for cf := ls.currentFrame; cf != nil; cf = cf.Parent {
 		workcount.Step()
-
 		if kept(i) == i {
 			add(fmt.Sprintf("\t%v in %v", ls.whereFrame(cf), ls.formattedFrameFuncName(cf)))
 		}
@@ -769,7 +756,6 @@ func (ls *LState) stackTrace(level int) string {
 			end := i + cf.TailCall
 			for j := kept(i); j < end; j = kept(j + 1) {
 				workcount.Step()
-
 				add("\t(tailcall): ?")
 			}
 			i = end
@@ -905,7 +891,6 @@ func (ls *LState) closeUpvalues(idx int) { // +inline-start
 	// every return).
 	for ls.uvcache != nil && ls.uvcache.index >= idx {
 		workcount.Step()
-
 		uv := ls.uvcache
 		ls.uvcache, uv.next = uv.next, nil
 		uv.Close()
@@ -920,7 +905,6 @@ func (ls *LState) findUpvalue(idx int) *Upvalue {
 	next := ls.uvcache
 	for ; next != nil && next.index > idx; next = next.next {
 		workcount.Step()
-
 		prev = next
 	}
 	if next != nil && next.index == idx {
@@ -1009,7 +993,6 @@ func (ls *LState) initCallFrame(cf *callFrame) { // +inline-start
 			// +inline-call ls.reg.checkSize newSize
 			for i := nargs; i < np; i++ {
 				workcount.Step()
-
 				ls.reg.array[cf.LocalBase+i] = LNil
 			}
 			nargs = np
@@ -1024,7 +1007,6 @@ func (ls *LState) initCallFrame(cf *callFrame) { // +inline-start
 			// +inline-call ls.reg.checkSize newSize
 			for i := np; i < nargs; i++ {
 				workcount.Step()
-
 				ls.reg.array[cf.LocalBase+i] = LNil
 			}
 			ls.reg.top = cf.LocalBase + int(proto.NumUsedRegisters)
@@ -1054,7 +1036,6 @@ func (ls *LState) initCallFrame(cf *callFrame) { // +inline-start
 			ls.reg.SetTop(cf.LocalBase + nargs + np)
 			for i := 0; i < np; i++ {
 				workcount.Step()
-
 				//ls.reg.Set(cf.LocalBase+nargs+i, ls.reg.Get(cf.LocalBase+i))
 				ls.reg.array[cf.LocalBase+nargs+i] = ls.reg.array[cf.LocalBase+i]
 				//ls.reg.Set(cf.LocalBase+i, LNil)
@@ -1067,7 +1048,6 @@ func (ls *LState) initCallFrame(cf *callFrame) { // +inline-start
 					argtb := newMeteredTable(ls.Meter, nvarargs, 0) // [mod2048] metered
 					for i := 0; i < nvarargs; i++ {
 						workcount.Step()
-
 						argtb.RawSetInt(i+1, ls.reg.Get(cf.LocalBase+np+i))
 					}
 					argtb.RawSetString("n", LNumber(nvarargs))
@@ -1135,7 +1115,6 @@ func (ls *LState) getField(obj LValue, key LValue) LValue {
 	curobj := obj
 	for i := 0; i < MaxTableGetLoop; i++ {
 		workcount.Step()
-
 		tb, istable := curobj.(*LTable)
 		if istable {
 			ret := tb.RawGet(key)
@@ -1168,7 +1147,6 @@ func (ls *LState) getFieldString(obj LValue, key string) LValue {
 	curobj := obj
 	for i := 0; i < MaxTableGetLoop; i++ {
 		workcount.Step()
-
 		tb, istable := curobj.(*LTable)
 		if istable {
 			ret := tb.RawGetString(key)
@@ -1201,7 +1179,6 @@ func (ls *LState) setField(obj LValue, key LValue, value LValue) {
 	curobj := obj
 	for i := 0; i < MaxTableGetLoop; i++ {
 		workcount.Step()
-
 		tb, istable := curobj.(*LTable)
 		if istable {
 			if tb.RawGet(key) != LNil {
@@ -1235,7 +1212,6 @@ func (ls *LState) setFieldString(obj LValue, key string, value LValue) {
 	curobj := obj
 	for i := 0; i < MaxTableGetLoop; i++ {
 		workcount.Step()
-
 		tb, istable := curobj.(*LTable)
 		if istable {
 			if tb.RawGetString(key) != LNil {
@@ -1422,7 +1398,6 @@ func (ls *LState) Push(value LValue) {
 func (ls *LState) Pop(n int) {
 	for i := 0; i < n; i++ {
 		workcount.Step()
-
 		if ls.GetTop() == 0 {
 			ls.RaiseError("register underflow")
 		}
@@ -1511,7 +1486,6 @@ func (ls *LState) NewClosure(fn LGFunction, upvalues ...LValue) *LFunction {
 	cl := newLFunctionG(fn, ls.currentEnv(), len(upvalues))
 	for i, lv := range upvalues {
 		workcount.Step()
-
 		cl.Upvalues[i] = &Upvalue{}
 		cl.Upvalues[i].Close()
 		cl.Upvalues[i].SetValue(lv)
@@ -1674,7 +1648,6 @@ func (ls *LState) GetStack(level int) (*Debug, bool) {
 	frame := ls.currentFrame
 	for ; level > 0 && frame != nil; frame = frame.Parent {
 		workcount.Step()
-
 		level--
 		if !frame.Fn.IsG {
 			level -= frame.TailCall
@@ -1976,7 +1949,6 @@ func (ls *LState) CallByParam(cp P, args ...LValue) error {
 	ls.Push(cp.Fn)
 	for _, arg := range args {
 		workcount.Step()
-
 		ls.Push(arg)
 	}
 

@@ -47,7 +47,6 @@ func mainLoopWithContext(L *LState, baseframe *callFrame) {
 
 	for {
 		workcount.Step()
-
 		cf = L.currentFrame
 		inst = cf.Fn.Proto.Code[cf.Pc]
 		cf.Pc++
@@ -193,7 +192,6 @@ func init() {
 			pc := cf.Pc
 			for i := 0; i < C; i++ {
 				workcount.Step()
-
 				inst = code[pc]
 				pc++
 				A = int(inst>>18) & 0xff //GETA
@@ -242,7 +240,6 @@ func init() {
 			B := int(inst & 0x1ff) //GETB
 			for i := RA; i <= lbase+B; i++ {
 				workcount.Step()
-
 				// +inline-call reg.Set i LNil
 			}
 			return 0
@@ -776,7 +773,6 @@ func init() {
 			}
 			for i := 1; i <= nelem; i++ {
 				workcount.Step()
-
 				table.RawSetInt(offset+i, reg.Get(RA+i))
 			}
 			return 0
@@ -804,7 +800,6 @@ func init() {
 			// +inline-call reg.Set RA closure
 			for i := 0; i < int(proto.NumUpvalues); i++ {
 				workcount.Step()
-
 				inst = cf.Fn.Proto.Code[cf.Pc]
 				cf.Pc++
 				B := opGetArgB(inst)
@@ -948,7 +943,6 @@ func stringConcat(L *LState, total, last int) LValue {
 	total--
 	for i := last - 1; total > 0; {
 		workcount.Step()
-
 		lhs := L.reg.Get(i)
 		if !(LVCanConvToString(lhs) && LVCanConvToString(rhs)) {
 			op := L.metaOp2(lhs, rhs, "__concat")
@@ -969,7 +963,6 @@ func stringConcat(L *LState, total, last int) LValue {
 			buf[total] = LVAsString(rhs)
 			for total > 0 {
 				workcount.Step()
-
 				lhs = L.reg.Get(i)
 				if !LVCanConvToString(lhs) {
 					break

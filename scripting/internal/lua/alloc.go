@@ -22,7 +22,6 @@ var preloads [int(preloadLimit)]LValue
 func init() {
 	for i := 0; i < int(preloadLimit); i++ {
 		workcount.Step()
-
 		preloads[i] = LNumber(i)
 	}
 }

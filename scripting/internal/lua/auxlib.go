@@ -117,7 +117,6 @@ func (ls *LState) CheckTypes(n int, typs ...LValueType) {
 	vt := ls.Get(n).Type()
 	for _, typ := range typs {
 		workcount.Step()
-
 		if vt == typ {
 			return
 		}
@@ -125,7 +124,6 @@ func (ls *LState) CheckTypes(n int, typs ...LValueType) {
 	buf := []string{}
 	for _, typ := range typs {
 		workcount.Step()
-
 		buf = append(buf, typ.String())
 	}
 	ls.ArgError(n, strings.Join(buf, " or ")+" expected, got "+ls.Get(n).Type().String())
@@ -135,7 +133,6 @@ func (ls *LState) CheckOption(n int, options []string) int {
 	str := ls.CheckString(n)
 	for i, v := range options {
 		workcount.Step()
-
 		if v == str {
 			return i
 		}
@@ -273,7 +270,6 @@ func (ls *LState) FindTable(obj *LTable, n string, size int) LValue {
 	curobj := obj
 	for _, name := range names {
 		workcount.Step()
-
 		if curobj.Type() != LTTable {
 			return LNil
 		}
@@ -305,7 +301,6 @@ func (ls *LState) RegisterModule(name string, funcs map[string]LGFunction) LValu
 		} else {
 			for fname, fn := range funcs {
 				workcount.Step()
-
 				newmodtb.RawSetString(fname, ls.NewFunction(fn))
 			}
 			ls.SetField(tb, name, newmodtb)
@@ -318,7 +313,6 @@ func (ls *LState) RegisterModule(name string, funcs map[string]LGFunction) LValu
 func (ls *LState) SetFuncs(tb *LTable, funcs map[string]LGFunction, upvalues ...LValue) *LTable {
 	for fname, fn := range funcs {
 		workcount.Step()
-
 		tb.RawSetString(fname, ls.NewClosure(fn, upvalues...))
 	}
 	return tb

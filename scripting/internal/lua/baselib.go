@@ -457,7 +457,6 @@ func baseUnpack(L *LState) int {
 	end := L.OptInt(3, tb.Len())
 	for i := start; i <= end; i++ {
 		workcount.Step()
-
 		L.Push(tb.RawGetInt(i))
 	}
 	ret := end - start + 1

@@ -323,7 +323,6 @@ func (vp *varNamePool) List() []varNamePoolValue {
 	result := make([]varNamePoolValue, len(vp.names), len(vp.names))
 	for i, name := range vp.names {
 		workcount.Step()
-
 		result[i].Index = i + vp.offset
 		result[i].Name = name
 	}
@@ -347,7 +346,6 @@ func (vp *varNamePool) Find(name string) int {
 	}
 	for i := len(vp.names) - 1; i >= 0; i-- {
 		workcount.Step()
-
 		if vp.names[i] == name {
 			return i + vp.offset
 		}
@@ -372,7 +370,6 @@ func (vp *varNamePool) Register(name string) int {
 		vp.index = make(map[string]int, len(vp.names))
 		for i, n := range vp.names {
 			workcount.Step()
-
 			vp.index[n] = i
 		}
 	}
@@ -425,7 +422,6 @@ func (b *codeBlock) LocalVarsCount() int {
 	count := 0
 	for block := b; block != nil; block = block.Parent {
 		workcount.Step()
-
 		count += len(block.LocalVars.Names())
 	}
 	return count
@@ -476,7 +472,6 @@ func newFuncContext(sourcename string, parent *funcContext) *funcContext {
 func (fc *funcContext) CheckUnresolvedGoto() {
 	for i := fc.Block.firstGotoIndex; i < fc.gotosCount; i++ {
 		workcount.Step()
-
 		gotoLabel, ok := fc.unresolvedGotos[i]
 		if !ok {
 			continue
@@ -527,7 +522,6 @@ func (fc *funcContext) ResolveCurrentBlockGotosWithParentBlock() {
 	blockActiveLocalVars := fc.Block.Parent.LocalVarsCount()
 	for i := fc.Block.firstGotoIndex; i < fc.gotosCount; i++ {
 		workcount.Step()
-
 		gotoLabel, ok := fc.unresolvedGotos[i]
 		if !ok {
 			continue
@@ -551,7 +545,6 @@ func (fc *funcContext) ResolveForwardGoto(target *gotoLabelDesc) {
 	k := len(list)
 	for k > 0 && list[k-1] >= fc.Block.firstGotoIndex {
 		workcount.Step()
-
 		k--
 	}
 	for _, i := range list[k:] {
@@ -597,7 +590,6 @@ func (fc *funcContext) BlockLocalVarsCount() int {
 	count := 0
 	for block := fc.Block; block != nil; block = block.Parent {
 		workcount.Step()
-
 		count += len(block.LocalVars.Names())
 	}
 	return count
@@ -648,7 +640,6 @@ func (fc *funcContext) LocalVars() []varNamePoolValue {
 	result := make([]varNamePoolValue, 0, 32)
 	for _, block := range fc.Blocks {
 		workcount.Step()
-
 		result = append(result, block.LocalVars.List()...)
 	}
 	return result
@@ -683,14 +674,12 @@ func (fc *funcContext) LeaveBlock() int {
 func (fc *funcContext) EndScope() {
 	for _, vr := range fc.Block.LocalVars.List() {
 		workcount.Step()
-
 		fc.Proto.DbgLocals[vr.Index].EndPc = fc.Code.LastPC()
 	}
 	// [mod2048] the block's locals leave the scope table
 	names := fc.Block.LocalVars.Names()
 	for i := len(names) - 1; i >= 0; i-- {
 		workcount.Step()
-
 		refs := fc.scope[names[i]]
 		if len(refs) == 1 {
 			delete(fc.scope, names[i])
@@ -720,7 +709,6 @@ func lastStmts(chunk []ast.Stmt) int {
 	i := len(chunk)
 	for i > 0 {
 		workcount.Step()
-
 		if _, ok := chunk[i-1].(*ast.LabelStmt); !ok {
 			return i - 1
 		}
@@ -735,7 +723,6 @@ func compileChunk(context *funcContext, chunk []ast.Stmt, untilFollows bool) {
 	last := lastStmts(chunk) // [mod2048]
 	for i, stmt := range chunk {
 		workcount.Step()
-
 		lastStmt := i >= last
 		compileStmt(context, stmt, lastStmt && !untilFollows)
 	}
@@ -754,7 +741,6 @@ func compileBlock(context *funcContext, chunk []ast.Stmt) {
 	last := lastStmts(chunk) // [mod2048]
 	for i, stmt := range chunk {
 		workcount.Step()
-
 		compileStmt(context, stmt, i >= last)
 	}
 	context.LeaveBlock()
@@ -804,7 +790,6 @@ func compileAssignStmtLeft(context *funcContext, stmt *ast.AssignStmt) (int, []*
 	acs := make([]*assigncontext, 0, len(stmt.Lhs))
 	for _, lhs := range stmt.Lhs {
 		workcount.Step()
-
 		switch st := lhs.(type) {
 		case *ast.IdentExpr:
 			identtype := getIdentRefType(context, context, st)
@@ -844,7 +829,6 @@ func compileAssignStmtRight(context *funcContext, stmt *ast.AssignStmt, reg int,
 
 	for namesassigned < lennames {
 		workcount.Step()
-
 		ac := acs[namesassigned]
 		ec := ac.ec
 		var expr ast.Expr = nil
@@ -859,7 +843,6 @@ func compileAssignStmtRight(context *funcContext, stmt *ast.AssignStmt, reg int,
 			reg += reginc
 			for i := namesassigned; i < namesassigned+int(reginc); i++ {
 				workcount.Step()
-
 				acs[i].needmove = true
 				if acs[i].ec.ctype == ecTable {
 					acs[i].valuerk = regstart + (i - namesassigned)
@@ -893,7 +876,6 @@ func compileAssignStmtRight(context *funcContext, stmt *ast.AssignStmt, reg int,
 	// extra right exprs
 	for i := namesassigned; i < lenexprs; i++ {
 		workcount.Step()
-
 		varargopt := -1
 		if i != lenexprs-1 {
 			varargopt = 0
@@ -913,7 +895,6 @@ func compileAssignStmt(context *funcContext, stmt *ast.AssignStmt) {
 
 	for i := lennames - 1; i >= 0; i-- {
 		workcount.Step()
-
 		ex := stmt.Lhs[i]
 		switch acs[i].ec.ctype {
 		case ecLocal:
@@ -950,7 +931,6 @@ func compileRegAssignment(context *funcContext, names []string, exprs []ast.Expr
 
 	for namesassigned < lennames && namesassigned < lenexprs {
 		workcount.Step()
-
 		if isVarArgReturnExpr(exprs[namesassigned]) && (lenexprs-namesassigned-1) <= 0 {
 
 			varargopt := nvars - namesassigned
@@ -976,7 +956,6 @@ func compileRegAssignment(context *funcContext, names []string, exprs []ast.Expr
 	// extra right exprs
 	for i := namesassigned; i < lenexprs; i++ {
 		workcount.Step()
-
 		varargopt := -1
 		if i != lenexprs-1 {
 			varargopt = 0
@@ -1001,7 +980,6 @@ func compileLocalAssignStmt(context *funcContext, stmt *ast.LocalAssignStmt) {
 	compileRegAssignment(context, stmt.Names, stmt.Exprs, reg, len(stmt.Names), sline(stmt))
 	for _, name := range stmt.Names {
 		workcount.Step()
-
 		context.RegisterLocalVar(name)
 	}
 } // }}}
@@ -1036,7 +1014,6 @@ func compileReturnStmt(context *funcContext, stmt *ast.ReturnStmt) {
 
 	for i, expr := range stmt.Exprs {
 		workcount.Step()
-
 		if i == lenexprs-1 && isVarArgReturnExpr(expr) {
 			compileExpr(context, reg, expr, ecnone(-2))
 			lastisvaarg = true
@@ -1063,7 +1040,6 @@ func compileIfStmt(context *funcContext, stmt *ast.IfStmt) {
 	var ends []int
 	for {
 		workcount.Step()
-
 		thenlabel := context.NewLabel()
 		elselabel := context.NewLabel()
 		endlabel := context.NewLabel()
@@ -1088,7 +1064,6 @@ func compileIfStmt(context *funcContext, stmt *ast.IfStmt) {
 	}
 	for _, endlabel := range ends {
 		workcount.Step()
-
 		context.SetLabelPc(endlabel, context.Code.LastPC())
 	}
 } // }}}
@@ -1191,7 +1166,6 @@ func compileRepeatStmt(context *funcContext, stmt *ast.RepeatStmt) {
 func compileBreakStmt(context *funcContext, stmt *ast.BreakStmt) { // {{{
 	for block := context.Block; block != nil; block = block.Parent {
 		workcount.Step()
-
 		if label := block.BreakLabel; label != labelNoJump {
 			if block.RefUpvalue {
 				context.Code.AddABC(OP_CLOSE, block.Parent.LocalVars.LastIndex(), 0, 0, sline(stmt))
@@ -1285,7 +1259,6 @@ func compileGenericForStmt(context *funcContext, stmt *ast.GenericForStmt) {
 
 	for _, name := range stmt.Names {
 		workcount.Step()
-
 		context.RegisterLocalVar(name)
 	}
 
@@ -1413,7 +1386,6 @@ func compileExpr(context *funcContext, reg int, expr ast.Expr, ec *expcontext) i
 		code.AddABx(OP_CLOSURE, sreg, protono, sline(ex))
 		for _, upvalue := range childcontext.Upvalues.List() {
 			workcount.Step()
-
 			localidx, block := context.FindLocalVarAndBlock(upvalue.Name)
 			if localidx > -1 {
 				code.AddABC(OP_MOVE, 0, localidx, 0, sline(ex))
@@ -1535,7 +1507,6 @@ func compileFunctionExpr(context *funcContext, funcexpr *ast.FunctionExpr, ec *e
 	}
 	for _, name := range funcexpr.ParList.Names {
 		workcount.Step()
-
 		context.RegisterLocalVar(name)
 	}
 	if funcexpr.ParList.HasVargs {
@@ -1571,7 +1542,6 @@ func compileFunctionExpr(context *funcContext, funcexpr *ast.FunctionExpr, ec *e
 	context.Proto.NumUpvalues = uint8(len(context.Proto.DbgUpvalues))
 	for _, clv := range context.Proto.Constants {
 		workcount.Step()
-
 		sv := ""
 		if slv, ok := clv.(LString); ok {
 			sv = string(slv)
@@ -1601,7 +1571,6 @@ func compileTableExpr(context *funcContext, reg int, ex *ast.TableExpr, ec *expc
 	lastvararg := false
 	for i, field := range ex.Fields {
 		workcount.Step()
-
 		islast := i == len(ex.Fields)-1
 		if field.Key == nil {
 			if islast && isVarArgReturnExpr(field.Value) {
@@ -1697,7 +1666,6 @@ func compileStringConcatOpExpr(context *funcContext, reg int, expr *ast.StringCo
 	crange := 1
 	for current := expr.Rhs; current != nil; {
 		workcount.Step()
-
 		if ex, ok := current.(*ast.StringConcatOpExpr); ok {
 			crange += 1
 			current = ex.Rhs
@@ -1711,7 +1679,6 @@ func compileStringConcatOpExpr(context *funcContext, reg int, expr *ast.StringCo
 	reg += compileExpr(context, reg, expr.Rhs, ecnone(0))
 	for pc := code.LastPC(); pc != 0 && opGetOpCode(code.At(pc)) == OP_CONCAT; pc-- {
 		workcount.Step()
-
 		code.Pop()
 	}
 	code.AddABC(OP_CONCAT, a, basereg, basereg+crange, sline(expr))
@@ -1965,7 +1932,6 @@ func compileFuncCallExpr(context *funcContext, reg int, expr *ast.FuncCallExpr, 
 
 	for i, ar := range expr.Args {
 		workcount.Step()
-
 		islastvararg = (i == len(expr.Args)-1) && isVarArgReturnExpr(ar)
 		if islastvararg {
 			compileExpr(context, reg, ar, ecnone(-2))
@@ -2040,7 +2006,6 @@ func patchCode(context *funcContext) { // {{{
 	code := context.Code.List()
 	for pc := 0; pc < len(code); pc++ {
 		workcount.Step()
-
 		inst := code[pc]
 		curop := opGetOpCode(inst)
 		switch curop {
@@ -2073,7 +2038,6 @@ func patchCode(context *funcContext) { // {{{
 			count := 0 // avoiding infinite loops
 			for jmp := inst; opGetOpCode(jmp) == OP_JMP && count < 5; jmp = context.Code.At(pc + distance + 1) {
 				workcount.Step()
-
 				d := context.GetLabelPc(opGetArgSbx(jmp)) - pc
 				if d > opMaxArgSbx {
 					if distance == 0 {

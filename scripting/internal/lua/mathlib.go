@@ -136,7 +136,6 @@ func mathMax(L *LState) int {
 	top := L.GetTop()
 	for i := 2; i <= top; i++ {
 		workcount.Step()
-
 		v := L.CheckNumber(i)
 		if v > max {
 			max = v
@@ -154,7 +153,6 @@ func mathMin(L *LState) int {
 	top := L.GetTop()
 	for i := 2; i <= top; i++ {
 		workcount.Step()
-
 		v := L.CheckNumber(i)
 		if v < min {
 			min = v

@@ -61,7 +61,6 @@ func mapBytes(n int, slot int64) int64 {
 	slots := int64(16)
 	for slots*7/8 < int64(n) {
 		workcount.Step()
-
 		slots *= 2
 	}
 	tables := max(slots/mapTableSlots, 1)
@@ -136,25 +135,21 @@ const numberBlock = 2
 func (tb *LTable) ForEachHeld(cb func(LValue)) {
 	for _, v := range tb.array {
 		workcount.Step()
-
 		if v != LNil {
 			cb(v)
 		}
 	}
 	for _, v := range tb.strdict {
 		workcount.Step()
-
 		cb(v)
 	}
 	for _, v := range tb.dict {
 		workcount.Step()
-
 		cb(v)
 	}
 	if tb.keys != nil {
 		for _, k := range tb.keys {
 			workcount.Step()
-
 			cb(k)
 		}
 		return
@@ -166,7 +161,6 @@ func (tb *LTable) ForEachHeld(cb func(LValue)) {
 	}
 	for k := range tb.dict {
 		workcount.Step()
-
 		cb(k)
 	}
 }
@@ -285,7 +279,6 @@ func (fp *FunctionProto) Footprint() int64 {
 	n += sliceBytes(cap(fp.Constants), valueSlot) + sliceBytes(cap(fp.stringConstants), stringSlot)
 	for _, c := range fp.Constants {
 		workcount.Step()
-
 		switch c := c.(type) {
 		case LString:
 			if len(c) > 0 {
@@ -299,19 +292,16 @@ func (fp *FunctionProto) Footprint() int64 {
 	n += sliceBytes(cap(fp.DbgLocals), 8)
 	for _, l := range fp.DbgLocals {
 		workcount.Step()
-
 		n += dbgLocalInfo + stringBytes(len(l.Name))
 	}
 	n += sliceBytes(cap(fp.DbgCalls), dbgCallSlot)
 	for _, c := range fp.DbgCalls {
 		workcount.Step()
-
 		n += stringBytes(len(c.Name))
 	}
 	n += sliceBytes(cap(fp.DbgUpvalues), stringSlot)
 	for _, u := range fp.DbgUpvalues {
 		workcount.Step()
-
 		n += stringBytes(len(u))
 	}
 	return n
@@ -419,7 +409,6 @@ const sharedWalk = ^uint64(0)
 // It must be called before any state can reach the function.
 func (fn *LFunction) MarkShared() {
 	workcount.Step()
-
 	if fn.walked == sharedWalk {
 		return
 	}
@@ -429,7 +418,6 @@ func (fn *LFunction) MarkShared() {
 	}
 	for _, uv := range fn.Upvalues {
 		workcount.Step()
-
 		markShared(uv.Value())
 	}
 }
@@ -438,7 +426,6 @@ func (fn *LFunction) MarkShared() {
 // shared by every state: no walk visits them.
 func (tb *LTable) MarkShared() {
 	workcount.Step()
-
 	if tb.walked == sharedWalk {
 		return
 	}
@@ -449,7 +436,6 @@ func (tb *LTable) MarkShared() {
 
 func markShared(v LValue) {
 	workcount.Step()
-
 	switch v := v.(type) {
 	case *LTable:
 		v.MarkShared()

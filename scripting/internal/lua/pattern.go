@@ -79,7 +79,6 @@ func (s *byteSet) add(c byte) { s[c>>6] |= 1 << (c & 63) }
 func (s *byteSet) addRange(lo, hi int) {
 	for w := lo >> 6; w <= hi>>6 && lo <= hi; w++ {
 		workcount.Step()
-
 		first, last := max(lo, w<<6), min(hi, w<<6+63)
 		s[w] |= (^uint64(0) >> (63 - (last - first))) << (first & 63)
 	}
@@ -88,7 +87,6 @@ func (s *byteSet) addRange(lo, hi int) {
 func (s *byteSet) union(o *byteSet) {
 	for i := range s {
 		workcount.Step()
-
 		s[i] |= o[i]
 	}
 }
@@ -98,10 +96,8 @@ func (s *byteSet) union(o *byteSet) {
 var classSets = func() (t [26]byteSet) {
 	for _, cl := range "acdlpsuwxz" {
 		workcount.Step()
-
 		for c := range 256 {
 			workcount.Step()
-
 			if patternClass(c, byte(cl)) {
 				t[cl-'a'][c>>6] |= 1 << (c & 63)
 			}
@@ -121,7 +117,6 @@ func (s *byteSet) addClass(cl byte) {
 	if asciiUpper(cl) {
 		for i := range set {
 			workcount.Step()
-
 			set[i] = ^set[i]
 		}
 	}
@@ -160,7 +155,6 @@ func FindPattern(L *LState, src, pat string) (bool, int) {
 	}
 	for s1 := 0; ; s1++ {
 		workcount.Step()
-
 		ms.level = 0
 		if ms.match(s1, start) != -1 {
 			return true, ms.steps
@@ -285,7 +279,6 @@ func compileBracket(pat string, p, ec int) byteSet {
 	}
 	for p++; p < ec; p++ {
 		workcount.Step()
-
 		switch c := pat[p]; {
 		case c == '%':
 			p++
@@ -300,7 +293,6 @@ func compileBracket(pat string, p, ec int) byteSet {
 	if negate {
 		for i := range set {
 			workcount.Step()
-
 			set[i] = ^set[i]
 		}
 	}
@@ -314,7 +306,6 @@ func compileBracket(pat string, p, ec int) byteSet {
 func (ms *matcher) bracket(p int) (int, *byteSet) {
 	for i := range ms.nbracket {
 		workcount.Step()
-
 		if b := &ms.brackets[i]; b.at == p {
 			return b.end, &b.set
 		}
@@ -325,7 +316,6 @@ func (ms *matcher) bracket(p int) (int, *byteSet) {
 	ep := ms.classEnd(p)
 	for range (ep - p) / bracketWork {
 		workcount.Step()
-
 		ms.step()
 	}
 	set := compileBracket(ms.pat, p, ep-1)
@@ -361,7 +351,6 @@ func (ms *matcher) singleMatch(c, p int, set *byteSet) bool {
 // where the match ends, or -1.
 func (ms *matcher) match(s, p int) int {
 	workcount.Step()
-
 	ms.depth++
 	if ms.depth > maxMatchDepth {
 		ms.L.RaiseError("pattern too complex")
@@ -373,11 +362,9 @@ func (ms *matcher) match(s, p int) int {
 
 func (ms *matcher) doMatch(s, p int) int {
 	workcount.Step()
-
 	src, pat := ms.src, ms.pat
 	for {
 		workcount.Step()
-
 		ms.step()
 		if p == len(pat) {
 			return s
@@ -483,7 +470,6 @@ func (ms *matcher) matchBalance(s, p int) int {
 	cont := 1
 	for s++; s < len(src); s++ {
 		workcount.Step()
-
 		ms.step()
 		if src[s] == e {
 			if cont--; cont == 0 {
@@ -498,11 +484,9 @@ func (ms *matcher) matchBalance(s, p int) int {
 
 func (ms *matcher) maxExpand(s, p, ep int, set *byteSet) int {
 	workcount.Step()
-
 	i := 0
 	for s+i < len(ms.src) && ms.singleMatch(int(ms.src[s+i]), p, set) {
 		workcount.Step()
-
 		ms.step()
 		i++
 	}
@@ -518,10 +502,8 @@ func (ms *matcher) maxExpand(s, p, ep int, set *byteSet) int {
 
 func (ms *matcher) minExpand(s, p, ep int, set *byteSet) int {
 	workcount.Step()
-
 	for {
 		workcount.Step()
-
 		if r := ms.match(s, ep+1); r != -1 {
 			return r
 		}
@@ -535,7 +517,6 @@ func (ms *matcher) minExpand(s, p, ep int, set *byteSet) int {
 
 func (ms *matcher) startCapture(s, p, what int) int {
 	workcount.Step()
-
 	if ms.level >= maxCaptures {
 		ms.L.RaiseError("too many captures")
 	}
@@ -550,11 +531,9 @@ func (ms *matcher) startCapture(s, p, what int) int {
 
 func (ms *matcher) endCapture(s, p int) int {
 	workcount.Step()
-
 	l := -1
 	for i := ms.level - 1; i >= 0; i-- {
 		workcount.Step()
-
 		if ms.capture[i].len == capUnfinished {
 			l = i
 			break
@@ -615,7 +594,6 @@ func (ms *matcher) push(s, e int, whole bool) int {
 	}
 	for i := 0; i < n; i++ {
 		workcount.Step()
-
 		ms.L.Push(ms.get(i, s, e))
 	}
 	return n
@@ -669,7 +647,6 @@ func (ms *matcher) find(s1 int, find bool) int {
 	}
 	for {
 		workcount.Step()
-
 		ms.level = 0
 		if e := ms.match(s1, p); e != -1 {
 			if find {
@@ -716,7 +693,6 @@ func gmatchStep(L *LState) int {
 	ms := newMatcher(L, src, pat, "gmatch")
 	for s := pos; s <= len(src); s++ {
 		workcount.Step()
-
 		ms.level = 0
 		if e := ms.match(s, 0); e != -1 {
 			next := e
@@ -751,7 +727,6 @@ func strGsub(L *LState) int {
 	s, n := 0, 0
 	for n < maxN {
 		workcount.Step()
-
 		ms.level = 0
 		e := ms.match(s, pi)
 		if e != -1 {
@@ -803,7 +778,6 @@ func (ms *matcher) addValue(out *gsubBuffer, s, e int, repl LValue) {
 		news := LVAsString(r)
 		for {
 			workcount.Step()
-
 			ms.step()
 			i := strings.IndexByte(news, '%')
 			if i < 0 || i+1 == len(news) {

@@ -270,7 +270,6 @@ func (cs *autoGrowingCallFrameStack) IsFull() bool {
 func (cs *autoGrowingCallFrameStack) Clear() {
 	for i := segIdx(1); i <= cs.segIdx; i++ {
 		workcount.Step()
-
 		freeCallFrameStackSegment(cs.segments[i])
 		cs.segments[i] = nil
 	}
@@ -281,7 +280,6 @@ func (cs *autoGrowingCallFrameStack) Clear() {
 func (cs *autoGrowingCallFrameStack) FreeAll() {
 	for i := segIdx(0); i <= cs.segIdx; i++ {
 		workcount.Step()
-
 		freeCallFrameStackSegment(cs.segments[i])
 		cs.segments[i] = nil
 	}
@@ -319,7 +317,6 @@ func (cs *autoGrowingCallFrameStack) SetSp(sp int) {
 	desiredFramesInLastSeg := uint8(sp % FramesPerSegment)
 	for {
 		workcount.Step()
-
 		if cs.segIdx <= desiredSegIdx {
 			break
 		}
@@ -428,7 +425,6 @@ func (rg *registry) SetTop(topi int) { // +inline-start
 	rg.top = topi
 	for i := oldtopi; i < rg.top; i++ {
 		workcount.Step()
-
 		rg.array[i] = LNil
 	}
 	// values beyond top don't need to be valid LValues, so setting them to nil is fine
@@ -437,7 +433,6 @@ func (rg *registry) SetTop(topi int) { // +inline-start
 		nilRange := rg.array[rg.top:oldtopi]
 		for i := range nilRange {
 			workcount.Step()
-
 			nilRange[i] = nil
 		}
 	}
@@ -499,7 +494,6 @@ func (rg *registry) CopyRange(regv, start, limit, n int) { // +inline-start
 	}
 	for i := 0; i < n; i++ {
 		workcount.Step()
-
 		srcIdx := start + i
 		if srcIdx >= limit || srcIdx < 0 {
 			rg.array[regv+i] = LNil
@@ -516,7 +510,6 @@ func (rg *registry) CopyRange(regv, start, limit, n int) { // +inline-start
 		nilRange := rg.array[rg.top:oldtop]
 		for i := range nilRange {
 			workcount.Step()
-
 			nilRange[i] = nil
 		}
 	}
@@ -535,7 +528,6 @@ func (rg *registry) FillNil(regm, n int) { // +inline-start
 	}
 	for i := 0; i < n; i++ {
 		workcount.Step()
-
 		rg.array[regm+i] = LNil
 	}
 	// values beyond top don't need to be valid LValues, so setting them to nil is fine
@@ -546,7 +538,6 @@ func (rg *registry) FillNil(regm, n int) { // +inline-start
 		nilRange := rg.array[rg.top:oldtop]
 		for i := range nilRange {
 			workcount.Step()
-
 			nilRange[i] = nil
 		}
 	}
@@ -579,7 +570,6 @@ func (rg *registry) Insert(value LValue, reg int) {
 	top--
 	for ; top >= reg; top-- {
 		workcount.Step()
-
 		// FIXME consider using copy() here if Insert() is called enough
 		// this section is inlined by go-inline
 		// source function is 'func (rg *registry) Set(regi int, vali LValue) ' in '_state.go'
@@ -757,7 +747,6 @@ func (ls *LState) printCallStack() {
 func (ls *LState) closeAllUpvalues() { // +inline-start
 	for cf := ls.currentFrame; cf != nil; cf = cf.Parent {
 		workcount.Step()
-
 		if !cf.Fn.IsG {
 			ls.closeUpvalues(cf.LocalBase)
 		}
@@ -806,7 +795,6 @@ func (ls *LState) findLocal(frame *callFrame, no int) string {
 
 func (ls *LState) where(level int, skipg bool) string {
 	workcount.Step()
-
 	dbg, ok := ls.GetStack(level)
 	if !ok {
 		return ""
@@ -834,7 +822,6 @@ func (ls *LState) stackTrace(level int) string {
 	n := 1 // the lines: a frame's, one for each of its tail calls, and [G]'s
 	for cf := ls.currentFrame; cf != nil; cf = cf.Parent {
 		workcount.Step()
-
 		n++
 		if !cf.Fn.IsG {
 			n += cf.TailCall
@@ -862,7 +849,6 @@ func (ls *LState) stackTrace(level int) string {
 	i := 0
 	for cf := ls.currentFrame; cf != nil; cf = cf.Parent {
 		workcount.Step()
-
 		if kept(i) == i {
 			add(fmt.Sprintf("\t%v in %v", ls.whereFrame(cf), ls.formattedFrameFuncName(cf)))
 		}
@@ -871,7 +857,6 @@ func (ls *LState) stackTrace(level int) string {
 			end := i + cf.TailCall
 			for j := kept(i); j < end; j = kept(j + 1) {
 				workcount.Step()
-
 				add("\t(tailcall): ?")
 			}
 			i = end
@@ -1007,7 +992,6 @@ func (ls *LState) closeUpvalues(idx int) { // +inline-start
 	// every return).
 	for ls.uvcache != nil && ls.uvcache.index >= idx {
 		workcount.Step()
-
 		uv := ls.uvcache
 		ls.uvcache, uv.next = uv.next, nil
 		uv.Close()
@@ -1022,7 +1006,6 @@ func (ls *LState) findUpvalue(idx int) *Upvalue {
 	next := ls.uvcache
 	for ; next != nil && next.index > idx; next = next.next {
 		workcount.Step()
-
 		prev = next
 	}
 	if next != nil && next.index == idx {
@@ -1119,7 +1102,6 @@ func (ls *LState) initCallFrame(cf *callFrame) { // +inline-start
 			}
 			for i := nargs; i < np; i++ {
 				workcount.Step()
-
 				ls.reg.array[cf.LocalBase+i] = LNil
 			}
 			nargs = np
@@ -1142,7 +1124,6 @@ func (ls *LState) initCallFrame(cf *callFrame) { // +inline-start
 			}
 			for i := np; i < nargs; i++ {
 				workcount.Step()
-
 				ls.reg.array[cf.LocalBase+i] = LNil
 			}
 			ls.reg.top = cf.LocalBase + int(proto.NumUsedRegisters)
@@ -1172,7 +1153,6 @@ func (ls *LState) initCallFrame(cf *callFrame) { // +inline-start
 			ls.reg.SetTop(cf.LocalBase + nargs + np)
 			for i := 0; i < np; i++ {
 				workcount.Step()
-
 				//ls.reg.Set(cf.LocalBase+nargs+i, ls.reg.Get(cf.LocalBase+i))
 				ls.reg.array[cf.LocalBase+nargs+i] = ls.reg.array[cf.LocalBase+i]
 				//ls.reg.Set(cf.LocalBase+i, LNil)
@@ -1185,7 +1165,6 @@ func (ls *LState) initCallFrame(cf *callFrame) { // +inline-start
 					argtb := newMeteredTable(ls.Meter, nvarargs, 0) // [mod2048] metered
 					for i := 0; i < nvarargs; i++ {
 						workcount.Step()
-
 						argtb.RawSetInt(i+1, ls.reg.Get(cf.LocalBase+np+i))
 					}
 					argtb.RawSetString("n", LNumber(nvarargs))
@@ -1239,7 +1218,6 @@ func (ls *LState) pushCallFrame(cf callFrame, fn LValue, meta bool) { // +inline
 				}
 				for i := nargs; i < np; i++ {
 					workcount.Step()
-
 					ls.reg.array[cf.LocalBase+i] = LNil
 				}
 				nargs = np
@@ -1262,7 +1240,6 @@ func (ls *LState) pushCallFrame(cf callFrame, fn LValue, meta bool) { // +inline
 				}
 				for i := np; i < nargs; i++ {
 					workcount.Step()
-
 					ls.reg.array[cf.LocalBase+i] = LNil
 				}
 				ls.reg.top = cf.LocalBase + int(proto.NumUsedRegisters)
@@ -1292,7 +1269,6 @@ func (ls *LState) pushCallFrame(cf callFrame, fn LValue, meta bool) { // +inline
 				ls.reg.SetTop(cf.LocalBase + nargs + np)
 				for i := 0; i < np; i++ {
 					workcount.Step()
-
 					//ls.reg.Set(cf.LocalBase+nargs+i, ls.reg.Get(cf.LocalBase+i))
 					ls.reg.array[cf.LocalBase+nargs+i] = ls.reg.array[cf.LocalBase+i]
 					//ls.reg.Set(cf.LocalBase+i, LNil)
@@ -1305,7 +1281,6 @@ func (ls *LState) pushCallFrame(cf callFrame, fn LValue, meta bool) { // +inline
 						argtb := newMeteredTable(ls.Meter, nvarargs, 0) // [mod2048] metered
 						for i := 0; i < nvarargs; i++ {
 							workcount.Step()
-
 							argtb.RawSetInt(i+1, ls.reg.Get(cf.LocalBase+np+i))
 						}
 						argtb.RawSetString("n", LNumber(nvarargs))
@@ -1358,7 +1333,6 @@ func (ls *LState) getField(obj LValue, key LValue) LValue {
 	curobj := obj
 	for i := 0; i < MaxTableGetLoop; i++ {
 		workcount.Step()
-
 		tb, istable := curobj.(*LTable)
 		if istable {
 			ret := tb.RawGet(key)
@@ -1391,7 +1365,6 @@ func (ls *LState) getFieldString(obj LValue, key string) LValue {
 	curobj := obj
 	for i := 0; i < MaxTableGetLoop; i++ {
 		workcount.Step()
-
 		tb, istable := curobj.(*LTable)
 		if istable {
 			ret := tb.RawGetString(key)
@@ -1424,7 +1397,6 @@ func (ls *LState) setField(obj LValue, key LValue, value LValue) {
 	curobj := obj
 	for i := 0; i < MaxTableGetLoop; i++ {
 		workcount.Step()
-
 		tb, istable := curobj.(*LTable)
 		if istable {
 			if tb.RawGet(key) != LNil {
@@ -1458,7 +1430,6 @@ func (ls *LState) setFieldString(obj LValue, key string, value LValue) {
 	curobj := obj
 	for i := 0; i < MaxTableGetLoop; i++ {
 		workcount.Step()
-
 		tb, istable := curobj.(*LTable)
 		if istable {
 			if tb.RawGetString(key) != LNil {
@@ -1645,7 +1616,6 @@ func (ls *LState) Push(value LValue) {
 func (ls *LState) Pop(n int) {
 	for i := 0; i < n; i++ {
 		workcount.Step()
-
 		if ls.GetTop() == 0 {
 			ls.RaiseError("register underflow")
 		}
@@ -1734,7 +1704,6 @@ func (ls *LState) NewClosure(fn LGFunction, upvalues ...LValue) *LFunction {
 	cl := newLFunctionG(fn, ls.currentEnv(), len(upvalues))
 	for i, lv := range upvalues {
 		workcount.Step()
-
 		cl.Upvalues[i] = &Upvalue{}
 		cl.Upvalues[i].Close()
 		cl.Upvalues[i].SetValue(lv)
@@ -1897,7 +1866,6 @@ func (ls *LState) GetStack(level int) (*Debug, bool) {
 	frame := ls.currentFrame
 	for ; level > 0 && frame != nil; frame = frame.Parent {
 		workcount.Step()
-
 		level--
 		if !frame.Fn.IsG {
 			level -= frame.TailCall
@@ -2199,7 +2167,6 @@ func (ls *LState) CallByParam(cp P, args ...LValue) error {
 	ls.Push(cp.Fn)
 	for _, arg := range args {
 		workcount.Step()
-
 		ls.Push(arg)
 	}
 

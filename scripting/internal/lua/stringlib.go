@@ -66,7 +66,6 @@ func strByte(L *LState) int {
 
 	for i := start; i < end; i++ {
 		workcount.Step()
-
 		L.Push(LNumber(str[i]))
 	}
 	return end - start
@@ -77,7 +76,6 @@ func strChar(L *LState) int {
 	bytes := make([]byte, L.GetTop())
 	for i := 1; i <= top; i++ {
 		workcount.Step()
-
 		bytes[i-1] = uint8(L.CheckInt(i))
 	}
 	L.Push(LString(string(bytes)))
@@ -130,7 +128,6 @@ func strReverse(L *LState) int {
 	out := make([]byte, len(bts))
 	for i, j := 0, len(bts)-1; j >= 0; i, j = i+1, j-1 {
 		workcount.Step()
-
 		out[i] = bts[j]
 	}
 	L.Push(LString(string(out)))

@@ -57,7 +57,6 @@ func (tb *LTable) Len() int {
 	var prev LValue = LNil
 	for i := len(tb.array) - 1; i >= 0; i-- {
 		workcount.Step()
-
 		v := tb.array[i]
 		if prev == LNil && v != LNil {
 			return i + 1
@@ -125,7 +124,6 @@ func (tb *LTable) trim() {
 	n := len(tb.array)
 	for n > 0 && tb.array[n-1] == LNil {
 		workcount.Step()
-
 		n--
 	}
 	clear(tb.array[n:])
@@ -139,7 +137,6 @@ func (tb *LTable) MaxN() int {
 	}
 	for i := len(tb.array) - 1; i >= 0; i-- {
 		workcount.Step()
-
 		if tb.array[i] != LNil {
 			return i + 1
 		}
@@ -221,7 +218,6 @@ func (tb *LTable) RawSetInt(key int, value LValue) {
 		// them, so that no key is in both parts.
 		for k := alen + 1; k < key; k++ {
 			workcount.Step()
-
 			tb.array = append(tb.array, tb.takeH(k))
 		}
 		tb.array = append(tb.array, value)
@@ -273,7 +269,6 @@ func (tb *LTable) migrate() {
 	}
 	for {
 		workcount.Step()
-
 		v := tb.takeH(len(tb.array) + 1)
 		if v == LNil {
 			return
@@ -346,7 +341,6 @@ func (tb *LTable) compactKeys() {
 	live := tb.keys[:0]
 	for _, k := range tb.keys {
 		workcount.Step()
-
 		if tb.RawGetH(k) != LNil {
 			live = append(live, k)
 		}
@@ -356,7 +350,6 @@ func (tb *LTable) compactKeys() {
 	tb.k2i = make(map[LValue]int, len(live))
 	for i, k := range live {
 		workcount.Step()
-
 		tb.k2i[k] = i
 	}
 	if len(tb.strdict)*4 <= tb.usedS {
@@ -380,7 +373,6 @@ func remake[K comparable, V any](m map[K]V) map[K]V {
 	out := make(map[K]V, len(m))
 	for k, v := range m {
 		workcount.Step()
-
 		out[k] = v
 	}
 	return out
@@ -497,7 +489,6 @@ func (tb *LTable) ForEach(cb func(LValue, LValue)) {
 	if tb.array != nil {
 		for i, v := range tb.array {
 			workcount.Step()
-
 			if v != LNil {
 				cb(LNumber(i+1), v)
 			}
@@ -506,7 +497,6 @@ func (tb *LTable) ForEach(cb func(LValue, LValue)) {
 	if tb.strdict != nil {
 		for k, v := range tb.strdict {
 			workcount.Step()
-
 			if v != LNil {
 				cb(LString(k), v)
 			}
@@ -515,7 +505,6 @@ func (tb *LTable) ForEach(cb func(LValue, LValue)) {
 	if tb.dict != nil {
 		for k, v := range tb.dict {
 			workcount.Step()
-
 			if v != LNil {
 				cb(k, v)
 			}
@@ -540,7 +529,6 @@ func (tb *LTable) Next(key LValue) (LValue, LValue) {
 			index := int(kv)
 			for ; index < len(tb.array); index++ {
 				workcount.Step()
-
 				if v := tb.array[index]; v != LNil {
 					tb.skipped(0, index-int(kv)) // [mod2048] the holes skipped are work
 					return LNumber(index + 1), v
@@ -564,7 +552,6 @@ func (tb *LTable) Next(key LValue) (LValue, LValue) {
 	start := tb.k2i[key] + 1
 	for i := start; i < len(tb.keys); i++ {
 		workcount.Step()
-
 		key := tb.keys[i]
 		if v := tb.RawGetH(key); v != LNil {
 			tb.skipped(i-start, 0) // [mod2048] the deleted keys skipped are work

@@ -33,7 +33,6 @@ func defaultFormat(v interface{}, f fmt.State, c rune) {
 	buf = append(buf, "%")
 	for i := 0; i < 128; i++ {
 		workcount.Step()
-
 		if f.Flag(i) {
 			buf = append(buf, string(rune(i)))
 		}
@@ -230,7 +229,6 @@ func int2Fb(val int) int {
 	x := val
 	for x >= 16 {
 		workcount.Step()
-
 		x = (x + 1) >> 1
 		e++
 	}

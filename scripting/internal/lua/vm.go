@@ -51,7 +51,6 @@ func mainLoopWithContext(L *LState, baseframe *callFrame) {
 
 	for {
 		workcount.Step()
-
 		cf = L.currentFrame
 		inst = cf.Fn.Proto.Code[cf.Pc]
 		cf.Pc++
@@ -92,7 +91,6 @@ func copyReturnValues(L *LState, regv, start, n, b int) { // +inline-start
 			}
 			for i := 0; i < n; i++ {
 				workcount.Step()
-
 				rg.array[regm+i] = LNil
 			}
 			// values beyond top don't need to be valid LValues, so setting them to nil is fine
@@ -103,7 +101,6 @@ func copyReturnValues(L *LState, regv, start, n, b int) { // +inline-start
 				nilRange := rg.array[rg.top:oldtop]
 				for i := range nilRange {
 					workcount.Step()
-
 					nilRange[i] = nil
 				}
 			}
@@ -128,7 +125,6 @@ func copyReturnValues(L *LState, regv, start, n, b int) { // +inline-start
 			}
 			for i := 0; i < n; i++ {
 				workcount.Step()
-
 				srcIdx := start + i
 				if srcIdx >= limit || srcIdx < 0 {
 					rg.array[regv+i] = LNil
@@ -145,7 +141,6 @@ func copyReturnValues(L *LState, regv, start, n, b int) { // +inline-start
 				nilRange := rg.array[rg.top:oldtop]
 				for i := range nilRange {
 					workcount.Step()
-
 					nilRange[i] = nil
 				}
 			}
@@ -168,7 +163,6 @@ func copyReturnValues(L *LState, regv, start, n, b int) { // +inline-start
 				}
 				for i := 0; i < n; i++ {
 					workcount.Step()
-
 					rg.array[regm+i] = LNil
 				}
 				// values beyond top don't need to be valid LValues, so setting them to nil is fine
@@ -179,7 +173,6 @@ func copyReturnValues(L *LState, regv, start, n, b int) { // +inline-start
 					nilRange := rg.array[rg.top:oldtop]
 					for i := range nilRange {
 						workcount.Step()
-
 						nilRange[i] = nil
 					}
 				}
@@ -256,7 +249,6 @@ func callGFunction(L *LState, tailcall bool) bool {
 		}
 		for i := 0; i < n; i++ {
 			workcount.Step()
-
 			srcIdx := start + i
 			if srcIdx >= limit || srcIdx < 0 {
 				rg.array[regv+i] = LNil
@@ -273,7 +265,6 @@ func callGFunction(L *LState, tailcall bool) bool {
 			nilRange := rg.array[rg.top:oldtop]
 			for i := range nilRange {
 				workcount.Step()
-
 				nilRange[i] = nil
 			}
 		}
@@ -381,7 +372,6 @@ func init() {
 			pc := cf.Pc
 			for i := 0; i < C; i++ {
 				workcount.Step()
-
 				inst = code[pc]
 				pc++
 				A = int(inst>>18) & 0xff //GETA
@@ -506,7 +496,6 @@ func init() {
 			B := int(inst & 0x1ff) //GETB
 			for i := RA; i <= lbase+B; i++ {
 				workcount.Step()
-
 				// this section is inlined by go-inline
 				// source function is 'func (rg *registry) Set(regi int, vali LValue) ' in '_state.go'
 				{
@@ -1252,7 +1241,6 @@ func init() {
 							}
 							for i := nargs; i < np; i++ {
 								workcount.Step()
-
 								ls.reg.array[cf.LocalBase+i] = LNil
 							}
 							nargs = np
@@ -1275,7 +1263,6 @@ func init() {
 							}
 							for i := np; i < nargs; i++ {
 								workcount.Step()
-
 								ls.reg.array[cf.LocalBase+i] = LNil
 							}
 							ls.reg.top = cf.LocalBase + int(proto.NumUsedRegisters)
@@ -1305,7 +1292,6 @@ func init() {
 							ls.reg.SetTop(cf.LocalBase + nargs + np)
 							for i := 0; i < np; i++ {
 								workcount.Step()
-
 								//ls.reg.Set(cf.LocalBase+nargs+i, ls.reg.Get(cf.LocalBase+i))
 								ls.reg.array[cf.LocalBase+nargs+i] = ls.reg.array[cf.LocalBase+i]
 								//ls.reg.Set(cf.LocalBase+i, LNil)
@@ -1318,7 +1304,6 @@ func init() {
 									argtb := newMeteredTable(ls.Meter, nvarargs, 0) // [mod2048] metered
 									for i := 0; i < nvarargs; i++ {
 										workcount.Step()
-
 										argtb.RawSetInt(i+1, ls.reg.Get(cf.LocalBase+np+i))
 									}
 									argtb.RawSetString("n", LNumber(nvarargs))
@@ -1375,7 +1360,6 @@ func init() {
 				// every return).
 				for ls.uvcache != nil && ls.uvcache.index >= idx {
 					workcount.Step()
-
 					uv := ls.uvcache
 					ls.uvcache, uv.next = uv.next, nil
 					uv.Close()
@@ -1439,7 +1423,6 @@ func init() {
 							}
 							for i := nargs; i < np; i++ {
 								workcount.Step()
-
 								ls.reg.array[cf.LocalBase+i] = LNil
 							}
 							nargs = np
@@ -1462,7 +1445,6 @@ func init() {
 							}
 							for i := np; i < nargs; i++ {
 								workcount.Step()
-
 								ls.reg.array[cf.LocalBase+i] = LNil
 							}
 							ls.reg.top = cf.LocalBase + int(proto.NumUsedRegisters)
@@ -1492,7 +1474,6 @@ func init() {
 							ls.reg.SetTop(cf.LocalBase + nargs + np)
 							for i := 0; i < np; i++ {
 								workcount.Step()
-
 								//ls.reg.Set(cf.LocalBase+nargs+i, ls.reg.Get(cf.LocalBase+i))
 								ls.reg.array[cf.LocalBase+nargs+i] = ls.reg.array[cf.LocalBase+i]
 								//ls.reg.Set(cf.LocalBase+i, LNil)
@@ -1505,7 +1486,6 @@ func init() {
 									argtb := newMeteredTable(ls.Meter, nvarargs, 0) // [mod2048] metered
 									for i := 0; i < nvarargs; i++ {
 										workcount.Step()
-
 										argtb.RawSetInt(i+1, ls.reg.Get(cf.LocalBase+np+i))
 									}
 									argtb.RawSetString("n", LNumber(nvarargs))
@@ -1543,7 +1523,6 @@ func init() {
 					}
 					for i := 0; i < n; i++ {
 						workcount.Step()
-
 						srcIdx := start + i
 						if srcIdx >= limit || srcIdx < 0 {
 							rg.array[regv+i] = LNil
@@ -1560,7 +1539,6 @@ func init() {
 						nilRange := rg.array[rg.top:oldtop]
 						for i := range nilRange {
 							workcount.Step()
-
 							nilRange[i] = nil
 						}
 					}
@@ -1588,7 +1566,6 @@ func init() {
 				// every return).
 				for ls.uvcache != nil && ls.uvcache.index >= idx {
 					workcount.Step()
-
 					uv := ls.uvcache
 					ls.uvcache, uv.next = uv.next, nil
 					uv.Close()
@@ -1627,7 +1604,6 @@ func init() {
 							}
 							for i := 0; i < n; i++ {
 								workcount.Step()
-
 								rg.array[regm+i] = LNil
 							}
 							// values beyond top don't need to be valid LValues, so setting them to nil is fine
@@ -1638,7 +1614,6 @@ func init() {
 								nilRange := rg.array[rg.top:oldtop]
 								for i := range nilRange {
 									workcount.Step()
-
 									nilRange[i] = nil
 								}
 							}
@@ -1663,7 +1638,6 @@ func init() {
 							}
 							for i := 0; i < n; i++ {
 								workcount.Step()
-
 								srcIdx := start + i
 								if srcIdx >= limit || srcIdx < 0 {
 									rg.array[regv+i] = LNil
@@ -1680,7 +1654,6 @@ func init() {
 								nilRange := rg.array[rg.top:oldtop]
 								for i := range nilRange {
 									workcount.Step()
-
 									nilRange[i] = nil
 								}
 							}
@@ -1703,7 +1676,6 @@ func init() {
 								}
 								for i := 0; i < n; i++ {
 									workcount.Step()
-
 									rg.array[regm+i] = LNil
 								}
 								// values beyond top don't need to be valid LValues, so setting them to nil is fine
@@ -1714,7 +1686,6 @@ func init() {
 									nilRange := rg.array[rg.top:oldtop]
 									for i := range nilRange {
 										workcount.Step()
-
 										nilRange[i] = nil
 									}
 								}
@@ -1749,7 +1720,6 @@ func init() {
 						}
 						for i := 0; i < n; i++ {
 							workcount.Step()
-
 							rg.array[regm+i] = LNil
 						}
 						// values beyond top don't need to be valid LValues, so setting them to nil is fine
@@ -1760,7 +1730,6 @@ func init() {
 							nilRange := rg.array[rg.top:oldtop]
 							for i := range nilRange {
 								workcount.Step()
-
 								nilRange[i] = nil
 							}
 						}
@@ -1785,7 +1754,6 @@ func init() {
 						}
 						for i := 0; i < n; i++ {
 							workcount.Step()
-
 							srcIdx := start + i
 							if srcIdx >= limit || srcIdx < 0 {
 								rg.array[regv+i] = LNil
@@ -1802,7 +1770,6 @@ func init() {
 							nilRange := rg.array[rg.top:oldtop]
 							for i := range nilRange {
 								workcount.Step()
-
 								nilRange[i] = nil
 							}
 						}
@@ -1825,7 +1792,6 @@ func init() {
 							}
 							for i := 0; i < n; i++ {
 								workcount.Step()
-
 								rg.array[regm+i] = LNil
 							}
 							// values beyond top don't need to be valid LValues, so setting them to nil is fine
@@ -1836,7 +1802,6 @@ func init() {
 								nilRange := rg.array[rg.top:oldtop]
 								for i := range nilRange {
 									workcount.Step()
-
 									nilRange[i] = nil
 								}
 							}
@@ -1922,7 +1887,6 @@ func init() {
 								rg.top = topi
 								for i := oldtopi; i < rg.top; i++ {
 									workcount.Step()
-
 									rg.array[i] = LNil
 								}
 								// values beyond top don't need to be valid LValues, so setting them to nil is fine
@@ -1931,7 +1895,6 @@ func init() {
 									nilRange := rg.array[rg.top:oldtopi]
 									for i := range nilRange {
 										workcount.Step()
-
 										nilRange[i] = nil
 									}
 								}
@@ -2014,7 +1977,6 @@ func init() {
 				rg.top = topi
 				for i := oldtopi; i < rg.top; i++ {
 					workcount.Step()
-
 					rg.array[i] = LNil
 				}
 				// values beyond top don't need to be valid LValues, so setting them to nil is fine
@@ -2023,7 +1985,6 @@ func init() {
 					nilRange := rg.array[rg.top:oldtopi]
 					for i := range nilRange {
 						workcount.Step()
-
 						nilRange[i] = nil
 					}
 				}
@@ -2139,7 +2100,6 @@ func init() {
 			}
 			for i := 1; i <= nelem; i++ {
 				workcount.Step()
-
 				table.RawSetInt(offset+i, reg.Get(RA+i))
 			}
 			return 0
@@ -2160,7 +2120,6 @@ func init() {
 				// every return).
 				for ls.uvcache != nil && ls.uvcache.index >= idx {
 					workcount.Step()
-
 					uv := ls.uvcache
 					ls.uvcache, uv.next = uv.next, nil
 					uv.Close()
@@ -2202,7 +2161,6 @@ func init() {
 			}
 			for i := 0; i < int(proto.NumUpvalues); i++ {
 				workcount.Step()
-
 				inst = cf.Fn.Proto.Code[cf.Pc]
 				cf.Pc++
 				B := opGetArgB(inst)
@@ -2253,7 +2211,6 @@ func init() {
 				}
 				for i := 0; i < n; i++ {
 					workcount.Step()
-
 					srcIdx := start + i
 					if srcIdx >= limit || srcIdx < 0 {
 						rg.array[regv+i] = LNil
@@ -2270,7 +2227,6 @@ func init() {
 					nilRange := rg.array[rg.top:oldtop]
 					for i := range nilRange {
 						workcount.Step()
-
 						nilRange[i] = nil
 					}
 				}
@@ -2427,7 +2383,6 @@ func stringConcat(L *LState, total, last int) LValue {
 	total--
 	for i := last - 1; total > 0; {
 		workcount.Step()
-
 		lhs := L.reg.Get(i)
 		if !(LVCanConvToString(lhs) && LVCanConvToString(rhs)) {
 			op := L.metaOp2(lhs, rhs, "__concat")
@@ -2448,7 +2403,6 @@ func stringConcat(L *LState, total, last int) LValue {
 			buf[total] = LVAsString(rhs)
 			for total > 0 {
 				workcount.Step()
-
 				lhs = L.reg.Get(i)
 				if !LVCanConvToString(lhs) {
 					break

@@ -95,17 +95,14 @@ func Bind(L *lua.LState, proto *lua.FunctionProto, m Meters) (*lua.LFunction, er
 
 func stmts(list []ast.Stmt) {
 	workcount.Step()
-
 	for _, s := range list {
 		workcount.Step()
-
 		stmt(s)
 	}
 }
 
 func stmt(s ast.Stmt) {
 	workcount.Step()
-
 	switch s := s.(type) {
 	case *ast.AssignStmt:
 		exprs(s.Lhs)
@@ -125,7 +122,6 @@ func stmt(s ast.Stmt) {
 	case *ast.IfStmt:
 		for {
 			workcount.Step()
-
 			s.Condition = expr(s.Condition)
 			stmts(s.Then)
 			next, ok := elseif(s)
@@ -178,23 +174,19 @@ func spread(list []ast.Expr) {
 
 func exprs(list []ast.Expr) {
 	workcount.Step()
-
 	for i, e := range list {
 		workcount.Step()
-
 		list[i] = expr(e)
 	}
 }
 
 func expr(e ast.Expr) ast.Expr {
 	workcount.Step()
-
 	switch e := e.(type) {
 	case *ast.StringConcatOpExpr:
 		var args []ast.Expr
 		for {
 			workcount.Step()
-
 			args = append(args, expr(e.Lhs))
 			next, ok := e.Rhs.(*ast.StringConcatOpExpr)
 			if !ok {
@@ -223,7 +215,6 @@ func expr(e ast.Expr) ast.Expr {
 	case *ast.TableExpr:
 		for _, f := range e.Fields {
 			workcount.Step()
-
 			if f.Key != nil {
 				f.Key = expr(f.Key)
 			}
@@ -279,7 +270,6 @@ func (c *concatenator) concat(L *lua.LState) int {
 	size := 0
 	for i := 1; i <= n; i++ {
 		workcount.Step()
-
 		v := L.Get(i)
 		if !lua.LVCanConvToString(v) {
 			return c.slow(L, n)
@@ -307,7 +297,6 @@ func (c *concatenator) slow(L *lua.LState, n int) int {
 	rhs := L.Get(n)
 	for i := n - 1; i >= 1; i-- {
 		workcount.Step()
-
 		lhs := L.Get(i)
 		if lua.LVCanConvToString(lhs) && lua.LVCanConvToString(rhs) {
 			l, r := lua.LVAsString(lhs), lua.LVAsString(rhs)

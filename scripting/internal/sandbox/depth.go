@@ -68,10 +68,8 @@ func (w *depthWalk) deep(d, line int) bool {
 
 func (w *depthWalk) stmts(list []ast.Stmt, d int) {
 	workcount.Step()
-
 	for _, s := range list {
 		workcount.Step()
-
 		if w.deep(d, s.Line()) {
 			return
 		}
@@ -81,7 +79,6 @@ func (w *depthWalk) stmts(list []ast.Stmt, d int) {
 
 func (w *depthWalk) stmt(s ast.Stmt, d int) {
 	workcount.Step()
-
 	switch s := s.(type) {
 	case *ast.AssignStmt:
 		w.exprs(s.Lhs, d+1)
@@ -101,7 +98,6 @@ func (w *depthWalk) stmt(s ast.Stmt, d int) {
 	case *ast.IfStmt:
 		for {
 			workcount.Step()
-
 			w.expr(s.Condition, d+1)
 			w.stmts(s.Then, d+1)
 			next, ok := elseif(s)
@@ -149,17 +145,14 @@ func elseif(s *ast.IfStmt) (*ast.IfStmt, bool) {
 
 func (w *depthWalk) exprs(list []ast.Expr, d int) {
 	workcount.Step()
-
 	for _, e := range list {
 		workcount.Step()
-
 		w.expr(e, d)
 	}
 }
 
 func (w *depthWalk) expr(e ast.Expr, d int) {
 	workcount.Step()
-
 	if e == nil || w.deep(d, e.Line()) {
 		return
 	}
@@ -170,7 +163,6 @@ func (w *depthWalk) expr(e ast.Expr, d int) {
 	case *ast.TableExpr:
 		for _, f := range e.Fields {
 			workcount.Step()
-
 			if f.Key != nil {
 				w.expr(f.Key, d+1)
 			}

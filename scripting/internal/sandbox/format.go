@@ -115,7 +115,6 @@ func (n *names) prune(w uint64) {
 	defer ids.mu.Unlock()
 	for k := range ids.m {
 		workcount.Step()
-
 		if !visited(k, w) {
 			delete(ids.m, k)
 		}
@@ -127,7 +126,6 @@ func (n *names) prune(w uint64) {
 		m := make(map[any]uint64, len(ids.m))
 		for k, v := range ids.m {
 			workcount.Step()
-
 			m[k] = v
 		}
 		ids.m, ids.peak = m, len(m)
@@ -212,7 +210,6 @@ func (f *formatter) format(L *lua.LState) int {
 	n := len(fs)
 	for i := 2; i <= L.GetTop(); i++ {
 		workcount.Step()
-
 		if s, ok := L.Get(i).(lua.LString); ok {
 			n += len(s)
 		}
@@ -234,7 +231,6 @@ func (f *formatter) format(L *lua.LState) int {
 	arg := 1
 	for i := 0; i < len(fs); i++ {
 		workcount.Step()
-
 		c := fs[i]
 		if c != '%' {
 			j := strings.IndexByte(fs[i:], '%')
@@ -309,7 +305,6 @@ func (f *formatter) spec(L *lua.LState, fs string, i int) (string, byte, int) {
 	// refused for the price of six.
 	for i < len(fs) && i-start <= 5 && strings.IndexByte("-+ #0", fs[i]) >= 0 {
 		workcount.Step()
-
 		i++
 	}
 	if i-start > 5 {
@@ -319,7 +314,6 @@ func (f *formatter) spec(L *lua.LState, fs string, i int) (string, byte, int) {
 		d := i
 		for i < len(fs) && i-d <= 2 && '0' <= fs[i] && fs[i] <= '9' {
 			workcount.Step()
-
 			i++
 		}
 		if i-d > 2 {
@@ -366,7 +360,6 @@ func quote(s string) string {
 	b.WriteByte('"')
 	for i := 0; i < len(s); i++ {
 		workcount.Step()
-
 		switch c := s[i]; c {
 		case '"', '\\', '\n':
 			b.WriteByte('\\')

@@ -37,7 +37,6 @@ func (b *Log) Println(s string) {
 	b.size += len(s) + 1
 	for b.size > b.max && len(b.lines) > 1 {
 		workcount.Step()
-
 		b.size -= len(b.lines[0]) + 1
 		b.lines[0] = ""
 		b.lines = b.lines[1:]

@@ -128,7 +128,6 @@ var sandboxFuncs = []sandboxField{
 		L.Push(stdPcall())
 		for i := 1; i <= top; i++ {
 			workcount.Step()
-
 			L.Push(L.Get(i))
 		}
 		L.Call(top, lua.MultRet)
@@ -228,7 +227,6 @@ func (s *Box) concat(L *lua.LState) int {
 	size := 0
 	for k := i; k <= j; k++ {
 		workcount.Step()
-
 		switch v := t.RawGetInt(k).(type) {
 		case lua.LString:
 			parts = append(parts, string(v))
@@ -276,7 +274,6 @@ func LogArgs(L *lua.LState, b *Budget, log *Log, cut int) {
 	parts := make([]string, L.GetTop())
 	for i := range parts {
 		workcount.Step()
-
 		if parts[i] = SafeString(L.Get(i + 1)); cut > 0 && len(parts[i]) > cut {
 			parts[i] = parts[i][:cut]
 		}
@@ -315,7 +312,6 @@ func wrapped(orig *lua.LFunction, check func(L *lua.LState, s *Box)) lua.LGFunct
 		L.Push(orig)
 		for i := 1; i <= top; i++ {
 			workcount.Step()
-
 			L.Push(L.Get(i))
 		}
 		L.Call(top, lua.MultRet)

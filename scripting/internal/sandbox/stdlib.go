@@ -59,7 +59,6 @@ var stdlibs = sync.OnceValue(func() []stdlib {
 	defer L.Close()
 	for _, open := range []lua.LGFunction{lua.OpenBase, lua.OpenTable, lua.OpenString, lua.OpenMath} {
 		workcount.Step()
-
 		L.Push(L.NewFunction(open))
 		L.Call(0, 0)
 	}
@@ -67,13 +66,11 @@ var stdlibs = sync.OnceValue(func() []stdlib {
 	names := []string{"_G", lua.TabLibName, lua.StringLibName, lua.MathLibName}
 	for _, name := range names[1:] {
 		workcount.Step()
-
 		tables[L.GetGlobal(name).(*lua.LTable)] = name
 	}
 	libs := make([]stdlib, 0, len(names))
 	for _, name := range names {
 		workcount.Step()
-
 		var t *lua.LTable
 		if name == "_G" {
 			t = L.G.Global
@@ -94,7 +91,6 @@ var stdlibs = sync.OnceValue(func() []stdlib {
 				}
 				for _, up := range v.Upvalues {
 					workcount.Step()
-
 					u, ok := up.Value().(*lua.LFunction)
 					if !ok || !u.IsG || len(u.Upvalues) > 0 {
 						panic("stdlib: an upvalue of " + name + "." + key + " is not a Go function")
@@ -131,11 +127,9 @@ var stdTables = sync.OnceValue(func() []*lua.LTable {
 	index := map[string]*lua.LTable{}
 	for i, lib := range libs {
 		workcount.Step()
-
 		t := &lua.LTable{Metatable: lua.LNil}
 		for _, f := range lib.fields {
 			workcount.Step()
-
 			switch {
 			case f.fn != nil:
 				t.RawSetString(f.name, f.fn)
@@ -150,7 +144,6 @@ var stdTables = sync.OnceValue(func() []*lua.LTable {
 	}
 	for _, f := range sandboxFuncs {
 		workcount.Step()
-
 		fn := f.fn
 		if f.check != nil {
 			fn = wrapped(stdFunction(f.lib, f.name), f.check)
@@ -163,7 +156,6 @@ var stdTables = sync.OnceValue(func() []*lua.LTable {
 	index[lua.StringLibName].RawSetString("__metatable", lua.LString("the string metatable is protected"))
 	for _, t := range tables {
 		workcount.Step()
-
 		t.Compact()
 		// The functions are every sandbox's: no walk of a sandbox's
 		// values visits them (the tables are copied for each).
@@ -181,13 +173,11 @@ var stdTables = sync.OnceValue(func() []*lua.LTable {
 func stdFunction(lib, name string) *lua.LFunction {
 	for _, l := range stdlibs() {
 		workcount.Step()
-
 		if l.name != lib {
 			continue
 		}
 		for _, f := range l.fields {
 			workcount.Step()
-
 			if f.name == name && f.fn != nil {
 				return f.fn
 			}
@@ -212,18 +202,15 @@ func openStdlibs(L *lua.LState) {
 	tables := make(map[string]*lua.LTable, len(libs))
 	for i, t := range stdTables() {
 		workcount.Step()
-
 		tables[libs[i].name] = t.Clone()
 	}
 	L.G.Global = tables["_G"]
 	L.Env = L.G.Global
 	for _, lib := range libs {
 		workcount.Step()
-
 		t := tables[lib.name]
 		for _, f := range lib.fields {
 			workcount.Step()
-
 			if f.lib != "" {
 				t.RawSetString(f.name, tables[f.lib])
 			}
@@ -238,7 +225,6 @@ func openStdlibs(L *lua.LState) {
 func meterStdlibs(L *lua.LState) {
 	for _, t := range []lua.LValue{L.G.Global, L.GetMetaField(lua.LString(""), "__index")} {
 		workcount.Step()
-
 		t, ok := t.(*lua.LTable)
 		if !ok {
 			continue

@@ -30,7 +30,6 @@ func (s *Box) Weigh(roots ...lua.LValue) int64 {
 	w := walker{walk: lua.NewWalk(), strings: map[stringKey]struct{}{}}
 	for _, v := range roots {
 		workcount.Step()
-
 		w.push(v)
 	}
 	total := w.run()
@@ -120,7 +119,6 @@ func stringBytes(n int) int64 {
 func (w *walker) run() int64 {
 	for len(w.stack) > 0 {
 		workcount.Step()
-
 		v := w.stack[len(w.stack)-1]
 		w.stack = w.stack[:len(w.stack)-1]
 		switch v := v.(type) {
@@ -137,7 +135,6 @@ func (w *walker) run() int64 {
 			w.push(v.Env)
 			for _, uv := range v.Upvalues {
 				workcount.Step()
-
 				if uv != nil {
 					w.total += heldUpvalue
 					w.push(uv.Value())
@@ -160,7 +157,6 @@ func (w *walker) proto(p *lua.FunctionProto) {
 	w.pending = append(w.pending[:0], p)
 	for len(w.pending) > 0 {
 		workcount.Step()
-
 		p := w.pending[len(w.pending)-1]
 		w.pending = w.pending[:len(w.pending)-1]
 		if _, ok := w.protos[p]; ok {

@@ -111,7 +111,6 @@ func (sc *Scanner) skipWhiteSpace(whitespace int64) int {
 	ch := sc.Next()
 	for ; whitespace&(1<<uint(ch)) != 0; ch = sc.Next() {
 		workcount.Step()
-
 	}
 	return ch
 }
@@ -130,7 +129,6 @@ func (sc *Scanner) skipComments(ch int) error {
 	}
 	for {
 		workcount.Step()
-
 		if ch == '\n' || ch == '\r' || ch < 0 {
 			break
 		}
@@ -143,7 +141,6 @@ func (sc *Scanner) scanIdent(ch int, buf *bytes.Buffer) error {
 	writeChar(buf, ch)
 	for isIdent(sc.Peek(), 1) {
 		workcount.Step()
-
 		writeChar(buf, sc.Next())
 	}
 	return nil
@@ -153,7 +150,6 @@ func (sc *Scanner) scanDecimal(ch int, buf *bytes.Buffer) error {
 	writeChar(buf, ch)
 	for isDecimal(sc.Peek()) {
 		workcount.Step()
-
 		writeChar(buf, sc.Next())
 	}
 	return nil
@@ -167,7 +163,6 @@ func (sc *Scanner) scanNumber(ch int, buf *bytes.Buffer) error {
 			hasvalue := false
 			for isDigit(sc.Peek()) {
 				workcount.Step()
-
 				writeChar(buf, sc.Next())
 				hasvalue = true
 			}
@@ -198,7 +193,6 @@ func (sc *Scanner) scanString(quote int, buf *bytes.Buffer) error {
 	ch := sc.Next()
 	for ch != quote {
 		workcount.Step()
-
 		if ch == '\n' || ch == '\r' || ch < 0 {
 			return sc.Error(buf.String(), "unterminated string")
 		}
@@ -247,7 +241,6 @@ func (sc *Scanner) scanEscape(ch int, buf *bytes.Buffer) error {
 			bytes := []byte{byte(ch)}
 			for i := 0; i < 2 && isDecimal(sc.Peek()); i++ {
 				workcount.Step()
-
 				bytes = append(bytes, byte(sc.Next()))
 			}
 			val, _ := strconv.ParseInt(string(bytes), 10, 32)
@@ -263,7 +256,6 @@ func (sc *Scanner) countSep(ch int) (int, int) {
 	count := 0
 	for ; ch == '='; count = count + 1 {
 		workcount.Step()
-
 		ch = sc.Next()
 	}
 	return count, ch
@@ -281,7 +273,6 @@ func (sc *Scanner) scanMultilineString(ch int, buf *bytes.Buffer) error {
 	}
 	for {
 		workcount.Step()
-
 		if ch < 0 {
 			return sc.Error(buf.String(), "unterminated multiline string")
 		} else if ch == ']' {

@@ -424,7 +424,6 @@ func yyErrorMessage(state, lookAhead int) string {
 
 	for _, e := range yyErrorMessages {
 		workcount.Step()
-
 		if e.state == state && e.token == lookAhead {
 			return "syntax error: " + e.msg
 		}
@@ -439,7 +438,6 @@ func yyErrorMessage(state, lookAhead int) string {
 	base := int(yyPact[state])
 	for tok := TOKSTART; tok-1 < len(yyToknames); tok++ {
 		workcount.Step()
-
 		if n := base + tok; n >= 0 && n < yyLast && int(yyChk[int(yyAct[n])]) == tok {
 			if len(expected) == cap(expected) {
 				return res
@@ -452,14 +450,12 @@ func yyErrorMessage(state, lookAhead int) string {
 		i := 0
 		for yyExca[i] != -1 || int(yyExca[i+1]) != state {
 			workcount.Step()
-
 			i += 2
 		}
 
 		// Look for tokens that we accept or reduce.
 		for i += 2; yyExca[i] >= 0; i += 2 {
 			workcount.Step()
-
 			tok := int(yyExca[i])
 			if tok < TOKSTART || yyExca[i+1] == 0 {
 				continue
@@ -478,7 +474,6 @@ func yyErrorMessage(state, lookAhead int) string {
 
 	for i, tok := range expected {
 		workcount.Step()
-
 		if i == 0 {
 			res += ", expecting "
 		} else {
@@ -508,7 +503,6 @@ func yylex1(lex yyLexer, lval *yySymType) (char, token int) {
 	}
 	for i := 0; i < len(yyTok3); i += 2 {
 		workcount.Step()
-
 		token = int(yyTok3[i+0])
 		if token == char {
 			token = int(yyTok3[i+1])
@@ -612,7 +606,6 @@ yydefault:
 		xi := 0
 		for {
 			workcount.Step()
-
 			if yyExca[xi+0] == -1 && int(yyExca[xi+1]) == yystate {
 				break
 			}
@@ -620,7 +613,6 @@ yydefault:
 		}
 		for xi += 2; ; xi += 2 {
 			workcount.Step()
-
 			yyn = int(yyExca[xi+0])
 			if yyn < 0 || yyn == yytoken {
 				break
@@ -649,7 +641,6 @@ yydefault:
 			/* find a state where "error" is a legal shift action */
 			for yyp >= 0 {
 				workcount.Step()
-
 				yyn = int(yyPact[yyS[yyp].yys]) + yyErrCode
 				if yyn >= 0 && yyn < yyLast {
 					yystate = int(yyAct[yyn]) /* simulate a shift of "error" */
@@ -816,7 +807,6 @@ yydefault:
 			cur := yyVAL.stmt
 			for _, elseif := range yyDollar[5].stmts {
 				workcount.Step()
-
 				cur.(*ast.IfStmt).Else = []ast.Stmt{elseif}
 				cur = elseif
 			}
@@ -831,7 +821,6 @@ yydefault:
 			cur := yyVAL.stmt
 			for _, elseif := range yyDollar[5].stmts {
 				workcount.Step()
-
 				cur.(*ast.IfStmt).Else = []ast.Stmt{elseif}
 				cur = elseif
 			}
