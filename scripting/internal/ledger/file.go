@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -237,4 +238,31 @@ func (r Report) UnmeteredString() string {
 		fmt.Fprintf(&b, "\t%s\t%s\n", e.Key, strings.TrimSpace(strings.TrimPrefix(e.Class, e.Kind()+":")))
 	}
 	return b.String()
+}
+
+// ReadFile reads the ledger at path with parse: none (nil) if there is no
+// file yet.
+func ReadFile(path string, parse func(io.Reader) ([]Entry, error)) ([]Entry, error) {
+	f, err := os.Open(path)
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	entries, err := parse(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return entries, nil
+}
+
+// Classes maps each entry's key to its classification.
+func Classes(entries []Entry) map[string]string {
+	class := make(map[string]string, len(entries))
+	for _, e := range entries {
+		class[e.Key] = e.Class
+	}
+	return class
 }

@@ -48,21 +48,12 @@ func run(write, where bool) error {
 		return err
 	}
 	path := filepath.Join(root, ledger.File)
-	var old []ledger.Entry
-	if f, err := os.Open(path); err == nil {
-		old, err = ledger.Parse(f)
-		f.Close()
-		if err != nil {
-			return fmt.Errorf("%s: %w", path, err)
-		}
-	} else if !os.IsNotExist(err) {
+	old, err := ledger.ReadFile(path, ledger.Parse)
+	if err != nil {
 		return err
 	}
 	if where {
-		class := map[string]string{}
-		for _, e := range old {
-			class[e.Key] = e.Class
-		}
+		class := ledger.Classes(old)
 		for _, s := range sites {
 			fmt.Printf("%s\t%s\t%s\n", s.Key(), strings.Join(s.Where, " "), class[s.Key()])
 		}

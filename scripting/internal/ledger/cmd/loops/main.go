@@ -49,21 +49,12 @@ func run(write, where bool) error {
 		return err
 	}
 	path := filepath.Join(root, ledger.LoopFile)
-	var old []ledger.Entry
-	if f, err := os.Open(path); err == nil {
-		old, err = ledger.ParseLoops(f)
-		f.Close()
-		if err != nil {
-			return fmt.Errorf("%s: %w", path, err)
-		}
-	} else if !os.IsNotExist(err) {
+	old, err := ledger.ReadFile(path, ledger.ParseLoops)
+	if err != nil {
 		return err
 	}
 	if where {
-		class := map[string]string{}
-		for _, e := range old {
-			class[e.Key] = e.Class
-		}
+		class := ledger.Classes(old)
 		for _, l := range loops {
 			fmt.Printf("%s\t%s\t%s\n", l.Key(), strings.Join(l.Where, " "), class[l.Key()])
 		}
