@@ -250,6 +250,7 @@ func TestGuideLimits(t *testing.T) {
 		fmt.Sprintf("| expressions nested in a file, each operator of a chain (`a + a + …`, `a.b.c…`, `- - a`) a level | %d levels |", sandbox.MaxDepth),
 		fmt.Sprintf("| marks on the board (all mods) | %d |", engine.MaxMarks),
 		fmt.Sprintf("| failing turns in a row before the mod is disabled | %d |", FailLimit),
+		fmt.Sprintf("| a report's message, made printable, then cut (`…` included) | %d bytes |", MaxMessage),
 	}
 	for _, row := range rows {
 		if !strings.Contains(guide, row+"\n") {
