@@ -98,9 +98,10 @@ func (m *modRun) report(ev string, err error, stopped sandbox.Stop) *ModError {
 		r.Failsafe = stopped.Kind == sandbox.StopFailsafe
 	}
 	// A mod's error may be a megabyte long: the addresses are scrubbed
-	// from no more of it than the report can keep (Printable keeps at most
-	// a byte of it a byte, and an address scrubbed shrinks by less than
-	// four), and modError makes it printable and cuts it.
+	// from no more of it than the report can keep (Printable makes each
+	// byte it keeps at least one, and an address gopher-lua writes, of at
+	// most 16 hex digits, keeps more than a fourth of its bytes), and modError
+	// makes it printable and cuts it.
 	r.Message = sandbox.Scrub(prefix(r.Message, 4*MaxMessage))
 	if strings.Contains(r.Message, "callstack overflow") {
 		r.Message = "stack overflow (recursion too deep)"
