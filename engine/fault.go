@@ -60,16 +60,17 @@ const MaxFaults = 32
 // MaxFaultHooks bounds the disables a state keeps (one per hook).
 const MaxFaultHooks = 1024
 
-// maxFaultText bounds a fault's hook, event and message, in bytes.
-const maxFaultText = 1024
+// MaxFaultText bounds a fault's hook, event and message, in bytes: a
+// state or a save with a longer one is refused.
+const MaxFaultText = 1024
 
 // checkFault checks the fields of a fault a hook records or a save holds.
 func checkFault(f *Fault) error {
 	switch {
-	case f.Hook == "" || len(f.Hook) > maxFaultText:
+	case f.Hook == "" || len(f.Hook) > MaxFaultText:
 		return errors.New("a fault's hook is empty or too long")
-	case len(f.Event) > maxFaultText || len(f.Message) > maxFaultText:
-		return fmt.Errorf("fault of %s: its event or message is longer than %d bytes", f.Hook, maxFaultText)
+	case len(f.Event) > MaxFaultText || len(f.Message) > MaxFaultText:
+		return fmt.Errorf("fault of %s: its event or message is longer than %d bytes", f.Hook, MaxFaultText)
 	case f.Kind < FaultError || f.Kind > FaultDisabled:
 		return fmt.Errorf("fault of %s: unknown kind %d", f.Hook, f.Kind)
 	}

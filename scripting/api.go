@@ -201,6 +201,10 @@ type handlerFilter struct {
 
 var hazardName = regexp.MustCompile(`^[a-z][a-z0-9_]{0,31}$`)
 
+// maxDescription is the longest description a hazard takes, in bytes: as
+// given, and as kept (printable, Hazard.Description).
+const maxDescription = 200
+
 // game.hazard{name=, glyph=, color=, blocks=, description=} defines a
 // hazard and returns its full name, modid:name; a version-2 mod may add
 // follow= and on_merge=.
@@ -216,7 +220,7 @@ func (m *modRun) luaHazard(L *lua.LState) int {
 		L.RaiseError("game.hazard: %s is defined twice", full)
 	}
 	hz.Name, hz.Mod = full, m.mod.ID()
-	hz.Description = printable(hazardString(L, spec, "description", false, 200))
+	hz.Description = sandbox.Printable(hazardString(L, spec, "description", false, maxDescription), maxDescription)
 	m.host.hazards = append(m.host.hazards, hz)
 	if m.own == nil {
 		m.own = map[string]Hazard{}
@@ -321,7 +325,7 @@ func (m *modRun) luaNotify(L *lua.LState) int {
 	if n >= maxNotices {
 		L.RaiseError("game.notify: at most %d messages a move", maxNotices)
 	}
-	m.host.pending = append(m.host.pending, Notice{Mod: m.mod.ID(), Text: printable(t)})
+	m.host.pending = append(m.host.pending, Notice{Mod: m.mod.ID(), Text: sandbox.Printable(t, MaxNotice)})
 	return 0
 }
 

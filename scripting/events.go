@@ -64,14 +64,14 @@ func (h *Host) call(m *modRun, ev event, fn handler, arg value) (value, error) {
 		return nil, h.failed // a deterministic host the failsafe stopped runs no more Lua
 	}
 	if n <= 0 {
-		return nil, &ModError{Report{Mod: m.mod.ID(), Event: eventNames[ev], Message: over}}
+		return nil, modError(Report{Mod: m.mod.ID(), Event: eventNames[ev], Message: over})
 	}
 	if (h.limits.MaxMemory > 0 && m.held.bytes > h.limits.MaxMemory) || m.held.overGame {
 		// The mod held too much after its last call, or took the game
 		// past its ceiling: it runs again only once it holds less (a
 		// restored storage may have let go), or the mods do.
 		if why := m.weigh(); why != "" {
-			return nil, &ModError{Report{Mod: m.mod.ID(), Event: eventNames[ev], Message: why}}
+			return nil, modError(Report{Mod: m.mod.ID(), Event: eventNames[ev], Message: why})
 		}
 	}
 	// The game's ceiling caps what the call may build: the room left.
@@ -101,7 +101,7 @@ func (h *Host) call(m *modRun, ev event, fn handler, arg value) (value, error) {
 	}
 	ret := m.result()
 	if tooMuch != "" {
-		return nil, &ModError{Report{Mod: m.mod.ID(), Event: eventNames[ev], Message: tooMuch}}
+		return nil, modError(Report{Mod: m.mod.ID(), Event: eventNames[ev], Message: tooMuch})
 	}
 	return ret, nil
 }
@@ -154,7 +154,7 @@ func (h *Host) Move(g *engine.Game, d engine.Direction) (engine.Result, error) {
 	for _, f := range h.recorded {
 		workcount.Step()
 		if f.Kind == engine.FaultFailsafe {
-			h.fail(g.State(), &ModError{Report{Mod: f.Hook, Event: f.Event, Message: failsafeFault + ", as recorded", Failsafe: true}})
+			h.fail(g.State(), modError(Report{Mod: f.Hook, Event: f.Event, Message: failsafeFault + ", as recorded", Failsafe: true}))
 		}
 	}
 	for {

@@ -252,6 +252,7 @@ func TestGuideLimits(t *testing.T) {
 		fmt.Sprintf("| failing turns in a row before the mod is disabled | %d |", FailLimit),
 		// The schedule's row of compiling: its rate.
 		fmt.Sprintf("| compiling a file (the entry file when the mod loads, a module at its first `require`, wherever it runs) | %d for every byte of the file, charged before it is compiled, whether or not the program compiled it before |", sandbox.CompileInstructionsPerByte),
+		fmt.Sprintf("| a report's message, made printable, then cut (`…` included) | %d bytes |", MaxMessage),
 	}
 	for _, row := range rows {
 		if !strings.Contains(guide, row+"\n") {

@@ -20,6 +20,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mod2048/mod2048/engine"
 	"github.com/mod2048/mod2048/scripting"
@@ -112,6 +113,8 @@ const (
 	hModLimit = "the mod limit"
 	hInvalid  = "invalid request"
 	hStorage  = "invalid request: storage"
+	hControl  = "\uFFFD\uFFFD\uFFFD"       // what control bytes become
+	hEscapes  = "\uFFFD[2J\uFFFD\uFFFD[2J" // ESC, and a byte that is not UTF-8
 )
 
 // hostileAttacks lists the attacks that run in event handlers.
@@ -339,6 +342,16 @@ var hostileAttacks = []hostileAttack{
 	{mod: "print_spam", variant: "empty", want: hTimeOut, line: true, check: hostileLogBounded},
 	{mod: "print_spam", variant: "log", want: hTimeOut, line: true, check: hostileLogBounded},
 	{mod: "print_spam", variant: "long", want: hTimeOut, line: true, check: hostileLogBounded},
+
+	// A report is printable and within its limits, whatever the mod
+	// raised (checkHostileReport checks every report so).
+	{mod: "fault_text", variant: "control", want: hControl, line: true},
+	{mod: "fault_text", variant: "control", at: "before_move", want: hControl, line: true},
+	{mod: "fault_text", variant: "control", at: "after_merge", want: hControl, line: true},
+	{mod: "fault_text", variant: "control", at: "spawn", want: hControl, line: true},
+	{mod: "fault_text", variant: "escapes", want: hEscapes, line: true},
+	{mod: "fault_text", variant: "escapes", at: "spawn", want: hEscapes, line: true},
+	{mod: "fault_text", variant: "fake_file", want: "\uFFFD\uFFFD"},
 }
 
 // hostileLoadAttacks run while the mod loads: NewHost fails, naming the mod,
@@ -376,6 +389,8 @@ var hostileLoadAttacks = []hostileAttack{
 	{mod: "million_handlers", variant: "events", want: "game.on: unknown event \"event1\"", line: true},
 	{mod: "million_handlers", variant: "hazards", want: hTimeOut, line: true},
 	{mod: "print_spam", variant: "empty", want: hTimeOut, line: true},
+	{mod: "fault_text", variant: "control", want: hControl, line: true},
+	{mod: "fault_text", variant: "escapes", want: hEscapes, line: true},
 }
 
 // hostileChecker collects a case's failures, so that a case with a known host
@@ -735,8 +750,15 @@ func checkHostileReport(c *hostileChecker, r scripting.Report, a hostileAttack, 
 	if r.Message == "" || !strings.Contains(r.Message, a.want) {
 		c.errorf("report message %q does not say %q", r.Message, a.want)
 	}
-	if len(r.Message) > 520 {
-		c.errorf("report message of %d bytes: it should be cut", len(r.Message))
+	for what, s := range map[string]string{"message": r.Message, "file": r.File, "traceback": r.Traceback} {
+		if !utf8.ValidString(s) || strings.ContainsFunc(s, func(r rune) bool {
+			return (r < 0x20 && r != '\t' && r != '\n') || r == 0x7f || (r >= 0x80 && r < 0xa0)
+		}) {
+			c.errorf("report %s %q is not printable", what, s)
+		}
+	}
+	if len(r.Message) > scripting.MaxMessage || len(r.File) > 256 || len(r.Traceback) > 4096 {
+		c.errorf("report message, file and traceback of %d, %d and %d bytes: they should be cut", len(r.Message), len(r.File), len(r.Traceback))
 	}
 	if want := a.want == hFailsafe; r.Failsafe != want {
 		c.errorf("report Failsafe %v, want %v: only a failsafe's stop depends on the machine (%v)", r.Failsafe, want, r)
@@ -762,7 +784,7 @@ func hostileLogBounded(c *hostileChecker, h *scripting.Host) {
 	size := 0
 	for _, l := range lines {
 		size += len(l) + 1
-		if len(l) > 1024+len("…") {
+		if len(l) > 1024 {
 			c.errorf("a log line of %d bytes", len(l))
 		}
 	}

@@ -90,7 +90,7 @@ func (h *Host) load(md *mod.Mod) error {
 	m.held.since += used
 	if (h.limits.MaxMemory > 0 || h.limits.MaxGameMemory > 0) && m.held.due(memoryLimit(h.limits), h.roomInGame()) {
 		if why := m.weigh(); why != "" {
-			return &ModError{Report{Mod: md.ID(), Event: "load", Message: why}}
+			return modError(Report{Mod: md.ID(), Event: "load", Message: why})
 		}
 	}
 	for ev, fns := range m.handlers {
@@ -104,7 +104,7 @@ func (h *Host) load(md *mod.Mod) error {
 	}
 	// What the main chunk left in storage is where every game starts.
 	if m.initial, err = m.save(); err != nil {
-		return &ModError{Report{Mod: md.ID(), Event: "load", Message: "storage: " + err.Error()}}
+		return modError(Report{Mod: md.ID(), Event: "load", Message: "storage: " + err.Error()})
 	}
 	m.settled(m.initial)
 	return nil
@@ -128,7 +128,7 @@ func (m *modRun) compile(rel string, charge func(n int64) bool) (*lua.LFunction,
 	c, ok := sandbox.CachedCompile(string(src), rel)
 	if !ok {
 		if err := mod.CheckSource(string(src)); err != nil {
-			return nil, &ModError{Report{Mod: m.mod.ID(), Event: "load", File: rel, Message: err.Error()}}
+			return nil, modError(Report{Mod: m.mod.ID(), Event: "load", File: rel, Message: err.Error()})
 		}
 		if c, err = sandbox.CompileCached(string(src), rel, storageNote); err != nil {
 			me := m.report("load", err, sandbox.Stop{})

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"github.com/mod2048/mod2048/scripting/mod"
 	"slices"
-	"strings"
 
 	"github.com/mod2048/mod2048/engine"
+	"github.com/mod2048/mod2048/scripting/internal/sandbox"
 	"github.com/mod2048/mod2048/scripting/internal/workcount"
 )
 
@@ -198,22 +198,32 @@ func (h *Host) fail(s *engine.State, me *ModError) {
 	h.reports = append(h.reports, me.Report)
 }
 
-// printable replaces the control characters of text a mod wrote (escape
-// codes would reach the player's terminal) with U+FFFD, and invalid UTF-8
-// likewise.
-func printable(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '\t' || r == '\n' {
-			return r
-		}
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
-			return '\uFFFD'
-		}
-		return r
-	}, strings.ToValidUTF8(s, "\uFFFD"))
+// The most a report keeps of each text a mod may write into it, in bytes:
+// its message (within engine.MaxFaultText, as the game's record keeps
+// it), the file it names and its traceback. Longer ones are cut
+// (sandbox.Printable).
+const (
+	MaxMessage   = 512
+	maxFile      = 256
+	maxTraceback = 4096
+)
+
+// The record's limit holds the message (TestFaultTextAnyBytes plays it).
+var _ [engine.MaxFaultText - MaxMessage]struct{}
+
+// modError makes r the error of a mod's failure, with each text of it made
+// printable, then cut to its limit (sandbox.Printable): whatever a mod
+// raised, its report fits the game's record and every frontend. Every
+// ModError is made here.
+func modError(r Report) *ModError {
+	r.Event = sandbox.Printable(r.Event, engine.MaxFaultText)
+	r.File = sandbox.Printable(r.File, maxFile)
+	r.Message = sandbox.Printable(r.Message, MaxMessage)
+	r.Traceback = sandbox.Printable(r.Traceback, maxTraceback)
+	return &ModError{r}
 }
 
 // invalid is a request the host refuses: an error of the mod.
 func (m *modRun) invalid(ev, format string, args ...any) error {
-	return &ModError{Report{Mod: m.mod.ID(), Event: ev, Message: printable("invalid request: " + fmt.Sprintf(format, args...))}}
+	return modError(Report{Mod: m.mod.ID(), Event: ev, Message: "invalid request: " + fmt.Sprintf(format, args...)})
 }

@@ -98,18 +98,21 @@ func (m *modRun) report(ev string, err error, stopped sandbox.Stop) *ModError {
 		r.Message = stopped.Reason
 		r.Failsafe = stopped.Kind == sandbox.StopFailsafe
 	}
-	// Cut first: the host reads no more of a long message than it keeps
-	// (a mod's error may be megabytes long).
-	if len(r.Message) > 512 {
-		r.Message = r.Message[:512] + "…"
-	}
+	// A mod's error may be a megabyte long: the addresses are scrubbed
+	// from no more of it than the report can keep (Printable makes each
+	// byte it keeps at least one, and an address gopher-lua writes, of at
+	// most 16 hex digits, keeps more than a fourth of its bytes), and modError
+	// makes it printable and cuts it.
+	r.Message = sandbox.Scrub(prefix(r.Message, 4*MaxMessage))
 	if strings.Contains(r.Message, "callstack overflow") {
 		r.Message = "stack overflow (recursion too deep)"
 	}
-	r.Message = printable(sandbox.Scrub(r.Message))
-	r.Traceback = sandbox.Scrub(r.Traceback)
-	return &ModError{r}
+	r.Traceback = sandbox.Scrub(prefix(r.Traceback, 4*maxTraceback))
+	return modError(r)
 }
+
+// prefix returns the first n bytes of s, or s.
+func prefix(s string, n int) string { return s[:min(len(s), n)] }
 
 func firstTraceLine(tb string) string {
 	for _, line := range strings.Split(tb, "\n") {

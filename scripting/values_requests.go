@@ -15,6 +15,7 @@ import (
 	"unicode"
 
 	lua "github.com/mod2048/mod2048/scripting/internal/lua"
+	"github.com/mod2048/mod2048/scripting/internal/sandbox"
 
 	"github.com/mod2048/mod2048/engine"
 	"github.com/mod2048/mod2048/scripting/internal/workcount"
@@ -181,6 +182,13 @@ func (m *modRun) request(ret lua.LValue, ev string, allowed ...string) (*lua.LTa
 	return t, m.keys(t, ev, "request", allowed...)
 }
 
+// The longest reason a before_move handler may refuse a move with, and
+// the most of its mod's name the refusal shows before it, in bytes.
+const (
+	maxReason      = 200
+	maxRefusalName = 64
+)
+
 // beforeMoveRequest reads a before_move handler's return: nothing, or a
 // refusal.
 func (m *modRun) beforeMoveRequest(ret value) error {
@@ -190,10 +198,10 @@ func (m *modRun) beforeMoveRequest(ret value) error {
 	}
 	if v := req.RawGetString("refuse"); v != lua.LNil {
 		reason, ok := v.(lua.LString)
-		if !ok || len(reason) == 0 || len(reason) > 200 {
-			return m.invalid(EventBeforeMove, "refuse: want a reason of 1 to 200 characters, got %s", describe(v))
+		if !ok || len(reason) == 0 || len(reason) > maxReason {
+			return m.invalid(EventBeforeMove, "refuse: want a reason of 1 to %d bytes, got %s", maxReason, describe(v))
 		}
-		return &engine.Refusal{Reason: printable(m.mod.Manifest.Name + ": " + string(reason)), By: m.mod.ID()}
+		return &engine.Refusal{Reason: sandbox.Printable(m.mod.Manifest.Name, maxRefusalName) + ": " + sandbox.Printable(string(reason), maxReason), By: m.mod.ID()}
 	}
 	return nil
 }

@@ -7,7 +7,8 @@ import (
 	"sync"
 )
 
-// maxLogLine is the longest line a mod's log keeps; longer ones are cut.
+// maxLogLine is the longest line a mod's log keeps, in bytes; longer ones
+// are cut (Printable).
 const maxLogLine = 1024
 
 // Log keeps the last bytes a mod printed, up to a limit. Each line
@@ -24,10 +25,10 @@ type Log struct {
 	discard bool
 }
 
+// Println keeps s as a line, made printable and cut to maxLogLine bytes
+// (Printable): a mod's log reaches the player's terminal.
 func (b *Log) Println(s string) {
-	if len(s) > maxLogLine {
-		s = s[:maxLogLine] + "…"
-	}
+	s = Printable(s, maxLogLine)
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.discard {
