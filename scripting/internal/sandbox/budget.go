@@ -62,11 +62,19 @@ type Budget struct {
 	running  bool
 	failsafe time.Duration // the running call's time failsafe
 	calls    uint64        // calls started, so the Watchdog tells one call from the next
-	clock    callClock     // the running call's clock (written under mu)
-	w        *Watchdog     // woken when a call starts, if it sleeps
+	clock    callClock     // the running call's clock, once given (giveClock; under mu)
+	// clockKnown: the call has given its clock. The call gives it when
+	// the Watchdog asks (stateWantClock), at its next instruction or
+	// builtin: a call the Watchdog never sees, shorter than its tick,
+	// never reads its thread (a system call).
+	clockKnown bool
+	w          *Watchdog // woken when a call starts, if it sleeps
 
-	stopped atomic.Bool // done is closed: the running call is stopped (Done)
-	seen    seen        // the Watchdog's, touched by its goroutine only
+	// state holds stateStopped (done is closed: the running call is
+	// stopped) and stateWantClock (the Watchdog asks the call for its
+	// clock): Done reads both with one load.
+	state atomic.Uint32
+	seen  seen // the Watchdog's, touched by its goroutine only
 
 	// meter counts what the state's tables allocate and the work its
 	// operations do in proportion to an operand (lua.Meter: Bytes and
@@ -132,8 +140,13 @@ func (b *Budget) Done() <-chan struct{} {
 	if b.left--; b.left < 0 {
 		b.cancel(Stop{StopBudget, b.over})
 	}
-	if b.stopped.Load() {
-		return b.done
+	if s := b.state.Load(); s != 0 {
+		if s&stateWantClock != 0 {
+			b.giveClock()
+		}
+		if s&stateStopped != 0 {
+			return b.done
+		}
 	}
 	return nil
 }
@@ -141,6 +154,9 @@ func (b *Budget) Done() <-chan struct{} {
 // Spend charges n instructions of a builtin's work and raises the Budget's
 // error if the call is out of budget (or stopped by the failsafe).
 func (b *Budget) Spend(L *lua.LState, n int) {
+	if b.state.Load()&stateWantClock != 0 {
+		b.giveClock() // a builtin that works long between two instructions
+	}
 	if b.left -= int64(n); b.left < 0 {
 		b.cancel(Stop{StopBudget, b.over})
 	}
@@ -186,11 +202,12 @@ func (e budgetError) Error() string { return string(e) }
 // thread in between.
 func (b *Budget) Start(n int64, over string, failsafe time.Duration) {
 	b.left, b.over = n, over
-	clock := startClock()
+	holdThread()
 	b.mu.Lock()
 	b.running = true
 	b.failsafe = failsafe
-	b.clock = clock
+	b.clock, b.clockKnown = callClock{}, false
+	b.state.And(^uint32(stateWantClock))
 	b.calls++
 	w := b.w
 	b.mu.Unlock()
@@ -208,16 +225,42 @@ func (b *Budget) End(n int64) (used int64, why Stop) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.running = false
-	b.clock.stop()
+	releaseThread()
 	select {
 	case <-b.done:
 		why = b.why
 		b.done = make(chan struct{})
 		b.why = Stop{}
-		b.stopped.Store(false)
+		b.state.And(^uint32(stateStopped))
 	default:
 	}
 	return used, why
+}
+
+// The bits of Budget.state.
+const (
+	stateStopped uint32 = 1 << iota
+	stateWantClock
+)
+
+// giveClock answers the Watchdog's request: the running call's clock.
+// Only the call's own goroutine calls it.
+func (b *Budget) giveClock() {
+	clock := threadClock()
+	b.mu.Lock()
+	b.clock, b.clockKnown = clock, true
+	b.mu.Unlock()
+	b.state.And(^uint32(stateWantClock))
+}
+
+// wantClock asks call number calls for its clock, if it still runs and
+// has not given it.
+func (b *Budget) wantClock(calls uint64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.calls == calls && b.running && !b.clockKnown {
+		b.state.Or(stateWantClock)
+	}
 }
 
 // cancel stops the running call, if one runs and is not stopped yet.
@@ -232,7 +275,7 @@ func (b *Budget) cancel(why Stop) {
 	default:
 		b.why = why
 		close(b.done)
-		b.stopped.Store(true)
+		b.state.Or(stateStopped)
 	}
 }
 

@@ -260,7 +260,9 @@ func TestCapStopsBeforeTheCopy(t *testing.T) {
 // TestFailsafeReadsItsOwnCall: the time failsafe reads the call's own
 // clock (on Linux, its thread's CPU time). Another goroutine's work, here
 // a call of its own that the failsafe stops, and another process's, do
-// not count against a call that waits meanwhile.
+// not count against a call that mostly waits meanwhile (as a call does
+// on a loaded machine, its thread taken off the CPU between two of its
+// instructions).
 func TestFailsafeReadsItsOwnCall(t *testing.T) {
 	if ClockKind != "the call's own CPU time" {
 		t.Skipf("the failsafe reads %s here", ClockKind)
@@ -272,22 +274,61 @@ func TestFailsafeReadsItsOwnCall(t *testing.T) {
 	w.Add(busy, "busy")
 	defer w.Remove(waiting)
 	defer w.Remove(busy)
-	waiting.Start(1000, "over", 20*time.Millisecond)
+	waiting.Start(1<<40, "over", 20*time.Millisecond)
 	done := make(chan Stop)
 	go func() {
-		busy.Start(1000, "over", 100*time.Millisecond)
-		for busy.Err() == nil {
+		busy.Start(1<<40, "over", 100*time.Millisecond)
+		for busy.Done() == nil {
 		}
-		_, why := busy.End(1000)
+		_, why := busy.End(1 << 40)
 		done <- why
 	}()
-	why := <-done // 100 ms of the other call's work, 5 times the waiting call's failsafe
+	var why Stop
+	for waitingDone := false; !waitingDone; {
+		waiting.Done() // an instruction, then the thread is off the CPU
+		select {
+		case why = <-done: // 100 ms of the other call's work, 5 times the waiting call's failsafe
+			waitingDone = true
+		case <-time.After(time.Millisecond):
+		}
+	}
 	if why.Kind != StopFailsafe {
 		t.Errorf("the busy call: %+v, want the failsafe's stop", why)
 	}
 	ticks := w.ticks.Load()
 	waitFor(t, "the watchdog to tick", func() bool { return w.ticks.Load() > ticks+2 })
-	if _, why := waiting.End(1000); why.Kind != NotStopped {
+	waiting.Done()
+	if _, why := waiting.End(1 << 40); why.Kind != NotStopped {
 		t.Errorf("the waiting call was stopped: %+v", why)
 	}
+}
+
+// TestFailsafeAsksForTheClock: a call gives its clock only when the
+// Watchdog asks, at its next instruction; one that runs none after it is
+// asked (stuck in one Go function, which no count sees) is stopped by the
+// wall clock, as a last resort.
+func TestFailsafeAsksForTheClock(t *testing.T) {
+	w := newWatchdog()
+	defer w.close()
+	b := NewBudget()
+	w.Add(b, "stuck")
+	defer w.Remove(b)
+	b.Start(1<<40, "over", 10*time.Millisecond)
+	if b.clockKnown {
+		t.Fatal("the call gave its clock before it was asked")
+	}
+	waitFor(t, "the wall clock's failsafe", func() bool { return b.Err() != nil })
+	if _, why := b.End(1 << 40); why.Kind != StopFailsafe {
+		t.Errorf("stop %+v, want the failsafe's", why)
+	}
+	b.Start(1<<40, "over", time.Hour)
+	waitFor(t, "the Watchdog to ask", func() bool { return b.state.Load()&stateWantClock != 0 })
+	b.Done()
+	b.mu.Lock()
+	known := b.clockKnown
+	b.mu.Unlock()
+	if !known || b.state.Load()&stateWantClock != 0 {
+		t.Errorf("asked, the call's next instruction did not give its clock")
+	}
+	b.End(1 << 40)
 }

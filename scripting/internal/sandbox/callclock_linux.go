@@ -11,24 +11,25 @@ import (
 
 // callClock is the clock a call's time failsafe reads. On Linux it is the
 // CPU time of the thread the call runs on, which the call holds for
-// itself from Budget.Start to Budget.End (runtime.LockOSThread): no other
-// goroutine runs on that thread meanwhile, so neither another game of the
-// process nor another process on the machine moves it. The Watchdog reads
-// it from its own goroutine through the thread's CPU clock id.
+// itself from Budget.Start to Budget.End (holdThread): no other goroutine
+// runs on that thread meanwhile, so neither another game of the process
+// nor another process on the machine moves it. The Watchdog reads it from
+// its own goroutine through the thread's CPU clock id.
 type callClock struct{ id int32 }
 
-// startClock locks the calling goroutine to its thread and returns the
-// thread's CPU clock.
-func startClock() callClock {
-	runtime.LockOSThread()
+// holdThread locks the calling goroutine to its thread, releaseThread
+// lets it go.
+func holdThread()    { runtime.LockOSThread() }
+func releaseThread() { runtime.UnlockOSThread() }
+
+// threadClock returns the CPU clock of the calling thread (a system call:
+// the call gives it only when the Watchdog asks, Budget.giveClock).
+func threadClock() callClock {
 	// MAKE_THREAD_CPUCLOCK(tid, CPUCLOCK_SCHED) of linux/posix-timers.h:
 	// the thread's id, complemented, above the flags "per thread" (4)
 	// and "scheduler time" (2).
 	return callClock{int32(^uint32(syscall.Gettid())<<3) | 6}
 }
-
-// stop gives the thread back.
-func (callClock) stop() { runtime.UnlockOSThread() }
 
 // read returns the CPU time the thread has run.
 func (c callClock) read() time.Duration {

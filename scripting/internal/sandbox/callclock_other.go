@@ -12,9 +12,10 @@ type callClock struct{}
 
 var clockEpoch = time.Now()
 
-func startClock() callClock { return callClock{} }
+func holdThread()    {}
+func releaseThread() {}
 
-func (callClock) stop() {}
+func threadClock() callClock { return callClock{} }
 
 func (callClock) read() time.Duration { return time.Since(clockEpoch) }
 

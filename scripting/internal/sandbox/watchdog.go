@@ -80,6 +80,7 @@ type runningCall struct {
 	b     *Budget
 	calls uint64
 	clock callClock
+	known bool // the call has given its clock
 }
 
 // running returns the calls that run now. It clears out first: a Budget
@@ -92,7 +93,7 @@ func (w *Watchdog) running(out []runningCall) []runningCall {
 	for b := range w.budgets {
 		b.mu.Lock()
 		if b.running {
-			out = append(out, runningCall{b, b.calls, b.clock})
+			out = append(out, runningCall{b, b.calls, b.clock, b.clockKnown})
 		}
 		b.mu.Unlock()
 	}
@@ -100,7 +101,10 @@ func (w *Watchdog) running(out []runningCall) []runningCall {
 }
 
 // run checks the calls every tick while any runs. A call's time counts by
-// its clock from the first check that saw it.
+// its clock (callClock) from the first check that had it: at its first
+// check the Watchdog asks the call for it, and the call gives it at its
+// next instruction or builtin, so that a call shorter than a tick never
+// pays the system call that names its thread.
 func (w *Watchdog) run() {
 	t := time.NewTicker(watchdogTick)
 	defer t.Stop()
@@ -134,16 +138,27 @@ func (w *Watchdog) run() {
 			calls = w.running(calls)
 		}
 		for _, c := range calls {
-			now := c.clock.read()
 			s := &c.b.seen                   // only this goroutine touches it
 			if !s.ok || s.calls != c.calls { // a call began since the last tick
-				*s = seen{true, c.calls, now}
-				continue
+				*s = seen{ok: true, calls: c.calls, wall: time.Now()}
+				if !c.known {
+					c.b.wantClock(c.calls) // given at its next instruction
+				}
 			}
 			c.b.mu.Lock()
 			failsafe := c.b.failsafe
 			c.b.mu.Unlock()
-			if now-s.at > failsafe {
+			switch {
+			case c.known && !s.known: // its clock, from now on
+				s.known, s.at = true, c.clock.read()
+			case c.known:
+				if c.clock.read()-s.at > failsafe {
+					c.b.cancelCall(c.calls, Stop{StopFailsafe, timeReason(failsafe)})
+				}
+			case time.Since(s.wall) > failsafe:
+				// Asked, the call has run no instruction nor builtin
+				// since: stuck in one Go function, which no count sees. The
+				// wall clock, as a last resort.
 				c.b.cancelCall(c.calls, Stop{StopFailsafe, timeReason(failsafe)})
 			}
 		}
@@ -156,7 +171,9 @@ func (w *Watchdog) run() {
 type seen struct {
 	ok    bool
 	calls uint64        // the call it saw
-	at    time.Duration // its clock when it first saw it
+	wall  time.Time     // when it first saw it
+	known bool          // it has the call's clock
+	at    time.Duration // the call's clock when it first had it
 }
 
 // Asleep says whether the watchdog sleeps: no call runs, and it holds
