@@ -157,6 +157,14 @@ func insertSteps(path string, offs []int) error {
 	if err != nil {
 		return err
 	}
+	// A comment on the brace's line stays there: the call goes on the
+	// next line.
+	for i, o := range offs {
+		rest, _, _ := bytes.Cut(src[o:], []byte("\n"))
+		if t := bytes.TrimSpace(rest); bytes.HasPrefix(t, []byte("//")) {
+			offs[i] = o + len(rest)
+		}
+	}
 	slices.Sort(offs)
 	offs = slices.Compact(offs)
 	var b bytes.Buffer

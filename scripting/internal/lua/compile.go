@@ -547,9 +547,8 @@ func (fc *funcContext) ResolveForwardGoto(target *gotoLabelDesc) {
 		workcount.Step()
 		k--
 	}
-	for _, i := range list[k:] {
+	for _, i := range list[k:] { // in upstream's order
 		workcount.Step()
-		// in upstream's order
 		if gotoLabel, ok := fc.unresolvedGotos[i]; ok {
 			fc.ResolveGoto(gotoLabel, target, i)
 		}
@@ -717,9 +716,8 @@ func lastStmts(chunk []ast.Stmt) int {
 	return 0
 }
 
-func compileChunk(context *funcContext, chunk []ast.Stmt, untilFollows bool) {
+func compileChunk(context *funcContext, chunk []ast.Stmt, untilFollows bool) { // {{{
 	workcount.Step()
-	// {{{
 	last := lastStmts(chunk) // [mod2048]
 	for i, stmt := range chunk {
 		workcount.Step()
@@ -728,9 +726,8 @@ func compileChunk(context *funcContext, chunk []ast.Stmt, untilFollows bool) {
 	}
 } // }}}
 
-func compileBlock(context *funcContext, chunk []ast.Stmt) {
+func compileBlock(context *funcContext, chunk []ast.Stmt) { // {{{
 	workcount.Step()
-	// {{{
 	if len(chunk) == 0 {
 		return
 	}
@@ -746,9 +743,8 @@ func compileBlock(context *funcContext, chunk []ast.Stmt) {
 	context.LeaveBlock()
 } // }}}
 
-func compileStmt(context *funcContext, stmt ast.Stmt, isLastStmt bool) {
+func compileStmt(context *funcContext, stmt ast.Stmt, isLastStmt bool) { // {{{
 	workcount.Step()
-	// {{{
 	switch st := stmt.(type) {
 	case *ast.AssignStmt:
 		compileAssignStmt(context, st)
@@ -783,9 +779,8 @@ func compileStmt(context *funcContext, stmt ast.Stmt, isLastStmt bool) {
 	}
 } // }}}
 
-func compileAssignStmtLeft(context *funcContext, stmt *ast.AssignStmt) (int, []*assigncontext) {
+func compileAssignStmtLeft(context *funcContext, stmt *ast.AssignStmt) (int, []*assigncontext) { // {{{
 	workcount.Step()
-	// {{{
 	reg := context.RegTop()
 	acs := make([]*assigncontext, 0, len(stmt.Lhs))
 	for _, lhs := range stmt.Lhs {
@@ -820,9 +815,8 @@ func compileAssignStmtLeft(context *funcContext, stmt *ast.AssignStmt) (int, []*
 	return reg, acs
 } // }}}
 
-func compileAssignStmtRight(context *funcContext, stmt *ast.AssignStmt, reg int, acs []*assigncontext) (int, []*assigncontext) {
+func compileAssignStmtRight(context *funcContext, stmt *ast.AssignStmt, reg int, acs []*assigncontext) (int, []*assigncontext) { // {{{
 	workcount.Step()
-	// {{{
 	lennames := len(stmt.Lhs)
 	lenexprs := len(stmt.Rhs)
 	namesassigned := 0
@@ -885,9 +879,8 @@ func compileAssignStmtRight(context *funcContext, stmt *ast.AssignStmt, reg int,
 	return rightreg, acs
 } // }}}
 
-func compileAssignStmt(context *funcContext, stmt *ast.AssignStmt) {
+func compileAssignStmt(context *funcContext, stmt *ast.AssignStmt) { // {{{
 	workcount.Step()
-	// {{{
 	code := context.Code
 	lennames := len(stmt.Lhs)
 	reg, acs := compileAssignStmtLeft(context, stmt)
@@ -921,9 +914,8 @@ func compileAssignStmt(context *funcContext, stmt *ast.AssignStmt) {
 	}
 } // }}}
 
-func compileRegAssignment(context *funcContext, names []string, exprs []ast.Expr, reg int, nvars int, line int) {
+func compileRegAssignment(context *funcContext, names []string, exprs []ast.Expr, reg int, nvars int, line int) { // {{{
 	workcount.Step()
-	// {{{
 	lennames := len(names)
 	lenexprs := len(exprs)
 	namesassigned := 0
@@ -965,9 +957,8 @@ func compileRegAssignment(context *funcContext, names []string, exprs []ast.Expr
 	}
 } // }}}
 
-func compileLocalAssignStmt(context *funcContext, stmt *ast.LocalAssignStmt) {
+func compileLocalAssignStmt(context *funcContext, stmt *ast.LocalAssignStmt) { // {{{
 	workcount.Step()
-	// {{{
 	reg := context.RegTop()
 	if len(stmt.Names) == 1 && len(stmt.Exprs) == 1 {
 		if _, ok := stmt.Exprs[0].(*ast.FunctionExpr); ok {
@@ -984,9 +975,8 @@ func compileLocalAssignStmt(context *funcContext, stmt *ast.LocalAssignStmt) {
 	}
 } // }}}
 
-func compileReturnStmt(context *funcContext, stmt *ast.ReturnStmt) {
+func compileReturnStmt(context *funcContext, stmt *ast.ReturnStmt) { // {{{
 	workcount.Step()
-	// {{{
 	lenexprs := len(stmt.Exprs)
 	code := context.Code
 	reg := context.RegTop()
@@ -1034,9 +1024,8 @@ func compileReturnStmt(context *funcContext, stmt *ast.ReturnStmt) {
 // elseifs took time quadratic in n (each name looked up, each block left,
 // walked every enclosing block). A block that holds only an if statement
 // declares no local and no label, so leaving it out changes no code.
-func compileIfStmt(context *funcContext, stmt *ast.IfStmt) {
+func compileIfStmt(context *funcContext, stmt *ast.IfStmt) { // {{{
 	workcount.Step()
-	// {{{
 	var ends []int
 	for {
 		workcount.Step()
@@ -1068,9 +1057,8 @@ func compileIfStmt(context *funcContext, stmt *ast.IfStmt) {
 	}
 } // }}}
 
-func compileBranchCondition(context *funcContext, reg int, expr ast.Expr, thenlabel, elselabel int, hasnextcond bool) {
+func compileBranchCondition(context *funcContext, reg int, expr ast.Expr, thenlabel, elselabel int, hasnextcond bool) { // {{{
 	workcount.Step()
-	// {{{
 	// TODO folding constants?
 	code := context.Code
 	flip := 0
@@ -1118,9 +1106,8 @@ func compileBranchCondition(context *funcContext, reg int, expr ast.Expr, thenla
 	code.AddASbx(OP_JMP, 0, jumplabel, sline(expr))
 } // }}}
 
-func compileWhileStmt(context *funcContext, stmt *ast.WhileStmt) {
+func compileWhileStmt(context *funcContext, stmt *ast.WhileStmt) { // {{{
 	workcount.Step()
-	// {{{
 	thenlabel := context.NewLabel()
 	elselabel := context.NewLabel()
 	condlabel := context.NewLabel()
@@ -1136,9 +1123,8 @@ func compileWhileStmt(context *funcContext, stmt *ast.WhileStmt) {
 	context.SetLabelPc(elselabel, context.Code.LastPC())
 } // }}}
 
-func compileRepeatStmt(context *funcContext, stmt *ast.RepeatStmt) {
+func compileRepeatStmt(context *funcContext, stmt *ast.RepeatStmt) { // {{{
 	workcount.Step()
-	// {{{
 	initlabel := context.NewLabel()
 	thenlabel := context.NewLabel()
 	elselabel := context.NewLabel()
@@ -1177,9 +1163,8 @@ func compileBreakStmt(context *funcContext, stmt *ast.BreakStmt) { // {{{
 	raiseCompileError(context, sline(stmt), "no loop to break")
 } // }}}
 
-func compileFuncDefStmt(context *funcContext, stmt *ast.FuncDefStmt) {
+func compileFuncDefStmt(context *funcContext, stmt *ast.FuncDefStmt) { // {{{
 	workcount.Step()
-	// {{{
 	if stmt.Name.Func == nil {
 		reg := context.RegTop()
 		var treg, kreg int
@@ -1195,9 +1180,8 @@ func compileFuncDefStmt(context *funcContext, stmt *ast.FuncDefStmt) {
 	}
 } // }}}
 
-func compileNumberForStmt(context *funcContext, stmt *ast.NumberForStmt) {
+func compileNumberForStmt(context *funcContext, stmt *ast.NumberForStmt) { // {{{
 	workcount.Step()
-	// {{{
 	code := context.Code
 	endlabel := context.NewLabel()
 	ec := &expcontext{}
@@ -1239,9 +1223,8 @@ func compileNumberForStmt(context *funcContext, stmt *ast.NumberForStmt) {
 
 } // }}}
 
-func compileGenericForStmt(context *funcContext, stmt *ast.GenericForStmt) {
+func compileGenericForStmt(context *funcContext, stmt *ast.GenericForStmt) { // {{{
 	workcount.Step()
-	// {{{
 	code := context.Code
 	endlabel := context.NewLabel()
 	bodylabel := context.NewLabel()
@@ -1292,9 +1275,8 @@ func compileGotoStmt(context *funcContext, stmt *ast.GotoStmt) { // {{{
 	context.FindLabel(context.Block, label, context.gotosCount-1)
 } // }}}
 
-func compileExpr(context *funcContext, reg int, expr ast.Expr, ec *expcontext) int {
+func compileExpr(context *funcContext, reg int, expr ast.Expr, ec *expcontext) int { // {{{
 	workcount.Step()
-	// {{{
 	code := context.Code
 	sreg := savereg(ec, reg)
 	sused := 1
@@ -1405,9 +1387,8 @@ func compileExpr(context *funcContext, reg int, expr ast.Expr, ec *expcontext) i
 
 } // }}}
 
-func compileExprWithPropagation(context *funcContext, expr ast.Expr, reg *int, save *int, propergator func(int, *int, *int, int)) {
+func compileExprWithPropagation(context *funcContext, expr ast.Expr, reg *int, save *int, propergator func(int, *int, *int, int)) { // {{{
 	workcount.Step()
-	// {{{
 	reginc := compileExpr(context, *reg, expr, ecnone(0))
 	if _, ok := expr.(*ast.LogicalOpExpr); ok {
 		*save = *reg
@@ -1417,15 +1398,13 @@ func compileExprWithPropagation(context *funcContext, expr ast.Expr, reg *int, s
 	}
 } // }}}
 
-func compileExprWithKMVPropagation(context *funcContext, expr ast.Expr, reg *int, save *int) {
+func compileExprWithKMVPropagation(context *funcContext, expr ast.Expr, reg *int, save *int) { // {{{
 	workcount.Step()
-	// {{{
 	compileExprWithPropagation(context, expr, reg, save, context.Code.PropagateKMV)
 } // }}}
 
-func compileExprWithMVPropagation(context *funcContext, expr ast.Expr, reg *int, save *int) {
+func compileExprWithMVPropagation(context *funcContext, expr ast.Expr, reg *int, save *int) { // {{{
 	workcount.Step()
-	// {{{
 	compileExprWithPropagation(context, expr, reg, save, context.Code.PropagateMV)
 } // }}}
 
@@ -1434,9 +1413,8 @@ func compileExprWithMVPropagation(context *funcContext, expr ast.Expr, reg *int,
 // arithmetic (foldable): upstream walked an operand's whole subtree again
 // each time it compiled the operand, time quadratic in an operator chain's
 // length (a+a+a…, a^a^a…, - - - a), 180 s for a 240 KB chain.
-func constFold(exp ast.Expr) ast.Expr {
+func constFold(exp ast.Expr) ast.Expr { // {{{
 	workcount.Step()
-	// {{{
 	switch expr := exp.(type) {
 	case *ast.ArithmeticOpExpr:
 		if expr.NotConst || !foldable(expr.Lhs) || !foldable(expr.Rhs) {
@@ -1492,9 +1470,8 @@ func foldable(e ast.Expr) bool {
 	return false
 }
 
-func compileFunctionExpr(context *funcContext, funcexpr *ast.FunctionExpr, ec *expcontext) {
+func compileFunctionExpr(context *funcContext, funcexpr *ast.FunctionExpr, ec *expcontext) { // {{{
 	workcount.Step()
-	// {{{
 	context.Proto.LineDefined = sline(funcexpr)
 	context.Proto.LastLineDefined = eline(funcexpr)
 	if len(funcexpr.ParList.Names) > maxRegisters {
@@ -1551,9 +1528,8 @@ func compileFunctionExpr(context *funcContext, funcexpr *ast.FunctionExpr, ec *e
 	patchCode(context)
 } // }}}
 
-func compileTableExpr(context *funcContext, reg int, ex *ast.TableExpr, ec *expcontext) {
+func compileTableExpr(context *funcContext, reg int, ex *ast.TableExpr, ec *expcontext) { // {{{
 	workcount.Step()
-	// {{{
 	code := context.Code
 	/*
 		tablereg := savereg(ec, reg)
@@ -1625,9 +1601,8 @@ func compileTableExpr(context *funcContext, reg int, ex *ast.TableExpr, ec *expc
 	}
 } // }}}
 
-func compileArithmeticOpExpr(context *funcContext, reg int, expr *ast.ArithmeticOpExpr, ec *expcontext) {
+func compileArithmeticOpExpr(context *funcContext, reg int, expr *ast.ArithmeticOpExpr, ec *expcontext) { // {{{
 	workcount.Step()
-	// {{{
 	exp := constFold(expr)
 	if ex, ok := exp.(*constLValueExpr); ok {
 		exp.SetLine(sline(expr))
@@ -1659,9 +1634,8 @@ func compileArithmeticOpExpr(context *funcContext, reg int, expr *ast.Arithmetic
 	context.Code.AddABC(op, a, b, c, sline(expr))
 } // }}}
 
-func compileStringConcatOpExpr(context *funcContext, reg int, expr *ast.StringConcatOpExpr, ec *expcontext) {
+func compileStringConcatOpExpr(context *funcContext, reg int, expr *ast.StringConcatOpExpr, ec *expcontext) { // {{{
 	workcount.Step()
-	// {{{
 	code := context.Code
 	crange := 1
 	for current := expr.Rhs; current != nil; {
@@ -1684,9 +1658,8 @@ func compileStringConcatOpExpr(context *funcContext, reg int, expr *ast.StringCo
 	code.AddABC(OP_CONCAT, a, basereg, basereg+crange, sline(expr))
 } // }}}
 
-func compileUnaryOpExpr(context *funcContext, reg int, expr ast.Expr, ec *expcontext) {
+func compileUnaryOpExpr(context *funcContext, reg int, expr ast.Expr, ec *expcontext) { // {{{
 	workcount.Step()
-	// {{{
 	opcode := 0
 	code := context.Code
 	var operandexpr ast.Expr
@@ -1724,9 +1697,8 @@ func compileUnaryOpExpr(context *funcContext, reg int, expr ast.Expr, ec *expcon
 	code.AddABC(opcode, a, b, 0, sline(expr))
 } // }}}
 
-func compileRelationalOpExprAux(context *funcContext, reg int, expr *ast.RelationalOpExpr, flip int, label int) {
+func compileRelationalOpExprAux(context *funcContext, reg int, expr *ast.RelationalOpExpr, flip int, label int) { // {{{
 	workcount.Step()
-	// {{{
 	code := context.Code
 	b := reg
 	compileExprWithKMVPropagation(context, expr.Lhs, &reg, &b)
@@ -1749,9 +1721,8 @@ func compileRelationalOpExprAux(context *funcContext, reg int, expr *ast.Relatio
 	code.AddASbx(OP_JMP, 0, label, sline(expr))
 } // }}}
 
-func compileRelationalOpExpr(context *funcContext, reg int, expr *ast.RelationalOpExpr, ec *expcontext) {
+func compileRelationalOpExpr(context *funcContext, reg int, expr *ast.RelationalOpExpr, ec *expcontext) { // {{{
 	workcount.Step()
-	// {{{
 	a := savereg(ec, reg)
 	code := context.Code
 	jumplabel := context.NewLabel()
@@ -1761,9 +1732,8 @@ func compileRelationalOpExpr(context *funcContext, reg int, expr *ast.Relational
 	code.AddABC(OP_LOADBOOL, a, 1, 0, sline(expr))
 } // }}}
 
-func compileLogicalOpExpr(context *funcContext, reg int, expr *ast.LogicalOpExpr, ec *expcontext) {
+func compileLogicalOpExpr(context *funcContext, reg int, expr *ast.LogicalOpExpr, ec *expcontext) { // {{{
 	workcount.Step()
-	// {{{
 	a := savereg(ec, reg)
 	code := context.Code
 	endlabel := context.NewLabel()
@@ -1794,9 +1764,8 @@ func compileLogicalOpExpr(context *funcContext, reg int, expr *ast.LogicalOpExpr
 	context.SetLabelPc(endlabel, code.LastPC())
 } // }}}
 
-func compileLogicalOpExprAux(context *funcContext, reg int, expr ast.Expr, ec *expcontext, thenlabel, elselabel int, hasnextcond bool, lb *lblabels) {
+func compileLogicalOpExprAux(context *funcContext, reg int, expr ast.Expr, ec *expcontext, thenlabel, elselabel int, hasnextcond bool, lb *lblabels) { // {{{
 	workcount.Step()
-	// {{{
 	// TODO folding constants?
 	code := context.Code
 	flip := 0
@@ -1900,9 +1869,8 @@ func compileLogicalOpExprAux(context *funcContext, reg int, expr ast.Expr, ec *e
 	code.AddASbx(OP_JMP, 0, jumplabel, sline(expr))
 } // }}}
 
-func compileFuncCallExpr(context *funcContext, reg int, expr *ast.FuncCallExpr, ec *expcontext) int {
+func compileFuncCallExpr(context *funcContext, reg int, expr *ast.FuncCallExpr, ec *expcontext) int { // {{{
 	workcount.Step()
-	// {{{
 	funcreg := reg
 	if ec.ctype == ecLocal && ec.reg == (int(context.Proto.NumParameters)-1) {
 		funcreg = ec.reg

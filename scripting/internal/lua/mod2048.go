@@ -154,9 +154,8 @@ func (tb *LTable) ForEachHeld(cb func(LValue)) {
 		}
 		return
 	}
-	for k := range tb.strdict {
+	for k := range tb.strdict { // a table made without its key list
 		workcount.Step()
-		// a table made without its key list
 		cb(LString(k))
 	}
 	for k := range tb.dict {

@@ -205,9 +205,8 @@ func (ms *matcher) classEnd(p int) int {
 		if p < len(pat) && pat[p] == '^' {
 			p++
 		}
-		for {
+		for { // look for a ']'
 			workcount.Step()
-			// look for a ']'
 			if p >= len(pat) {
 				ms.L.RaiseError("malformed pattern (missing ']')")
 			}
@@ -490,9 +489,8 @@ func (ms *matcher) maxExpand(s, p, ep int, set *byteSet) int {
 		ms.step()
 		i++
 	}
-	for ; i >= 0; i-- {
+	for ; i >= 0; i-- { // the longest repetition that lets the rest match
 		workcount.Step()
-		// the longest repetition that lets the rest match
 		if r := ms.match(s+i, ep+1); r != -1 {
 			return r
 		}
