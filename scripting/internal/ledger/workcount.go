@@ -53,10 +53,7 @@ func Exempt(l Loop, class string) bool {
 // (TestLoopLedger fails on them; make loops puts the call in), each with
 // its places.
 func Uncounted(entries []Entry, loops []Loop) []string {
-	class := map[string]string{}
-	for _, e := range entries {
-		class[e.Key] = e.Class
-	}
+	class := Classes(entries)
 	var out []string
 	for _, l := range loops {
 		if len(l.Uncounted) == 0 || Exempt(l, class[l.Key()]) {
@@ -77,17 +74,14 @@ func Uncounted(entries []Entry, loops []Loop) []string {
 // go-inline makes state.go and vm.go from, get the call in the same
 // loops. root is the module's root. It returns the files it changed.
 func Instrument(root string, entries []Entry, loops []Loop) ([]string, error) {
-	class := map[string]string{}
-	for _, e := range entries {
-		class[e.Key] = e.Class
-	}
+	class := Classes(entries)
 	spots := map[string][]int{}
 	counted := map[string]bool{} // file and header of the loops that count, for _state.go and _vm.go
 	for _, l := range loops {
 		if Exempt(l, class[l.Key()]) {
 			continue
 		}
-		counted[l.Pkg+" "+l.File+" "+l.Func+": "+l.Desc] = true
+		counted[l.Key()] = true
 		for _, s := range l.Uncounted {
 			spots[s.Path] = append(spots[s.Path], s.Offset)
 		}
