@@ -85,6 +85,7 @@ game.on("tick", function() while true do s:find("^(a*)%1$") end end)`},
 }
 
 func TestCostAttacks(t *testing.T) {
+	skipUnderRace(t)
 	for _, a := range costAttacks {
 		t.Run(a.name, func(t *testing.T) {
 			wantBudgetStop(t, a.src, 2, 1, callBudget)
@@ -97,6 +98,7 @@ func TestCostAttacks(t *testing.T) {
 // at its memory budget, where it once held some 129 MB more than the
 // budget saw.
 func TestCostNamesWeighed(t *testing.T) {
+	skipUnderRace(t)
 	wantBudgetStop(t, `kept = {}
 local function hoard()
   for i = 1, 20000 do local f = function() return i end kept[#kept + 1] = f tostring(f) end
@@ -126,5 +128,6 @@ for h = 1, 6 do game.on("tick", build) end`
 // to the mod's turn, an instruction for every 64 bytes weighed, so the
 // closure hoard spends its turn's budget on its own weighings and stops.
 func TestCostWeighingCharged(t *testing.T) {
+	skipUnderRace(t)
 	wantBudgetStop(t, closureHoard, 3, 2, turnBudget)
 }

@@ -56,6 +56,9 @@ var weighShapes = []struct {
 // every shape above. The heap is read with runtime/metrics, here in a
 // test: play never reads it.
 func TestWeighedIsHeld(t *testing.T) {
+	if raceEnabled {
+		t.Skip("weighs a mod's values, in the pass without the race detector")
+	}
 	emptyHeld, emptyWeighed := weighAndHold(t, "", false)
 	for _, s := range weighShapes {
 		held, weighed := weighAndHold(t, s.src, s.reload)

@@ -52,6 +52,16 @@ func playBomb(t *testing.T, src string, turns int) bombRun {
 // wantBudgetStop checks that the first report of a run is the mod's, on
 // the turn given (1 for the first), a budget's stop saying want, not a
 // failsafe's, and that three runs give the same reports and the same game.
+// skipUnderRace skips a test of a mod's own work in the VM under the race
+// detector; it runs in make test's pass without it, and exercises no
+// goroutine of the host's that the hostile suite does not.
+func skipUnderRace(t *testing.T) {
+	t.Helper()
+	if raceSlowdown > 1 {
+		t.Skip("a mod's own work in the VM, run in the pass without the race detector")
+	}
+}
+
 func wantBudgetStop(t *testing.T, src string, turns, turn int, want string) {
 	t.Helper()
 	first := playBomb(t, src, turns)

@@ -17,7 +17,7 @@ import (
 // chance shown.
 func TestTipChanceCalibrated(t *testing.T) {
 	if testing.Short() {
-		t.Skip("plays 400 games of the expert")
+		t.Skip("plays 200 games of the expert")
 	}
 	for i, preset := range []string{"mid", "late"} {
 		c, err := config.Preset(preset)
@@ -28,7 +28,7 @@ func TestTipChanceCalibrated(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s has no chance table", preset)
 		}
-		o := Options{Setup: session.Setup{Config: c}, Policy: "tips", Games: 200, Seed: 7001 + uint64(i), MaxTurns: 1000}
+		o := Options{Setup: session.Setup{Config: c}, Policy: "tips", Games: 100, Seed: 7001 + uint64(i), MaxTurns: 1000}
 		ps, err := TipPoints(o, PolicyOptions{AI: ai.Defaults()})
 		if err != nil {
 			t.Fatal(err)
