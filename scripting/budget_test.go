@@ -56,6 +56,7 @@ func TestBudgetDeterministic(t *testing.T) {
 	}
 	limits := scripting.DefaultLimits()
 	limits.FailsafeTime = time.Minute
+	limits.GameTurnInstructions = 0 // a mod's own budgets
 	// The largest n that passes, found on this machine as it is.
 	lo, hi := 0, int(limits.HandlerInstructions) // n = lo passes, n = hi fails
 	for hi-lo > 1 {
@@ -199,4 +200,50 @@ func hostileHost(t *testing.T, m *mod.Mod, limits scripting.Limits) (*scripting.
 	t.Cleanup(h.Close)
 	g.SetHooks(h)
 	return h, g
+}
+
+// TestGameTurnShared: the mods of a game share its turn
+// (Limits.GameTurnInstructions) equally. Three mods that spin are each
+// stopped at a third of it, naming the share; a mod that runs a little over 200,000
+// instructions a turn passes alone (the game's 600,000 are all its own) and
+// fails beside two mods that run nothing, whose share it cannot borrow: a
+// mod's turn depends on how many mods the game has, never on what they
+// spend.
+func TestGameTurnShared(t *testing.T) {
+	limits := scripting.DefaultLimits()
+	limits.FailsafeTime = time.Minute
+	limits.GameTurnInstructions = 600_000
+	play := func(mods ...*mod.Mod) []scripting.Report {
+		t.Helper()
+		g := seededGame(t, 1)
+		h, err := scripting.NewHost(mods, g.Rules(), g.Options(), limits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer h.Close()
+		g.SetHooks(h)
+		if _, err := h.Move(g, legal(t, g, 0)); err != nil {
+			t.Fatal(err)
+		}
+		return h.TakeReports()
+	}
+	const spin = `game.on("tick", function() while true do end end)`
+	const shared = "exceeded its instruction budget (200000 a turn: the game's 600000 shared by 3 mods)"
+	rs := play(luaMod(t, "a", spin), luaMod(t, "b", spin), luaMod(t, "c", spin))
+	if len(rs) != 3 {
+		t.Fatalf("reports %v, want each of the three mods stopped", rs)
+	}
+	for _, r := range rs {
+		if r.Message != shared {
+			t.Errorf("%s: %q, want %q", r.Mod, r.Message, shared)
+		}
+	}
+	const busy = `game.on("tick", function() local x = 0 for i = 1, 100000 do x = x + i end end)`
+	if rs := play(luaMod(t, "busy", busy)); len(rs) != 0 {
+		t.Errorf("alone: reports %v, want none: the game's turn is the mod's own", rs)
+	}
+	rs = play(luaMod(t, "busy", busy), luaMod(t, "idle1", `game.on("tick", function() end)`), luaMod(t, "idle2", `game.on("tick", function() end)`))
+	if len(rs) != 1 || rs[0].Mod != "busy" || rs[0].Message != shared {
+		t.Errorf("beside two idle mods: reports %v, want busy stopped at its share: %q", rs, shared)
+	}
 }

@@ -45,6 +45,7 @@ func modulesMod(t *testing.T, id, main string, n, size int) *mod.Mod {
 func TestRequireAtLoadIsDeterministic(t *testing.T) {
 	limits := scripting.DefaultLimits()
 	limits.FailsafeTime *= raceSlowdown
+	limits.GameTurnInstructions = 0 // a mod's own budgets
 	g := seededGame(t, 1)
 	four := modulesMod(t, "four", "require('m1')\nrequire('m2')\nrequire('m3')\nrequire('m4')\n", 4, mod.MaxSource)
 	three := modulesMod(t, "three", "require('m1')\nrequire('m2')\nrequire('m3')\n", 3, mod.MaxSource)
@@ -88,6 +89,7 @@ func TestRequireAtLoadIsDeterministic(t *testing.T) {
 func TestRequireOverCallBudget(t *testing.T) {
 	limits := scripting.DefaultLimits()
 	limits.FailsafeTime = time.Minute
+	limits.GameTurnInstructions = 0 // a mod's own budgets
 	g := seededGame(t, 1)
 	md := modulesMod(t, "redteam", "local n = 0\ngame.on('tick', function() n = n + 1 require('m' .. n) end)\n", 20, mod.MaxSource)
 	h, err := scripting.NewHost([]*mod.Mod{md}, g.Rules(), g.Options(), limits)

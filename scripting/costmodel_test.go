@@ -19,6 +19,7 @@ import (
 func loopLimits() scripting.Limits {
 	l := scripting.DefaultLimits()
 	l.HandlerInstructions, l.TurnInstructions, l.LoadInstructions = 1<<62, 1<<62, 1<<62
+	l.GameTurnInstructions = 0 // no game-wide share either
 	l.FailsafeTime = raceSlowdown * 250 * time.Millisecond
 	return l
 }

@@ -119,6 +119,7 @@ func atoi(t testing.TB, s string) int {
 var testLimits = func() scripting.Limits {
 	l := scripting.DefaultLimits()
 	l.FailsafeTime = 60 * time.Second
+	l.GameTurnInstructions = 0 // a mod's own budgets, tested apart from the game's share (TestGameTurnShared)
 	return l
 }()
 

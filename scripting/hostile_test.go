@@ -35,6 +35,7 @@ var hostileLimits = func() scripting.Limits {
 	l := scripting.DefaultLimits()
 	l.HandlerInstructions = 200_000
 	l.TurnInstructions = 600_000
+	l.GameTurnInstructions = 0 // a mod's own budgets (the game's share: TestGameTurnShared)
 	l.LoadInstructions = 800_000
 	// No attack here may reach the failsafe: every one is stopped by a
 	// count. Its time is far above what a loaded machine takes for a
@@ -1054,6 +1055,7 @@ func TestHostileCallBuilt(t *testing.T) {
 	limits.FailsafeTime = 20 * time.Second
 	limits.HandlerInstructions = 1 << 40
 	limits.TurnInstructions = 1 << 40
+	limits.GameTurnInstructions = 0 // no game-wide share either
 	limits.MaxCallBuilt = 32 << 20
 	m := loadHostile(t, filepath.Join(hostileDir, "concat_doubling"), map[string]any{"variant": "capped"})
 	g := newHostileGame(t)

@@ -53,6 +53,13 @@ import (
 type Limits struct {
 	HandlerInstructions int64 // one handler call
 	TurnInstructions    int64 // all of one mod's handler calls in one turn, dry runs included (see BeforeMoveInstructions)
+	// GameTurnInstructions bound all the mods of a game together in one
+	// turn, shared equally: each mod's turn is the smaller of
+	// TurnInstructions and GameTurnInstructions divided by the number of
+	// mods the game loads, so that a move takes as long with nine mods
+	// as with one, and a mod's share is known before any of them runs
+	// (what another mod spends never changes it). 0 is no bound.
+	GameTurnInstructions int64
 	// BeforeMoveInstructions bound one evaluation of a mod's before_move
 	// handlers: in a move, and in each dry run that asks whether a move is
 	// refused (Refused), which the play session runs for up to four
@@ -77,6 +84,11 @@ type Limits struct {
 	// within its own budget, share a browser page. 0 is no limit.
 	MaxGameMemory int64
 	MaxLog        int // bytes of print output kept per mod
+
+	// unshared and sharedBy are TurnInstructions as the embedder set it
+	// and the number of mods it is shared by (shareTurn), for the errors.
+	unshared int64
+	sharedBy int
 }
 
 // defaultLimits are the limits mods run under. On the machine they were
@@ -86,6 +98,7 @@ type Limits struct {
 var defaultLimits = Limits{
 	HandlerInstructions:    1_000_000,
 	TurnInstructions:       4_000_000,
+	GameTurnInstructions:   600_000,
 	BeforeMoveInstructions: 0, // TurnInstructions / 8: 500000
 	LoadInstructions:       4_000_000,
 	FailsafeTime:           2 * time.Second,
@@ -115,7 +128,27 @@ func callReason(l Limits) string {
 }
 
 func turnReason(l Limits) string {
-	return fmt.Sprintf("exceeded its instruction budget (%d a turn)", l.TurnInstructions)
+	return fmt.Sprintf("exceeded its instruction budget (%s)", turnBudget(l))
+}
+
+// turnBudget names a mod's turn budget, and where it is a share of the
+// game's, whose share it is.
+func turnBudget(l Limits) string {
+	if l.sharedBy > 1 && l.TurnInstructions < l.unshared {
+		return fmt.Sprintf("%d a turn: the game's %d shared by %d mods", l.TurnInstructions, l.GameTurnInstructions, l.sharedBy)
+	}
+	return fmt.Sprintf("%d a turn", l.TurnInstructions)
+}
+
+// shareTurn returns l for each of mods mods of one game: TurnInstructions
+// is at most the mod's equal share of GameTurnInstructions (at least one
+// instruction).
+func shareTurn(l Limits, mods int) Limits {
+	l.unshared, l.sharedBy = l.TurnInstructions, mods
+	if l.GameTurnInstructions > 0 && mods > 0 {
+		l.TurnInstructions = max(min(l.TurnInstructions, l.GameTurnInstructions/int64(mods)), 1)
+	}
+	return l
 }
 
 // beforeMoveBudget is Limits.BeforeMoveInstructions, its default worked
@@ -137,7 +170,7 @@ func beforeMoveReason(l Limits) string {
 }
 
 func dryTurnReason(l Limits) string {
-	return fmt.Sprintf("exceeded its instruction budget (%d a turn, less %d kept for the dry runs of before_move)", l.TurnInstructions, dryRunsReserve(l))
+	return fmt.Sprintf("exceeded its instruction budget (%s, less %d kept for the dry runs of before_move)", turnBudget(l), dryRunsReserve(l))
 }
 
 func loadReason(l Limits) string {

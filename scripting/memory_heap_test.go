@@ -322,6 +322,7 @@ func TestRequireEachTurnIsWeighed(t *testing.T) {
 		t.Fatal(err)
 	}
 	limits := defaultLimits
+	limits.GameTurnInstructions = 0 // a mod's own budgets: under the game's share, its first require is over its turn
 	limits.FailsafeTime = time.Hour // it weighs; it does not time
 	rules := engine.NewClassic()
 	rules.StopOnWin = false

@@ -23,6 +23,7 @@ func lowFailsafe(t *testing.T) scripting.Limits {
 	t.Cleanup(func() { modLimits = old })
 	modLimits = scripting.DefaultLimits()
 	modLimits.HandlerInstructions, modLimits.TurnInstructions, modLimits.LoadInstructions = 1<<62, 1<<62, 1<<62
+	modLimits.GameTurnInstructions = 0 // no game-wide share either
 	modLimits.FailsafeTime = 250 * time.Millisecond
 	return modLimits
 }

@@ -102,11 +102,14 @@ const emptyMod = `game.on("tick", function() end)`
 
 // NewRunner returns a runner that plays turns turns of each program under
 // limits (scripting.DefaultLimits for the sandbox's own), and measures the
-// empty mod it nets the figures of.
+// empty mod it nets the figures of. The game's turn (GameTurnInstructions)
+// is not applied: the search is for the cost of an instruction, which a
+// mod's own budgets let it spend more of.
 func NewRunner(limits scripting.Limits, turns int) (*Runner, error) {
 	if turns < 1 {
 		return nil, fmt.Errorf("costsearch: %d turns: at least 1", turns)
 	}
+	limits.GameTurnInstructions = 0
 	r := &Runner{Limits: limits, Turns: turns}
 	r.baseTurn = time.Duration(1<<63 - 1)
 	for range 3 {

@@ -39,6 +39,7 @@ func hogMod(t *testing.T, src string) *mod.Mod {
 func loopLimits() scripting.Limits {
 	l := scripting.DefaultLimits()
 	l.HandlerInstructions, l.TurnInstructions, l.LoadInstructions = 1<<62, 1<<62, 1<<62
+	l.GameTurnInstructions = 0 // no game-wide share either
 	l.FailsafeTime = 250 * time.Millisecond
 	return l
 }

@@ -32,6 +32,7 @@ end)`
 	hog := writeMod(t, "hog", looper("3"))
 	limits := scripting.DefaultLimits()
 	limits.HandlerInstructions, limits.TurnInstructions = 1<<62, 1<<62
+	limits.GameTurnInstructions = 0 // no game-wide share either
 	limits.FailsafeTime = 250 * time.Millisecond
 	// Recorded in play, where the failsafe stops the mod and the game
 	// goes on.

@@ -304,6 +304,7 @@ game.on("tick", function(e)
 end)`)
 	limits := scripting.DefaultLimits()
 	limits.HandlerInstructions, limits.TurnInstructions = 1<<62, 1<<62
+	limits.GameTurnInstructions = 0 // no game-wide share either
 	limits.FailsafeTime = 200 * time.Millisecond
 	setup := session.Setup{Config: c, Mods: []*mod.Mod{load(t, hog)}, Limits: limits}
 	s, err := session.New(setup, session.Start{Seed: 3})

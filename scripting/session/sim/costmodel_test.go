@@ -43,6 +43,7 @@ func TestCostModelStopsTheRun(t *testing.T) {
 		o.Setup.Mods = []*mod.Mod{m}
 		o.Setup.Limits = scripting.DefaultLimits()
 		o.Setup.Limits.HandlerInstructions, o.Setup.Limits.TurnInstructions = 1<<62, 1<<62
+		o.Setup.Limits.GameTurnInstructions = 0 // no game-wide share either
 		o.Setup.Limits.FailsafeTime = 250 * time.Millisecond
 		o.MaxTurns = 20
 		for _, jobs := range []int{1, 2} {

@@ -309,7 +309,8 @@ func TestRunawayMod(t *testing.T) {
 	runaway := "game.on(\"tick\", function()\n  local s = 'x' for i = 1, 40 do s = s .. s end\nend)\n"
 	src := bridge.ModSource{Name: "mine", Files: map[string]string{"mine/mod.toml": ownManifest, "mine/main.lua": runaway}}
 	v := ok(t, b.NewGame(bridge.Options{Mods: []bridge.ModSource{src}, Seed: "1"}, nil))
-	want := fmt.Sprintf("exceeded its instruction budget (%d a call)", scripting.DefaultLimits().HandlerInstructions)
+	// One mod: the game's turn is all its own, and the least of its budgets.
+	want := fmt.Sprintf("exceeded its instruction budget (%d a turn)", scripting.DefaultLimits().GameTurnInstructions)
 	for turn := 1; turn <= 2; turn++ {
 		v = ok(t, b.Move(v.Legal[0]))
 		if len(v.Reports) != 1 || v.Reports[0].Mod != "mine" || v.Reports[0].Message != want || v.Reports[0].File != "main.lua" || v.Reports[0].Line != 2 {
