@@ -228,9 +228,10 @@ func TestGuideLimits(t *testing.T) {
 	guide := string(data)
 	l := defaultLimits
 	rows := []string{
+		fmt.Sprintf("| all the mods of a game in one turn, shared equally: a mod's turn is the smaller of its own (below) and its share | %d instructions |", l.GameTurnInstructions),
 		fmt.Sprintf("| one handler call | %d instructions |", l.HandlerInstructions),
-		fmt.Sprintf("| all of one mod's handler calls in one turn, dry runs included | %d instructions |", l.TurnInstructions),
-		fmt.Sprintf("| one run of a mod's `before_move` handlers (a move's, or a dry run's) | %d instructions |", beforeMoveBudget(l)),
+		fmt.Sprintf("| all of one mod's handler calls in one turn, dry runs included, at most its share of the game's | %d instructions |", l.TurnInstructions),
+		fmt.Sprintf("| one run of a mod's `before_move` handlers (a move's, or a dry run's): an eighth of its turn | %d instructions for a mod alone |", beforeMoveBudget(shareTurn(l, 1))),
 		fmt.Sprintf("| loading the mod (compiling its files, running their top level) | %d instructions |", l.LoadInstructions),
 		fmt.Sprintf("| failsafe: the time of one call, by its own clock (its CPU time on Linux) | %v |", l.FailsafeTime),
 		fmt.Sprintf("| Lua call depth | %d frames |", l.CallStack),

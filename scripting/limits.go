@@ -23,11 +23,13 @@ import (
 // and holes next skips, a caught error's message, a name tostring gives,
 // and the host's own walks of what the mod holds (charged to its turn).
 // MODDING.md's "Limits" has the whole schedule, and the cost search
-// (costsearch) looks for what it misses. So HandlerInstructions
-// and TurnInstructions also bound the bytes a call and a turn build
-// (64 MiB and 256 MiB by default) and the time they take: on the machine
-// the limits were measured on, a whole call is at most about 0.15 s
-// natively and 0.7 s in the browser build, a whole turn 0.21 s and 1.0 s.
+// (costsearch) looks for what it misses. So the instruction budgets also
+// bound the bytes a call and a turn build (64 bytes an instruction: 32 MiB
+// in the game's turn by default) and the time they take: the game's turn,
+// shared by all its mods (GameTurnInstructions), is at most about 0.1 s
+// natively and 0.7 s in the browser build at the cost search's worst time
+// an instruction, on the machine the limits were measured on, whatever
+// the number of mods.
 // MaxMemory and MaxGameMemory bound what a mod, and all the mods of a
 // game, keep from one call to the next, weighed from the values as Go
 // lays them out, never read from the process's memory (memory.go).
@@ -98,7 +100,7 @@ type Limits struct {
 var defaultLimits = Limits{
 	HandlerInstructions:    1_000_000,
 	TurnInstructions:       4_000_000,
-	GameTurnInstructions:   600_000,
+	GameTurnInstructions:   500_000,
 	BeforeMoveInstructions: 0, // TurnInstructions / 8: 500000
 	LoadInstructions:       4_000_000,
 	FailsafeTime:           2 * time.Second,

@@ -2,6 +2,8 @@ package bridge_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/metrics"
 	"strings"
@@ -64,33 +66,50 @@ func TestNineHungryMods(t *testing.T) {
 	}
 }
 
-// saturatingMod spends nearly all it may in every move, building tables:
-// its before_move nearly its eighth of the turn in each evaluation (the
-// move's and the four dry runs that work out the legal moves), its three
-// tick handlers nearly all the rest of the turn.
-const saturatingMod = `
+// saturatingMod spends nearly all it may in every move at the default
+// limits, as one of n mods (which share the game's turn), building
+// tables: its before_move nearly its eighth of the turn in each
+// evaluation (the move's and the four dry runs that work out the legal
+// moves), its three tick handlers nearly all the rest of the turn.
+func saturatingMod(n int) string {
+	return fmt.Sprintf(`
 local function build(n) local t = {} for i = 1, n do t[i] = {a = i} end return #t end
-game.on("before_move", function() build(30000) end)
-game.on("tick", function() build(33000) end)
-game.on("tick", function() build(33000) end)
-game.on("tick", function() build(33000) end)
-`
+game.on("before_move", function() build(%[1]d) end)
+game.on("tick", function() build(%[2]d) end)
+game.on("tick", function() build(%[2]d) end)
+game.on("tick", function() build(%[2]d) end)
+`, 3750/n, 4080/n)
+}
 
 // BenchmarkSaturatingMove: a move of the page with one mod that spends its
-// whole budget, dry runs included, and with three and nine of them:
-// MODDING.md's worst case of a move, run natively and (GOOS=js
-// GOARCH=wasm, through go_js_wasm_exec) as the browser runs it. One such
-// mod stays within its budgets (reports/op is 0); more share the game's
-// turn, and each is stopped at its share.
+// whole turn, dry runs included, and with three and nine of them, each
+// spending its share: MODDING.md's worst case of a move, run natively and
+// (GOOS=js GOARCH=wasm, through go_js_wasm_exec) as the browser runs it.
+// The mods stay within their budgets (reports/op is 0).
 func BenchmarkSaturatingMove(b *testing.B) {
 	for _, n := range []int{1, 3, 9} {
-		b.Run(fmt.Sprintf("mods=%d", n), func(b *testing.B) { benchMoves(b, saturatingMod, n, 0) })
+		b.Run(fmt.Sprintf("mods=%d", n), func(b *testing.B) { benchMoves(b, saturatingMod(n), n, 0) })
+	}
+}
+
+// BenchmarkWorstKnownMove: a move of the page with the programs of the
+// cost search's corpus that take the most time an instruction (each a
+// mod), one and three of each: the worst case of a move that is known.
+func BenchmarkWorstKnownMove(b *testing.B) {
+	for _, name := range []string{"found-time-f88cd809", "found-time-1c0626e9"} {
+		src, err := os.ReadFile(filepath.Join("..", "..", "..", "..", "scripting", "costsearch", "testdata", "corpus", name+".lua"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, n := range []int{1, 3} {
+			b.Run(fmt.Sprintf("%s/mods=%d", name, n), func(b *testing.B) { benchMoves(b, string(src), n, 0) })
+		}
 	}
 }
 
 // benchMoves times a move of the page with n copies of a mod of one file,
 // warmed by warm moves of each game first, and reports how many reports
-// (mods' failures) a move makes.
+// (mods' failures) a move makes and the slowest move (worst-ms).
 func benchMoves(b *testing.B, src string, n, warm int) {
 	var mods []bridge.ModSource
 	for i := range n {
@@ -106,6 +125,7 @@ func benchMoves(b *testing.B, src string, n, warm int) {
 	}
 	v := start()
 	reports := 0
+	var worst time.Duration
 	b.ResetTimer()
 	for range b.N {
 		if len(v.Legal) == 0 {
@@ -113,10 +133,13 @@ func benchMoves(b *testing.B, src string, n, warm int) {
 			v = start()
 			b.StartTimer()
 		}
+		began := time.Now()
 		v = ok(b, br.Move(v.Legal[0]))
+		worst = max(worst, time.Since(began))
 		reports += len(v.Reports)
 	}
 	b.ReportMetric(float64(reports)/float64(b.N), "reports/op")
+	b.ReportMetric(float64(worst)/1e6, "worst-ms")
 }
 
 // TestFarKeyMod: a player's mod that sets a far integer key in a tick
