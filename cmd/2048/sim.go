@@ -954,7 +954,7 @@ const defaultPrecision = 0.07
 // thousands of turns, and the expert searches about 1,600 moves a turn
 // through bomb's handlers: its row of the ladder with bomb ends after a
 // few games, every one finished, and the whole study (the ladder without
-// bomb and with it) takes about two minutes on 2 cores (the README's
+// bomb and with it) takes about two minutes on 2 cores (config/DESIGNING.md's
 // table), within the five a designer's question should take. The packed
 // classic expert's search counts a move for every 100 positions it
 // evaluates (about 3 million moves a game).

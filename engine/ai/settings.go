@@ -41,7 +41,7 @@ type Weights struct {
 }
 
 // Defaults returns the tuned settings: the search reaches 2048 in nearly
-// every game of classic 4×4 at a few milliseconds a move (see the README's
+// every game of classic 4×4 at a few milliseconds a move (see config/DESIGNING.md's
 // figures). The search through the engine's rules looks four moves deep,
 // with six samples of each move at its root and one below it: on
 // cellular's presets it wins at least as often as a search three moves

@@ -17,7 +17,7 @@ import (
 	"github.com/mod2048/mod2048/scripting/session"
 )
 
-// Report is what a run did. Its JSON has the keys the README lists: games,
+// Report is what a run did. Its JSON has the keys config/DESIGNING.md lists: games,
 // wins, losses, unfinished, win_rate, loss_rate, score (p10, p50, p90,
 // max), turns (p10, p50, p90), config, policy, seed; then the confidence
 // intervals, the highest levels, the mods' counts and every game's result
