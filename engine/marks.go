@@ -225,17 +225,6 @@ func (s *State) followMarks(mo *Motions) {
 	sortMarks(s.Marks)
 }
 
-// MarksAt returns the marks on the cell at p.
-func (s *State) MarksAt(p Pos) []Mark {
-	var out []Mark
-	for _, m := range s.Marks {
-		if m.Pos == p {
-			out = append(out, m)
-		}
-	}
-	return out
-}
-
 // Blocked reports whether a blocking mark stands on the cell at index i of
 // the board.
 //

@@ -50,10 +50,6 @@ func (g *Game) TrackMotions(on bool) {
 // while the game tracks them; read them before the next move.
 func (g *Game) Motions() Motions { return g.motions }
 
-// Tracking reports whether the game records motions: rules that slide
-// report each tile's motion (Moved) and each merge (Merged) then.
-func (t *Turn) Tracking() bool { return t.g.recording }
-
 // Moved records that the tile at from (before the move) went to to.
 func (t *Turn) Moved(from, to Pos) {
 	if t.g.recording {

@@ -7,51 +7,14 @@ import (
 	"github.com/mod2048/mod2048/scripting/internal/sandbox"
 )
 
-// Limits bound what one mod may use. A handler that passes a limit stops
-// with an error naming the limit; the game goes on without its effects.
-//
-// The budgets are counts, so that a handler passes or fails the same way on
-// every machine and under any load, natively and in the browser: the VM
-// counts one instruction for each it runs, the builtins that loop count
-// their work too (internal/sandbox), and what a mod builds is charged by
-// size: every sandbox.BytesPerInstruction bytes a concatenation (`..`), a
-// builtin, a table, a closure or the numbers make (the state's lua.Meter)
-// count one instruction, and each value a `...` passes on counts one.
-// Work that grows with an operand is charged in proportion to it, in the
-// same unit (lua.Meter.Work): the bytes of strings compared, hashed as
-// keys, parsed as numbers or copied out of their parents, the deleted keys
-// and holes next skips, a caught error's message, a name tostring gives,
-// and the host's own walks of what the mod holds (charged to its turn).
-// MODDING.md's "Limits" has the whole schedule, and the cost search
-// (costsearch) looks for what it misses. So the instruction budgets also
-// bound the bytes a call and a turn build (64 bytes an instruction: 32 MiB
-// in the game's turn by default) and the time they take: the game's turn,
-// shared by all its mods (GameTurnInstructions), is at most about 0.1 s
-// natively and 0.7 s in the browser build at the cost search's worst time
-// an instruction, on the machine the limits were measured on, whatever
-// the number of mods.
-// MaxMemory and MaxGameMemory bound what a mod, and all the mods of a
-// game, keep from one call to the next, weighed from the values as Go
-// lays them out, never read from the process's memory (memory.go).
-//
-// FailsafeTime is a failsafe for work no count sees: far above what the
-// budgets let a handler do, it stops a call by the wall clock, which is
-// not deterministic. A call it stops on fewer instructions than its budget
-// is a failure of the budgets' cost model, not of the mod. In play it
-// protects the player: the mod fails as on any error, the report says so
-// (Report.Failsafe), the game records a failsafe fault (which a replay
-// honours) and goes on. In a deterministic host (Deterministic: the lab,
-// replays, fixtures, mod check) it never shapes a result: the call, and
-// the run, end with a *CostModelError. It measures only its own call: on
-// Linux it reads the CPU time of the thread the call holds, so neither
-// another game of the process (`2048 sim --jobs`) nor another process on
-// the machine moves it; elsewhere, the wall clock. It does not run under
-// WebAssembly, where no watchdog runs while a call does. MaxCallBuilt
-// bounds what one call builds (tables, closures, numbers, strings),
-// counted by the state as it builds them, never read from the process's
-// heap, so it stops a call alike on every machine; it is off (0) by
-// default: the instruction budget already bounds it (64 bytes an
-// instruction).
+// Limits bound what one mod, and all the mods of a game, may use. A
+// handler that passes a limit stops with an error naming it, and the game
+// goes on without its effects. The budgets are counts (instructions, and
+// bytes weighed from the values), so a handler passes or fails alike on
+// every machine and under any load; FailsafeTime, the one bound by a
+// clock, stops only work no count saw, and in a Deterministic host ends
+// the run with a *CostModelError instead of shaping a result. MODDING.md's
+// "Limits" has the schedule, the reasons and the figures.
 type Limits struct {
 	HandlerInstructions int64 // one handler call
 	TurnInstructions    int64 // all of one mod's handler calls in one turn, dry runs included (see BeforeMoveInstructions)
@@ -93,15 +56,13 @@ type Limits struct {
 	sharedBy int
 }
 
-// defaultLimits are the limits mods run under. On the machine they were
-// measured on (an AMD EPYC core, Go 1.26), gopher-lua runs 25 to 30 million
-// instructions a second of arithmetic and 6 to 8 million of table building:
-// a million instructions are 35 to 150 ms.
+// defaultLimits are the limits mods run under: MODDING.md's table, which
+// TestGuideLimits holds to them.
 var defaultLimits = Limits{
 	HandlerInstructions:    1_000_000,
 	TurnInstructions:       4_000_000,
 	GameTurnInstructions:   500_000,
-	BeforeMoveInstructions: 0, // TurnInstructions / 8: 500000
+	BeforeMoveInstructions: 0, // an eighth of the mod's turn
 	LoadInstructions:       4_000_000,
 	FailsafeTime:           2 * time.Second,
 	CallStack:              200,
