@@ -23,7 +23,7 @@ import (
 	"github.com/mod2048/mod2048/scripting/mod"
 	"github.com/mod2048/mod2048/scripting/session"
 	"github.com/mod2048/mod2048/scripting/session/fixture"
-	"github.com/mod2048/mod2048/scripting/session/sim"
+	"github.com/mod2048/mod2048/scripting/sim"
 )
 
 // The user's mod folder, where `2048 mod install` puts mods and where

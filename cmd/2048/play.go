@@ -23,7 +23,7 @@ import (
 	"github.com/mod2048/mod2048/engine/ai"
 	"github.com/mod2048/mod2048/scripting/mod"
 	"github.com/mod2048/mod2048/scripting/session"
-	"github.com/mod2048/mod2048/scripting/session/sim"
+	"github.com/mod2048/mod2048/scripting/sim"
 )
 
 const playUsage = `Usage: 2048 play [--ruleset R] [--difficulty D] [--config FILE] [--set KEY=VALUE ...] [--mod DIR ...] [--seed N]

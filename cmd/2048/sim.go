@@ -29,8 +29,8 @@ import (
 	"github.com/mod2048/mod2048/scripting/mod"
 	"github.com/mod2048/mod2048/scripting/session"
 	"github.com/mod2048/mod2048/scripting/session/replay"
-	"github.com/mod2048/mod2048/scripting/session/sim"
-	"github.com/mod2048/mod2048/scripting/session/sim/simplot"
+	"github.com/mod2048/mod2048/scripting/sim"
+	"github.com/mod2048/mod2048/scripting/sim/simplot"
 )
 
 const simUsage = `Usage: 2048 sim [the play flags] [--games N | --precision P] [--budget MOVES] [--seed S] [--policy P | --skill | --skills LIST] [--max-turns T] [--jobs J] [--json FILE] [--csv FILE] [--plot FILE] [--shard I/N] [--compare FILE.toml ... | --compare-mods LIST ... | --sweep KEY=V1,V2,... | --levers]

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/mod2048/mod2048/engine"
-	"github.com/mod2048/mod2048/scripting/session/sim"
+	"github.com/mod2048/mod2048/scripting/sim"
 )
 
 // TestSimCommand: 2048 sim through the real binary: the report, its JSON's

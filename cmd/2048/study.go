@@ -13,7 +13,7 @@ import (
 	"github.com/mod2048/mod2048/config"
 	"github.com/mod2048/mod2048/scripting/mod"
 	"github.com/mod2048/mod2048/scripting/session"
-	"github.com/mod2048/mod2048/scripting/session/sim"
+	"github.com/mod2048/mod2048/scripting/sim"
 )
 
 // maxStudyResults is the most games' results a study keeps for its JSON

@@ -20,9 +20,9 @@ import (
 	"github.com/mod2048/mod2048/config"
 	"github.com/mod2048/mod2048/scripting/mod"
 	"github.com/mod2048/mod2048/scripting/session"
-	"github.com/mod2048/mod2048/scripting/session/sim"
-	"github.com/mod2048/mod2048/scripting/session/sim/simplot"
-	"github.com/mod2048/mod2048/scripting/session/sim/simtune"
+	"github.com/mod2048/mod2048/scripting/sim"
+	"github.com/mod2048/mod2048/scripting/sim/simplot"
+	"github.com/mod2048/mod2048/scripting/sim/simtune"
 )
 
 // The tune's defaults: the levers it moves when --tune-keys names none,

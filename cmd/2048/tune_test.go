@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/mod2048/mod2048/config"
-	"github.com/mod2048/mod2048/scripting/session/sim/simtune"
+	"github.com/mod2048/mod2048/scripting/sim/simtune"
 )
 
 // TestTuneGrid: a cellular goal a cell takes steps, one a cell of the

@@ -9,7 +9,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/mod2048/mod2048/scripting/session/sim/simtune"
+	"github.com/mod2048/mod2048/scripting/sim/simtune"
 )
 
 // Tune draws a tune's search into a file, .svg or .png by its name: each

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/mod2048/mod2048/engine"
-	"github.com/mod2048/mod2048/scripting/session/sim"
+	"github.com/mod2048/mod2048/scripting/sim"
 )
 
 // results makes n games: won ones ending at the turns of won, lost ones at

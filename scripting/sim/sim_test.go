@@ -181,7 +181,7 @@ func TestLabImportsNoPlot(t *testing.T) {
 	if err != nil {
 		t.Skip("no go command to list the packages with")
 	}
-	out, err := exec.Command(goBin, "list", "-deps", "github.com/mod2048/mod2048/scripting/session/sim").Output()
+	out, err := exec.Command(goBin, "list", "-deps", "github.com/mod2048/mod2048/scripting/sim").Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}

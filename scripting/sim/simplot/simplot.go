@@ -22,7 +22,7 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
 
-	"github.com/mod2048/mod2048/scripting/session/sim"
+	"github.com/mod2048/mod2048/scripting/sim"
 )
 
 // Report draws the run into a file, .svg or .png by its name (gonum/plot):

@@ -29,7 +29,7 @@ var attackMark = regexp.MustCompile(`-- attack:(\w+)`)
 // stop every one of them, never the wall clock or the heap, which the load
 // moves.
 func TestHostileJobsUnderLoad(t *testing.T) {
-	dir := filepath.Join("..", "..", "..", "testdata", "hostile")
+	dir := filepath.Join("..", "..", "testdata", "hostile")
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -134,7 +134,7 @@ func TestMemoryHeavyJobsDefaultLimits(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, variant := range []string{"requests", "deep", "wide", "far", "keep"} {
-		m, err := mod.Load(filepath.Join("..", "..", "..", "testdata", "hostile", "memory_heavy"))
+		m, err := mod.Load(filepath.Join("..", "..", "testdata", "hostile", "memory_heavy"))
 		if err != nil {
 			t.Fatal(err)
 		}

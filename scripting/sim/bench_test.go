@@ -19,7 +19,7 @@ import (
 
 func repoMod(b testing.TB, name string) *mod.Mod {
 	_, file, _, _ := runtime.Caller(0)
-	m, err := mod.Load(filepath.Join(filepath.Dir(file), "..", "..", "..", "mods", name))
+	m, err := mod.Load(filepath.Join(filepath.Dir(file), "..", "..", "mods", name))
 	if err != nil {
 		b.Fatal(err)
 	}
