@@ -1,5 +1,8 @@
 package lua
 
+// [mod2048] upstream's oslib.go, compiled out of the copy: a test file,
+// for upstream's tests, which use the os library (libs_upstream_test.go).
+
 import (
 	"os"
 	"strings"
