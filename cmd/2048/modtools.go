@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"errors"
 	"flag"
 	"fmt"
@@ -11,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -333,7 +331,7 @@ func installMod(src string, force bool) (*mod.Mod, error) {
 		return nil, named(err)
 	}
 	dest := filepath.Join(root, m.ID())
-	if old, err := mod.Load(dest); err == nil && !force && compareVersions(m.Manifest.Version, old.Manifest.Version) < 0 {
+	if old, err := mod.Load(dest); err == nil && !force && mod.CompareVersions(m.Manifest.Version, old.Manifest.Version) < 0 {
 		return nil, fmt.Errorf("%s is version %s of mod %s, lower than the installed %s: install it with --force to go back", src, m.Manifest.Version, m.ID(), old.Manifest.Version)
 	}
 	old := filepath.Join(stage, "old")
@@ -402,31 +400,6 @@ func refuseEnclosing(src, root string) error {
 		return fmt.Errorf("%s holds the mod folder %s: a mod's folder cannot be installed into itself; install the mod's own folder", src, root)
 	}
 	return nil
-}
-
-// compareVersions compares two mod versions: -1, 0 or 1. Versions are
-// split at dots, dashes and pluses, and the parts compared in turn: as
-// numbers when both are (so 1.10.0 is above 1.9.0), else as text; a
-// version that runs out of parts first is the lower.
-func compareVersions(a, b string) int {
-	split := func(v string) []string {
-		return strings.FieldsFunc(strings.TrimPrefix(v, "v"), func(r rune) bool { return r == '.' || r == '-' || r == '+' })
-	}
-	pa, pb := split(a), split(b)
-	for i := 0; i < min(len(pa), len(pb)); i++ {
-		x, errX := strconv.ParseUint(pa[i], 10, 64)
-		y, errY := strconv.ParseUint(pb[i], 10, 64)
-		if errX == nil && errY == nil {
-			if c := cmp.Compare(x, y); c != 0 {
-				return c
-			}
-			continue
-		}
-		if c := strings.Compare(pa[i], pb[i]); c != 0 {
-			return c
-		}
-	}
-	return cmp.Compare(len(pa), len(pb))
 }
 
 // trialLoad loads m into a game of each ruleset it is for (both when its

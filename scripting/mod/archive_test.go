@@ -201,3 +201,48 @@ func TestApplySettings(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareVersions: parts compare as numbers when both are, else as
+// text, and a version that runs out of parts first is the lower.
+func TestCompareVersions(t *testing.T) {
+	for _, tt := range []struct {
+		a, b string
+		want int
+	}{
+		{"1.10.0", "1.9.0", 1},
+		{"1.2.0", "1.10.0", -1},
+		{"v1.2.3", "1.2.3", 0},
+		{"1.2", "1.2.0", -1},
+		{"1.0.0-beta", "1.0.0-alpha", 1},
+		{"1.0.0+2", "1.0.0+10", -1},
+	} {
+		if got := mod.CompareVersions(tt.a, tt.b); got != tt.want {
+			t.Errorf("CompareVersions(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
+		}
+		if got := mod.CompareVersions(tt.b, tt.a); got != -tt.want {
+			t.Errorf("CompareVersions(%q, %q) = %d, want %d", tt.b, tt.a, got, -tt.want)
+		}
+	}
+}
+
+// BenchmarkReadZip reads a small mod's zip, as an install or the browser
+// game does.
+func BenchmarkReadZip(b *testing.B) {
+	files := map[string]string{"m/mod.toml": modtest.Manifest}
+	for i := range 8 {
+		files[fmt.Sprintf("m/f%d.lua", i)] = strings.Repeat("local x = 1\n", 400)
+	}
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		w, _ := zw.Create(name)
+		w.Write([]byte(files[name]))
+	}
+	zw.Close()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := mod.ReadZip(buf.Bytes(), "m.zip"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
