@@ -303,7 +303,7 @@ func TestModInstallLimits(t *testing.T) {
 	}
 	f.Close()
 	out, errOut, code := run2048(t, dir, "mod", "install", big)
-	if code != 1 || !strings.Contains(errOut, "its files are over 16 MiB") || !strings.Contains(errOut, "screenshot.png") {
+	if code != 1 || !strings.Contains(errOut, "has more than the 16 MiB a file of a mod may have") || !strings.Contains(errOut, "screenshot.png") {
 		t.Errorf("a folder with an 8 GiB file: exit %d\n%s%s", code, out, errOut)
 	}
 

@@ -1,24 +1,19 @@
 package main
 
 import (
-	"archive/zip"
-	"cmp"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
-	"path"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/mod2048/mod2048/config"
-	"github.com/mod2048/mod2048/config/infile"
 	"github.com/mod2048/mod2048/scripting"
 	"github.com/mod2048/mod2048/scripting/mod"
 	"github.com/mod2048/mod2048/scripting/session"
@@ -232,12 +227,14 @@ Checks a mod (its manifest, and that it loads in each ruleset it is for:
 both when its manifest names none) and copies it into the
 user's mod folder ($XDG_DATA_HOME/2048/mods, else ~/.local/share/2048/mods),
 under its id, replacing an installed version. Then '--mod ID' finds it.
-A zip holds the mod's files at its top or in one folder; a zip entry that
-would write outside the mod's folder (an absolute path, ..), a link, an
-entry named twice, or a zip over 16 MiB is refused. A folder is held to
-the same limits: at most 1000 files of at most 16 MiB in all, only
-regular files and folders, and never a folder that holds the user's mod
-folder (it would copy into itself).
+A zip holds the mod's files at its top or in one folder (other folders
+beside it, as __MACOSX, are left out); a zip entry that would write
+outside the mod's folder (an absolute path, ..), a link, an entry named
+twice, or a zip over 16 MiB is refused. A zip or a folder is held to a
+mod's limits, the browser game's too: at most 256 files (512 entries with
+the folders) of at most 16 MiB in all, only regular files and folders,
+and never a folder that holds the user's mod folder (it would copy into
+itself).
 
 The mod is copied into a hidden staging folder (.install-*) beside the
 installed mods, checked there, and renamed into place: an install that
@@ -248,12 +245,6 @@ Installing a lower version over a higher one (1.2.0 over 1.10.0: the
 numbers of a version compare as numbers) is refused unless --force is
 given.
 `
-
-// Limits of a mod's zip.
-const (
-	maxZip      = 16 << 20
-	maxZipFiles = 1000
-)
 
 func runModInstall(args []string, stdout, stderr io.Writer) int {
 	flags := flag.NewFlagSet("mod install", flag.ContinueOnError)
@@ -321,11 +312,15 @@ func installMod(src string, force bool) (*mod.Mod, error) {
 		}
 		return errors.New(strings.ReplaceAll(err.Error(), files, src))
 	}
+	read := mod.ReadZipFile
 	if isDir {
-		if err := copyModDir(src, files); err != nil {
-			return nil, err
-		}
-	} else if err := unzipMod(src, files); err != nil {
+		read = mod.ReadFolder
+	}
+	got, err := read(src)
+	if err != nil {
+		return nil, err
+	}
+	if err := writeFiles(got, files); err != nil {
 		return nil, err
 	}
 	m, err := mod.Load(files)
@@ -336,7 +331,7 @@ func installMod(src string, force bool) (*mod.Mod, error) {
 		return nil, named(err)
 	}
 	dest := filepath.Join(root, m.ID())
-	if old, err := mod.Load(dest); err == nil && !force && compareVersions(m.Manifest.Version, old.Manifest.Version) < 0 {
+	if old, err := mod.Load(dest); err == nil && !force && mod.CompareVersions(m.Manifest.Version, old.Manifest.Version) < 0 {
 		return nil, fmt.Errorf("%s is version %s of mod %s, lower than the installed %s: install it with --force to go back", src, m.Manifest.Version, m.ID(), old.Manifest.Version)
 	}
 	old := filepath.Join(stage, "old")
@@ -407,31 +402,6 @@ func refuseEnclosing(src, root string) error {
 	return nil
 }
 
-// compareVersions compares two mod versions: -1, 0 or 1. Versions are
-// split at dots, dashes and pluses, and the parts compared in turn: as
-// numbers when both are (so 1.10.0 is above 1.9.0), else as text; a
-// version that runs out of parts first is the lower.
-func compareVersions(a, b string) int {
-	split := func(v string) []string {
-		return strings.FieldsFunc(strings.TrimPrefix(v, "v"), func(r rune) bool { return r == '.' || r == '-' || r == '+' })
-	}
-	pa, pb := split(a), split(b)
-	for i := 0; i < min(len(pa), len(pb)); i++ {
-		x, errX := strconv.ParseUint(pa[i], 10, 64)
-		y, errY := strconv.ParseUint(pb[i], 10, 64)
-		if errX == nil && errY == nil {
-			if c := cmp.Compare(x, y); c != 0 {
-				return c
-			}
-			continue
-		}
-		if c := strings.Compare(pa[i], pb[i]); c != 0 {
-			return c
-		}
-	}
-	return cmp.Compare(len(pa), len(pb))
-}
-
 // trialLoad loads m into a game of each ruleset it is for (both when its
 // manifest names none), so that a Lua error shows now.
 func trialLoad(m *mod.Mod) error {
@@ -449,148 +419,32 @@ func trialLoad(m *mod.Mod) error {
 	return nil
 }
 
-// copyModDir copies the regular files and folders of a mod's folder, held
-// to a zip's limits: at most maxZipFiles entries and maxZip bytes in all,
-// each file's size checked before it is read (a sparse file of gigabytes
-// is refused, never read).
+// copyModDir copies the regular files and folders of a mod's folder,
+// held to a mod's limits (mod.ReadFolder).
 func copyModDir(src, dest string) error {
-	var total int64
-	entries := 0
-	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(src, p)
-		if err != nil {
-			return err
-		}
-		if entries++; entries > maxZipFiles {
-			return fmt.Errorf("%s: more than %d files and folders: a mod's folder holds at most that many", src, maxZipFiles)
-		}
-		to := filepath.Join(dest, rel)
-		switch {
-		case d.IsDir():
-			return os.MkdirAll(to, 0o755)
-		case d.Type().IsRegular():
-			info, err := d.Info()
-			if err != nil {
-				return err
-			}
-			if total += info.Size(); total > maxZip {
-				return fmt.Errorf("%s: its files are over %d MiB (at %s, %s)", src, maxZip>>20, p, infile.Size(info.Size()))
-			}
-			data, err := infile.Read(p, maxZip-(total-info.Size()))
-			if err != nil {
-				return err
-			}
-			return os.WriteFile(to, data, 0o644)
-		}
-		return fmt.Errorf("%s is not a regular file or folder: a mod holds only files", p)
-	})
-}
-
-// unzipMod extracts a mod's zip into dest: its files at the zip's top, or
-// in its one top folder. Entries that would leave dest, links and
-// oversized zips are refused.
-func unzipMod(src, dest string) error {
-	info, err := os.Stat(src)
+	files, err := mod.ReadFolder(src)
 	if err != nil {
 		return err
 	}
-	if !info.Mode().IsRegular() || info.Size() > maxZip {
-		return fmt.Errorf("%s: want a folder, or a zip of at most %d MiB", src, maxZip>>20)
+	return writeFiles(files, dest)
+}
+
+// writeFiles writes a mod's files, read and checked, into the folder
+// dest.
+func writeFiles(files *mod.Files, dest string) error {
+	if err := os.MkdirAll(dest, 0o755); err != nil {
+		return err
 	}
-	z, err := zip.OpenReader(src)
-	if err != nil {
-		return fmt.Errorf("%s: not a folder or a zip: %v", src, err)
-	}
-	defer z.Close()
-	if len(z.File) > maxZipFiles {
-		return fmt.Errorf("%s: more than %d entries", src, maxZipFiles)
-	}
-	prefix := zipPrefix(z.File)
-	var total int64
-	seen := map[string]bool{}
-	for _, f := range z.File {
-		name := f.Name
-		if strings.ContainsFunc(name, unicode.IsControl) {
-			return fmt.Errorf("%s: entry %q has a control character in its name", src, name)
-		}
-		key := path.Clean(name)
-		if seen[key] {
-			return fmt.Errorf("%s: entry %q is in the zip twice: which one is the mod's is not clear", src, name)
-		}
-		seen[key] = true
-		if strings.Contains(name, `\`) || path.IsAbs(name) || strings.HasPrefix(name, "/") {
-			return fmt.Errorf("%s: entry %q would write outside the mod's folder", src, name)
-		}
-		clean := path.Clean(name)
-		if clean == ".." || strings.HasPrefix(clean, "../") {
-			return fmt.Errorf("%s: entry %q would write outside the mod's folder", src, name)
-		}
-		rel := strings.TrimPrefix(clean, prefix)
-		if rel == "" || rel == "." || clean+"/" == prefix {
-			continue
-		}
+	for _, rel := range slices.Sorted(maps.Keys(files.Files)) {
 		to := filepath.Join(dest, filepath.FromSlash(rel))
-		if !strings.HasPrefix(to, dest+string(filepath.Separator)) {
-			return fmt.Errorf("%s: entry %q would write outside the mod's folder", src, name)
-		}
-		mode := f.Mode()
-		switch {
-		case mode.IsDir():
-			if err := os.MkdirAll(to, 0o755); err != nil {
-				return err
-			}
-			continue
-		case !mode.IsRegular():
-			return fmt.Errorf("%s: entry %q is not a regular file (a link?)", src, name)
-		}
-		total += int64(f.UncompressedSize64)
-		if total > maxZip {
-			return fmt.Errorf("%s: its files are over %d MiB", src, maxZip>>20)
-		}
 		if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
 			return err
 		}
-		r, err := f.Open()
-		if err != nil {
-			return err
-		}
-		data, err := io.ReadAll(io.LimitReader(r, maxZip+1))
-		r.Close()
-		if err != nil {
-			return fmt.Errorf("%s: %s: %v", src, name, err)
-		}
-		if int64(len(data)) > maxZip {
-			return fmt.Errorf("%s: %s is over %d MiB", src, name, maxZip>>20)
-		}
-		if err := os.WriteFile(to, data, 0o644); err != nil {
+		if err := os.WriteFile(to, files.Files[rel], 0o644); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// zipPrefix is the one top folder of a zip's entries ("name/"), when all
-// of them are in it and the manifest is not at the top; else "".
-func zipPrefix(files []*zip.File) string {
-	prefix := ""
-	for _, f := range files {
-		if f.Name == mod.ManifestName {
-			return ""
-		}
-		top, _, ok := strings.Cut(f.Name, "/")
-		if !ok && !f.Mode().IsDir() {
-			return ""
-		}
-		if prefix == "" {
-			prefix = top + "/"
-		} else if prefix != top+"/" {
-			return ""
-		}
-	}
-	return prefix
 }
 
 const modCheckUsage = `Usage: 2048 mod check [--games N] [--moves N] DIR|ID

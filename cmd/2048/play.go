@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -312,33 +311,20 @@ func aiSettings(path string) (ai.Settings, error) {
 }
 
 // setMods applies --mod-set MOD.KEY=VALUE assignments to the loaded mods
-// and returns, for each mod, the assignments made, sorted.
+// (mod.ApplySettings) and returns, for each mod, the assignments made,
+// sorted.
 func setMods(mods []*mod.Mod, sets []string) (map[string][]string, error) {
-	changed := map[string][]string{}
-	for _, kv := range sets {
-		name, value, ok := strings.Cut(kv, "=")
-		id, key, dotted := strings.Cut(name, ".")
-		if !ok || !dotted || id == "" || key == "" {
-			return nil, fmt.Errorf("--mod-set %q: want MOD.KEY=VALUE", kv)
-		}
-		var md *mod.Mod
-		for _, m := range mods {
-			if m.ID() == id {
-				md = m
-			}
-		}
-		if md == nil {
-			return nil, fmt.Errorf("--mod-set %q: no mod %s is loaded (load it with --mod DIR)", kv, id)
-		}
-		if err := md.Set(key, value); err != nil {
-			return nil, fmt.Errorf("--mod-set %q: %w", kv, err)
-		}
-		changed[id] = append(changed[id], key+"="+value)
+	changed, err := mod.ApplySettings(mods, sets)
+	var se *mod.SettingError
+	switch {
+	case !errors.As(err, &se):
+		return changed, err
+	case se.Shape:
+		return nil, fmt.Errorf("--mod-set %q: want MOD.KEY=VALUE", se.Setting)
+	case se.NotLoaded:
+		return nil, fmt.Errorf("--mod-set %q: no mod %s is loaded (load it with --mod DIR)", se.Setting, se.Mod)
 	}
-	for _, c := range changed {
-		slices.Sort(c)
-	}
-	return changed, nil
+	return nil, fmt.Errorf("--mod-set %q: %w", se.Setting, se.Err)
 }
 
 // start returns the terminal game to play: the save of this ruleset,

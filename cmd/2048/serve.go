@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"net"
 	"net/http"
 	"path/filepath"
@@ -162,38 +161,12 @@ func serveDefaults(o serveOptions) (*web.Defaults, error) {
 	return d, nil
 }
 
-// modSource reads a mod's folder for the page: its Lua files and its
-// manifest, the files a mod runs from.
+// modSource reads a mod's folder for the page: the files a mod runs from,
+// its manifest and its Lua files (mod.Sources, within a mod's limits).
 func modSource(m *mod.Mod) (bridge.ModSource, error) {
-	src := bridge.ModSource{Name: filepath.Base(m.Dir), Files: map[string]string{}}
-	total := 0
-	err := filepath.WalkDir(m.Dir, func(p string, e fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if e.IsDir() || !(strings.HasSuffix(p, ".lua") || strings.HasSuffix(p, ".toml")) {
-			return nil
-		}
-		if !e.Type().IsRegular() {
-			return nil
-		}
-		data, err := infile.Read(p, mod.MaxSource)
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(m.Dir, p)
-		if err != nil {
-			return err
-		}
-		total += len(data)
-		if len(src.Files) >= bridge.MaxModFiles || total > bridge.MaxModBytes {
-			return fmt.Errorf("mod %s: its folder holds more than a mod may send to the page", m.ID())
-		}
-		src.Files[filepath.ToSlash(rel)] = string(data)
-		return nil
-	})
+	files, err := m.Sources()
 	if err != nil {
 		return bridge.ModSource{}, err
 	}
-	return src, nil
+	return bridge.ModSource{Name: filepath.Base(m.Dir), Files: files}, nil
 }

@@ -16,10 +16,11 @@ import (
 )
 
 // MaxSourcesFiles and MaxSourcesBytes bound the files Sources gathers and
-// LoadSources takes: a mod's manifest and Lua files.
+// LoadSources takes (a mod's manifest and Lua files): a mod's limits,
+// MaxFiles and MaxBytes.
 const (
-	MaxSourcesFiles = 256
-	MaxSourcesBytes = 16 << 20
+	MaxSourcesFiles = MaxFiles
+	MaxSourcesBytes = MaxBytes
 )
 
 // Sources returns the mod's own files, the ones that make its behaviour

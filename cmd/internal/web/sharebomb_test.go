@@ -154,7 +154,7 @@ func TestWorkshopShareBomb(t *testing.T) {
 	}
 
 	// A zip whose main.lua inflates to 200 MB, as its header says: the
-	// engine refuses it as it inflates.
+	// engine refuses it by its header, before it inflates.
 	data, crc := deflate(t, "", bombSpaces, "")
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
@@ -178,7 +178,7 @@ func TestWorkshopShareBomb(t *testing.T) {
 	p.Run(chromedp.SetUploadFiles("#ws-import-zip", []string{zipPath}, chromedp.ByQuery))
 	p.WaitFor(answered, waitLong)
 	p.Eval(`document.getElementById("ws-status").dataset.kind || ""`, &kind)
-	if got, want := p.Text("#ws-status"), "bomb.zip: its files have more than the 16 MiB a mod may have"; kind != "error" || got != want {
+	if got, want := p.Text("#ws-status"), `bomb.zip: entry "bomb/main.lua" has more than the 16 MiB a file of a mod may have`; kind != "error" || got != want {
 		t.Errorf("after the zip the workshop says %q (%s), want %q", got, kind, want)
 	}
 	if p.Visible("#ws-confirm") {

@@ -410,37 +410,14 @@ func buildConfig(o Options) (*config.Config, error) {
 const TOMLName = "custom.toml"
 
 // setMods applies MOD.KEY=VALUE settings (as --mod-set: each value a
-// TOML value, checked by the mod against its manifest).
+// TOML value, checked by the mod against its manifest; mod.ApplySettings).
 func setMods(mods []*mod.Mod, sets []string) error {
-	for _, kv := range sets {
-		name, value, ok := cut(kv, '=')
-		id, key, dotted := cut(name, '.')
-		if !ok || !dotted || id == "" || key == "" {
-			return &Error{Kind: KindMod, Key: kv, Message: fmt.Sprintf("mod setting %q: want MOD.KEY=VALUE", kv)}
-		}
-		var md *mod.Mod
-		for _, m := range mods {
-			if m.ID() == id {
-				md = m
-			}
-		}
-		if md == nil {
-			return &Error{Kind: KindMod, Key: kv, Message: fmt.Sprintf("mod setting %q: no mod %s is loaded", kv, id)}
-		}
-		if err := md.Set(key, value); err != nil {
-			return &Error{Kind: KindMod, Key: kv, Message: err.Error()}
-		}
+	_, err := mod.ApplySettings(mods, sets)
+	var se *mod.SettingError
+	if errors.As(err, &se) {
+		return &Error{Kind: KindMod, Key: se.Setting, Message: se.Error(), err: err}
 	}
-	return nil
-}
-
-func cut(s string, sep byte) (before, after string, found bool) {
-	for i := 0; i < len(s); i++ {
-		if s[i] == sep {
-			return s[:i], s[i+1:], true
-		}
-	}
-	return s, "", false
+	return err
 }
 
 // startOf reads o's given board and spawn queue into st, in the notation
@@ -454,9 +431,9 @@ func startOf(c *config.Config, o Options, st *session.Start) error {
 		return err
 	}
 	if len(o.Board) > 0 {
-		board, err := parseBoard(rules, opt, o.Board)
+		board, err := engine.ParseRows(rules, o.Board, opt.Width, opt.Height)
 		if err != nil {
-			return err
+			return &Error{Kind: KindInput, Key: "board", Message: "board: " + err.Error(), err: err}
 		}
 		st.Board = &board
 	}

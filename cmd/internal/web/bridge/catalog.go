@@ -116,29 +116,6 @@ func InspectMod(src ModSource) Reply {
 	return Reply{Mod: &sm}
 }
 
-// parseBoard reads a board given as rows of cells in the ruleset's
-// notation; it must have the configuration's size.
-func parseBoard(rules engine.Rules, opt engine.Options, rows []string) (engine.Board, error) {
-	if len(rows) != opt.Height {
-		return engine.Board{}, &Error{Kind: KindInput, Key: "board", Message: fmt.Sprintf("the board has %d rows; the configuration's has %d", len(rows), opt.Height)}
-	}
-	b := engine.NewBoard(opt.Width, opt.Height)
-	for r, row := range rows {
-		cells := strings.Fields(row)
-		if len(cells) != opt.Width {
-			return engine.Board{}, &Error{Kind: KindInput, Key: "board", Index: r, Message: fmt.Sprintf("row %d has %d cells; the configuration's rows have %d", r+1, len(cells), opt.Width)}
-		}
-		for c, text := range cells {
-			cell, err := rules.ParseCell(text)
-			if err != nil {
-				return engine.Board{}, &Error{Kind: KindInput, Key: "board", Index: r, Message: fmt.Sprintf("row %d: %v", r+1, err)}
-			}
-			b.Cells[r*opt.Width+c] = cell
-		}
-	}
-	return b, nil
-}
-
 // parseSpawn reads a spawn-queue entry, "ROW,COL,VALUE" (braces allowed,
 // as a fixture writes them: {ROW,COL,VALUE}). A value the ruleset cannot
 // read waits in the queue as a fixture's does, and fails the move that

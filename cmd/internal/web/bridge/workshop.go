@@ -124,13 +124,10 @@ type CaseResult struct {
 // mod's folder being named by src.Name. A file that does not parse is one
 // failed result at its line, with no ID.
 func RunCases(src ModSource) Reply {
-	fsys, root, err := filesOf(src)
-	if err != nil {
-		return fail(err)
-	}
 	// The runner sees the mod's folder alone: a case that names a file
 	// beside it (Mods: ../other) names one outside the mod's files.
-	if fsys, err = fs.Sub(fsys, root); err != nil {
+	fsys, _, err := filesOf(src)
+	if err != nil {
 		return fail(err)
 	}
 	var names []string
@@ -273,27 +270,21 @@ func tryMod(src ModSource) (*mod.Mod, error) {
 // load: the editor is where it gets fixed. A zip's limits and refusals
 // are the ones a played mod's are.
 func UnpackMod(src ModSource) Reply {
-	fsys, root, err := filesOf(src)
+	fsys, files, err := filesOf(src)
 	if err != nil {
 		return fail(err)
 	}
-	out := map[string]string{}
-	err = fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := fs.ReadFile(fsys, p)
-		if err != nil {
-			return err
-		}
-		out[strings.TrimPrefix(p, root+"/")] = string(data)
-		return nil
-	})
-	if err != nil {
-		return fail(err)
+	out := make(map[string]string, len(files.Files))
+	for p, data := range files.Files {
+		out[p] = string(data)
 	}
-	name := path.Base(root)
-	if m, err := mod.LoadFS(mustSub(fsys, root), name); err == nil {
+	name := path.Base(files.Root)
+	if files.Root == "." {
+		if name = path.Base(src.name()); name == "." || name == "/" || name == ".." {
+			name = "mod"
+		}
+	}
+	if m, err := mod.LoadFS(fsys, name); err == nil {
 		name = m.ID()
 	} else if id := manifestID.FindStringSubmatch(out[mod.ManifestName]); id != nil {
 		name = id[1]
@@ -304,20 +295,15 @@ func UnpackMod(src ModSource) Reply {
 // manifestID finds a manifest's id when the mod does not load.
 var manifestID = regexp.MustCompile(`(?m)^\s*id\s*=\s*"([a-z][a-z0-9_]*)"`)
 
-func mustSub(fsys fs.FS, dir string) fs.FS {
-	sub, err := fs.Sub(fsys, dir)
-	if err != nil {
-		return fsys
+// filesOf returns the files of src's folder in memory (ModSource.files),
+// as a file system and as read, its errors of kind "input".
+func filesOf(src ModSource) (fs.FS, *mod.Files, error) {
+	files, err := src.files()
+	if err == nil {
+		var fsys fs.FS
+		if fsys, err = files.FS(); err == nil {
+			return fsys, files, nil
+		}
 	}
-	return sub
-}
-
-// filesOf returns the files of src in memory and the folder in them that
-// holds its manifest (ModSource.files), its errors of kind "input".
-func filesOf(src ModSource) (fs.FS, string, error) {
-	fsys, root, err := src.files()
-	if err != nil {
-		return nil, "", &Error{Kind: KindInput, Message: err.Error()}
-	}
-	return fsys, root, nil
+	return nil, nil, &Error{Kind: KindInput, Message: err.Error()}
 }

@@ -89,13 +89,14 @@ func TestZipBomb(t *testing.T) {
 	for _, tc := range []struct {
 		name, zip, want string
 	}{
-		// Its header tells the truth: reading stops past the limit.
-		{"declares its size", bombZip(t, bombBytes), "more than the 16 MiB a mod may have"},
+		// Its header tells the truth: it is refused unread.
+		{"declares its size", bombZip(t, bombBytes), `entry "mine/main.lua" has more than the 16 MiB a file of a mod may have`},
 		// Its header claims a few bytes: archive/zip stops at them.
-		{"declares a small size", bombZip(t, 100), "mine/main.lua: zip: not a valid zip file"},
-		// Its header claims a mod's size exactly: reading stops past it.
+		{"declares a small size", bombZip(t, 100), `entry "mine/main.lua": zip: not a valid zip file`},
+		// Its header claims a mod's size exactly: with the manifest, the
+		// files declare more than a mod may have.
 		{"declares the limit", bombZip(t, bridge.MaxModBytes), "more than the 16 MiB a mod may have"},
-		{"many entries", many(2*bridge.MaxModFiles+1, 0), fmt.Sprintf("%d entries, more than a mod may have", 2*bridge.MaxModFiles+2)},
+		{"many entries", many(2*bridge.MaxModFiles+1, 0), fmt.Sprintf("%d entries, more than the %d a mod's zip may have", 2*bridge.MaxModFiles+2, 2*bridge.MaxModFiles)},
 		{"many files", many(bridge.MaxModFiles, 0), fmt.Sprintf("%d files, more than the %d a mod may have", bridge.MaxModFiles+1, bridge.MaxModFiles)},
 		{"many large files", many(bridge.MaxModFiles-1, bridge.MaxModBytes/(bridge.MaxModFiles-8)), "more than the 16 MiB a mod may have"},
 	} {
