@@ -20,13 +20,8 @@ import (
 // and plot (about 150 bytes each).
 const maxStudyResults = 2_000_000
 
-// variant is one configuration of a study: its label, its configuration
-// and its mods.
-type variant struct {
-	label string
-	cfg   *config.Config
-	mods  []*mod.Mod
-}
+// variant is one configuration of a study (sim.Variant).
+type variant = sim.Variant
 
 // study says what a --skill, --compare, --compare-mods, --sweep or
 // --levers run plays: its variants, built and checked before any game is
@@ -58,7 +53,7 @@ func planStudy(o simOptions, base *config.Config, mods []*mod.Mod, opts sim.Poli
 	case o.skills != "":
 		ladder := sim.Ladder(opts)
 		var named []string
-		for _, name := range splitList(o.skills) {
+		for _, name := range sim.SplitList(o.skills) {
 			if slices.Contains(named, name) {
 				return nil, usageError(fmt.Sprintf("--skills names %s twice: name each rung once", name))
 			}
@@ -101,7 +96,7 @@ func planStudy(o simOptions, base *config.Config, mods []*mod.Mod, opts sim.Poli
 	switch {
 	case len(o.compare) > 0 || len(o.compareMods) > 0:
 		st.kind = "compare"
-		st.variants = append(st.variants, variant{baseLabel, base, mods})
+		st.variants = append(st.variants, variant{Label: baseLabel, Config: base, Mods: mods})
 		for _, file := range o.compare {
 			b := o.build
 			b.File = file
@@ -109,18 +104,18 @@ func planStudy(o simOptions, base *config.Config, mods []*mod.Mod, opts sim.Poli
 			if err != nil {
 				return nil, err
 			}
-			st.variants = append(st.variants, variant{file, c, mods})
+			st.variants = append(st.variants, variant{Label: file, Config: c, Mods: mods})
 		}
 		for _, list := range o.compareMods {
-			ms, err := loadMods(splitList(list), o.modSets, true)
+			ms, err := loadMods(sim.SplitList(list), o.modSets, true)
 			if err != nil {
 				return nil, fmt.Errorf("--compare-mods %q: %v", list, err)
 			}
-			label := "mods: " + strings.Join(splitList(list), ", ")
-			if len(splitList(list)) == 0 {
+			label := "mods: " + strings.Join(sim.SplitList(list), ", ")
+			if len(sim.SplitList(list)) == 0 {
 				label = "no mods"
 			}
-			st.variants = append(st.variants, variant{label, base, ms})
+			st.variants = append(st.variants, variant{Label: label, Config: base, Mods: ms})
 		}
 	case len(o.sweep) > 0:
 		st.kind = "sweep"
@@ -141,14 +136,14 @@ func planStudy(o simOptions, base *config.Config, mods []*mod.Mod, opts sim.Poli
 		if err != nil {
 			return nil, err
 		}
-		st.variants = append([]variant{{baseLabel, base, mods}}, vs...)
+		st.variants = append([]variant{{Label: baseLabel, Config: base, Mods: mods}}, vs...)
 	case o.baseline():
 		// The same games without the mods, then with them: the verdict
 		// says what the mods change, skill by skill.
 		st.kind = "mods"
-		st.variants = []variant{{strings.TrimSuffix(baseLabel, " + "+strings.Join(ids, " + ")), base, nil}, {baseLabel, base, mods}}
+		st.variants = []variant{{Label: strings.TrimSuffix(baseLabel, " + "+strings.Join(ids, " + ")), Config: base}, {Label: baseLabel, Config: base, Mods: mods}}
 	default:
-		st.variants = []variant{{baseLabel, base, mods}}
+		st.variants = []variant{{Label: baseLabel, Config: base, Mods: mods}}
 	}
 	return st, nil
 }
@@ -160,10 +155,9 @@ func btoi(b bool) int {
 	return 0
 }
 
-// usageError is an error in the flags' use (exit status 2).
-type usageError string
-
-func (e usageError) Error() string { return string(e) }
+// usageError is an error in the flags' use (exit status 2): sim.UsageError,
+// which the lab's library returns too.
+type usageError = sim.UsageError
 
 // policyLabel names the policy of a run: "lookahead 2" for a lookahead
 // two moves deep.
@@ -172,17 +166,6 @@ func policyLabel(o simOptions) string {
 		return "lookahead " + strconv.Itoa(o.depth)
 	}
 	return o.policy
-}
-
-// splitList splits a comma-separated list, dropping blanks.
-func splitList(s string) []string {
-	var out []string
-	for _, f := range strings.Split(s, ",") {
-		if f = strings.TrimSpace(f); f != "" {
-			out = append(out, f)
-		}
-	}
-	return out
 }
 
 // loadMods loads mods by reference and applies the --mod-set assignments
@@ -279,7 +262,7 @@ func sweepVariant(o simOptions, base *config.Config, point []string) (variant, e
 	if _, err := setMods(mods, modSets); err != nil {
 		return variant{}, fmt.Errorf("--sweep: %v", err)
 	}
-	return variant{strings.Join(point, " "), c, mods}, nil
+	return variant{Label: strings.Join(point, " "), Config: c, Mods: mods}, nil
 }
 
 // leverVariants are the levers of a configuration and of its mods: for
@@ -313,7 +296,7 @@ func leverVariants(o simOptions, base *config.Config, mods []*mod.Mod) ([]varian
 			if err != nil {
 				continue // out of the key's range
 			}
-			out = append(out, variant{key + "=" + s, c, mods})
+			out = append(out, variant{Label: key + "=" + s, Config: c, Mods: mods})
 		}
 	}
 	// The loaded mods' settings, stepped the same way, a choice to each
@@ -340,7 +323,7 @@ func leverVariants(o simOptions, base *config.Config, mods []*mod.Mod) ([]varian
 				if _, err := setMods(stepped, append(slices.Clone(o.modSets), kv)); err != nil {
 					continue // out of the setting's bounds
 				}
-				out = append(out, variant{kv, base, stepped})
+				out = append(out, variant{Label: kv, Config: base, Mods: stepped})
 			}
 		}
 	}
@@ -362,16 +345,11 @@ func leverSteps(v any) []string {
 		if x > 1 {
 			d = math.Max(x/10, 0.05)
 		}
-		return []string{formatStep(x - d), formatStep(x + d)}
+		return []string{sim.FormatStep(x - d), sim.FormatStep(x + d)}
 	case bool:
 		return []string{strconv.FormatBool(!x)}
 	}
 	return nil
-}
-
-// formatStep writes a stepped number without float noise (0.30000000000000004).
-func formatStep(x float64) string {
-	return strconv.FormatFloat(math.Round(x*1e6)/1e6, 'f', -1, 64)
 }
 
 // runStudy plays every variant at every skill on the same seeds and writes
@@ -401,7 +379,7 @@ func runStudy(o simOptions, st *study, shard, shards int, stdout, stderr io.Writ
 		if stopped {
 			break
 		}
-		runMods, err := simMods(v.mods)
+		runMods, err := simMods(v.Mods)
 		if err != nil {
 			return err
 		}
@@ -418,16 +396,16 @@ func runStudy(o simOptions, st *study, shard, shards int, stdout, stderr io.Writ
 				share = max((total-min(spent, total))/uint64(runs-run), 1)
 			}
 			run++
-			opt := sim.Options{Setup: session.Setup{Config: v.cfg, Mods: v.mods, Limits: modLimits}, Policy: k.Name, Make: mk,
+			opt := sim.Options{Setup: session.Setup{Config: v.Config, Mods: v.Mods, Limits: modLimits}, Policy: k.Name, Make: mk,
 				Games: o.games, Seed: o.seed, MaxTurns: o.maxTurns, Jobs: o.jobs, Shard: shard, Shards: shards, Stop: o.stop, Budget: share}
-			label := fmt.Sprintf("run %d of %d, %s · %s", run, runs, v.label, k.Name)
+			label := fmt.Sprintf("run %d of %d, %s · %s", run, runs, v.Label, k.Name)
 			rs, err := runGames(opt, o, stderr, label)
 			spent += sim.Spent(rs)
 			stopped = errors.Is(err, sim.ErrStopped)
 			if err != nil && !stopped {
 				return err
 			}
-			h := sim.Header{Config: string(v.cfg.TOML()), Policy: k.Name, Ruleset: v.cfg.Ruleset, Difficulty: v.cfg.Preset, Seed: o.seed, MaxTurns: o.maxTurns,
+			h := sim.Header{Config: string(v.Config.TOML()), Policy: k.Name, Ruleset: v.Config.Ruleset, Difficulty: v.Config.Preset, Seed: o.seed, MaxTurns: o.maxTurns,
 				RunGames: o.games, Shard: shard, Shards: shards, Mods: runMods, Partial: stopped, Precision: o.precision, Budget: share}
 			if stopped && len(rs) == 0 {
 				break // the run stopped before a game finished: nothing of it to show
@@ -436,7 +414,7 @@ func runStudy(o simOptions, st *study, shard, shards int, stdout, stderr io.Writ
 			if !keep {
 				r.Results = nil
 			}
-			s.Entries = append(s.Entries, sim.Entry{Config: v.label, Skill: k.Name, Report: r})
+			s.Entries = append(s.Entries, sim.Entry{Config: v.Label, Skill: k.Name, Report: r})
 		}
 	}
 	if stopped && len(s.Entries) == 0 {

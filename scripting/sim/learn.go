@@ -163,8 +163,8 @@ func solve(a [NumFeatures][NumFeatures]float64, b [NumFeatures]float64) ([NumFea
 	return x, nil
 }
 
-// TuneOptions tune the cross-entropy search of Tune.
-type TuneOptions struct {
+// CrossEntropyOptions set the search of CrossEntropy.
+type CrossEntropyOptions struct {
 	Population  int     // weight vectors tried a generation
 	Elite       int     // the best of them, that the next generation is drawn around
 	Generations int     // generations
@@ -175,7 +175,7 @@ type TuneOptions struct {
 	Report func(gen int, best, mean float64, mu Weights)
 }
 
-// Tune searches for the weights that maximize fitness by the noisy
+// CrossEntropy searches for the weights that maximize fitness by the noisy
 // cross-entropy method (Szita and Lőrincz, "Learning Tetris Using the
 // Noisy Cross-Entropy Method", 2006: the method that learned the strongest
 // Tetris evaluations from games won and lost). Each generation draws
@@ -185,7 +185,7 @@ type TuneOptions struct {
 // is called with the generation, so that it can play each generation on
 // seeds of its own (common to the generation's candidates). It returns
 // the last mean.
-func Tune(start Weights, fitness func(gen int, w Weights) float64, o TuneOptions) Weights {
+func CrossEntropy(start Weights, fitness func(gen int, w Weights) float64, o CrossEntropyOptions) Weights {
 	rng := newNormal(o.Seed)
 	mu := start
 	var sigma Weights

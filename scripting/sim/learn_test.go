@@ -9,9 +9,9 @@ import (
 	"github.com/mod2048/mod2048/scripting/session"
 )
 
-// TestTune: the cross-entropy search finds the maximum of a noisy
+// TestCrossEntropy: the cross-entropy search finds the maximum of a noisy
 // quadratic from far away, the same way on every run.
-func TestTune(t *testing.T) {
+func TestCrossEntropy(t *testing.T) {
 	var target Weights
 	for i := range target {
 		target[i] = float64(i%5) - 2
@@ -23,14 +23,14 @@ func TestTune(t *testing.T) {
 		}
 		return -d + 0.01*math.Sin(float64(gen)*w[0])
 	}
-	o := TuneOptions{Population: 30, Elite: 6, Generations: 40, Sigma: 2, Noise: 0.2, Seed: 7}
-	got := Tune(Weights{}, fitness, o)
+	o := CrossEntropyOptions{Population: 30, Elite: 6, Generations: 40, Sigma: 2, Noise: 0.2, Seed: 7}
+	got := CrossEntropy(Weights{}, fitness, o)
 	for i := range got {
 		if math.Abs(got[i]-target[i]) > 0.15 {
 			t.Fatalf("weight %d: %v, want about %v (all %v)", i, got[i], target[i], got)
 		}
 	}
-	if again := Tune(Weights{}, fitness, o); again != got {
+	if again := CrossEntropy(Weights{}, fitness, o); again != got {
 		t.Error("two runs with the same seed differ")
 	}
 }

@@ -9,7 +9,7 @@
 //  1. A start: the greedy policy plays, each position is labelled with its
 //     game's outcome, and logistic regression (sim.Learn) fits the weights
 //     whose σ(w · features) predicts a win from the position.
-//  2. The noisy cross-entropy method (sim.Tune) moves the weights toward
+//  2. The noisy cross-entropy method (sim.CrossEntropy) moves the weights toward
 //     those with which the lookahead wins most games, one and two moves
 //     deep (-depths): each generation plays every candidate on the same
 //     seeds (new ones each generation), and the next is drawn around the
@@ -165,7 +165,7 @@ func run(o options) error {
 		}
 		return float64(total) / float64(played)
 	}
-	w := sim.Tune(fit.W, fitness, sim.TuneOptions{Population: o.population, Elite: o.elite, Generations: o.generations,
+	w := sim.CrossEntropy(fit.W, fitness, sim.CrossEntropyOptions{Population: o.population, Elite: o.elite, Generations: o.generations,
 		Sigma: o.sigma, Noise: o.noise, Seed: o.seed,
 		Report: func(gen int, best, mean float64, _ sim.Weights) {
 			logf("generation %d: the lookahead wins %.1f%% with the best candidate, %.1f%% on average", gen, 100*best, 100*mean)

@@ -1,4 +1,4 @@
-package main
+package sim
 
 import (
 	"strings"
@@ -18,7 +18,7 @@ func TestTuneGrid(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr := &tuneRun{o: simOptions{build: b}, base: base}
+	tr := &tuneRun{s: TuneSetup{Build: b}, base: base}
 	l, err := tr.lever("goal.stabilize_per_cell")
 	if err != nil {
 		t.Fatal(err)
@@ -55,18 +55,18 @@ func TestTuneGrid(t *testing.T) {
 // on fresh games says why; where the models meet them, neither says so,
 // and where the answer stopped short of them, the report says that.
 func TestTuneVerdictApart(t *testing.T) {
-	rep := &tuneReport{Result: &simtune.Result{
+	rep := &TuneReport{Result: &simtune.Result{
 		Levers:  []simtune.Lever{{Key: "goal.turns", Start: 100, Lo: 40, Hi: 200, Int: true}},
 		Targets: []simtune.Target{{Skill: "greedy", Rate: 0.08}, {Skill: "expert", Rate: 0.3}},
 		Answer:  []float64{61},
 		Reach:   []float64{0.021, 0.305},
 		Apart:   true,
-	}, Check: []tuneCheck{
+	}, Check: []TuneCheck{
 		{Skill: "greedy", Target: 0.08, Rate: 0.02, CI: [2]float64{0.01, 0.04}, Games: 300},
 		{Skill: "expert", Target: 0.3, Rate: 0.31, CI: [2]float64{0.26, 0.36}, Games: 300},
 	}}
 	var b strings.Builder
-	if err := rep.text(&b); err != nil {
+	if err := rep.Text(&b); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
@@ -80,7 +80,7 @@ func TestTuneVerdictApart(t *testing.T) {
 	}
 	rep.Reach, rep.Apart = []float64{0.075, 0.302}, false
 	b.Reset()
-	if err := rep.text(&b); err != nil {
+	if err := rep.Text(&b); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(b.String(), "cannot meet") || !strings.Contains(b.String(), "the models at the answer: greedy 7.5%, expert 30.2%\n") {
@@ -89,7 +89,7 @@ func TestTuneVerdictApart(t *testing.T) {
 	// Models that could meet them, where the answer stopped short.
 	rep.Reach = []float64{0.05, 0.302}
 	b.Reset()
-	if err := rep.text(&b); err != nil {
+	if err := rep.Text(&b); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(b.String(), "cannot meet") || !strings.Contains(b.String(), "greedy 5.0%, expert 30.2% (short of the models' solution") {
