@@ -99,7 +99,7 @@ costsearch:
 check: test
 	$(GO) mod tidy -diff
 
-# ledger: rebuild the allocation ledger of the Lua VM and the sandbox
+# ledger: rebuild the allocation ledger of the Lua VM, the sandbox and the host
 # (scripting/internal/ledger/allocs.txt) from the compiler's -m output,
 # keeping every classification; new sites come out unclassified, for a
 # person to classify (TestAllocationLedger fails until they are).

@@ -179,3 +179,39 @@ func TestAppendNumber(t *testing.T) {
 		}
 	})
 }
+
+// TestSaveEntriesBounded: a save lists at most 100,000 entries of the
+// mod's storage (a table holding more is refused while it is listed, before
+// it is encoded), and the encoder keeps no list of pairs longer than
+// keptPairs for the next save: what the allocation ledger's entries of
+// (*encoder).table and release rest on.
+func TestSaveEntriesBounded(t *testing.T) {
+	L := lua.NewState()
+	defer L.Close()
+	for _, c := range []struct {
+		n       int
+		wantErr string
+	}{
+		{100_001, "more than 100000 entries"},
+		{2 * keptPairs, ""},
+	} {
+		st := L.CreateTable(c.n, 0)
+		for i := 1; i <= c.n; i++ {
+			st.RawSetInt(i, lua.LTrue)
+		}
+		m := &modRun{L: L}
+		L.G.Global.RawSetString("storage", st)
+		_, err := m.record()
+		switch {
+		case c.wantErr == "" && err != nil:
+			t.Errorf("%d entries: %v", c.n, err)
+		case c.wantErr != "" && (err == nil || err.Error() != c.wantErr):
+			t.Errorf("%d entries: error %v, want %q", c.n, err, c.wantErr)
+		}
+		for depth, p := range m.enc.pairs {
+			if cap(p) > keptPairs {
+				t.Errorf("%d entries: the encoder keeps a list of %d pairs at depth %d, more than keptPairs (%d)", c.n, cap(p), depth, keptPairs)
+			}
+		}
+	}
+}

@@ -1,7 +1,10 @@
-// Package ledger keeps the allocation ledger of the Lua VM and the
-// sandbox, and their loop ledger, its twin for time (below): allocs.txt lists every heap allocation the compiler reports in
-// the patched gopher-lua (scripting/internal/lua and its ast and parse
-// packages, the ones the binary holds) and in scripting/internal/sandbox,
+// Package ledger keeps the allocation ledger of the Lua VM, the sandbox
+// and the host, and their loop ledger, its twin for time (below):
+// allocs.txt lists every heap allocation the compiler reports in the
+// patched gopher-lua (scripting/internal/lua and its ast and parse
+// packages, the ones the binary holds), in scripting/internal/sandbox and
+// in the host a mod's calls reach (package scripting itself, not its
+// subpackages: its API, requests, payloads, storage, events and reports),
 // each with why a mod cannot grow the heap through it unpaid. A site is
 // what go build -gcflags=-m says "escapes to heap" or "moved to heap",
 // and what it says "does not escape" but is made on the heap all the same
@@ -31,8 +34,8 @@
 // TestAllocationLedger builds the packages with -gcflags=-m and fails
 // listing the sites the ledger lacks, the entries whose sites are gone,
 // and the entries still unclassified; it logs the unmetered ones (the
-// constant failOnUnmetered makes them fail it). After a change to the VM
-// or the sandbox, run
+// constant failOnUnmetered makes them fail it). After a change to the VM,
+// the sandbox or the host, run
 //
 //	make ledger    # go run ./scripting/internal/ledger/cmd/ledger -write
 //

@@ -14,8 +14,9 @@ import (
 // header opens the ledger file; Write puts it back.
 const header = `# The allocation ledger: every heap allocation the compiler reports in
 # the patched gopher-lua (scripting/internal/lua and its ast and
-# parse) and in the sandbox (scripting/internal/sandbox), with why a mod
-# cannot grow it unpaid: go build -gcflags=-m's "escapes to heap" and
+# parse), in the sandbox (scripting/internal/sandbox) and in the host a
+# mod's calls reach (package scripting itself, not its subpackages), with
+# why a mod cannot grow it unpaid: go build -gcflags=-m's "escapes to heap" and
 # "moved to heap", and what "does not escape" but takes the heap all the
 # same past 32 bytes (a make of a variable size, a string built or
 # converted). Package ledger's doc says how to read and keep it:

@@ -24,10 +24,12 @@ const Module = "github.com/mod2048/mod2048"
 // Packages are the packages whose allocation sites the ledger holds, as the
 // go command takes them: the patched gopher-lua with its subpackages (ast,
 // parse; the go command leaves out _tools and the _-prefixed files),
-// and the sandbox.
+// the sandbox, and the host a mod's calls reach: package scripting itself
+// (not its subpackages).
 var Packages = []string{
 	Module + "/scripting/internal/lua/...",
 	Module + "/scripting/internal/sandbox",
+	Module + "/scripting",
 }
 
 // File is the ledger, relative to the module's root.
@@ -44,7 +46,7 @@ const (
 // Site is one kind of allocation site in one function: the compiler's
 // description of the allocation and how many times it occurs there.
 type Site struct {
-	Pkg   string // the package, below scripting/internal: lua, lua/parse, sandbox
+	Pkg   string // the package: below scripting/internal (lua, lua/parse, sandbox), or scripting, the host
 	File  string // the file's name (as the compiler names it: parser.go.y for the parser's rules; a generic instantiated from the standard library: its path below GOROOT/src)
 	Func  string // the enclosing function: F, (*T).M, T.M; package-level: var x
 	Desc  string // the compiler's words: make([]byte, n) escapes to heap
@@ -219,7 +221,12 @@ func constantSize(mk string) bool {
 	return false
 }
 
+// shortPkg is a package's name in the ledgers: its path below
+// scripting/internal, or scripting for the host.
 func shortPkg(p string) string {
+	if p == Module+"/scripting" {
+		return "scripting"
+	}
 	return strings.TrimPrefix(p, Module+"/scripting/internal/")
 }
 

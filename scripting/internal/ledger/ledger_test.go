@@ -14,7 +14,8 @@ import (
 const failOnUnmetered = true
 
 // TestAllocationLedger holds the ledger exact: every allocation site the
-// compiler reports in the Lua VM and the sandbox is in it, classified, and
+// compiler reports in the Lua VM, the sandbox and the host (package
+// scripting) is in it, classified, and
 // nothing else is, as Go's own compiler tests pin what inlines.
 func TestAllocationLedger(t *testing.T) {
 	gotool, err := GoTool()

@@ -175,9 +175,6 @@ func loopPackage(path string) bool {
 
 // loopPkg is a package's name in the loop ledger.
 func loopPkg(path string) string {
-	if path == Module+"/scripting" {
-		return "scripting"
-	}
 	return shortPkg(path)
 }
 

@@ -1,5 +1,6 @@
 // Command ledger keeps the allocation ledger (package ledger): it builds
-// the Lua VM and the sandbox with -gcflags=-m and compares the sites the
+// the Lua VM, the sandbox and the host (package scripting) with
+// -gcflags=-m and compares the sites the
 // compiler reports with the ledger, scripting/internal/ledger/allocs.txt.
 //
 // Usage:
