@@ -191,6 +191,7 @@ func TestInvalidRequests(t *testing.T) {
 		{"tick", `{set = {{row = 0, col = -1, cell = 2}}}`, `set[1].col: `},
 		{"tick", `{mark = {{row = 0, col = 0, name = "nope"}}}`, `mark[1].name: "nope" is not a hazard this mod defined`},
 		{"tick", `{mark = {{row = 0, col = 0, name = 5}}}`, `mark[1].name: want a hazard's name, got the number 5`},
+		{"tick", `{mark = {{row = 0, col = 0, name = string.rep("n", 100000)}}}`, `mark[1].name: "` + strings.Repeat("n", 40) + `…" is not a hazard this mod defined`},
 		{"tick", `{mark = {{row = 0, col = 0, name = "ice", turns = -1}}}`, `mark[1].turns: want a whole number from 0 to 1000000`},
 		{"tick", `{mark = {{row = 0, col = 0, name = "ice", turns = 0/0}}}`, `mark[1].turns: `},
 		{"tick", `{mark = {{row = 0, col = 0, name = "ice", turns = 1.5}}}`, `mark[1].turns: `},

@@ -164,7 +164,7 @@ func (m *modRun) ownHazard(v lua.LValue) (Hazard, error) {
 	}
 	hz, ok := m.host.Hazard(name)
 	if !ok || hz.Mod != m.mod.ID() {
-		return Hazard{}, fmt.Errorf("%q is not a hazard this mod defined", string(s))
+		return Hazard{}, fmt.Errorf("%q is not a hazard this mod defined", shorten(string(s)))
 	}
 	return hz, nil
 }
@@ -301,11 +301,7 @@ func badKey(t *lua.LTable, allowed []string) lua.LValue {
 func describe(v lua.LValue) string {
 	switch v := v.(type) {
 	case lua.LString:
-		s := string(v)
-		if len(s) > 40 {
-			s = s[:40] + "…"
-		}
-		return fmt.Sprintf("the string %q", s)
+		return fmt.Sprintf("the string %q", shorten(string(v)))
 	case lua.LNumber:
 		return "the number " + v.String()
 	case lua.LBool:
@@ -577,3 +573,12 @@ func (f *cellsFilter) flags() (need, want uint8) {
 
 // cellsKeys are the filters of game.cells.
 var cellsKeys = []string{"cell", "marked", "hazard", "without"}
+
+// shorten cuts a mod's string to 40 bytes for an error that quotes it, so
+// that an error's text does not grow with what the mod gives.
+func shorten(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "…"
+	}
+	return s
+}
