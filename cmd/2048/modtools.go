@@ -513,7 +513,7 @@ func runModCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "fixtures: ok (%d passed)\n", sum.Passed)
 	}
 	for _, r := range modRulesets(m) {
-		res, err := soak(m, r, *games, *moves)
+		res, err := sim.Soak(m, r, *games, *moves, modLimits)
 		if err != nil {
 			fmt.Fprintf(stdout, "soak %s: FAIL: %s\n", r, safe(err))
 			if errors.As(err, new(*scripting.CostModelError)) {
@@ -523,16 +523,16 @@ func runModCheck(args []string, stdout, stderr io.Writer) int {
 			continue
 		}
 		verdict := "ok"
-		if res.errors > 0 || res.disables > 0 {
+		if res.Errors > 0 || res.Disables > 0 {
 			verdict, ok = "FAIL", false
 		}
 		timing := "no moves played, so no time a move"
-		if res.moves > 0 {
-			timing = fmt.Sprintf("%.1f µs a move with the mod (%.1f without)", res.withMod, res.without)
+		if res.Moves > 0 {
+			timing = fmt.Sprintf("%.1f µs a move with the mod (%.1f without)", res.WithMod, res.Without)
 		}
 		fmt.Fprintf(stdout, "soak %s: %s: %d games, %d moves, %d errors, %d refused directions, %d disables, %s\n",
-			r, verdict, *games, res.moves, res.errors, res.refusals, res.disables, timing)
-		for _, e := range res.firstErrors {
+			r, verdict, *games, res.Moves, res.Errors, res.Refusals, res.Disables, timing)
+		for _, e := range res.FirstErrors {
 			fmt.Fprintf(stdout, "  %s\n", safe(e))
 		}
 	}
@@ -557,67 +557,4 @@ func readmeWarning(dir string) string {
 		return fmt.Sprintf("%s is not a regular file", p)
 	}
 	return ""
-}
-
-// soakResult is what a soak counted.
-type soakResult struct {
-	moves, errors, refusals, disables int
-	withMod, without                  float64 // mean µs a move
-	firstErrors                       []string
-}
-
-// soak plays games of ruleset r through the balance lab (2048 sim's
-// random policy, seeded, at most moves turns each), with the mod and
-// without it: the same games on every run, but for the times.
-func soak(m *mod.Mod, r string, games, moves int) (soakResult, error) {
-	var res soakResult
-	c, err := config.Default(r)
-	if err != nil {
-		return res, err
-	}
-	random, err := sim.MakePolicy("random", sim.PolicyOptions{})
-	if err != nil {
-		return res, err
-	}
-	var micros [2]float64
-	for i, mods := range [][]*mod.Mod{{m}, nil} {
-		start := time.Now()
-		rs, err := sim.Run(sim.Options{Setup: session.Setup{Config: c, Mods: mods, Limits: modLimits}, Make: random, Games: games, Seed: 1, MaxTurns: moves, Jobs: 1})
-		if err != nil {
-			return res, err
-		}
-		spent := time.Since(start)
-		turns := 0
-		for _, g := range rs {
-			turns += g.Turns
-			if i > 0 {
-				continue
-			}
-			res.refusals += g.Refused
-			for _, ms := range g.Mods {
-				res.errors += ms.Errors
-				res.disables += ms.Disables
-			}
-		}
-		if i == 0 {
-			res.moves = turns
-			res.firstErrors = g0Errors(rs)
-		}
-		micros[i] = float64(spent.Microseconds()) / float64(max(turns, 1))
-	}
-	res.withMod, res.without = micros[0], micros[1]
-	return res, nil
-}
-
-// g0Errors is a line for each game whose mod failed: where to look.
-func g0Errors(rs []sim.Result) []string {
-	var out []string
-	for _, g := range rs {
-		for _, m := range g.Mods {
-			if m.Errors > 0 && len(out) < 3 {
-				out = append(out, fmt.Sprintf("seed %d: %d errors, the first: %s", g.Seed, m.Errors, m.FirstError))
-			}
-		}
-	}
-	return out
 }
