@@ -100,7 +100,8 @@ check: test
 	$(GO) mod tidy -diff
 
 # api: write what is generated from the mod API's description
-# (scripting/modapi): the LuaLS annotation file scripting/luals/mod2048.lua.
+# (scripting/modapi): the LuaLS annotation file scripting/luals/mod2048.lua
+# and the reference of the game table in MODDING.md, between its markers.
 api:
 	$(GO) run ./scripting/modapi/internal/apigen
 
