@@ -248,7 +248,7 @@
 ---@field expire? boolean # API version 2: the expire event
 ---@field notify? boolean # API version 2: game.notify
 ---@field cells? boolean # API version 2: game.cells, the board's cells that pass filters
----@field edits? boolean # API version 2: game.set, game.mark and game.unmark, a handler's requests as calls
+---@field edits? boolean # API version 2: game.set, game.mark and game.unmark, a handler's requests as calls, and game.on's filters
 
 ---The mod API: the game table.
 ---@class mod2048.Game

@@ -470,7 +470,7 @@ func Spec() *API {
 				{Name: "expire", Type: "boolean", Optional: true, Version: 2, Doc: "API version 2: the expire event"},
 				{Name: "notify", Type: "boolean", Optional: true, Version: 2, Doc: "API version 2: game.notify"},
 				{Name: "cells", Type: "boolean", Optional: true, Version: 2, Doc: "API version 2: game.cells, the board's cells that pass filters"},
-				{Name: "edits", Type: "boolean", Optional: true, Version: 2, Doc: "API version 2: game.set, game.mark and game.unmark, a handler's requests as calls"},
+				{Name: "edits", Type: "boolean", Optional: true, Version: 2, Doc: "API version 2: game.set, game.mark and game.unmark, a handler's requests as calls, and game.on's filters"},
 			},
 		},
 		Game: Class{
