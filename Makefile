@@ -1,7 +1,7 @@
 # The two commands of the README: `make run` and `make test`.
 GO ?= go
 
-.PHONY: run fixtures test build install bench fuzz check web editor ledger loops costsearch stress-web
+.PHONY: run fixtures test build install bench fuzz check web editor api ledger loops costsearch stress-web
 
 # run: play: a classic game in the terminal (resumed if one was saved).
 run:
@@ -98,6 +98,12 @@ costsearch:
 # check: what a commit should leave clean besides the tests.
 check: test
 	$(GO) mod tidy -diff
+
+# api: write what is generated from the mod API's description
+# (scripting/modapi): the LuaLS annotation file scripting/luals/mod2048.lua
+# and the reference of the game table in MODDING.md, between its markers.
+api:
+	$(GO) run ./scripting/modapi/internal/apigen
 
 # ledger: rebuild the allocation ledger of the Lua VM, the sandbox and the host
 # (scripting/internal/ledger/allocs.txt) from the compiler's -m output,

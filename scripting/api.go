@@ -16,18 +16,8 @@ import (
 
 	"github.com/mod2048/mod2048/engine"
 	"github.com/mod2048/mod2048/scripting/internal/workcount"
+	"github.com/mod2048/mod2048/scripting/modapi"
 )
-
-// apiFunctions lists the functions of the game table, for the LuaLS
-// annotation file's test: each must be documented there.
-var apiFunctions = []string{"on", "hazard", "cell", "marks", "cells", "turn", "score", "status", "random", "log", "notify", "set", "mark", "unmark"}
-
-// apiFunctionsV2 lists those of API version 2: a version-1 mod's game
-// table has none of them.
-var apiFunctionsV2 = []string{"cells", "notify", "set", "mark", "unmark"}
-
-// apiFields lists the other fields of the game table.
-var apiFields = []string{"api_version", "features", "mod_id", "ruleset", "width", "height", "settings"}
 
 // installAPI puts the mod API in the mod's state: the game table, storage,
 // require and a deterministic math.random. The game and features tables
@@ -122,24 +112,28 @@ var apiTemplates = sync.OnceValue(func() []apiTemplate {
 		workcount.Step()
 		version := i + 1
 		features := &lua.LTable{Metatable: lua.LNil}
-		for _, f := range featureNames {
+		for _, f := range apiSpec.Features.Fields {
 			workcount.Step()
-			if slices.Contains(featuresV2, f) && version < 2 {
-				continue // not in the API a version-1 mod was written for
+			if modapi.Since(f.Version) > version {
+				continue // not in the API the mod was written for
 			}
-			features.RawSetString(f, lua.LTrue)
+			features.RawSetString(f.Name, lua.LTrue)
 		}
 		game := &lua.LTable{Metatable: lua.LNil}
 		for _, name := range []string{"api_version", "features", "mod_id", "ruleset", "settings"} {
 			workcount.Step()
 			game.RawSetString(name, lua.LFalse)
 		}
-		for _, name := range apiFunctions {
+		for _, f := range apiSpec.Functions {
 			workcount.Step()
-			if slices.Contains(apiFunctionsV2, name) && version < 2 {
-				continue // not in the API a version-1 mod was written for
+			if modapi.Since(f.Version) > version {
+				continue // not in the API the mod was written for
 			}
-			game.RawSetString(name, sandbox.SharedFunction(apiFuncs[name]))
+			fn, ok := apiFuncs[f.Name]
+			if !ok {
+				panic("scripting: the mod API's game." + f.Name + " has no Go function") // TestAPIListGameTable
+			}
+			game.RawSetString(f.Name, sandbox.SharedFunction(fn))
 		}
 		game.RawSetString("width", lua.LFalse)
 		game.RawSetString("height", lua.LFalse)

@@ -12,22 +12,42 @@ import (
 	"testing"
 
 	"github.com/mod2048/mod2048/engine"
+	"github.com/mod2048/mod2048/scripting/modapi"
 )
 
 // These tests run real handlers in a Host and compare what the host does
-// with the lists of apilist.go, which the LuaLS annotation file's test
-// compares with the annotation file: neither list can drift from
-// values_payloads.go, values_requests.go and api.go unnoticed.
+// with the lists of apilist.go, taken from the mod API's description
+// (package modapi), which writes the LuaLS annotation file and the
+// editor's completions: none can drift from values_payloads.go,
+// values_requests.go and api.go unnoticed.
+
+// funcNames returns the names of the game functions an API version-v mod
+// gets (all when v is 0).
+func funcNames(fns []modapi.Func, v int) []string {
+	var names []string
+	for _, f := range fns {
+		if v == 0 || modapi.Since(f.Version) <= v {
+			names = append(names, f.Name)
+		}
+	}
+	return names
+}
 
 // probeMod writes a mod with the given main.lua into a temporary folder and
 // loads it.
 func probeMod(t *testing.T, id, main string) *mod.Mod {
 	t.Helper()
+	return probeModVersion(t, id, main, 2)
+}
+
+// probeModVersion is probeMod for a mod of API version v.
+func probeModVersion(t *testing.T, id, main string, v int) *mod.Mod {
+	t.Helper()
 	dir := filepath.Join(t.TempDir(), id)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	toml := "id = \"" + id + "\"\nname = \"" + id + "\"\nversion = \"1\"\napi_version = 2\n"
+	toml := "id = \"" + id + "\"\nname = \"" + id + "\"\nversion = \"1\"\napi_version = " + strconv.Itoa(v) + "\n"
 	if err := os.WriteFile(filepath.Join(dir, mod.ManifestName), []byte(toml), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -253,11 +273,20 @@ func TestAPIListHazardKeys(t *testing.T) {
 	}
 }
 
-// TestAPIListGameTable lists the game table a mod gets: its functions must be
-// apiFunctions and its other fields apiFields; game.features must hold
-// exactly features, each true.
+// TestAPIListGameTable lists the game table a mod of each API version gets:
+// its functions must be the description's of that version and its other
+// fields apiFields; game.features must hold exactly the version's
+// features, each true; game.hazard must allow the version's keys.
 func TestAPIListGameTable(t *testing.T) {
-	md := probeMod(t, "probe", probeKeysLua+`
+	for v := 1; v <= mod.APIVersion; v++ {
+		t.Run("v"+strconv.Itoa(v), func(t *testing.T) { probeGameTable(t, v) })
+	}
+}
+
+func probeGameTable(t *testing.T, v int) {
+	md := probeModVersion(t, "probe", probeKeysLua+`
+local ok, err = pcall(game.hazard, { name = "x", glyph = "x", bogus = true })
+game.log("hazard", ((tostring(err):match("allowed: ([a-z_, ]+)") or tostring(err)):gsub(" ", "")))
 local fns, fields = {}, {}
 for k, v in pairs(game) do
   if type(v) == "function" then fns[#fns + 1] = k else fields[#fields + 1] = k end
@@ -270,12 +299,26 @@ game.log("features", keys(game.features))
 for k, v in pairs(game.features) do
   if v ~= true then game.log("bad", "game.features." .. k .. " is not true") end
 end
-`)
+`, v)
 	_, h := probeGame(t, [4][4]int{}, nil, md)
 	want := map[string]string{
-		"functions": probeJoin(apiFunctions),
+		"functions": probeJoin(funcNames(apiSpec.Functions, v)),
 		"fields":    probeJoin(apiFields),
-		"features":  probeJoin(featureNames),
+		"features":  probeJoin(fieldNames(apiSpec.Features.Fields, v)),
+		"hazard":    strings.Join(classKeys("HazardSpec", v), ","),
+	}
+	if v == 1 {
+		// API version 1 is frozen: the mods written for it run as they
+		// did, whatever the description gains.
+		for k, w := range map[string]string{
+			"functions": "cell,hazard,log,marks,on,random,score,status,turn",
+			"features":  "hooks,log,markers,random,require,settings,storage",
+			"hazard":    "name,glyph,color,blocks,description",
+		} {
+			if want[k] != w {
+				t.Errorf("the description gives a version-1 mod the %s %s; version 1 has %s", k, want[k], w)
+			}
+		}
 	}
 	got := map[string]string{}
 	for _, line := range h.Log("probe") {

@@ -4,7 +4,6 @@ import (
 	"errors"
 
 	"github.com/mod2048/mod2048/config"
-	"github.com/mod2048/mod2048/scripting"
 	"github.com/mod2048/mod2048/scripting/mod"
 	"github.com/mod2048/mod2048/scripting/session"
 )
@@ -83,13 +82,13 @@ type Reply struct {
 	// The workshop's replies: a mod's files by path, and its name (id);
 	// the editor's completion listing; fixture results; a fixture case's
 	// text; a zip in base64.
-	Files       map[string]string      `json:"files,omitempty"`
-	Name        string                 `json:"name,omitempty"`
-	Completions *scripting.Completions `json:"completions,omitempty"`
-	Cases       []CaseResult           `json:"cases,omitempty"`
-	Text        string                 `json:"text,omitempty"`
-	Zip         string                 `json:"zip,omitempty"`
-	Log         map[string][]string    `json:"log,omitempty"`
+	Files       map[string]string   `json:"files,omitempty"`
+	Name        string              `json:"name,omitempty"`
+	Completions *Completions        `json:"completions,omitempty"`
+	Cases       []CaseResult        `json:"cases,omitempty"`
+	Text        string              `json:"text,omitempty"`
+	Zip         string              `json:"zip,omitempty"`
+	Log         map[string][]string `json:"log,omitempty"`
 }
 
 func fail(err error) Reply { return Reply{Error: errorOf(err)} }

@@ -13,8 +13,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mod2048/mod2048/scripting"
 	"github.com/mod2048/mod2048/scripting/mod"
+	"github.com/mod2048/mod2048/scripting/modapi"
 	"github.com/mod2048/mod2048/scripting/scaffold"
 	"github.com/mod2048/mod2048/scripting/session"
 	"github.com/mod2048/mod2048/scripting/session/fixture"
@@ -46,10 +46,10 @@ func NewMod(id, ruleset string) Reply {
 	return Reply{Files: out}
 }
 
-// LuaCompletions returns the mod API's completion listing
-// (scripting.LuaCompletions) for the editor.
+// LuaCompletions returns the mod API's completion listing for the
+// editor, built from the API's description (apiCompletions).
 func LuaCompletions() Reply {
-	c := scripting.LuaCompletions()
+	c := apiCompletions(modapi.Spec())
 	return Reply{Completions: &c}
 }
 

@@ -13,7 +13,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/mod2048/mod2048/cmd/internal/web/bridge"
-	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/modapi"
 )
 
 // burnLua is a hazard that burns a tile after a countdown
@@ -260,7 +260,8 @@ func TestZipMod(t *testing.T) {
 
 func TestCompletionsCall(t *testing.T) {
 	r := bridge.LuaCompletions()
-	if r.Completions == nil || len(r.Completions.Members["game"]) != len(scripting.APIFunctions())+len(scripting.APIFields()) {
+	a := modapi.Spec()
+	if r.Completions == nil || len(r.Completions.Members["game"]) != len(a.Functions)+len(a.Game.Fields) {
 		t.Fatalf("%+v", r.Completions)
 	}
 }
