@@ -43,24 +43,6 @@ func TestReadZipHostile(t *testing.T) {
 	}
 }
 
-// zipFiles writes a zip of the files, in name order.
-func zipFiles(t *testing.T, files map[string]string) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	for _, name := range slices.Sorted(maps.Keys(files)) {
-		w, err := zw.Create(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.Write([]byte(files[name]))
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
-
 // TestReadZipRoot: a zip's mod is the folder that holds its manifest, at
 // the top or one folder down; the folders beside it are left out, and
 // the mod loads, named by the zip.
@@ -74,7 +56,7 @@ func TestReadZipRoot(t *testing.T) {
 		{"at the top", map[string]string{"mod.toml": modtest.Manifest, "main.lua": "", "lib/a.lua": ""}, ".", []string{"lib/a.lua", "main.lua", "mod.toml"}},
 		{"a folder down", map[string]string{"m/": "", "m/mod.toml": modtest.Manifest, "m/main.lua": "", "__MACOSX/m/._main.lua": "junk", "notes.txt": ""}, "m", []string{"main.lua", "mod.toml"}},
 	} {
-		f, err := mod.ReadZip(zipFiles(t, tt.files), "x.zip")
+		f, err := mod.ReadZip(modtest.Zip(tt.files), "x.zip")
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}

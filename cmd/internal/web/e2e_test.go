@@ -1,15 +1,11 @@
 package web_test
 
 import (
-	"archive/zip"
-	"bytes"
 	"flag"
 	"fmt"
 	"io/fs"
-	"maps"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -27,6 +23,7 @@ import (
 	"github.com/mod2048/mod2048/mods"
 	"github.com/mod2048/mod2048/scripting"
 	"github.com/mod2048/mod2048/scripting/mod"
+	"github.com/mod2048/mod2048/scripting/mod/modtest"
 	"github.com/mod2048/mod2048/scripting/session"
 )
 
@@ -916,19 +913,7 @@ func TestToastBesideBoard(t *testing.T) {
 // writeZip writes a zip of files (name → content) at path.
 func writeZip(t *testing.T, path string, files map[string]string) {
 	t.Helper()
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	for _, name := range slices.Sorted(maps.Keys(files)) {
-		w, err := zw.Create(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.Write([]byte(files[name]))
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(path, modtest.Zip(files), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io/fs"
+	"maps"
+	"slices"
 
 	"github.com/mod2048/mod2048/scripting/mod"
 )
@@ -100,6 +102,21 @@ func deflated(n int) ([]byte, uint32) {
 		panic(err)
 	}
 	return buf.Bytes(), crc.Sum32()
+}
+
+// Zip is a zip of files (name → content), in name order.
+func Zip(files map[string]string) []byte {
+	var entries []entry
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		entries = append(entries, file(name, files[name]))
+	}
+	return zipOf(entries...)
+}
+
+// Bomb is a zip of the mod folder dir: its manifest, and a main.lua of n
+// spaces, deflated, whose header declares declared bytes.
+func Bomb(dir, manifest string, n int, declared uint64) []byte {
+	return zipOf(file(dir+"/mod.toml", manifest), spaces(dir+"/main.lua", n, declared))
 }
 
 // Hostile returns the hostile zips: each over one of a mod's limits

@@ -1,66 +1,24 @@
 package bridge_test
 
 import (
-	"archive/zip"
-	"bytes"
-	"compress/flate"
 	"encoding/base64"
 	"fmt"
-	"hash/crc32"
 	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/mod2048/mod2048/cmd/internal/web/bridge"
+	"github.com/mod2048/mod2048/scripting/mod/modtest"
 )
 
 // bombBytes is how much a bomb's entry inflates to: 64 times what a mod
 // may have.
 const bombBytes = 64 * bridge.MaxModBytes
 
-// deflated returns n spaces deflated, and their CRC-32, written a
-// megabyte at a time (the bomb is never whole in memory).
-func deflated(t *testing.T, n int) ([]byte, uint32) {
-	t.Helper()
-	var buf bytes.Buffer
-	w, err := flate.NewWriter(&buf, flate.BestSpeed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	chunk := bytes.Repeat([]byte{' '}, 1<<20)
-	crc := crc32.NewIEEE()
-	for done := 0; done < n; done += len(chunk) {
-		c := chunk[:min(len(chunk), n-done)]
-		w.Write(c)
-		crc.Write(c)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes(), crc.Sum32()
-}
-
 // bombZip is a zip of a mod whose main.lua inflates to bombBytes, and
 // whose header declares it holds declared bytes; in base64.
-func bombZip(t *testing.T, declared uint64) string {
-	t.Helper()
-	data, crc := deflated(t, bombBytes)
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	w, err := zw.Create("mine/mod.toml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.Write([]byte(ownManifest))
-	w, err = zw.CreateRaw(&zip.FileHeader{Name: "mine/main.lua", Method: zip.Deflate, CRC32: crc, CompressedSize64: uint64(len(data)), UncompressedSize64: declared})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.Write(data)
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return base64.StdEncoding.EncodeToString(buf.Bytes())
+func bombZip(declared uint64) string {
+	return base64.StdEncoding.EncodeToString(modtest.Bomb("mine", ownManifest, bombBytes, declared))
 }
 
 // allocated returns the bytes f allocates.
@@ -90,12 +48,12 @@ func TestZipBomb(t *testing.T) {
 		name, zip, want string
 	}{
 		// Its header tells the truth: it is refused unread.
-		{"declares its size", bombZip(t, bombBytes), `entry "mine/main.lua" has more than the 16 MiB a file of a mod may have`},
+		{"declares its size", bombZip(bombBytes), `entry "mine/main.lua" has more than the 16 MiB a file of a mod may have`},
 		// Its header claims a few bytes: archive/zip stops at them.
-		{"declares a small size", bombZip(t, 100), `entry "mine/main.lua": zip: not a valid zip file`},
+		{"declares a small size", bombZip(100), `entry "mine/main.lua": zip: not a valid zip file`},
 		// Its header claims a mod's size exactly: with the manifest, the
 		// files declare more than a mod may have.
-		{"declares the limit", bombZip(t, bridge.MaxModBytes), "more than the 16 MiB a mod may have"},
+		{"declares the limit", bombZip(bridge.MaxModBytes), "more than the 16 MiB a mod may have"},
 		{"many entries", many(2*bridge.MaxModFiles+1, 0), fmt.Sprintf("%d entries, more than the %d a mod's zip may have", 2*bridge.MaxModFiles+2, 2*bridge.MaxModFiles)},
 		{"many files", many(bridge.MaxModFiles, 0), fmt.Sprintf("%d files, more than the %d a mod may have", bridge.MaxModFiles+1, bridge.MaxModFiles)},
 		{"many large files", many(bridge.MaxModFiles-1, bridge.MaxModBytes/(bridge.MaxModFiles-8)), "more than the 16 MiB a mod may have"},
