@@ -28,6 +28,7 @@ import (
 	"strings"
 
 	"github.com/mod2048/mod2048/cmd/2048/internal/termtext"
+	"github.com/mod2048/mod2048/scripting/mod/install"
 	"github.com/mod2048/mod2048/scripting/session/fixture"
 )
 
@@ -160,7 +161,7 @@ error naming the mod and its call (exit 1), and no count is written.
 	}
 	var bad []string
 	for i, p := range paths {
-		dir, err := modRefDir(p)
+		dir, err := install.Resolve(p)
 		if err != nil {
 			bad = append(bad, err.Error())
 		}

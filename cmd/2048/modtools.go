@@ -6,79 +6,19 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/mod2048/mod2048/config"
 	"github.com/mod2048/mod2048/scripting"
 	"github.com/mod2048/mod2048/scripting/mod"
+	"github.com/mod2048/mod2048/scripting/mod/install"
 	"github.com/mod2048/mod2048/scripting/session"
 	"github.com/mod2048/mod2048/scripting/session/fixture"
 	"github.com/mod2048/mod2048/scripting/sim"
 )
-
-// The user's mod folder, where `2048 mod install` puts mods and where
-// `--mod ID` finds them: $XDG_DATA_HOME/2048/mods, else
-// ~/.local/share/2048/mods (micro keeps its plugins in its config folder
-// the same way).
-func userModsDir() (string, error) {
-	if d := os.Getenv("XDG_DATA_HOME"); d != "" && filepath.IsAbs(d) {
-		return filepath.Join(d, "2048", "mods"), nil
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return "", fmt.Errorf("no folder for installed mods: %v (set XDG_DATA_HOME)", err)
-	}
-	return filepath.Join(home, ".local", "share", "2048", "mods"), nil
-}
-
-// loadModRef loads the mod that ref names: a folder, or the id of an
-// installed mod.
-func loadModRef(ref string) (*mod.Mod, error) {
-	dir, err := modRefDir(ref)
-	if err != nil {
-		return nil, err
-	}
-	return mod.Load(dir)
-}
-
-// modRefDir returns the folder ref names: ref itself when it is a file or
-// a folder, or when it cannot be a mod's id (loading it names what is
-// missing), else the installed mod's folder of that id. An id that names
-// no installed mod is an error that lists the installed ones.
-func modRefDir(ref string) (string, error) {
-	if _, err := os.Stat(ref); err == nil || !modID.MatchString(ref) {
-		return ref, nil
-	}
-	dir, err := userModsDir()
-	if err != nil {
-		return "", err
-	}
-	installed := filepath.Join(dir, ref)
-	if info, err := os.Stat(installed); err == nil && info.IsDir() {
-		return installed, nil
-	}
-	have := "none"
-	if ids := installedIDs(dir); len(ids) > 0 {
-		have = strings.Join(ids, ", ")
-	}
-	return "", fmt.Errorf("mod %s: no folder %s, and no installed mod %s in %s (installed: %s; install one with 2048 mod install DIR|ZIP)", ref, ref, ref, dir, have)
-}
-
-// installedIDs returns the ids of the mods installed in dir, sorted.
-func installedIDs(dir string) []string {
-	var ids []string
-	for _, m := range modsIn(dir) {
-		if m != dir {
-			ids = append(ids, filepath.Base(m))
-		}
-	}
-	return ids
-}
 
 const modListUsage = `Usage: 2048 mod list [DIR|ID ...]
 
@@ -87,37 +27,6 @@ holds mods, such as mods/, lists each of them), or with no argument every
 installed mod: id, version, rulesets, settings with their defaults and
 bounds, dependencies and conflicts.
 `
-
-// modsIn returns ref itself, or, when ref is a folder that is no mod (it
-// has no mod.toml) and holds mods, the folders of the mods in it, in name
-// order (hidden folders left out, as an install's staging folders).
-func modsIn(ref string) []string {
-	info, err := os.Stat(ref)
-	if err != nil || !info.IsDir() {
-		return []string{ref}
-	}
-	if _, err := os.Stat(filepath.Join(ref, mod.ManifestName)); err == nil {
-		return []string{ref}
-	}
-	entries, err := os.ReadDir(ref)
-	if err != nil {
-		return []string{ref}
-	}
-	var out []string
-	for _, e := range entries {
-		dir := filepath.Join(ref, e.Name())
-		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
-			continue
-		}
-		if _, err := os.Stat(filepath.Join(dir, mod.ManifestName)); err == nil {
-			out = append(out, dir)
-		}
-	}
-	if len(out) == 0 {
-		return []string{ref} // loading it says it is not a mod
-	}
-	return out
-}
 
 func runModList(args []string, stdout, stderr io.Writer) int {
 	flags := flag.NewFlagSet("mod list", flag.ContinueOnError)
@@ -128,7 +37,7 @@ func runModList(args []string, stdout, stderr io.Writer) int {
 	}
 	refs := flags.Args()
 	if len(refs) == 0 {
-		dir, err := userModsDir()
+		dir, err := install.Dir()
 		if err != nil {
 			fmt.Fprintf(stderr, "2048 mod list: %s\n", safe(err))
 			return 1
@@ -153,12 +62,12 @@ func runModList(args []string, stdout, stderr io.Writer) int {
 	// A folder that is no mod but holds mods is the list of them.
 	var expanded []string
 	for _, ref := range refs {
-		expanded = append(expanded, modsIn(ref)...)
+		expanded = append(expanded, install.ModsIn(ref)...)
 	}
 	refs = expanded
 	code := 0
 	for i, ref := range refs {
-		m, err := loadModRef(ref)
+		m, err := install.Load(ref)
 		if err != nil {
 			fmt.Fprintf(stderr, "2048 mod list: %s\n", safe(err))
 			code = 1
@@ -262,87 +171,13 @@ func runModInstall(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "2048 mod install: want one folder or zip")
 		return 2
 	}
-	m, err := installMod(pos[0], *force)
+	m, err := install.Install(pos[0], *force, trialLoad)
 	if err != nil {
 		fmt.Fprintf(stderr, "2048 mod install: %s\n", safe(err))
 		return 1
 	}
 	fmt.Fprintf(stdout, "installed %s %s in %s (play it: 2048 play --mod %s)\n", m.ID(), safe(m.Manifest.Version), safe(m.Dir), m.ID())
 	return 0
-}
-
-// stagePrefix starts the name of an install's staging folder in the
-// user's mod folder; mod list skips them.
-const stagePrefix = ".install-"
-
-// staleStage is the age after which a staging folder is an earlier
-// install's leftover, which the next install removes.
-const staleStage = time.Hour
-
-// installMod checks the mod of src (a folder or a zip) and copies it into
-// the user's mod folder, replacing an installed version only once the new
-// one is in place. A lower version over a higher one needs force.
-func installMod(src string, force bool) (*mod.Mod, error) {
-	root, err := userModsDir()
-	if err != nil {
-		return nil, err
-	}
-	if err := os.MkdirAll(root, 0o755); err != nil {
-		return nil, err
-	}
-	removeStaleStages(root)
-	info, statErr := os.Stat(src)
-	isDir := statErr == nil && info.IsDir()
-	if isDir {
-		if err := refuseEnclosing(src, root); err != nil {
-			return nil, err
-		}
-	}
-	stage, err := os.MkdirTemp(root, stagePrefix)
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(stage)
-	files := filepath.Join(stage, "mod")
-	// Errors about the staged copy name src, the folder or zip the user
-	// gave, not the staging folder.
-	named := func(err error) error {
-		if err == nil {
-			return nil
-		}
-		return errors.New(strings.ReplaceAll(err.Error(), files, src))
-	}
-	read := mod.ReadZipFile
-	if isDir {
-		read = mod.ReadFolder
-	}
-	got, err := read(src)
-	if err != nil {
-		return nil, err
-	}
-	if err := writeFiles(got, files); err != nil {
-		return nil, err
-	}
-	m, err := mod.Load(files)
-	if err != nil {
-		return nil, named(err)
-	}
-	if err := trialLoad(m); err != nil {
-		return nil, named(err)
-	}
-	dest := filepath.Join(root, m.ID())
-	if old, err := mod.Load(dest); err == nil && !force && mod.CompareVersions(m.Manifest.Version, old.Manifest.Version) < 0 {
-		return nil, fmt.Errorf("%s is version %s of mod %s, lower than the installed %s: install it with --force to go back", src, m.Manifest.Version, m.ID(), old.Manifest.Version)
-	}
-	old := filepath.Join(stage, "old")
-	if err := os.Rename(dest, old); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, err
-	}
-	if err := os.Rename(files, dest); err != nil {
-		os.Rename(old, dest) // put the installed version back
-		return nil, err
-	}
-	return mod.Load(dest)
 }
 
 // modRulesets are the rulesets m is for: the ones its manifest names, or
@@ -364,44 +199,6 @@ func rulesetsText(m *mod.Mod) string {
 	return text
 }
 
-// removeStaleStages removes the staging folders earlier installs left in
-// root (a killed install), once they are older than staleStage: a younger
-// one may be another install's, under way.
-func removeStaleStages(root string) {
-	entries, err := os.ReadDir(root)
-	if err != nil {
-		return
-	}
-	for _, e := range entries {
-		if !e.IsDir() || !strings.HasPrefix(e.Name(), stagePrefix) {
-			continue
-		}
-		if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > staleStage {
-			os.RemoveAll(filepath.Join(root, e.Name()))
-		}
-	}
-}
-
-// refuseEnclosing refuses to install the folder src when it is root, the
-// user's mod folder, or holds it: copying it would copy into itself.
-func refuseEnclosing(src, root string) error {
-	real := func(p string) string {
-		if abs, err := filepath.Abs(p); err == nil {
-			p = abs
-		}
-		if r, err := filepath.EvalSymlinks(p); err == nil {
-			p = r
-		}
-		return p
-	}
-	s, r := real(src), real(root)
-	rel, err := filepath.Rel(s, r)
-	if err == nil && (rel == "." || rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))) {
-		return fmt.Errorf("%s holds the mod folder %s: a mod's folder cannot be installed into itself; install the mod's own folder", src, root)
-	}
-	return nil
-}
-
 // trialLoad loads m into a game of each ruleset it is for (both when its
 // manifest names none), so that a Lua error shows now.
 func trialLoad(m *mod.Mod) error {
@@ -415,34 +212,6 @@ func trialLoad(m *mod.Mod) error {
 			return err
 		}
 		s.Close()
-	}
-	return nil
-}
-
-// copyModDir copies the regular files and folders of a mod's folder,
-// held to a mod's limits (mod.ReadFolder).
-func copyModDir(src, dest string) error {
-	files, err := mod.ReadFolder(src)
-	if err != nil {
-		return err
-	}
-	return writeFiles(files, dest)
-}
-
-// writeFiles writes a mod's files, read and checked, into the folder
-// dest.
-func writeFiles(files *mod.Files, dest string) error {
-	if err := os.MkdirAll(dest, 0o755); err != nil {
-		return err
-	}
-	for _, rel := range slices.Sorted(maps.Keys(files.Files)) {
-		to := filepath.Join(dest, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(to, files.Files[rel], 0o644); err != nil {
-			return err
-		}
 	}
 	return nil
 }
@@ -483,7 +252,7 @@ func runModCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "2048 mod check: want one mod, and --games and --moves of at least 1")
 		return 2
 	}
-	m, err := loadModRef(pos[0])
+	m, err := install.Load(pos[0])
 	if err != nil {
 		fmt.Fprintf(stdout, "manifest: FAIL: %s\n", safe(err))
 		return 1

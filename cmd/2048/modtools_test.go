@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mod2048/mod2048/scripting/mod/install"
 )
 
 // zipOf writes a zip of the given entries (name → content; a name ending
@@ -122,7 +124,7 @@ func TestModCheckWarnsMissingReadme(t *testing.T) {
 	repoMods, _ := filepath.Abs(filepath.Join("..", "..", "mods"))
 	dir := t.TempDir()
 	mod := filepath.Join(dir, "freeze")
-	if err := copyModDir(filepath.Join(repoMods, "freeze"), mod); err != nil {
+	if err := install.CopyDir(filepath.Join(repoMods, "freeze"), mod); err != nil {
 		t.Fatal(err)
 	}
 	const warning = "readme: warning: no README.md in "

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mod2048/mod2048/cmd/internal/web/bridge"
 	"github.com/mod2048/mod2048/scripting/mod"
+	"github.com/mod2048/mod2048/scripting/mod/install"
 	"github.com/mod2048/mod2048/scripting/mod/modtest"
 )
 
@@ -31,7 +32,7 @@ func TestHostileZipsBothFrontends(t *testing.T) {
 		}
 		want := path + ": " + a.Want
 
-		_, err := installMod(path, false)
+		_, err := install.Install(path, false, trialLoad)
 		if err == nil || err.Error() != want {
 			t.Errorf("%s: installMod: %v\nwant %s", a.Name, err, want)
 		}
@@ -53,7 +54,7 @@ func TestHostileZipsBothFrontends(t *testing.T) {
 	}
 	entries, _ := os.ReadDir(filepath.Join(data, "2048", "mods"))
 	for _, e := range entries {
-		if !strings.HasPrefix(e.Name(), stagePrefix) {
+		if !strings.HasPrefix(e.Name(), install.StagePrefix) {
 			t.Errorf("a hostile zip installed %s", e.Name())
 		}
 	}
@@ -67,7 +68,7 @@ func TestHostileZipsBothFrontends(t *testing.T) {
 func TestGoodZipBothFrontends(t *testing.T) {
 	t.Setenv("XDG_DATA_HOME", t.TempDir())
 	z := zipOf(t, map[string]string{"m/mod.toml": modtest.Manifest, "m/main.lua": "", "m/lib/": "", "m/lib/a.lua": "return 1", "__MACOSX/m/._main.lua": "junk"})
-	m, err := installMod(z, false)
+	m, err := install.Install(z, false, trialLoad)
 	if err != nil || m.ID() != "m" {
 		t.Fatalf("installMod: %v, %v", m, err)
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/mod2048/mod2048/engine"
 	"github.com/mod2048/mod2048/engine/ai"
 	"github.com/mod2048/mod2048/scripting/mod"
+	"github.com/mod2048/mod2048/scripting/mod/install"
 	"github.com/mod2048/mod2048/scripting/session"
 	"github.com/mod2048/mod2048/scripting/sim"
 )
@@ -214,7 +215,7 @@ func newPlayer(o playOptions) (*player, error) {
 	}
 	p := &player{setup: session.Setup{Config: c}, seed: func() uint64 { return uint64(time.Now().UnixNano()) }}
 	for _, ref := range o.mods {
-		m, err := loadModRef(ref)
+		m, err := install.Load(ref)
 		if err != nil {
 			return nil, err
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/mod2048/mod2048/cmd/2048/internal/termtext"
 	"github.com/mod2048/mod2048/cmd/2048/internal/tui"
 	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod/install"
 	"github.com/mod2048/mod2048/scripting/session"
 	"github.com/mod2048/mod2048/scripting/session/replay"
 )
@@ -108,7 +109,7 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 	}
 	dirs := map[string]string{}
 	for _, dir := range mods {
-		m, err := loadModRef(dir)
+		m, err := install.Load(dir)
 		if err != nil {
 			fmt.Fprintf(stderr, "2048 replay: %s\n", safe(err))
 			return 1

@@ -17,6 +17,7 @@ import (
 	"github.com/mod2048/mod2048/config"
 	"github.com/mod2048/mod2048/config/infile"
 	"github.com/mod2048/mod2048/scripting/mod"
+	"github.com/mod2048/mod2048/scripting/mod/install"
 )
 
 const serveUsage = `Usage: 2048 serve [--addr HOST:PORT] [--write DIR] [--ruleset R] [--difficulty D] [--config FILE] [--set KEY=VALUE ...] [--mod DIR ...] [--mod-set MOD.KEY=VALUE ...] [--seed N]
@@ -141,7 +142,7 @@ func serveDefaults(o serveOptions) (*web.Defaults, error) {
 		opts.TOML = string(src)
 	}
 	for _, ref := range o.mods {
-		m, err := loadModRef(ref)
+		m, err := install.Load(ref)
 		if err != nil {
 			return nil, err
 		}

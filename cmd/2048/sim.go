@@ -27,6 +27,7 @@ import (
 	"github.com/mod2048/mod2048/config/infile"
 	"github.com/mod2048/mod2048/scripting"
 	"github.com/mod2048/mod2048/scripting/mod"
+	"github.com/mod2048/mod2048/scripting/mod/install"
 	"github.com/mod2048/mod2048/scripting/session"
 	"github.com/mod2048/mod2048/scripting/session/replay"
 	"github.com/mod2048/mod2048/scripting/sim"
@@ -348,7 +349,7 @@ func simMain(o simOptions, shard, shards int, stdout, stderr io.Writer) error {
 	}
 	var mods []*mod.Mod
 	for _, ref := range o.mods {
-		m, err := loadModRef(ref)
+		m, err := install.Load(ref)
 		if err != nil {
 			return err
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mod2048/mod2048/config"
 	"github.com/mod2048/mod2048/scripting/mod"
+	"github.com/mod2048/mod2048/scripting/mod/install"
 	"github.com/mod2048/mod2048/scripting/session"
 	"github.com/mod2048/mod2048/scripting/sim"
 )
@@ -49,7 +50,7 @@ func policyLabel(o simOptions) string {
 func loadMods(refs, sets []string, lenient bool) ([]*mod.Mod, error) {
 	var mods []*mod.Mod
 	for _, ref := range refs {
-		m, err := loadModRef(ref)
+		m, err := install.Load(ref)
 		if err != nil {
 			return nil, err
 		}

@@ -476,3 +476,7 @@ func Order(mods []*Mod, ruleset string) ([]*Mod, error) {
 	}
 	return out, nil
 }
+
+// ValidID reports whether s is a mod id: lower-case letters, digits and
+// _, starting with a letter, at most 32 bytes.
+func ValidID(s string) bool { return modID.MatchString(s) }
