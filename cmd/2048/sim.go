@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"os/signal"
 	"runtime"
@@ -693,7 +692,7 @@ func (b *bar) batch(done int, half float64) {
 	b.half, b.halfAt = half, done
 	b.mu.Unlock()
 	if b.b != nil && half > b.precision {
-		b.b.SetTotal(int64(min(done+precisionBatch, b.total)), false)
+		b.b.SetTotal(int64(min(done+sim.PrecisionBatch, b.total)), false)
 	}
 }
 
@@ -713,7 +712,7 @@ func (b *bar) update(done int) {
 		b.p = mpb.New(mpb.WithOutput(b.w), mpb.WithWidth(40))
 		total := b.total
 		if b.precision > 0 { // to the end of the batch
-			total = min(b.total, (done/precisionBatch+1)*precisionBatch)
+			total = min(b.total, (done/sim.PrecisionBatch+1)*sim.PrecisionBatch)
 		}
 		b.b = b.p.AddBar(int64(total),
 			mpb.PrependDecorators(decor.Name("playing "), decor.CountersNoUnit("%d / %d games")),
@@ -744,81 +743,10 @@ func (b *bar) line(done int) {
 	if b.budget > 0 {
 		line += fmt.Sprintf("; %s of %s moves", sim.Count(played), sim.Count(b.budget))
 	}
-	if left, ok := preciseLeft(done, b.total, took, b.half, b.halfAt, b.precision, played, b.budget, b.jobs); ok {
+	if left, ok := sim.PreciseLeft(done, b.total, took, b.half, b.halfAt, b.precision, played, b.budget, b.jobs); ok {
 		line += ", about " + left.Round(time.Second).String() + " left"
 	}
 	fmt.Fprintf(b.w, "2048 sim: %s\n", line)
-}
-
-// preciseLeft is the time a run played to a precision has left, at the
-// rate so far: until the games its win rate's interval needs are played
-// (stopAt: in whole batches, at most most), or its budget is spent and
-// the games then under way have finished, whichever comes first; before
-// the first batch's interval, the first batch. Once the budget is spent,
-// the games under way (jobs of them) finish, each at most at its own
-// budget's work. It is not known before a game has finished, unless the
-// budget's work has begun.
-func preciseLeft(done, most int, took time.Duration, half float64, at int, want float64, played, budget uint64, jobs int) (time.Duration, bool) {
-	if budget > 0 && played >= budget {
-		if most := budget * uint64(max(jobs, 1)); played < most {
-			return atRate(played, most, took), true
-		}
-		return 0, false
-	}
-	jobs = max(jobs, 1)
-	left, ok := time.Duration(math.MaxInt64), false
-	// ended is the games played, those under way counted half played, as
-	// they are on average: a run's first lines, when few games have
-	// ended, would read its pace as slower than it is.
-	ended := 0.0
-	if done > 0 {
-		// Before the first batch's interval, the first batch: it is
-		// enough where every game is won, or none.
-		need := min(precisionBatch, most)
-		if half > want && at > 0 {
-			need = stopAt(half, at, want, most)
-		}
-		ended = float64(done) + float64(min(jobs, max(need-done, 0)))/2
-		left, ok = time.Duration(max(float64(need)-ended, 0)/ended*float64(took)), true
-	}
-	if budget > 0 && played > 0 && played < budget {
-		spent := atRate(played, budget, took)
-		if ended > 0 {
-			// Then the games under way finish: the last of jobs games at
-			// random points of their play, jobs/(jobs+1) of a game.
-			game := float64(took) * float64(jobs) / ended
-			spent += time.Duration(game * float64(jobs) / float64(jobs+1))
-		}
-		left, ok = min(left, spent), true
-	}
-	return left, ok
-}
-
-// stopAt is the games a run played to a precision stops at, in whole
-// batches after at (and at most most), were its win rate the one its
-// interval of half at at games says: the interval is Wilson's (sim's),
-// whose half-width h of a rate p in n games is z·√(p(1−p)/n + z²/4n²) /
-// (1 + z²/n), so p(1−p) is read off h exactly and the batches played on
-// until h is want. The run's own rate wanders as it goes, so no reading
-// of its first batches knows where it will stop: on runs simulated to the
-// lab's rule (TestPreciseLeftAtMidpoint), this estimate at a run's
-// midpoint comes within a quarter of the time left about as often as one
-// that knew the true rate. (The estimate it replaces read p(1−p) off h as
-// though h were z·√(p(1−p)/n), and took it one standard error nearer a
-// half: at its midpoint, a run that won 10% of its games was said to have
-// about twice the time it had.)
-func stopAt(half float64, at int, want float64, most int) int {
-	const z = 1.959963984540054
-	n := float64(at)
-	den := 1 + z*z/n
-	q := min(max(n*(half*den/z)*(half*den/z)-z*z/(4*n), 0), 0.25) // p(1−p)
-	for g := at + precisionBatch; g < most; g += precisionBatch {
-		n := float64(g)
-		if z*math.Sqrt(q/n+z*z/(4*n*n))/(1+z*z/n) <= want {
-			return g
-		}
-	}
-	return most
 }
 
 // budgetLine says how much of a run's budget of moves (--budget) its games
@@ -828,15 +756,9 @@ func stopAt(half float64, at int, want float64, most int) int {
 func budgetLine(played, budget uint64, took time.Duration) string {
 	out := fmt.Sprintf("; %s of %s moves", sim.Count(played), sim.Count(budget))
 	if played > 0 && played < budget {
-		out += ", the budget spent in about " + atRate(played, budget, took).Round(time.Second).String()
+		out += ", the budget spent in about " + sim.AtRate(played, budget, took).Round(time.Second).String()
 	}
 	return out
-}
-
-// atRate is the time work from done to to takes at the rate of done in
-// took.
-func atRate(done, to uint64, took time.Duration) time.Duration {
-	return time.Duration(float64(to-done) / float64(done) * float64(took))
 }
 
 // progressLine says how far a run is: the games done of the total, the
@@ -934,14 +856,6 @@ func defaultMaxTurns(ruleset string) int {
 	return 1000
 }
 
-// precisionBatch is how many games --precision plays before it looks at
-// the interval again: a number of the flags' own, never of --jobs, so that
-// the same flags stop after the same games on every machine. 25 games are
-// the fewest whose interval can be within ±7 points (the default
-// precision) when none or all of them are won: a run whose answer is
-// plain stops after one batch.
-const precisionBatch = 25
-
 // defaultPrecision is the precision of a run that gives neither --games
 // nor --precision (nor --shard, which plays a fixed slice): ±7 points,
 // which tells a 50% win rate from a 64% one, in at most about 200 games
@@ -980,7 +894,7 @@ func runGames(opt sim.Options, o simOptions, stderr io.Writer, label string) ([]
 	bar.mu.Unlock()
 	if o.precision > 0 {
 		opt.Batch = bar.batch
-		return sim.RunPrecise(opt, o.precision, precisionBatch)
+		return sim.RunPrecise(opt, o.precision, sim.PrecisionBatch)
 	}
 	return sim.Run(opt)
 }
