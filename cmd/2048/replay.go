@@ -138,7 +138,7 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "%s reproduces: %d actions, recorded by 2048 %s\n", safe(path), len(f.Actions), safe(f.Program))
 		return 0
 	case *fixture != "":
-		data, err := fixtureOf(f, setup, *fixture)
+		data, err := f.FixtureFile(setup, *fixture)
 		if err == nil {
 			err = writeAtomic(*fixture, data)
 		}
@@ -241,7 +241,7 @@ func writeFixture(s *session.Session, setup session.Setup, dir string) (string, 
 		}
 		path = filepath.Join(dir, base+"-"+strconv.Itoa(i)+".cases")
 	}
-	data, err := fixtureOf(f, setup, path)
+	data, err := f.FixtureFile(setup, path)
 	if err != nil {
 		return "", err
 	}
@@ -249,32 +249,6 @@ func writeFixture(s *session.Session, setup session.Setup, dir string) (string, 
 		return "", err
 	}
 	return path, nil
-}
-
-// fixtureOf writes the last game of f as a fixture case for the file at
-// path, its mods named by folders relative to the file's.
-func fixtureOf(f *replay.File, setup session.Setup, path string) ([]byte, error) {
-	at, err := filepath.Abs(filepath.Dir(path))
-	if err != nil {
-		return nil, err
-	}
-	var mods []string
-	for _, m := range setup.Mods {
-		abs, err := filepath.Abs(m.Dir)
-		if err != nil {
-			return nil, err
-		}
-		rel, err := filepath.Rel(at, abs)
-		if err != nil {
-			rel = abs
-		}
-		if strings.ContainsAny(rel, " \t") {
-			return nil, fmt.Errorf("the folder of mod %s (%s) has a space in it, which a fixture's Mods: line cannot name", m.ID(), rel)
-		}
-		mods = append(mods, filepath.ToSlash(rel))
-	}
-	id := strings.TrimSuffix(filepath.Base(path), ".cases")
-	return f.Fixture(setup, replay.FixtureOptions{ID: id, Title: "written from play", Mods: mods})
 }
 
 // viewer plays a replay back in the terminal game (tui.Replayer).

@@ -28,7 +28,6 @@ import (
 	"github.com/mod2048/mod2048/scripting/mod"
 	"github.com/mod2048/mod2048/scripting/mod/install"
 	"github.com/mod2048/mod2048/scripting/session"
-	"github.com/mod2048/mod2048/scripting/session/replay"
 	"github.com/mod2048/mod2048/scripting/sim"
 	"github.com/mod2048/mod2048/scripting/sim/simplot"
 )
@@ -357,7 +356,7 @@ func simMain(o simOptions, shard, shards int, stdout, stderr io.Writer) error {
 	if _, err := setMods(mods, o.modSets); err != nil {
 		return err
 	}
-	runMods, err := simMods(mods)
+	runMods, err := sim.RunModsOf(mods)
 	if err != nil {
 		return err
 	}
@@ -491,32 +490,6 @@ func safeText(w io.Writer, write func(io.Writer) error) error {
 	}
 	_, err := io.WriteString(w, termtext.Lines(b.String()))
 	return err
-}
-
-// simMods are what a report keeps of the run's mods: id, version, the hash
-// of their own files (as a replay's) and their settings, so that merge
-// can tell shards of different runs apart.
-func simMods(mods []*mod.Mod) ([]sim.RunMod, error) {
-	var out []sim.RunMod
-	for _, m := range mods {
-		hash, err := replay.Hash(m)
-		if err != nil {
-			return nil, err
-		}
-		rm := sim.RunMod{ID: m.ID(), Version: m.Manifest.Version, Hash: hash}
-		for k, v := range m.Values {
-			if rm.Settings == nil {
-				rm.Settings = map[string]string{}
-			}
-			if s, ok := v.(string); ok {
-				rm.Settings[k] = strconv.Quote(s)
-			} else {
-				rm.Settings[k] = fmt.Sprint(v)
-			}
-		}
-		out = append(out, rm)
-	}
-	return out, nil
 }
 
 // maxConfigs is the most configurations one sim plays: the base and its

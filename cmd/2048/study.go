@@ -111,7 +111,7 @@ func runStudy(o simOptions, st *sim.StudyPlan, shard, shards int, stdout, stderr
 		if stopped {
 			break
 		}
-		runMods, err := simMods(v.Mods)
+		runMods, err := sim.RunModsOf(v.Mods)
 		if err != nil {
 			return err
 		}

@@ -14,7 +14,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/mod2048/mod2048/engine"
+	"github.com/mod2048/mod2048/scripting/mod"
 	"github.com/mod2048/mod2048/scripting/session"
+	"github.com/mod2048/mod2048/scripting/session/replay"
 )
 
 // Report is what a run did. Its JSON has the keys config/DESIGNING.md lists: games,
@@ -85,6 +87,32 @@ type RunMod struct {
 	Version  string            `json:"version"`
 	Hash     string            `json:"hash"` // of the mod's own files (replay.Hash)
 	Settings map[string]string `json:"settings,omitempty"`
+}
+
+// RunModsOf are what a report keeps of the run's mods: id, version, the hash
+// of their own files (as a replay's) and their settings, so that merge
+// can tell shards of different runs apart.
+func RunModsOf(mods []*mod.Mod) ([]RunMod, error) {
+	var out []RunMod
+	for _, m := range mods {
+		hash, err := replay.Hash(m)
+		if err != nil {
+			return nil, err
+		}
+		rm := RunMod{ID: m.ID(), Version: m.Manifest.Version, Hash: hash}
+		for k, v := range m.Values {
+			if rm.Settings == nil {
+				rm.Settings = map[string]string{}
+			}
+			if s, ok := v.(string); ok {
+				rm.Settings[k] = strconv.Quote(s)
+			} else {
+				rm.Settings[k] = fmt.Sprint(v)
+			}
+		}
+		out = append(out, rm)
+	}
+	return out, nil
 }
 
 func (m RunMod) String() string {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"math/big"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -214,4 +215,31 @@ func scoreDelta(r engine.Rules, from, to engine.Score) (string, error) {
 		return "-" + engine.FormatScore(r, abs), nil
 	}
 	return engine.FormatScore(r, abs), nil
+}
+
+// FixtureFile writes the last game of f as a fixture case for the file at
+// path (Fixture), its id the file's name, its mods named by folders
+// relative to the file's.
+func (f *File) FixtureFile(setup session.Setup, path string) ([]byte, error) {
+	at, err := filepath.Abs(filepath.Dir(path))
+	if err != nil {
+		return nil, err
+	}
+	var mods []string
+	for _, m := range setup.Mods {
+		abs, err := filepath.Abs(m.Dir)
+		if err != nil {
+			return nil, err
+		}
+		rel, err := filepath.Rel(at, abs)
+		if err != nil {
+			rel = abs
+		}
+		if strings.ContainsAny(rel, " \t") {
+			return nil, fmt.Errorf("the folder of mod %s (%s) has a space in it, which a fixture's Mods: line cannot name", m.ID(), rel)
+		}
+		mods = append(mods, filepath.ToSlash(rel))
+	}
+	id := strings.TrimSuffix(filepath.Base(path), ".cases")
+	return f.Fixture(setup, FixtureOptions{ID: id, Title: "written from play", Mods: mods})
 }
