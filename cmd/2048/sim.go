@@ -12,15 +12,10 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
 
-	"github.com/vbauerster/mpb/v8"
-	"github.com/vbauerster/mpb/v8/decor"
-	"golang.org/x/term"
-
+	"github.com/mod2048/mod2048/cmd/2048/internal/progress"
 	"github.com/mod2048/mod2048/cmd/2048/internal/termtext"
 	"github.com/mod2048/mod2048/config"
 	"github.com/mod2048/mod2048/config/infile"
@@ -582,204 +577,11 @@ named, and refused unless --partial is given.
 	return 0
 }
 
-// bar is the progress of a run: a bar on a terminal, else a line every
-// progressEvery on stderr (a log, a CI job, a pipe), with the games done of
-// the total, the rate and the time left, so that a long run is never
-// silent.
-type bar struct {
-	p     *mpb.Progress
-	b     *mpb.Bar
-	start time.Time
-	total int
-	shown bool
-	w     io.Writer
-	// Lines, where stderr is not a terminal: the label and when the last
-	// line was written.
-	lines bool
-	label string
-	last  time.Time
-	// A run played to a precision (--precision): the half-width wanted,
-	// and the one its batches reached so far (0 before the first).
-	precision, half float64
-	halfAt          int // the games the half-width was of
-	// The moves played so far, and the run's budget of them (--budget).
-	played atomic.Uint64
-	budget uint64
-	jobs   int // the games under way at once, each of which may do the budget's work
-	// mu guards the lines, which the workers and the ticker write, and
-	// what they read; games is the games done so far; stop ends the
-	// ticker.
-	mu    sync.Mutex
-	games int
-	stop  chan struct{}
-	ended bool // done: no line after it
-}
-
-// progressEvery is how often a run off a terminal says how far it is.
-var progressEvery = 5 * time.Second
-
 // modLimits are the mods' limits in the commands whose results must be the
 // same on every machine (sim, study, tune, replay, mod check); the zero
 // value, the default, is scripting.DefaultLimits(). The tests lower the
 // wall-clock failsafe, to see a stop end the run.
 var modLimits scripting.Limits
-
-// progress returns the progress of a run of games on stderr: a bar on a
-// terminal, shown once the run has gone on for a second, else lines.
-func progress(stderr io.Writer, label string, games, shards int) *bar {
-	if shards > 0 {
-		games = (games + shards - 1) / shards
-	}
-	now := time.Now()
-	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		return &bar{start: now, total: games, w: f}
-	}
-	b := &bar{start: now, total: games, w: stderr, lines: true, label: label, last: now, stop: make(chan struct{})}
-	if progressEvery > 0 {
-		// A line every progressEvery, though no game ends in it: a
-		// searching player's game can take minutes.
-		go func() {
-			t := time.NewTicker(progressEvery)
-			defer t.Stop()
-			for {
-				select {
-				case <-b.stop:
-					return
-				case <-t.C:
-					b.mu.Lock()
-					b.line(b.games)
-					b.mu.Unlock()
-				}
-			}
-		}()
-	}
-	return b
-}
-
-// batch is told the games done and the win rate's half-width after each
-// batch of a run played to a precision. The bar then runs to the end of
-// the next batch, the most the run plays unless that batch is short of
-// the precision.
-func (b *bar) batch(done int, half float64) {
-	b.mu.Lock()
-	b.half, b.halfAt = half, done
-	b.mu.Unlock()
-	if b.b != nil && half > b.precision {
-		b.b.SetTotal(int64(min(done+sim.PrecisionBatch, b.total)), false)
-	}
-}
-
-func (b *bar) update(done int) {
-	if b.lines {
-		b.mu.Lock()
-		b.games = done
-		b.line(done)
-		b.mu.Unlock()
-		return
-	}
-	if !b.shown {
-		if time.Since(b.start) < time.Second {
-			return
-		}
-		b.shown = true
-		b.p = mpb.New(mpb.WithOutput(b.w), mpb.WithWidth(40))
-		total := b.total
-		if b.precision > 0 { // to the end of the batch
-			total = min(b.total, (done/sim.PrecisionBatch+1)*sim.PrecisionBatch)
-		}
-		b.b = b.p.AddBar(int64(total),
-			mpb.PrependDecorators(decor.Name("playing "), decor.CountersNoUnit("%d / %d games")),
-			mpb.AppendDecorators(decor.Percentage(), decor.Name(" "), decor.EwmaETA(decor.ET_STYLE_GO, 30)))
-	}
-	b.b.SetCurrent(int64(done))
-}
-
-// line writes the progress line of done games, unless one was written
-// less than progressEvery ago or the run is over. b.mu is held.
-func (b *bar) line(done int) {
-	now := time.Now()
-	if b.ended || now.Sub(b.last) < progressEvery || done >= b.total {
-		return
-	}
-	b.last = now
-	took := now.Sub(b.start)
-	if b.precision == 0 {
-		line := progressLine(b.label, done, b.total, took)
-		if b.budget > 0 {
-			line += budgetLine(b.played.Load(), b.budget, took)
-		}
-		fmt.Fprintf(b.w, "2048 sim: %s\n", line)
-		return
-	}
-	line := preciseLine(b.label, done, b.total, took, b.half, b.precision)
-	played := b.played.Load()
-	if b.budget > 0 {
-		line += fmt.Sprintf("; %s of %s moves", sim.Count(played), sim.Count(b.budget))
-	}
-	if left, ok := sim.PreciseLeft(done, b.total, took, b.half, b.halfAt, b.precision, played, b.budget, b.jobs); ok {
-		line += ", about " + left.Round(time.Second).String() + " left"
-	}
-	fmt.Fprintf(b.w, "2048 sim: %s\n", line)
-}
-
-// budgetLine says how much of a run's budget of moves (--budget) its games
-// have played, and when the rest would be played at the rate so far. The
-// run then ends as soon as the games before the one that reached it have
-// finished (a long game can keep it a while).
-func budgetLine(played, budget uint64, took time.Duration) string {
-	out := fmt.Sprintf("; %s of %s moves", sim.Count(played), sim.Count(budget))
-	if played > 0 && played < budget {
-		out += ", the budget spent in about " + sim.AtRate(played, budget, took).Round(time.Second).String()
-	}
-	return out
-}
-
-// progressLine says how far a run is: the games done of the total, the
-// rate so far, and the time left at that rate.
-func progressLine(label string, done, total int, took time.Duration) string {
-	if label != "" {
-		label += ": "
-	}
-	rate := float64(done) / took.Seconds()
-	left := "time left unknown"
-	if rate > 0 {
-		left = "about " + (time.Duration(float64(total-done)/rate) * time.Second).Round(time.Second).String() + " left"
-	}
-	return fmt.Sprintf("playing %s%d / %d games (%d%%), %.2f games/s, %s", label, done, total, 100*done/max(total, 1), rate, left)
-}
-
-// preciseLine says how far a run played to a precision is: the games
-// done, the most it plays, the half-width its batches reached so far
-// against the one wanted, and the rate; its end is not known before it
-// comes.
-func preciseLine(label string, done, most int, took time.Duration, half, want float64) string {
-	if label != "" {
-		label += ": "
-	}
-	so := "none yet"
-	if half > 0 {
-		so = fmt.Sprintf("±%.1f so far", 100*half)
-	}
-	return fmt.Sprintf("playing %s%d games (at most %d) until the win rate is known to ±%.1f points (%s), %.2f games/s",
-		label, done, most, 100*want, so, float64(done)/took.Seconds())
-}
-
-func (b *bar) done() {
-	if b.stop != nil {
-		close(b.stop)
-		b.mu.Lock()
-		b.ended = true
-		b.mu.Unlock()
-	}
-	if b.p != nil {
-		if b.precision > 0 {
-			b.b.SetTotal(-1, true) // the games played are the whole
-		} else {
-			b.b.SetCurrent(int64(b.total))
-		}
-		b.p.Wait()
-	}
-}
 
 // conflictingSimFlags refuses flags (set: those given) that ask for two
 // things at once, each with what to write instead: a --policy beside the
@@ -859,14 +661,12 @@ const defaultStudyBudget = 200_000_000
 // runGames plays a run, with its progress on stderr: all its games, or
 // with --precision, batches until its win rate is known well enough.
 func runGames(opt sim.Options, o simOptions, stderr io.Writer, label string) ([]sim.Result, error) {
-	bar := progress(stderr, label, o.games, opt.Shards)
-	defer bar.done()
-	opt.Progress, opt.Played = bar.update, &bar.played
-	bar.mu.Lock() // the ticker reads them
-	bar.budget, bar.precision, bar.jobs = opt.Budget, o.precision, opt.Jobs
-	bar.mu.Unlock()
+	bar := progress.New(stderr, label, o.games, opt.Shards)
+	defer bar.Done()
+	opt.Progress, opt.Played = bar.Update, &bar.Played
+	bar.Set(opt.Budget, o.precision, opt.Jobs)
 	if o.precision > 0 {
-		opt.Batch = bar.batch
+		opt.Batch = bar.Batch
 		return sim.RunPrecise(opt, o.precision, sim.PrecisionBatch)
 	}
 	return sim.Run(opt)

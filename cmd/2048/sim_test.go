@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mod2048/mod2048/cmd/2048/internal/progress"
 	"github.com/mod2048/mod2048/scripting/sim"
 )
 
@@ -210,8 +211,8 @@ func TestSimGC(t *testing.T) {
 // it is on stderr, a line at a time: the games done of the total, the rate
 // and the time left; the table still goes to stdout alone.
 func TestSimProgressLines(t *testing.T) {
-	defer func(d time.Duration) { progressEvery = d }(progressEvery)
-	progressEvery = 0
+	defer func(d time.Duration) { progress.Every = d }(progress.Every)
+	progress.Every = 0
 	var stdout, stderr bytes.Buffer
 	if code := runSim([]string{"--games", "6", "--policy", "random", "--jobs", "1"}, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
@@ -223,7 +224,7 @@ func TestSimProgressLines(t *testing.T) {
 	if strings.Contains(stdout.String(), "playing") {
 		t.Errorf("progress on stdout:\n%s", stdout.String())
 	}
-	if got := progressLine("classic", 30, 120, 10*time.Second); got != "playing classic: 30 / 120 games (25%), 3.00 games/s, about 30s left" {
+	if got := progress.Line("classic", 30, 120, 10*time.Second); got != "playing classic: 30 / 120 games (25%), 3.00 games/s, about 30s left" {
 		t.Errorf("progressLine: %q", got)
 	}
 }
@@ -345,7 +346,7 @@ func TestSimBudget(t *testing.T) {
 	if code := runSim([]string{"--budget", "100", "--shard", "1/2"}, &study, &errOut); code != 2 || !strings.Contains(errOut.String(), "--budget and --shard do not go together") {
 		t.Errorf("--budget with --shard: exit %d, %s", code, errOut.String())
 	}
-	if got, want := budgetLine(12_500_000, 50_000_000, 10*time.Second), "; 12.5 million of 50 million moves, the budget spent in about 30s"; got != want {
+	if got, want := progress.BudgetLine(12_500_000, 50_000_000, 10*time.Second), "; 12.5 million of 50 million moves, the budget spent in about 30s"; got != want {
 		t.Errorf("budgetLine: got %q, want %q", got, want)
 	}
 }
@@ -354,8 +355,8 @@ func TestSimBudget(t *testing.T) {
 // progressEvery though no game ends in it, with the moves played against
 // its budget; none comes after the run's table.
 func TestSimProgressTicker(t *testing.T) {
-	defer func(d time.Duration) { progressEvery = d }(progressEvery)
-	progressEvery = 2 * time.Millisecond
+	defer func(d time.Duration) { progress.Every = d }(progress.Every)
+	progress.Every = 2 * time.Millisecond
 	var out bytes.Buffer
 	errOut := &syncBuffer{}
 	args := []string{"--budget", "3000000", "--games", "60", "--policy", "lookahead", "--depth", "2", "--set", "size=3", "--jobs", "2"}
@@ -376,7 +377,7 @@ func TestSimProgressTicker(t *testing.T) {
 // TestPreciseLine: off a terminal, a run played to a precision says the
 // games done, the most it plays, the half-width so far and the one wanted.
 func TestPreciseLine(t *testing.T) {
-	got := preciseLine("mid · expert", 50, 5000, 10*time.Second, 0.0912, 0.07)
+	got := progress.PreciseLine("mid · expert", 50, 5000, 10*time.Second, 0.0912, 0.07)
 	want := "playing mid · expert: 50 games (at most 5000) until the win rate is known to ±7.0 points (±9.1 so far), 5.00 games/s"
 	if got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
