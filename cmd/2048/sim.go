@@ -25,6 +25,7 @@ import (
 	"github.com/mod2048/mod2048/scripting/session"
 	"github.com/mod2048/mod2048/scripting/sim"
 	"github.com/mod2048/mod2048/scripting/sim/simplot"
+	"github.com/mod2048/mod2048/scripting/sim/tuning"
 )
 
 const simUsage = `Usage: 2048 sim [the play flags] [--games N | --precision P] [--budget MOVES] [--seed S] [--policy P | --skill | --skills LIST] [--max-turns T] [--jobs J] [--json FILE] [--csv FILE] [--plot FILE] [--shard I/N] [--compare FILE.toml ... | --compare-mods LIST ... | --sweep KEY=V1,V2,... | --levers]
@@ -245,7 +246,7 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	fs.Var((*repeated)(&o.compareMods), "compare-mods", "a comma-separated `list` of mods (folders or installed ids) to play instead of --mod, beside the base, on the same seeds; repeatable; \"\" plays no mod")
 	fs.StringVar(&o.tune, "tune", "", "find the numbers for a skill ladder: `SKILL=RATE,...` (greedy=0.25,expert=0.6), the win rate wanted at each skill")
 	fs.StringVar(&o.tuneKeys, "tune-keys", "", "the levers --tune moves, `KEY[=LO:HI],...` (configuration keys, MOD.SETTING); default: the three settings whose steps move the win rate most")
-	fs.IntVar(&o.tuneScreen, "tune-screen", sim.TuneScreenGames, "--tune with no --tune-keys: the screen's games a point at each skill")
+	fs.IntVar(&o.tuneScreen, "tune-screen", tuning.ScreenGames, "--tune with no --tune-keys: the screen's games a point at each skill")
 	fs.StringVar(&o.tuneStages, "tune-stages", "", "--tune's stages: exploring `GAMESxGENERATIONS`, then each refining round's games (default 8x6,20,40,80,120,120)")
 	fs.StringVar(&o.write, "write", "", "--tune: write the tuned configuration to `file` (TOML, for --config)")
 	fs.BoolVar(&o.noBaseline, "no-baseline", false, "with --mod: play the games with the mods only, not also the same games without them beside")
@@ -269,7 +270,7 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	}
 	o.args = args
 	if o.tune != "" && !set["games"] {
-		o.games = sim.TuneCheckGames // the check's games on fresh seeds
+		o.games = tuning.CheckGames // the check's games on fresh seeds
 	}
 	if !set["games"] && !set["precision"] && o.shard == "" && o.tune == "" {
 		o.precision = defaultPrecision

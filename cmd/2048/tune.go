@@ -11,14 +11,15 @@ import (
 	"github.com/mod2048/mod2048/scripting/mod"
 	"github.com/mod2048/mod2048/scripting/sim"
 	"github.com/mod2048/mod2048/scripting/sim/simplot"
+	"github.com/mod2048/mod2048/scripting/sim/tuning"
 )
 
-// runTune is `2048 sim --tune`: the lab's tune (sim.Tune) finds the
+// runTune is `2048 sim --tune`: the lab's tune (tuning.Run) finds the
 // levers' values whose win rates come nearest the targets and checks them
 // on fresh seeds; this writes its report, the tuned configuration, its
 // JSON and its plot.
 func runTune(o simOptions, base *config.Config, mods []*mod.Mod, opts sim.PolicyOptions, stdout, stderr io.Writer) error {
-	rep, err := sim.Tune(sim.TuneSetup{
+	rep, err := tuning.Run(tuning.Setup{
 		Base: base, Build: o.build, Mods: mods, ModSets: o.modSets,
 		LoadMods: func(modSets []string) ([]*mod.Mod, error) { return loadMods(o.mods, modSets, false) },
 		Targets:  o.tune, Keys: o.tuneKeys, Stages: o.tuneStages,

@@ -1,4 +1,4 @@
-package sim
+package tuning
 
 import (
 	"strings"
@@ -18,7 +18,7 @@ func TestTuneGrid(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr := &tuneRun{s: TuneSetup{Build: b}, base: base}
+	tr := &tuneRun{s: Setup{Build: b}, base: base}
 	l, err := tr.lever("goal.stabilize_per_cell")
 	if err != nil {
 		t.Fatal(err)
@@ -55,13 +55,13 @@ func TestTuneGrid(t *testing.T) {
 // on fresh games says why; where the models meet them, neither says so,
 // and where the answer stopped short of them, the report says that.
 func TestTuneVerdictApart(t *testing.T) {
-	rep := &TuneReport{Result: &simtune.Result{
+	rep := &Report{Result: &simtune.Result{
 		Levers:  []simtune.Lever{{Key: "goal.turns", Start: 100, Lo: 40, Hi: 200, Int: true}},
 		Targets: []simtune.Target{{Skill: "greedy", Rate: 0.08}, {Skill: "expert", Rate: 0.3}},
 		Answer:  []float64{61},
 		Reach:   []float64{0.021, 0.305},
 		Apart:   true,
-	}, Check: []TuneCheck{
+	}, Check: []Check{
 		{Skill: "greedy", Target: 0.08, Rate: 0.02, CI: [2]float64{0.01, 0.04}, Games: 300},
 		{Skill: "expert", Target: 0.3, Rate: 0.31, CI: [2]float64{0.26, 0.36}, Games: 300},
 	}}

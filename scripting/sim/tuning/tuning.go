@@ -1,4 +1,10 @@
-package sim
+// Package tuning is the lab's tune (`2048 sim --tune`): it finds the
+// values of a configuration's and its mods' settings (its levers) whose
+// win rates, at each skill named, come nearest the targets, by simtune's
+// search over games the lab plays, and checks them on fresh seeds. It is
+// apart from the lab so that a program that runs games does not pull in
+// the search's numerics (gonum).
+package tuning
 
 import (
 	"bytes"
@@ -19,38 +25,9 @@ import (
 	"github.com/mod2048/mod2048/scripting"
 	"github.com/mod2048/mod2048/scripting/mod"
 	"github.com/mod2048/mod2048/scripting/session"
+	"github.com/mod2048/mod2048/scripting/sim"
 	"github.com/mod2048/mod2048/scripting/sim/simtune"
 )
-
-// A Variant is a configuration and its mods, by a label: a point of a
-// study, a tune's candidate.
-type Variant struct {
-	Label  string
-	Config *config.Config
-	Mods   []*mod.Mod
-}
-
-// UsageError is an error in how a run was asked (a flag's value): the
-// command exits with status 2 for it.
-type UsageError string
-
-func (e UsageError) Error() string { return string(e) }
-
-// SplitList splits a comma-separated list, dropping blanks.
-func SplitList(s string) []string {
-	var out []string
-	for _, f := range strings.Split(s, ",") {
-		if f = strings.TrimSpace(f); f != "" {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
-// FormatStep writes a stepped number without float noise (0.30000000000000004).
-func FormatStep(x float64) string {
-	return strconv.FormatFloat(math.Round(x*1e6)/1e6, 'f', -1, 64)
-}
 
 // The tune's defaults: the levers it moves when --tune-keys names none,
 // the games a point of their screen plays at each skill (--tune-screen),
@@ -73,10 +50,10 @@ const minDial = 20
 // rather than a harder one, and undo, which has no bearing on play.
 var notLevers = []string{"width", "height", "size", "win_value", "undo_limit"}
 
-// TuneSetup is what a tune is asked: the configuration and mods it
+// Setup is what a tune is asked: the configuration and mods it
 // starts from, its targets and levers as `2048 sim --tune` takes them,
 // and how its games are played.
-type TuneSetup struct {
+type Setup struct {
 	Base  *config.Config
 	Build config.BuildOptions // how Base was built: a candidate is built anew, with its levers set
 	Mods  []*mod.Mod
@@ -95,26 +72,26 @@ type TuneSetup struct {
 	Jobs                    int // games at once
 	Stop                    <-chan struct{}
 	Limits                  scripting.Limits
-	Policy                  PolicyOptions
+	Policy                  sim.PolicyOptions
 	Log                     io.Writer // progress lines
 	Command                 string    // the command line, for the report and the file's header
 }
 
-// TuneScreenGames and TuneCheckGames are the games of a screen's point and
+// ScreenGames and CheckGames are the games of a screen's point and
 // of the check that a setup asks by default.
 const (
-	TuneScreenGames = 24
-	TuneCheckGames  = 100
+	ScreenGames = 24
+	CheckGames  = 100
 )
 
 // tuneRun is a tune's setting up: what the setup and the loaded
 // configuration and mods say.
 type tuneRun struct {
-	s       TuneSetup
+	s       Setup
 	base    *config.Config
 	mods    []*mod.Mod
 	targets []simtune.Target
-	skills  []Skill // the targets' rungs, in order
+	skills  []sim.Skill // the targets' rungs, in order
 	stderr  io.Writer
 	// gate is the tune's slots for games, Jobs of them: the games of
 	// every candidate measured at once (simtune's Concurrent) and of
@@ -128,19 +105,19 @@ type tuneRun struct {
 // games waiting for the gate's slots.
 const tuneConcurrent = 64
 
-// Tune is `2048 sim --tune`: it finds the levers' values whose win rates
+// Run is `2048 sim --tune`: it finds the levers' values whose win rates
 // come nearest the targets, and checks them on fresh seeds. Stopped (the
 // setup's Stop), it returns the best candidate measured so far, marked
 // Partial and unchecked; stopped before any, an error.
-func Tune(s TuneSetup) (*TuneReport, error) {
-	ladder := Ladder(s.Policy)
+func Run(s Setup) (*Report, error) {
+	ladder := sim.Ladder(s.Policy)
 	var names []string
 	for _, k := range ladder {
 		names = append(names, k.Name)
 	}
 	targets, err := simtune.ParseTargets(s.Targets, names)
 	if err != nil {
-		return nil, UsageError("--tune " + err.Error())
+		return nil, sim.UsageError("--tune " + err.Error())
 	}
 	t := &tuneRun{s: s, base: s.Base, mods: s.Mods, targets: targets, stderr: s.Log, gate: make(chan struct{}, max(s.Jobs, 1))}
 	for _, tg := range targets {
@@ -198,17 +175,17 @@ func Tune(s TuneSetup) (*TuneReport, error) {
 			fmt.Fprintf(t.stderr, "2048 sim: tune: %s\n", widenLine(levers, w))
 		},
 	})
-	stopped := errors.Is(err, ErrStopped)
+	stopped := errors.Is(err, sim.ErrStopped)
 	if err != nil && !stopped {
 		return nil, err
 	}
 	if stopped && (res == nil || res.Answer == nil) {
 		return nil, errors.New("stopped before a candidate was measured: there is nothing to write")
 	}
-	rep := &TuneReport{Result: res, Screen: screen, Partial: stopped, Command: s.Command, CheckSeed: s.Seed + 1}
+	rep := &Report{Result: res, Screen: screen, Partial: stopped, Command: s.Command, CheckSeed: s.Seed + 1}
 	if !stopped {
 		rep.Check, err = t.check(levers, res.Values(), s.Seed+1)
-		if errors.Is(err, ErrStopped) {
+		if errors.Is(err, sim.ErrStopped) {
 			rep.Check, rep.Partial = nil, true
 		} else if err != nil {
 			return nil, err
@@ -228,26 +205,26 @@ func parseStages(s string) ([]simtune.Stage, []int, error) {
 	var stages []simtune.Stage
 	refine := []int{}
 	bad := func(f string) error {
-		return UsageError(fmt.Sprintf("--tune-stages %q: want GAMESxGENERATIONS for an exploring stage and GAMES for a refining round, each at least 1, as 8x6,20,40,80,120,120", f))
+		return sim.UsageError(fmt.Sprintf("--tune-stages %q: want GAMESxGENERATIONS for an exploring stage and GAMES for a refining round, each at least 1, as 8x6,20,40,80,120,120", f))
 	}
-	for _, f := range SplitList(s) {
+	for _, f := range sim.SplitList(s) {
 		if g, n, ok := strings.Cut(f, "x"); ok {
 			games, err1 := strconv.Atoi(g)
 			gens, err2 := strconv.Atoi(n)
-			if err1 != nil || err2 != nil || games < 1 || gens < 1 || games > MaxGames || len(refine) > 0 {
+			if err1 != nil || err2 != nil || games < 1 || gens < 1 || games > sim.MaxGames || len(refine) > 0 {
 				return nil, nil, bad(f)
 			}
 			stages = append(stages, simtune.Stage{Games: games, Generations: gens})
 			continue
 		}
 		games, err := strconv.Atoi(f)
-		if err != nil || games < 1 || games > MaxGames {
+		if err != nil || games < 1 || games > sim.MaxGames {
 			return nil, nil, bad(f)
 		}
 		refine = append(refine, games)
 	}
 	if len(stages) == 0 {
-		return nil, nil, UsageError("--tune-stages: want at least one exploring stage, GAMESxGENERATIONS, first: as 8x6,20,40,80,120,120")
+		return nil, nil, sim.UsageError("--tune-stages: want at least one exploring stage, GAMESxGENERATIONS, first: as 8x6,20,40,80,120,120")
 	}
 	return stages, refine, nil
 }
@@ -257,17 +234,17 @@ func parseStages(s string) ([]simtune.Stage, []int, error) {
 // or the default one (defaultRange).
 func (t *tuneRun) namedLevers(list string) ([]simtune.Lever, error) {
 	var out []simtune.Lever
-	for _, f := range SplitList(list) {
+	for _, f := range sim.SplitList(list) {
 		key, bounds, ranged := strings.Cut(f, "=")
 		key = strings.TrimSpace(key)
 		for _, l := range out {
 			if l.Key == key {
-				return nil, UsageError(fmt.Sprintf("--tune-keys names %s twice: name each key once", key))
+				return nil, sim.UsageError(fmt.Sprintf("--tune-keys names %s twice: name each key once", key))
 			}
 		}
 		l, err := t.lever(key)
 		if err != nil {
-			return nil, UsageError("--tune-keys " + err.Error())
+			return nil, sim.UsageError("--tune-keys " + err.Error())
 		}
 		if ranged {
 			hardLo, hardHi := l.Min, l.Max
@@ -275,17 +252,17 @@ func (t *tuneRun) namedLevers(list string) ([]simtune.Lever, error) {
 			a, err1 := strconv.ParseFloat(strings.TrimSpace(lo), 64)
 			b, err2 := strconv.ParseFloat(strings.TrimSpace(hi), 64)
 			if !ok || err1 != nil || err2 != nil || !(a < b) || math.IsInf(a, 0) || math.IsInf(b, 0) {
-				return nil, UsageError(fmt.Sprintf("--tune-keys %s: want KEY=LO:HI with LO below HI, as %s=%s:%s", f, key, FormatStep(l.Lo), FormatStep(l.Hi)))
+				return nil, sim.UsageError(fmt.Sprintf("--tune-keys %s: want KEY=LO:HI with LO below HI, as %s=%s:%s", f, key, sim.FormatStep(l.Lo), sim.FormatStep(l.Hi)))
 			}
 			l.Lo, l.Hi, l.Widen = max(a, hardLo), min(b, hardHi), false // the range asked for, as it is
 			if !(l.Lo < l.Hi) {
-				return nil, UsageError(fmt.Sprintf("--tune-keys %s: the range is outside the setting's bounds (%v to %v)", f, hardLo, hardHi))
+				return nil, sim.UsageError(fmt.Sprintf("--tune-keys %s: the range is outside the setting's bounds (%v to %v)", f, hardLo, hardHi))
 			}
 		}
 		out = append(out, l)
 	}
 	if len(out) == 0 {
-		return nil, UsageError("--tune-keys: want KEY[=LO:HI],...")
+		return nil, sim.UsageError("--tune-keys: want KEY[=LO:HI],...")
 	}
 	return out, nil
 }
@@ -500,7 +477,7 @@ func numberLever(key string, v any) (simtune.Lever, error) {
 // (simtune.Screen): of the configuration's and the loaded mods' numeric
 // settings (candidates), those that together come nearest the targets at
 // every target's skill, measured at the ends of their ranges and halfway,
-// on TuneScreenGames games a point; at most tuneLevers of them.
+// on ScreenGames games a point; at most tuneLevers of them.
 func (t *tuneRun) screenLevers() ([]simtune.Lever, *simtune.ScreenResult, error) {
 	cands := t.candidates()
 	if len(cands) == 0 {
@@ -518,7 +495,7 @@ func (t *tuneRun) screenLevers() ([]simtune.Lever, *simtune.ScreenResult, error)
 			}
 		}
 		if len(moved) == 0 {
-			return t.rates(Variant{Label: "base", Config: t.base, Mods: t.mods}, 0, games, t.s.Seed)
+			return t.rates(sim.Variant{Label: "base", Config: t.base, Mods: t.mods}, 0, games, t.s.Seed)
 		}
 		return t.eval(moved, at, 0, games, t.s.Seed)
 	}
@@ -628,7 +605,7 @@ func ratesLine(targets []simtune.Target, rates []float64, refused string) string
 // base with each configuration key set, and the mods loaded afresh with
 // each MOD.SETTING set; it returns the mods' settings as --mod-set flags.
 // An error is the configuration's or a mod's refusal of a value.
-func (t *tuneRun) variant(levers []simtune.Lever, values []float64) (Variant, []string, error) {
+func (t *tuneRun) variant(levers []simtune.Lever, values []float64) (sim.Variant, []string, error) {
 	b := t.s.Build
 	b.Sets = slices.Clone(b.Sets)
 	modSets := slices.Clone(t.s.ModSets)
@@ -644,13 +621,13 @@ func (t *tuneRun) variant(levers []simtune.Lever, values []float64) (Variant, []
 	}
 	c, err := config.Build(b)
 	if err != nil {
-		return Variant{}, nil, err
+		return sim.Variant{}, nil, err
 	}
 	mods, err := t.s.LoadMods(modSets)
 	if err != nil {
-		return Variant{}, nil, err
+		return sim.Variant{}, nil, err
 	}
-	return Variant{Label: "tuned", Config: c, Mods: mods}, mine, nil
+	return sim.Variant{Label: "tuned", Config: c, Mods: mods}, mine, nil
 }
 
 // eval plays a candidate on games games of the seed from game from at
@@ -666,9 +643,9 @@ func (t *tuneRun) eval(levers []simtune.Lever, values []float64, from, games int
 // rates plays a variant's games games of the seed from game from at every
 // target's skill, the skills at once (their games through the gate), and
 // returns the win rates.
-func (t *tuneRun) rates(v Variant, from, games int, seed uint64) ([]float64, error) {
+func (t *tuneRun) rates(v sim.Variant, from, games int, seed uint64) ([]float64, error) {
 	rates := make([]float64, len(t.skills))
-	err := t.eachSkill(func(i int, k Skill) (err error) {
+	err := t.eachSkill(func(i int, k sim.Skill) (err error) {
 		rates[i], err = t.rate(v, k, from, games, seed)
 		return err
 	})
@@ -680,7 +657,7 @@ func (t *tuneRun) rates(v Variant, from, games int, seed uint64) ([]float64, err
 
 // eachSkill calls f with every target's skill at once, and returns the
 // error of the first skill that failed, in the targets' order.
-func (t *tuneRun) eachSkill(f func(i int, k Skill) error) error {
+func (t *tuneRun) eachSkill(f func(i int, k sim.Skill) error) error {
 	errs := make([]error, len(t.skills))
 	var wg sync.WaitGroup
 	for i, k := range t.skills {
@@ -701,26 +678,26 @@ func (t *tuneRun) eachSkill(f func(i int, k Skill) error) error {
 
 // rate plays a variant's games games of the seed from game from at one
 // skill and returns its win rate.
-func (t *tuneRun) rate(v Variant, k Skill, from, games int, seed uint64) (float64, error) {
+func (t *tuneRun) rate(v sim.Variant, k sim.Skill, from, games int, seed uint64) (float64, error) {
 	rs, err := t.play(v, k, from, games, seed)
 	if err != nil || len(rs) == 0 {
 		return 0, err
 	}
-	return float64(Wins(rs)) / float64(len(rs)), nil
+	return float64(sim.Wins(rs)) / float64(len(rs)), nil
 }
 
-func (t *tuneRun) play(v Variant, k Skill, from, games int, seed uint64) ([]Result, error) {
-	mk, err := MakePolicy(k.Policy, k.Options)
+func (t *tuneRun) play(v sim.Variant, k sim.Skill, from, games int, seed uint64) ([]sim.Result, error) {
+	mk, err := sim.MakePolicy(k.Policy, k.Options)
 	if err != nil {
 		return nil, err
 	}
-	return Run(Options{Setup: session.Setup{Config: v.Config, Mods: v.Mods, Limits: t.s.Limits}, Policy: k.Name, Make: mk,
+	return sim.Run(sim.Options{Setup: session.Setup{Config: v.Config, Mods: v.Mods, Limits: t.s.Limits}, Policy: k.Name, Make: mk,
 		From: from, Games: from + games, Seed: seed, MaxTurns: t.s.MaxTurns, Gate: t.gate, Stop: t.s.Stop})
 }
 
-// TuneCheck is what the tuned values reach at a target's skill on fresh
+// Check is what the tuned values reach at a target's skill on fresh
 // seeds.
-type TuneCheck struct {
+type Check struct {
 	Skill  string     `json:"skill"`
 	Target float64    `json:"target"`
 	Games  int        `json:"games"`
@@ -730,7 +707,7 @@ type TuneCheck struct {
 
 // check plays the tuned values on --games fresh games (of the seed after
 // the search's) at every target's skill, the skills at once.
-func (t *tuneRun) check(levers []simtune.Lever, values []float64, seed uint64) ([]TuneCheck, error) {
+func (t *tuneRun) check(levers []simtune.Lever, values []float64, seed uint64) ([]Check, error) {
 	v, _, err := t.variant(levers, values)
 	if err != nil {
 		return nil, err
@@ -740,11 +717,11 @@ func (t *tuneRun) check(levers []simtune.Lever, values []float64, seed uint64) (
 		names = append(names, k.Name)
 	}
 	fmt.Fprintf(t.stderr, "2048 sim: tune: checking the tuned values at %s on %d fresh games (seed %d)\n", strings.Join(names, ", "), t.s.CheckGames, seed)
-	out := make([]TuneCheck, len(t.skills))
-	err = t.eachSkill(func(i int, k Skill) error {
+	out := make([]Check, len(t.skills))
+	err = t.eachSkill(func(i int, k sim.Skill) error {
 		rs, err := t.play(v, k, 0, t.s.CheckGames, seed)
-		r := NewReport(Header{}, rs)
-		out[i] = TuneCheck{Skill: k.Name, Target: t.targets[i].Rate, Games: r.Games, Rate: r.WinRate, CI: r.WinCI}
+		r := sim.NewReport(sim.Header{}, rs)
+		out[i] = Check{Skill: k.Name, Target: t.targets[i].Rate, Games: r.Games, Rate: r.WinRate, CI: r.WinCI}
 		return err
 	})
 	if err != nil {
@@ -789,20 +766,20 @@ func widenLine(levers []simtune.Lever, w simtune.Widening) string {
 	return line
 }
 
-// TuneReport is a tune's report: the search, the check on fresh seeds,
+// Report is a tune's report: the search, the check on fresh seeds,
 // and the mods' tuned settings.
-type TuneReport struct {
+type Report struct {
 	*simtune.Result
 	Screen    *simtune.ScreenResult `json:"screen,omitempty"` // the levers' screen, when --tune-keys named none
 	Command   string                `json:"command"`
 	CheckSeed uint64                `json:"check_seed"`
-	Check     []TuneCheck           `json:"check"`
+	Check     []Check               `json:"check"`
 	ModSets   []string              `json:"mod_sets,omitempty"`
 	Partial   bool                  `json:"partial,omitempty"`
-	tuned     Variant               // the tuned configuration and mods (TOML)
+	tuned     sim.Variant           // the tuned configuration and mods (TOML)
 }
 
-func (r *TuneReport) Text(w io.Writer) error {
+func (r *Report) Text(w io.Writer) error {
 	var b strings.Builder
 	if r.Partial {
 		b.WriteString("partial: the tune was stopped; this is the best candidate it measured, not checked on fresh seeds\n\n")
@@ -880,7 +857,7 @@ func (r *TuneReport) Text(w io.Writer) error {
 // verdict says in one line whether the tuned values meet the targets on
 // the fresh games, and when they miss, what may be in the way: a lever
 // held at a bound of its range.
-func (r *TuneReport) verdict() string {
+func (r *Report) verdict() string {
 	worst, at := 0.0, ""
 	inside := true
 	for _, c := range r.Check {
@@ -915,7 +892,7 @@ func (r *TuneReport) verdict() string {
 // screenText writes the screen: every candidate's move of each target
 // skill's win across its range, in logits, the gap's move, and the levers
 // chosen.
-func (r *TuneReport) screenText(b *strings.Builder) {
+func (r *Report) screenText(b *strings.Builder) {
 	sc := r.Screen
 	var skills []string
 	for _, t := range r.Targets {
@@ -974,7 +951,7 @@ func joinInts(ns []int) string {
 // TOML is the tuned configuration file: the effective configuration, as
 // `2048 config show` writes it, under a header that says how it was made
 // and what it reaches.
-func (r *TuneReport) TOML() []byte {
+func (r *Report) TOML() []byte {
 	c := r.tuned
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "# Tuned by: %s\n", r.Command)
