@@ -81,6 +81,7 @@ fuzz:
 	$(GO) test ./scripting/session/replay -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME)
 	$(GO) test ./config/aiconfig -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME)
 	$(GO) test ./scripting/mod -run '^$$' -fuzz FuzzManifest -fuzztime $(FUZZTIME)
+	$(GO) test ./scripting/mod -run '^$$' -fuzz FuzzReadZip -fuzztime $(FUZZTIME)
 	$(GO) test ./scripting/costsearch/fuzz -run '^$$' -fuzz FuzzSandbox -fuzztime $(FUZZSANDBOXTIME) -fuzzminimizetime 5s -parallel 1
 
 # costsearch: a genetic search for Lua programs that cost the host more
