@@ -8,7 +8,6 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -17,23 +16,13 @@ import (
 	"github.com/mod2048/mod2048/scripting/mod/modtest"
 )
 
-// allocated returns the bytes f allocates.
-func allocated(f func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
-
 // TestReadZipHostile: every hostile zip (modtest.Hostile) is refused with
 // an error that names the zip, and the entry at fault, before more than a
 // mod's size is inflated: refusing a bomb takes little memory.
 func TestReadZipHostile(t *testing.T) {
 	for _, a := range modtest.Hostile() {
 		var err error
-		n := allocated(func() { _, err = mod.ReadZip(a.Zip, "x.zip") })
+		n := modtest.Allocated(func() { _, err = mod.ReadZip(a.Zip, "x.zip") })
 		if want := "x.zip: " + a.Want; err == nil || err.Error() != want {
 			t.Errorf("%s: %v, want %q", a.Name, err, want)
 		}

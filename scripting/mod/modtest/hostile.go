@@ -12,6 +12,7 @@ import (
 	"hash/crc32"
 	"io/fs"
 	"maps"
+	"runtime"
 	"slices"
 
 	"github.com/mod2048/mod2048/scripting/mod"
@@ -174,4 +175,15 @@ func Hostile() []Archive {
 	add("no mod", "not a mod: it has no mod.toml", main, file("README.md", "hi"))
 	add("two mods", "it holds several mods (a, b): give one", file("b/mod.toml", Manifest), file("a/mod.toml", Manifest))
 	return out
+}
+
+// Allocated returns the bytes f allocates (the heap's total, after a
+// collection): how a test holds reading a hostile zip to little memory.
+func Allocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
 }

@@ -3,7 +3,6 @@ package bridge_test
 import (
 	"encoding/base64"
 	"fmt"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -19,16 +18,6 @@ const bombBytes = 64 * bridge.MaxModBytes
 // whose header declares it holds declared bytes; in base64.
 func bombZip(declared uint64) string {
 	return base64.StdEncoding.EncodeToString(modtest.Bomb("mine", ownManifest, bombBytes, declared))
-}
-
-// allocated returns the bytes f allocates.
-func allocated(f func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
 }
 
 // TestZipBomb: a player's zip whose entries inflate past what a mod may
@@ -63,7 +52,7 @@ func TestZipBomb(t *testing.T) {
 		}
 		src := bridge.ModSource{Name: "mine.zip", Zip: tc.zip}
 		var r bridge.Reply
-		n := allocated(func() { r = bridge.UnpackMod(src) })
+		n := modtest.Allocated(func() { r = bridge.UnpackMod(src) })
 		t.Logf("%s: %d bytes of base64, %.1f MiB allocated to refuse it", tc.name, len(tc.zip), float64(n)/(1<<20))
 		if r.Error == nil || r.Error.Kind != bridge.KindInput || !strings.Contains(r.Error.Message, tc.want) {
 			t.Errorf("%s: unpacked: %+v, want an input error with %q", tc.name, r.Error, tc.want)
