@@ -819,6 +819,12 @@ func (g *gen) expr(t typ, d int) string {
 		case 0:
 			return g.leaf(t)
 		case 1:
+			if g.depth > maxBlockDepth+1 {
+				// A function in a function in ...: a body's return may
+				// hold a function too, and the chain would nest past the
+				// parser's 200 levels (FuzzSandbox found it).
+				return g.leaf(t)
+			}
 			return g.function([]string{"a", "b"}, []typ{tNum, tNum}, g.chance("fn.vararg"), false)
 		case 2:
 			return "string.gmatch(" + g.subject() + ", " + g.pattern() + ")"
