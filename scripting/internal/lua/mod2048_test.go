@@ -679,3 +679,28 @@ assert(down(150) == 3)`)
 		t.Errorf("a capture in the bottom frame passes %d open upvalues", walked)
 	}
 }
+
+// TestSetSpFullSegment: setting the call stack's depth to the one it has,
+// at the end of a full segment, keeps its frames. A pcall that began with
+// the stack's last segment full, whose call then overflowed it, set it
+// back so: upstream's SetSp counted the full segment as empty, and the
+// next frame read was out of range (FuzzSandbox found it, through a
+// recursion of pcall in an __index metamethod).
+func TestSetSpFullSegment(t *testing.T) {
+	cs := newAutoGrowingCallFrameStack(4 * FramesPerSegment)
+	for range 2 * FramesPerSegment {
+		cs.Push(callFrame{})
+	}
+	sp := cs.Sp()
+	cs.SetSp(sp)
+	if cs.Sp() != sp {
+		t.Fatalf("SetSp(%d) left the depth %d", sp, cs.Sp())
+	}
+	cs.Push(callFrame{})
+	if cs.Sp() != sp+1 || cs.At(sp).Idx != sp {
+		t.Fatalf("after a push, the depth is %d and the top frame's index %d, want %d and %d", cs.Sp(), cs.At(sp).Idx, sp+1, sp)
+	}
+	for cs.Sp() > 0 {
+		cs.Pop()
+	}
+}

@@ -315,6 +315,13 @@ func (cs *autoGrowingCallFrameStack) Sp() int {
 func (cs *autoGrowingCallFrameStack) SetSp(sp int) {
 	desiredSegIdx := segIdx(sp / FramesPerSegment)
 	desiredFramesInLastSeg := uint8(sp % FramesPerSegment)
+	if desiredFramesInLastSeg == 0 && desiredSegIdx > 0 && cs.segIdx < desiredSegIdx {
+		// [mod2048] sp ends a full segment, the last one pushed (a pcall
+		// that began on a full segment, at the call stack's end): it
+		// stays, full. Upstream set that segment's count to 0 and lost
+		// its frames (TestSetSpFullSegment).
+		desiredSegIdx, desiredFramesInLastSeg = desiredSegIdx-1, FramesPerSegment
+	}
 	for {
 		workcount.Step()
 		if cs.segIdx <= desiredSegIdx {
