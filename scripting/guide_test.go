@@ -231,7 +231,7 @@ func TestGuideLimits(t *testing.T) {
 		fmt.Sprintf("| all the mods of a game in one turn, shared equally: a mod's turn is the smaller of its own (below) and its share | %d instructions |", l.GameTurnInstructions),
 		fmt.Sprintf("| one handler call | %d instructions |", l.HandlerInstructions),
 		fmt.Sprintf("| all of one mod's handler calls in one turn, dry runs included, at most its share of the game's | %d instructions |", l.TurnInstructions),
-		fmt.Sprintf("| one run of a mod's `before_move` handlers (a move's, or a dry run's): an eighth of its turn | %d instructions for a mod alone |", beforeMoveBudget(shareTurn(l, 1))),
+		fmt.Sprintf("| one run of a mod's `before_move` handlers (a move's, or a dry run's): an eighth of its turn | %d instructions for a mod alone |", beforeMoveBudget(aloneLimits(l))),
 		fmt.Sprintf("| loading the mod (compiling its files, running their top level) | %d instructions |", l.LoadInstructions),
 		fmt.Sprintf("| failsafe: the time of one call, by its own clock (its CPU time on Linux) | %v |", l.FailsafeTime),
 		fmt.Sprintf("| Lua call depth | %d frames |", l.CallStack),
@@ -290,4 +290,10 @@ func TestGuideAPILog(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("the API tour's log is\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
 	}
+}
+
+// aloneLimits are l for a mod alone in its game (shareTurn).
+func aloneLimits(l Limits) Limits {
+	alone, _ := shareTurn(l, 1)
+	return alone
 }

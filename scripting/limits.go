@@ -49,11 +49,6 @@ type Limits struct {
 	// within its own budget, share a browser page. 0 is no limit.
 	MaxGameMemory int64
 	MaxLog        int // bytes of print output kept per mod
-
-	// unshared and sharedBy are TurnInstructions as the embedder set it
-	// and the number of mods it is shared by (shareTurn), for the errors.
-	unshared int64
-	sharedBy int
 }
 
 // defaultLimits are the limits mods run under: MODDING.md's table, which
@@ -90,28 +85,24 @@ func callReason(l Limits) string {
 	return fmt.Sprintf("exceeded its instruction budget (%d a call)", l.HandlerInstructions)
 }
 
-func turnReason(l Limits) string {
-	return fmt.Sprintf("exceeded its instruction budget (%s)", turnBudget(l))
+func turnReason(l Limits, share string) string {
+	return fmt.Sprintf("exceeded its instruction budget (%d a turn%s)", l.TurnInstructions, share)
 }
 
-// turnBudget names a mod's turn budget, and where it is a share of the
-// game's, whose share it is.
-func turnBudget(l Limits) string {
-	if l.sharedBy > 1 && l.TurnInstructions < l.unshared {
-		return fmt.Sprintf("%d a turn: the game's %d shared by %d mods", l.TurnInstructions, l.GameTurnInstructions, l.sharedBy)
+// shareTurn returns l for each of mods mods of one game, its
+// TurnInstructions at most the mod's equal share of GameTurnInstructions
+// (at least one instruction), and, where the share is the lesser, what
+// the errors add to name it (": the game's N shared by M mods").
+func shareTurn(l Limits, mods int) (Limits, string) {
+	if l.GameTurnInstructions <= 0 || mods <= 0 {
+		return l, ""
 	}
-	return fmt.Sprintf("%d a turn", l.TurnInstructions)
-}
-
-// shareTurn returns l for each of mods mods of one game: TurnInstructions
-// is at most the mod's equal share of GameTurnInstructions (at least one
-// instruction).
-func shareTurn(l Limits, mods int) Limits {
-	l.unshared, l.sharedBy = l.TurnInstructions, mods
-	if l.GameTurnInstructions > 0 && mods > 0 {
-		l.TurnInstructions = max(min(l.TurnInstructions, l.GameTurnInstructions/int64(mods)), 1)
+	own := l.TurnInstructions
+	l.TurnInstructions = max(min(own, l.GameTurnInstructions/int64(mods)), 1)
+	if mods == 1 || l.TurnInstructions >= own {
+		return l, ""
 	}
-	return l
+	return l, fmt.Sprintf(": the game's %d shared by %d mods", l.GameTurnInstructions, mods)
 }
 
 // beforeMoveBudget is Limits.BeforeMoveInstructions, its default worked
@@ -132,8 +123,8 @@ func beforeMoveReason(l Limits) string {
 	return fmt.Sprintf("exceeded its instruction budget (%d for before_move)", beforeMoveBudget(l))
 }
 
-func dryTurnReason(l Limits) string {
-	return fmt.Sprintf("exceeded its instruction budget (%s, less %d kept for the dry runs of before_move)", turnBudget(l), dryRunsReserve(l))
+func dryTurnReason(l Limits, share string) string {
+	return fmt.Sprintf("exceeded its instruction budget (%d a turn%s, less %d kept for the dry runs of before_move)", l.TurnInstructions, share, dryRunsReserve(l))
 }
 
 func loadReason(l Limits) string {

@@ -23,9 +23,9 @@ func NewHost(mods []*mod.Mod, rules engine.Rules, opt engine.Options, limits Lim
 	if err != nil {
 		return nil, err
 	}
-	limits = shareTurn(limits, len(ordered))
-	h := &Host{limits: limits, rules: rules, opt: opt, watchdog: sandbox.TheWatchdog(), callReason: callReason(limits), turnReason: turnReason(limits), heldReason: heldReason(limits),
-		beforeMoveReason: beforeMoveReason(limits), dryTurnReason: dryTurnReason(limits), gameReason: gameReason(limits), builtReason: builtReason(limits)}
+	limits, share := shareTurn(limits, len(ordered))
+	h := &Host{limits: limits, rules: rules, opt: opt, watchdog: sandbox.TheWatchdog(), callReason: callReason(limits), turnReason: turnReason(limits, share), heldReason: heldReason(limits),
+		beforeMoveReason: beforeMoveReason(limits), dryTurnReason: dryTurnReason(limits, share), gameReason: gameReason(limits), builtReason: builtReason(limits)}
 	for _, o := range options {
 		workcount.Step()
 		o(h)
