@@ -32,10 +32,10 @@ type Player struct {
 	s      Settings
 	tables *tables
 	tt     transTable
-	// The forked search's games, one a level (reused: ForkInto), and a
-	// line of the board it evaluates.
-	forks []*engine.Game
-	line  []uint16
+	// The search through the engine's rules, and a line of the board it
+	// evaluates.
+	search Search
+	line   []uint16
 	// Stats of the last Best: nodes evaluated, for benchmarks and reports.
 	Nodes int
 }
@@ -82,10 +82,11 @@ func (p *Player) Rank(g *engine.Game, legal engine.DirSet) ([]Suggestion, error)
 	}
 	p.Nodes = 0
 	var r []Suggestion
+	var err error
 	if b, four, ok := packable(g); ok {
 		r = p.rankPacked(b, four, legal)
-	} else {
-		r = p.rankForked(g, legal)
+	} else if r, err = p.rankForked(g, legal); err != nil {
+		return nil, err
 	}
 	if len(r) == 0 {
 		return []Suggestion{{Dir: legal.List()[0]}}, nil

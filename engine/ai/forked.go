@@ -6,69 +6,31 @@ import (
 	"github.com/mod2048/mod2048/engine"
 )
 
-// rankForked searches through the engine's own rules: each move is played
-// on Samples forks of the game at the root (DeepSamples below it), each
-// reseeded, so that their spawns sample
-// what chance may bring, and the search goes ForkDepth moves deep. It
-// works for any ruleset, board size and marks, and sees the mods where the
-// game's hooks give its forks a dry run (engine.Forker); a mod's refusal
-// at the root comes in through legal.
-func (p *Player) rankForked(g *engine.Game, legal engine.DirSet) []Suggestion {
+// rankForked searches through the engine's own rules (Search, Chained):
+// each move is played on Samples forks of the game at the root
+// (DeepSamples below it), ForkDepth moves deep, valuing positions with the
+// ruleset's evaluation where it has one (Evaluator), else evalState. The
+// seeds come from the position, so the same position gives the same
+// ranking; a mod's refusal at the root comes in through legal.
+func (p *Player) rankForked(g *engine.Game, legal engine.DirSet) ([]Suggestion, error) {
+	eval, err := EvalFor(g.Rules(), nil, p.evalState)
+	if err != nil {
+		return nil, err
+	}
+	s := &p.search
+	s.Depth, s.Samples, s.Deep, s.Schedule, s.Eval, s.Evals = p.s.ForkDepth, p.s.Samples, p.s.Deep(), Chained, eval, 0
 	var out []Suggestion
-	// The seeds come from the position, so the same position gives the
-	// same samples and the same move.
 	seed := engine.PositionSeed(g.State())
 	for _, d := range engine.Directions {
 		if !legal.Has(d) {
 			continue
 		}
-		if v := p.sampled(g, d, seed, p.s.ForkDepth); !math.IsInf(v, -1) {
+		if v := s.Value(g, d, seed); !math.IsInf(v, -1) {
 			out = append(out, Suggestion{Dir: d, Value: v})
 		}
 	}
-	return out
-}
-
-// sampled is the mean value of playing d on forks of g, depth moves deep.
-func (p *Player) sampled(g *engine.Game, d engine.Direction, seed uint64, depth int) float64 {
-	sum := 0.0
-	for len(p.forks) < depth {
-		p.forks = append(p.forks, new(engine.Game))
-	}
-	f := p.forks[depth-1] // the fork of this level, played into again and again
-	n := p.s.Samples
-	if depth < p.s.ForkDepth {
-		n = p.s.Deep()
-	}
-	for i := 0; i < n; i++ {
-		seed = engine.Mix(seed + uint64(i) + 1)
-		g.ForkInto(f, seed)
-		res, err := f.Move(d)
-		if err != nil || !res.Changed {
-			return math.Inf(-1)
-		}
-		sum += p.forkValue(f, seed, depth-1)
-	}
-	return sum / float64(n)
-}
-
-// forkValue is the value of a fork's position with depth moves to look.
-func (p *Player) forkValue(f *engine.Game, seed uint64, depth int) float64 {
-	if depth == 0 || f.Status().Over() {
-		p.Nodes++
-		return p.evalState(f)
-	}
-	best := math.Inf(-1)
-	for _, d := range engine.Directions {
-		if f.Legal(d) {
-			best = max(best, p.sampled(f, d, seed, depth))
-		}
-	}
-	if math.IsInf(best, -1) {
-		p.Nodes++
-		return p.evalState(f)
-	}
-	return best
+	p.Nodes += s.Evals
+	return out, nil
 }
 
 // evalState evaluates any game's position: lost is worst and won is best;

@@ -13,7 +13,7 @@ import (
 // Sample is one position of a played game: its features, and whether the
 // game it is from was won.
 type Sample struct {
-	F   Features
+	F   cellular.Features
 	Won bool
 }
 
@@ -30,7 +30,7 @@ func Collect(o Options) ([]Sample, *Report, error) {
 			return
 		}
 		var smp Sample
-		cellFeatures(r, v.Fork(0), &smp.F)
+		r.Features(v.Fork(0), &smp.F)
 		mu.Lock()
 		perGame[game] = append(perGame[game], smp)
 		mu.Unlock()
@@ -55,7 +55,7 @@ func Collect(o Options) ([]Sample, *Report, error) {
 // Fit is a fitted evaluation: the weights, and how well they predict the
 // outcomes they were fitted to.
 type Fit struct {
-	W        Weights
+	W        cellular.Weights
 	Samples  int
 	LogLoss  float64 // mean −log p of the outcome that happened
 	Accuracy float64 // share of positions whose outcome the weights call right (p ≥ 0.5 for a win)
@@ -70,13 +70,13 @@ func Learn(samples []Sample, l2 float64) (Fit, error) {
 	if len(samples) == 0 {
 		return Fit{}, errors.New("no samples to learn from")
 	}
-	var w Weights
+	var w cellular.Weights
 	for iter := 0; iter < 50; iter++ {
-		var grad [NumFeatures]float64
-		var hess [NumFeatures][NumFeatures]float64
+		var grad [cellular.NumFeatures]float64
+		var hess [cellular.NumFeatures][cellular.NumFeatures]float64
 		for i := range samples {
 			f := &samples[i].F
-			p := w.prob(f)
+			p := w.Prob(f)
 			y := 0.0
 			if samples[i].Won {
 				y = 1
@@ -89,7 +89,7 @@ func Learn(samples []Sample, l2 float64) (Fit, error) {
 			}
 		}
 		for a := range grad {
-			if a != fBias {
+			if a != cellular.Bias {
 				grad[a] -= l2 * w[a]
 				hess[a][a] += l2
 			}
@@ -111,7 +111,7 @@ func Learn(samples []Sample, l2 float64) (Fit, error) {
 	fit := Fit{W: w, Samples: len(samples)}
 	right := 0
 	for i := range samples {
-		p := w.prob(&samples[i].F)
+		p := w.Prob(&samples[i].F)
 		if samples[i].Won {
 			fit.LogLoss -= math.Log(max(p, 1e-12))
 			if p >= 0.5 {
@@ -130,8 +130,8 @@ func Learn(samples []Sample, l2 float64) (Fit, error) {
 }
 
 // solve solves a·x = b by Gaussian elimination with partial pivoting.
-func solve(a [NumFeatures][NumFeatures]float64, b [NumFeatures]float64) ([NumFeatures]float64, error) {
-	const n = NumFeatures
+func solve(a [cellular.NumFeatures][cellular.NumFeatures]float64, b [cellular.NumFeatures]float64) ([cellular.NumFeatures]float64, error) {
+	const n = cellular.NumFeatures
 	for col := 0; col < n; col++ {
 		piv := col
 		for r := col + 1; r < n; r++ {
@@ -140,7 +140,7 @@ func solve(a [NumFeatures][NumFeatures]float64, b [NumFeatures]float64) ([NumFea
 			}
 		}
 		if math.Abs(a[piv][col]) < 1e-15 {
-			return b, fmt.Errorf("the features are degenerate (feature %s)", FeatureNames[col])
+			return b, fmt.Errorf("the features are degenerate (feature %s)", cellular.FeatureNames[col])
 		}
 		a[col], a[piv] = a[piv], a[col]
 		b[col], b[piv] = b[piv], b[col]
@@ -152,7 +152,7 @@ func solve(a [NumFeatures][NumFeatures]float64, b [NumFeatures]float64) ([NumFea
 			b[r] -= k * b[col]
 		}
 	}
-	var x [NumFeatures]float64
+	var x [cellular.NumFeatures]float64
 	for r := n - 1; r >= 0; r-- {
 		s := b[r]
 		for c := r + 1; c < n; c++ {
@@ -172,7 +172,7 @@ type CrossEntropyOptions struct {
 	Noise       float64 // spread added to each generation's, fading to 0 by the last
 	Seed        uint64  // the draws' seed
 	// Report, when set, is told each generation's best and mean fitness.
-	Report func(gen int, best, mean float64, mu Weights)
+	Report func(gen int, best, mean float64, mu cellular.Weights)
 }
 
 // CrossEntropy searches for the weights that maximize fitness by the noisy
@@ -185,15 +185,15 @@ type CrossEntropyOptions struct {
 // is called with the generation, so that it can play each generation on
 // seeds of its own (common to the generation's candidates). It returns
 // the last mean.
-func CrossEntropy(start Weights, fitness func(gen int, w Weights) float64, o CrossEntropyOptions) Weights {
+func CrossEntropy(start cellular.Weights, fitness func(gen int, w cellular.Weights) float64, o CrossEntropyOptions) cellular.Weights {
 	rng := newNormal(o.Seed)
 	mu := start
-	var sigma Weights
+	var sigma cellular.Weights
 	for i := range sigma {
 		sigma[i] = o.Sigma
 	}
 	type cand struct {
-		w Weights
+		w cellular.Weights
 		f float64
 	}
 	for gen := 0; gen < o.Generations; gen++ {

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"github.com/mod2048/mod2048/cellular"
 	"math"
 	"testing"
 
@@ -12,11 +13,11 @@ import (
 // TestCrossEntropy: the cross-entropy search finds the maximum of a noisy
 // quadratic from far away, the same way on every run.
 func TestCrossEntropy(t *testing.T) {
-	var target Weights
+	var target cellular.Weights
 	for i := range target {
 		target[i] = float64(i%5) - 2
 	}
-	fitness := func(gen int, w Weights) float64 {
+	fitness := func(gen int, w cellular.Weights) float64 {
 		d := 0.0
 		for i := range w {
 			d += (w[i] - target[i]) * (w[i] - target[i])
@@ -24,13 +25,13 @@ func TestCrossEntropy(t *testing.T) {
 		return -d + 0.01*math.Sin(float64(gen)*w[0])
 	}
 	o := CrossEntropyOptions{Population: 30, Elite: 6, Generations: 40, Sigma: 2, Noise: 0.2, Seed: 7}
-	got := CrossEntropy(Weights{}, fitness, o)
+	got := CrossEntropy(cellular.Weights{}, fitness, o)
 	for i := range got {
 		if math.Abs(got[i]-target[i]) > 0.15 {
 			t.Fatalf("weight %d: %v, want about %v (all %v)", i, got[i], target[i], got)
 		}
 	}
-	if again := CrossEntropy(Weights{}, fitness, o); again != got {
+	if again := CrossEntropy(cellular.Weights{}, fitness, o); again != got {
 		t.Error("two runs with the same seed differ")
 	}
 }
@@ -38,25 +39,26 @@ func TestCrossEntropy(t *testing.T) {
 // TestLearn: logistic regression recovers the weights that made the
 // outcomes.
 func TestLearn(t *testing.T) {
-	var truth Weights
-	truth[fBias], truth[fProgress], truth[fUnrest] = -1, 3, -4
+	const progress, unrest = 1, 3 // features of FeatureNames' order
+	var truth cellular.Weights
+	truth[cellular.Bias], truth[progress], truth[unrest] = -1, 3, -4
 	rng := newNormal(3)
 	var samples []Sample
 	for i := 0; i < 20000; i++ {
-		var f Features
-		f[fBias] = 1
-		for j := 1; j < NumFeatures; j++ {
+		var f cellular.Features
+		f[cellular.Bias] = 1
+		for j := 1; j < cellular.NumFeatures; j++ {
 			f[j] = rng.uniform()
 		}
-		samples = append(samples, Sample{F: f, Won: rng.uniform() < truth.prob(&f)})
+		samples = append(samples, Sample{F: f, Won: rng.uniform() < truth.Prob(&f)})
 	}
 	fit, err := Learn(samples, 0.01)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, i := range []int{fBias, fProgress, fUnrest} {
+	for _, i := range []int{cellular.Bias, progress, unrest} {
 		if math.Abs(fit.W[i]-truth[i]) > 0.3 {
-			t.Errorf("weight %s: %.2f, want about %.2f", FeatureNames[i], fit.W[i], truth[i])
+			t.Errorf("weight %s: %.2f, want about %.2f", cellular.FeatureNames[i], fit.W[i], truth[i])
 		}
 	}
 	if fit.Accuracy < 0.6 {

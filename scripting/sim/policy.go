@@ -50,9 +50,9 @@ type PolicyOptions struct {
 	Depth   int         // lookahead: moves deep
 	Samples int         // lookahead: forks a move is sampled on
 	AI      ai.Settings // expert: the expert player's settings
-	// Weights value cellular positions in the searches (nil: the learned
-	// CellularWeights).
-	Weights *Weights
+	// Weights weigh the evaluation of a ruleset that has its own
+	// (ai.Evaluator: cellular's features); nil: its default.
+	Weights []float64
 }
 
 // Policies lists the policies by name.
@@ -81,20 +81,14 @@ func MakePolicy(name string, o PolicyOptions) (PolicyMaker, error) {
 			return nil, fmt.Errorf("lookahead: depth %d (1 to 4) and samples %d (1 to 32)", o.Depth, o.Samples)
 		}
 		return func(seed uint64) (Policy, error) {
-			return newLookahead(o.Depth, o.Samples, o.Weights, engine.NewRNG(seed)), nil
+			return &lookahead{rng: engine.NewRNG(seed), weights: o.Weights,
+				search: ai.Search{Depth: o.Depth, Samples: o.Samples, Deep: o.Samples, Schedule: ai.Spread}}, nil
 		}, nil
 	case "expert":
 		if err := o.AI.Validate(); err != nil {
 			return nil, fmt.Errorf("expert: %v", err)
 		}
-		return func(seed uint64) (Policy, error) {
-			p, err := ai.New(o.AI)
-			if err != nil {
-				return nil, err
-			}
-			return &expertPolicy{p: p, rng: engine.NewRNG(seed),
-				search: newSearcher(o.AI.ForkDepth, o.AI.Samples, o.AI.Deep(), nil), weights: o.Weights}, nil
-		}, nil
+		return func(seed uint64) (Policy, error) { return newExpert(o, seed) }, nil
 	}
 	return nil, fmt.Errorf("unknown policy %q (policies: %s)", name, strings.Join(Policies(), ", "))
 }
@@ -140,29 +134,40 @@ func (p *greedyPolicy) Choose(v View) engine.Direction {
 }
 
 // lookahead is a depth-limited expectimax through the engine's own rules
-// (searcher): each move is played on Samples forks, each reseeded so that
-// their spawns sample what chance may bring, and the search looks depth
-// moves deep. It never re-implements a rule, so it plays classic,
-// cellular and any board. It values a cellular position by the chance of
-// a win learned from played games (Weights, Learn); a classic one by its
-// score and empty cells.
+// (ai.Search, Spread): each move is played on Samples forks, each
+// reseeded so that their spawns sample what chance may bring, and the
+// search looks depth moves deep. It never re-implements a rule, so it
+// plays classic, cellular and any board. It values a position by the
+// ruleset's own evaluation where it has one (cellular: the chance of a win
+// learned from played games, Learn), else by evaluate.
 type lookahead struct {
-	rng    engine.RNG
-	search *searcher
-}
-
-func newLookahead(depth, samples int, w *Weights, rng engine.RNG) *lookahead {
-	p := &lookahead{rng: rng}
-	p.search = newSearcher(depth, samples, samples, nil)
-	p.search.weights = w
-	return p
+	rng     engine.RNG
+	weights []float64
+	search  ai.Search
+	rules   engine.Rules // the rules search.Eval is bound to
 }
 
 func (p *lookahead) Choose(v View) engine.Direction {
 	seed := p.rng.Uint64()
-	p.search.bind(v.Rules)
-	d, _ := p.search.choose(v.Fork(seed), v.Legal, seed)
+	if err := bind(&p.search, &p.rules, v.Rules, p.weights, evaluate); err != nil {
+		return v.Legal.List()[0]
+	}
+	d, _ := p.search.Choose(v.Fork(seed), v.Legal, seed)
 	return d
+}
+
+// bind sets s's evaluation for games of rules r, when r is not bound's: the
+// ruleset's own by weights (ai.EvalFor), else fallback.
+func bind(s *ai.Search, bound *engine.Rules, r engine.Rules, weights []float64, fallback func(*engine.Game) float64) error {
+	if s.Eval != nil && *bound == r {
+		return nil
+	}
+	eval, err := ai.EvalFor(r, weights, fallback)
+	if err != nil {
+		return err
+	}
+	s.Eval, *bound = eval, r
+	return nil
 }
 
 // evaluate values a classic position for the lookahead: a win is worth
@@ -193,30 +198,48 @@ func evaluate(g *engine.Game) float64 {
 }
 
 // expertPolicy is the strongest player the lab has, for every ruleset:
-// on classic it is the expert player of engine/ai (its packed 4×4 search,
-// or its search through the engine's rules on other boards); on cellular
-// it is the searcher, ai.Settings' fork_depth moves deep with its samples
-// at the root and its deep_samples below (by default four moves, six and
-// one: cellular/RULES.md, "The expert, measured"), valuing positions by
-// the learned chance of a win (CellularWeights).
+// where the ruleset values its own positions (ai.Evaluator: cellular), the
+// search through the engine's rules (ai.Search, Spread), ai.Settings'
+// fork_depth moves deep with its samples at the root and its deep_samples
+// below (by default four moves, six and one: cellular/RULES.md, "The
+// expert, measured"), valuing positions by the ruleset's evaluation;
+// elsewhere the expert player of engine/ai (its packed 4×4 search, or its
+// search through the engine's rules on other boards and with mods).
 type expertPolicy struct {
 	p       *ai.Player
 	rng     engine.RNG
-	search  *searcher
-	weights *Weights
+	search  ai.Search
+	rules   engine.Rules // the rules search.Eval is bound to
+	weights []float64
 	nodes   uint64 // the positions its packed searches evaluated
+}
+
+func newExpert(o PolicyOptions, seed uint64) (*expertPolicy, error) {
+	p, err := ai.New(o.AI)
+	if err != nil {
+		return nil, err
+	}
+	return &expertPolicy{p: p, rng: engine.NewRNG(seed), weights: o.Weights,
+		search: ai.Search{Depth: o.AI.ForkDepth, Samples: o.AI.Samples, Deep: o.AI.Deep(), Schedule: ai.Spread}}, nil
 }
 
 // Nodes is the positions the expert's packed searches have evaluated (a
 // search through the engine's rules counts its moves instead).
 func (p *expertPolicy) Nodes() uint64 { return p.nodes }
 
+// searches reports whether the expert plays r's games with its own search
+// (r values its own positions), bound to them.
+func (p *expertPolicy) searches(r engine.Rules) bool {
+	if _, ok := r.(ai.Evaluator); !ok {
+		return false
+	}
+	return bind(&p.search, &p.rules, r, p.weights, nil) == nil
+}
+
 func (p *expertPolicy) Choose(v View) engine.Direction {
-	if _, ok := v.Rules.(*cellular.Rules); ok {
+	if p.searches(v.Rules) {
 		seed := p.rng.Uint64()
-		p.search.weights = p.weights
-		p.search.bind(v.Rules)
-		d, _ := p.search.choose(v.Fork(seed), v.Legal, seed)
+		d, _ := p.search.Choose(v.Fork(seed), v.Legal, seed)
 		return d
 	}
 	sug, err := p.p.Best(v.Fork(0), v.Legal)
@@ -261,11 +284,11 @@ type Expert struct {
 // NewExpert makes the expert of the options (their AI settings and
 // weights).
 func NewExpert(o PolicyOptions) (*Expert, error) {
-	p, err := ai.New(o.AI)
+	p, err := newExpert(o, 1)
 	if err != nil {
 		return nil, err
 	}
-	return &Expert{p: expertPolicy{p: p, rng: engine.NewRNG(1), search: newSearcher(o.AI.ForkDepth, o.AI.Samples, o.AI.Deep(), nil), weights: o.Weights}}, nil
+	return &Expert{p: *p}, nil
 }
 
 // Chance is the chance of a win from v's position that a player who
@@ -285,15 +308,12 @@ func (e *Expert) Advise(v View) ([]Advice, error) {
 	if v.Legal == 0 {
 		return nil, ai.ErrNoMove
 	}
-	if _, ok := v.Rules.(*cellular.Rules); ok {
-		s := e.p.search
-		s.weights = e.p.weights
-		s.bind(v.Rules)
+	if e.p.searches(v.Rules) {
 		seed := engine.PositionSeed(v.State)
 		root := v.Fork(seed)
 		var out []Advice
 		for _, d := range v.Legal.List() {
-			if w := s.sampled(root, d, seed, 0); !math.IsInf(w, -1) {
+			if w := e.p.search.Value(root, d, seed); !math.IsInf(w, -1) {
 				out = append(out, Advice{Dir: d, Win: w})
 			}
 		}

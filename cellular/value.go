@@ -1,9 +1,10 @@
-package sim
+package cellular
 
 import (
+	"fmt"
 	"math"
+	"strings"
 
-	"github.com/mod2048/mod2048/cellular"
 	"github.com/mod2048/mod2048/engine"
 )
 
@@ -32,6 +33,9 @@ const (
 	NumFeatures // how many
 )
 
+// Bias is the feature that is always 1.
+const Bias = fBias
+
 // FeatureNames names the features, for the learned weights' file and the
 // docs.
 var FeatureNames = [NumFeatures]string{
@@ -42,8 +46,8 @@ var FeatureNames = [NumFeatures]string{
 // Features are a position's features.
 type Features [NumFeatures]float64
 
-// cellFeatures computes the features of a cellular game's position.
-func cellFeatures(r *cellular.Rules, g *engine.Game, out *Features) {
+// Features computes the features of a game's position under r.
+func (r *Rules) Features(g *engine.Game, out *Features) {
 	st := g.State()
 	b := &st.Board
 	n := float64(len(b.Cells))
@@ -52,24 +56,24 @@ func cellFeatures(r *cellular.Rules, g *engine.Game, out *Features) {
 	var base, alive, dormant, empty, threatened, fading, catalysts, top, blights int
 	for _, c := range b.Cells {
 		switch c.Kind {
-		case cellular.KindAlive:
+		case KindAlive:
 			alive++
 			base += int(c.Level)
 			top = max(top, int(c.Level))
 			if c.Level == 1 && c.Counter > 0 {
 				fading++
 			}
-		case cellular.KindDormant:
+		case KindDormant:
 			dormant++
 		default:
-			if c.Token != cellular.TokenBlight && c.Token != cellular.TokenIncoming {
+			if c.Token != TokenBlight && c.Token != TokenIncoming {
 				empty++
 			}
 		}
 		switch c.Token {
-		case cellular.TokenCatalyst:
+		case TokenCatalyst:
 			catalysts++
-		case cellular.TokenBlight, cellular.TokenIncoming:
+		case TokenBlight, TokenIncoming:
 			blights++
 		}
 	}
@@ -78,14 +82,14 @@ func cellFeatures(r *cellular.Rules, g *engine.Game, out *Features) {
 		// positions have none.
 		w, h := b.Width, b.Height
 		for p, c := range b.Cells {
-			if c.Kind != cellular.KindAlive {
+			if c.Kind != KindAlive {
 				continue
 			}
 			row, col := p/w, p%w
 			for _, q := range [4][2]int{{row - 1, col}, {row + 1, col}, {row, col - 1}, {row, col + 1}} {
 				if q[0] >= 0 && q[0] < h && q[1] >= 0 && q[1] < w {
 					tok := b.Cells[q[0]*w+q[1]].Token
-					if tok == cellular.TokenBlight || tok == cellular.TokenIncoming {
+					if tok == TokenBlight || tok == TokenIncoming {
 						threatened++
 						break
 					}
@@ -119,14 +123,14 @@ func cellFeatures(r *cellular.Rules, g *engine.Game, out *Features) {
 	out[fThreatened] = float64(threatened) / n
 	out[fFading] = float64(fading) / n
 	out[fMobility] = float64(legal) / 4
-	out[fStreak] = math.Min(float64(st.Vars[cellular.VarStreak])/4, 1)
+	out[fStreak] = math.Min(float64(st.Vars[VarStreak])/4, 1)
 	out[fCatalysts] = float64(catalysts) / n
 	out[fTop] = float64(top) / float64(max(settings.ECap, 1))
 	if settings.Goal.Turns > 0 {
 		out[fTime] = math.Min(float64(st.Turn)/float64(settings.Goal.Turns), 1)
 	}
 	if settings.Goal.Hold > 1 {
-		out[fHeld] = float64(st.Vars[cellular.VarHeld]) / float64(settings.Goal.Hold)
+		out[fHeld] = float64(st.Vars[VarHeld]) / float64(settings.Goal.Hold)
 	}
 }
 
@@ -135,9 +139,9 @@ func cellFeatures(r *cellular.Rules, g *engine.Game, out *Features) {
 // games (Learn).
 type Weights [NumFeatures]float64
 
-// cellValue values a cellular position: 1 when won, 0 when lost, else the
-// learned chance of a win.
-func cellValue(r *cellular.Rules, w *Weights, g *engine.Game) float64 {
+// Value values a position of r's game by w: 1 when won, 0 when lost,
+// else the chance of a win σ(w · features).
+func (r *Rules) Value(w *Weights, g *engine.Game) float64 {
 	switch g.Status() {
 	case engine.Won, engine.WonContinue:
 		return 1
@@ -145,12 +149,26 @@ func cellValue(r *cellular.Rules, w *Weights, g *engine.Game) float64 {
 		return 0
 	}
 	var f Features
-	cellFeatures(r, g, &f)
-	return w.prob(&f)
+	r.Features(g, &f)
+	return w.Prob(&f)
 }
 
-// prob is σ(w · f).
-func (w *Weights) prob(f *Features) float64 {
+// Evaluation is r's evaluation for a search (ai.Evaluator): Value by
+// weights, NumFeatures of them in FeatureNames' order (nil: Learned).
+func (r *Rules) Evaluation(weights []float64) (func(g *engine.Game) float64, error) {
+	w := &Learned
+	if weights != nil {
+		if len(weights) != NumFeatures {
+			return nil, fmt.Errorf("cellular: %d weights, want %d (%s)", len(weights), NumFeatures, strings.Join(FeatureNames[:], ", "))
+		}
+		c := Weights(weights)
+		w = &c
+	}
+	return func(g *engine.Game) float64 { return r.Value(w, g) }, nil
+}
+
+// Prob is σ(w · f).
+func (w *Weights) Prob(f *Features) float64 {
 	z := 0.0
 	for i := range f {
 		z += w[i] * f[i]
