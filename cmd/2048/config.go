@@ -1,13 +1,13 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
-	"github.com/mod2048/mod2048/cmd/2048/internal/termtext"
 	"io"
 	"strings"
 
+	"github.com/mod2048/mod2048/cmd/2048/internal/cli"
+	"github.com/mod2048/mod2048/cmd/2048/internal/termtext"
 	"github.com/mod2048/mod2048/config"
 )
 
@@ -53,52 +53,10 @@ func layerFlags(fs *flag.FlagSet, o *config.BuildOptions) {
 	fs.StringVar(&o.Difficulty, "difficulty", "", "the `preset` to start from: "+strings.Join(config.Presets(), ", ")+" (default: the file's, else the ruleset's default)")
 }
 
-// parseFlags parses args with fs and reports whether to go on; if not, code
-// is the exit status. Flags may come before or after the arguments, as
-// people type them (`2048 test mods/bomb -v`); `--` ends the flags, and
-// what follows it is arguments even when it starts with '-'.
+// parseFlags parses args with fs (cli.Parse) and reports whether to go
+// on; if not, code is the exit status.
 func parseFlags(fs *flag.FlagSet, args []string) (ok bool, code int) {
-	if err := fs.Parse(interleave(fs, args)); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return false, 0
-		}
-		return false, 2
-	}
-	return true, 0
-}
-
-// interleave puts the flags of args (with the values of those that take
-// one) before the arguments, and "--" between them, for flag.FlagSet,
-// which stops at the first argument. A flag fs does not know stays a flag,
-// for Parse to refuse.
-func interleave(fs *flag.FlagSet, args []string) []string {
-	var flags, pos []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			pos = append(pos, args[i+1:]...)
-			break
-		}
-		if len(a) < 2 || a[0] != '-' {
-			pos = append(pos, a)
-			continue
-		}
-		flags = append(flags, a)
-		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		f := fs.Lookup(name)
-		if f == nil || hasValue {
-			continue
-		}
-		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
-			continue
-		}
-		if i+1 == len(args) {
-			return flags // its value is missing: Parse says so
-		}
-		flags = append(flags, args[i+1])
-		i++
-	}
-	return append(append(flags, "--"), pos...)
+	return cli.Parse(fs, args, nil)
 }
 
 func runConfigShow(args []string, stdout, stderr io.Writer) int {
@@ -116,9 +74,7 @@ func runConfigShow(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "2048 config show: unexpected argument %q\n", fs.Arg(0))
-		fs.Usage()
-		return 2
+		return cli.Fail(fs, "unexpected argument %q", fs.Arg(0))
 	}
 	c, err := config.Build(o)
 	if err != nil {
@@ -145,9 +101,7 @@ func runConfigCheck(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	if fs.NArg() == 0 {
-		fmt.Fprintln(stderr, "2048 config check: no file to check")
-		fs.Usage()
-		return 2
+		return cli.Fail(fs, "no file to check")
 	}
 	code := 0
 	for _, path := range fs.Args() {

@@ -166,9 +166,9 @@ func TestConfigCommands(t *testing.T) {
 		// usage errors
 		{args: []string{"config"}, code: 2, stderr: "Usage:", noStdout: true},
 		{args: []string{"config", "frob"}, code: 2, stderr: `unknown subcommand "frob"`, noStdout: true},
-		{args: []string{"config", "show", "extra"}, code: 2, stderr: `unexpected argument "extra"`, noStdout: true},
-		{args: []string{"config", "show", "--nosuch"}, code: 2, stderr: "flag provided but not defined", noStdout: true},
-		{args: []string{"config", "show", "--set"}, code: 2, stderr: "flag needs an argument", noStdout: true},
+		{args: []string{"config", "show", "extra"}, code: 2, stderr: "2048 config show: unexpected argument \"extra\"; see 2048 config show --help\n", noStdout: true, exactLine: true},
+		{args: []string{"config", "show", "--nosuch"}, code: 2, stderr: "2048 config show: unknown flag --nosuch; see 2048 config show --help\n", noStdout: true, exactLine: true},
+		{args: []string{"config", "show", "--set"}, code: 2, stderr: "2048 config show: --set needs a value; see 2048 config show --help\n", noStdout: true, exactLine: true},
 		{args: []string{"config", "check"}, code: 2, stderr: "no file to check", noStdout: true},
 		// help
 		{args: []string{"help", "config"}, code: 0, stdout: "Usage:\n  2048 config show"},

@@ -43,7 +43,7 @@ func TestCostModelSim(t *testing.T) {
 	dir := t.TempDir()
 	js, csv := filepath.Join(dir, "run.json"), filepath.Join(dir, "run.csv")
 	var out, errOut bytes.Buffer
-	code := run([]string{"sim", "--games", "4", "--policy", "random", "--jobs", "2", "--mod", hog, "--json", js, "--csv", csv}, &out, &errOut)
+	code := run([]string{"sim", "run", "--games", "4", "--policy", "random", "--jobs", "2", "--mod", hog, "--json", js, "--csv", csv}, &out, &errOut)
 	if code != 1 || !strings.Contains(errOut.String(), costModelFailed) || !strings.Contains(errOut.String(), "please report this mod") {
 		t.Fatalf("exit %d, want 1 and the cost-model error:\n%s%s", code, out.String(), errOut.String())
 	}

@@ -67,7 +67,7 @@ func TestSimFaultText(t *testing.T) {
 	mod := writeMod(t, "ctl", faultTextLua)
 	js := filepath.Join(t.TempDir(), "run.json")
 	var out, errOut bytes.Buffer
-	if code := run([]string{"sim", "--games", "2", "--policy", "random", "--mod", mod, "--json", js}, &out, &errOut); code != 0 {
+	if code := run([]string{"sim", "run", "--games", "2", "--policy", "random", "--mod", mod, "--json", js}, &out, &errOut); code != 0 {
 		t.Fatalf("exit %d:\n%s%s", code, out.String(), errOut.String())
 	}
 	data, err := os.ReadFile(js)

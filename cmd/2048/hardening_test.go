@@ -424,7 +424,7 @@ func TestSimMergeRuns(t *testing.T) {
 	}
 	shard := func(name, s string, args ...string) string {
 		t.Helper()
-		all := append([]string{"sim", "--games", "6", "--policy", "random", "--max-turns", "30", "--shard", s, "--json", name}, args...)
+		all := append([]string{"sim", "run", "--games", "6", "--policy", "random", "--max-turns", "30", "--shard", s, "--json", name}, args...)
 		if out, errOut, code := run2048(t, dir, all...); code != 0 {
 			t.Fatalf("%v: exit %d\n%s%s", all, code, out, errOut)
 		}
@@ -477,8 +477,8 @@ func TestSimRefusesWhatCannotFit(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"sim", "--games", "100000000"}, "--games 100000000: a run plays at most 1000000 games"},
-		{[]string{"sim", "--games", "2", "--sweep", "size=" + many, "--sweep", "seed_hint=" + many}, "more than 256 configurations"},
+		{[]string{"sim", "run", "--games", "100000000"}, "--games 100000000: a run plays at most 1000000 games"},
+		{[]string{"sim", "study", "--games", "2", "--sweep", "size=" + many, "--sweep", "seed_hint=" + many}, "more than 256 configurations"},
 	}
 	for _, tt := range tests {
 		start := time.Now()
@@ -492,40 +492,44 @@ func TestSimRefusesWhatCannotFit(t *testing.T) {
 	}
 }
 
-// TestSimRefusesConflictingFlags: flags that ask for two things at once, or
-// the same thing twice, are refused with what to write instead, before any
-// game is played.
+// TestSimRefusesConflictingFlags: flags of one subcommand that ask for two
+// things at once, or the same thing twice, are refused with what to write
+// instead, before any game is played; a flag of another subcommand is
+// unknown, and says which has it.
 func TestSimRefusesConflictingFlags(t *testing.T) {
 	dir := t.TempDir()
 	for _, tt := range []struct {
 		args []string
 		want string
 	}{
-		{[]string{"--skill", "--policy", "greedy"}, "--policy greedy and --skill do not go together"},
-		{[]string{"--policy", "greedy", "--skills", "expert"}, "--policy greedy and --skills do not go together"},
-		{[]string{"--skill", "--skills", "greedy"}, "--skill and --skills do not go together"},
-		{[]string{"--skills", "expert,expert"}, "--skills names expert twice"},
-		{[]string{"--sweep", "size=2,3", "--sweep", "size=4"}, "give its values once, --sweep size=2,3,4"},
-		{[]string{"--sweep", "size=3,3"}, "--sweep size: the value 3 is given twice"},
-		{[]string{"--precision", "0.05", "--shard", "0/2"}, "--precision and --shard do not go together"},
-		{[]string{"--precision", "0.7"}, "want a half-width between 0 and 0.5"},
-		{[]string{"--tune", "greedy=0.3", "--skill"}, "--tune and --skill do not go together"},
-		{[]string{"--tune", "greedy=0.3", "--policy", "expert"}, "--tune and --policy do not go together"},
-		{[]string{"--write", "t.toml"}, "--tune-keys, --tune-screen, --tune-stages and --write go with --tune"},
-		{[]string{"--tune-screen", "8"}, "--tune-keys, --tune-screen, --tune-stages and --write go with --tune"},
-		{[]string{"--tune", "greedy=0.3", "--tune-keys", "size", "--tune-screen", "8"}, "--tune-keys and --tune-screen do not go together"},
-		{[]string{"--tune", "greedy=0.3", "--tune-screen", "0"}, "--tune-screen 0: want a number of games"},
-		{[]string{"--tune", "master=0.3"}, "master is not a rung of the ladder"},
-		{[]string{"--tune", "greedy=0.3,greedy=0.4"}, "greedy is named twice"},
-		{[]string{"--tune", "greedy=2"}, "is not a number from 0 to 1"},
-		{[]string{"--tune", "greedy=0.3", "--tune-keys", "size,size"}, "--tune-keys names size twice"},
-		{[]string{"--tune", "greedy=0.3", "--tune-keys", "size=9:3"}, "want KEY=LO:HI with LO below HI"},
-		{[]string{"--tune", "greedy=0.3", "--tune-keys", "stop_on_win"}, "stop_on_win is no number"},
-		{[]string{"--tune", "greedy=0.3", "--tune-keys", "sise"}, "sise"},
-		{[]string{"--tune", "greedy=0.3", "--tune-keys", "size", "--tune-stages", "10,8x2"}, "--tune-stages"},
+		{[]string{"study", "--skill", "--policy", "greedy"}, "--policy greedy and --skill do not go together"},
+		{[]string{"study", "--policy", "greedy", "--skills", "expert"}, "--policy greedy and --skills do not go together"},
+		{[]string{"study", "--skill", "--skills", "greedy"}, "--skill and --skills do not go together"},
+		{[]string{"study", "--skills", "expert,expert"}, "--skills names expert twice"},
+		{[]string{"study", "--sweep", "size=2,3", "--sweep", "size=4"}, "give its values once, --sweep size=2,3,4"},
+		{[]string{"study", "--sweep", "size=3,3"}, "--sweep size: the value 3 is given twice"},
+		{[]string{"study", "--policy", "greedy"}, "nothing to study: name the skills"},
+		{[]string{"run", "--precision", "0.05", "--shard", "0/2"}, "--precision and --shard do not go together"},
+		{[]string{"run", "--precision", "0.7"}, "want a half-width between 0 and 0.5"},
+		{[]string{"tune", "--tune", "greedy=0.3", "--skill"}, "unknown flag --skill (a flag of 2048 sim study)"},
+		{[]string{"tune", "--tune", "greedy=0.3", "--policy", "expert"}, "unknown flag --policy (a flag of 2048 sim run and study)"},
+		{[]string{"run", "--write", "t.toml"}, "unknown flag --write (a flag of 2048 sim tune)"},
+		{[]string{"study", "--shard", "0/2"}, "unknown flag --shard (a flag of 2048 sim run)"},
+		{[]string{"tune", "--tune-screen", "8"}, "want the win rates: --tune SKILL=RATE,..."},
+		{[]string{"tune", "--tune", "greedy=0.3", "--tune-keys", "size", "--tune-screen", "8"}, "--tune-keys and --tune-screen do not go together"},
+		{[]string{"tune", "--tune", "greedy=0.3", "--tune-screen", "0"}, "--tune-screen 0: want a number of games"},
+		{[]string{"tune", "--tune", "master=0.3"}, "master is not a rung of the ladder"},
+		{[]string{"tune", "--tune", "greedy=0.3,greedy=0.4"}, "greedy is named twice"},
+		{[]string{"tune", "--tune", "greedy=2"}, "is not a number from 0 to 1"},
+		{[]string{"tune", "--tune", "greedy=0.3", "--tune-keys", "size,size"}, "--tune-keys names size twice"},
+		{[]string{"tune", "--tune", "greedy=0.3", "--tune-keys", "size=9:3"}, "want KEY=LO:HI with LO below HI"},
+		{[]string{"tune", "--tune", "greedy=0.3", "--tune-keys", "stop_on_win"}, "stop_on_win is no number"},
+		{[]string{"tune", "--tune", "greedy=0.3", "--tune-keys", "sise"}, "sise"},
+		{[]string{"tune", "--tune", "greedy=0.3", "--tune-keys", "size", "--tune-stages", "10,8x2"}, "--tune-stages"},
 	} {
-		out, errOut, code := run2048(t, dir, append([]string{"sim", "--games", "2"}, tt.args...)...)
-		if code != 2 || !strings.Contains(errOut, tt.want) {
+		args := append([]string{"sim", tt.args[0], "--games", "2"}, tt.args[1:]...)
+		out, errOut, code := run2048(t, dir, args...)
+		if code != 2 || !strings.Contains(errOut, tt.want) || out != "" {
 			t.Errorf("%v: exit %d, want 2 and %q\n%s%s", tt.args, code, tt.want, out, errOut)
 		}
 	}

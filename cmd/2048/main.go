@@ -7,7 +7,9 @@
 //	2048 play [FLAGS]           play any ruleset, difficulty, configuration and mods
 //	2048 test [-v] [PATH ...]   run the fixtures (.cases) in PATHs (default .)
 //	2048 replay [FLAGS] FILE    play a recorded game back
-//	2048 sim [FLAGS]            play many seeded games and report them
+//	2048 sim run [FLAGS]        play many seeded games and report them
+//	2048 sim study [FLAGS]      the skill ladder and comparisons
+//	2048 sim tune [FLAGS]       find the settings for the win rates wanted
 //	2048 sim merge FILE ...     combine the JSON reports of a sharded sim
 //	2048 config show [FLAGS]    print the effective configuration as TOML
 //	2048 config check FILE ...  check configuration files
@@ -25,8 +27,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strconv"
 	"strings"
 
+	"github.com/mod2048/mod2048/cmd/2048/internal/cli"
 	"github.com/mod2048/mod2048/cmd/2048/internal/termtext"
 	"github.com/mod2048/mod2048/scripting/mod/install"
 	"github.com/mod2048/mod2048/scripting/session/fixture"
@@ -46,8 +51,12 @@ Usage:
                               --record FILE
   2048 replay [FLAGS] FILE    play a recorded game back; --check tells whether
                               it reproduces, --to-fixture writes a fixture
-  2048 sim [FLAGS]            the balance lab: play many seeded games with a
+  2048 sim run [FLAGS]        the balance lab: play many seeded games with a
                               policy and report wins, losses, scores, turns
+  2048 sim study [FLAGS]      the skill ladder and comparisons on the same
+                              seeds: --skill, --compare, --sweep, --levers
+  2048 sim tune [FLAGS]       find the settings that give the win rates
+                              wanted at each skill (--tune greedy=0.25,...)
   2048 sim merge FILE ...     combine the JSON reports of a sharded sim run
   2048 test [-v] [PATH ...]   run the fixture files (.cases) named, and every
                               one below the folders named (default: .)
@@ -89,9 +98,24 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if cmd, ok := commands[args[0]]; ok {
 		return cmd(args[1:], stdout, stderr)
 	}
-	fmt.Fprintf(stderr, "2048: unknown command %q\n\n%s", args[0], usage)
+	fmt.Fprintf(stderr, "2048: unknown command %s; see 2048 help\n", cli.Unknown(args[0], names(commands), quote))
 	return 2
 }
+
+// names are the names of cmds that a user types (not -h, --version).
+func names(cmds map[string]command) []string {
+	var ns []string
+	for n := range cmds {
+		if !strings.HasPrefix(n, "-") {
+			ns = append(ns, n)
+		}
+	}
+	slices.Sort(ns)
+	return ns
+}
+
+// quote is a name the user typed, quoted for a message.
+func quote(s string) string { return strconv.Quote(s) }
 
 // commands are the commands run dispatches to, by name; the names that
 // start with - are other spellings of version and help. A command that has
@@ -119,7 +143,7 @@ var commands = map[string]command{
 var subcommands = map[string]map[string]command{
 	"config": {"show": runConfigShow, "check": runConfigCheck},
 	"mod":    {"new": runModNew, "list": runModList, "install": runModInstall, "check": runModCheck},
-	"sim":    {"merge": runSimMerge},
+	"sim":    {"run": runSimRun, "study": runSimStudy, "tune": runSimTune, "merge": runSimMerge},
 }
 
 // runVersion is `2048 version`.
@@ -224,13 +248,13 @@ func runSubcommand(group, usage string, subs map[string]command, args []string, 
 			if run, ok := subs[args[1]]; ok {
 				return run([]string{"-h"}, stdout, stdout)
 			}
-			fmt.Fprintf(stderr, "2048 help %s: unknown subcommand %q\n\n%s", group, args[1], usage)
+			fmt.Fprintf(stderr, "2048 help %s: unknown subcommand %s; see 2048 %s --help\n", group, cli.Unknown(args[1], names(subs), quote), group)
 			return 2
 		}
 		fmt.Fprint(stdout, usage)
 		return 0
 	}
-	fmt.Fprintf(stderr, "2048 %s: unknown subcommand %q\n\n%s", group, args[0], usage)
+	fmt.Fprintf(stderr, "2048 %s: unknown subcommand %s; see 2048 %s --help\n", group, cli.Unknown(args[0], names(subs), quote), group)
 	return 2
 }
 
@@ -243,21 +267,17 @@ func runHelp(args []string, stdout, stderr io.Writer) int {
 	}
 	topic, rest := args[0], args[1:]
 	plain := map[string]command{"test": runTest, "play": runPlay, "replay": runReplay, "serve": runServe}
+	groups := map[string]command{"config": runConfig, "mod": runMod, "sim": runSim}
 	switch {
-	case topic == "config" || topic == "mod":
-		group := map[string]command{"config": runConfig, "mod": runMod}[topic]
-		return group(append([]string{"help"}, rest...), stdout, stderr)
-	case topic == "sim" && len(rest) == 1 && rest[0] == "merge":
-		return runSim([]string{"merge", "-h"}, stdout, stdout)
-	case topic == "sim" && len(rest) == 0:
-		return runSim([]string{"-h"}, stdout, stdout)
+	case groups[topic] != nil:
+		return groups[topic](append([]string{"help"}, rest...), stdout, stderr)
 	case plain[topic] != nil && len(rest) == 0:
 		return plain[topic]([]string{"-h"}, stdout, stdout)
-	case plain[topic] != nil || topic == "sim":
+	case plain[topic] != nil:
 		fmt.Fprintf(stderr, "2048 help: %s has no subcommand %q\n", topic, rest[0])
 		return 2
 	}
-	fmt.Fprintf(stderr, "2048 help: unknown topic %q (topics: play, test, config, mod, replay, sim, serve)\n\n%s", topic, usage)
+	fmt.Fprintf(stderr, "2048 help: unknown topic %s (topics: play, test, config, mod, replay, sim, serve); see 2048 help\n", cli.Unknown(topic, append(names(plain), names(groups)...), quote))
 	return 2
 }
 

@@ -97,7 +97,7 @@ func TestUsage(t *testing.T) {
 		{[]string{"help", "bogus"}, 2, `2048 help: unknown topic "bogus"`},
 		{[]string{"help", "config"}, 0, "config show"},
 		{[]string{"test", "-h"}, 0, "N passed, N failed"},
-		{[]string{"test", "-nosuchflag"}, 2, "flag provided but not defined"},
+		{[]string{"test", "-nosuchflag"}, 2, "2048 test: unknown flag -nosuchflag; see 2048 test --help\n"},
 		{[]string{"version"}, 0, "2048 dev"},
 	}
 	for _, tt := range tests {
@@ -205,7 +205,7 @@ func TestFlagsAnywhere(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "bad.toml"), []byte("ruleset = \"cellular\"\ne_capp = 9\nspawn_cells = \"many\"\n[blight]\nrate = 1.5\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "-dash.cases"), []byte("Case: D1 A move\nConfig: size=2\nGiven:\n2 0\n0 0\nMove: Right\nSpawnScript: [{0,0,2}]\nExpect:\n2 2\n0 0\n"), 0o644)
 	for _, s := range []string{"0/2", "1/2"} {
-		if _, errOut, code := run2048(t, dir, "sim", "--games", "4", "--policy", "random", "--shard", s, "--json", "s"+s[:1]+".json"); code != 0 {
+		if _, errOut, code := run2048(t, dir, "sim", "run", "--games", "4", "--policy", "random", "--shard", s, "--json", "s"+s[:1]+".json"); code != 0 {
 			t.Fatal(errOut)
 		}
 	}
@@ -217,14 +217,14 @@ func TestFlagsAnywhere(t *testing.T) {
 		{[]string{"test", bomb, "-v"}, 0, "ok   "},
 		{[]string{"test", "-v", bomb}, 0, "ok   "},
 		{[]string{"test", "--", "-dash.cases"}, 0, "1 passed, 0 failed"},
-		{[]string{"test", bomb, "--bogus"}, 2, "flag provided but not defined: -bogus"},
+		{[]string{"test", bomb, "--bogus"}, 2, "2048 test: unknown flag --bogus; see 2048 test --help\n"},
 		{[]string{"sim", "merge", "s0.json", "s1.json", "--json", "m.json"}, 0, "4 games"},
-		{[]string{"sim", "--games", "2", "--policy", "random", "--set", "size=3", "--seed", "-"}, 2, "invalid value \"-\" for flag -seed"},
+		{[]string{"sim", "run", "--games", "2", "--policy", "random", "--set", "size=3", "--seed", "-"}, 2, "2048 sim run: invalid value \"-\" for --seed: want a whole number, 0 or more; see 2048 sim run --help\n"},
 		{[]string{"config", "check", "bad.toml", "--ruleset", "cellular"}, 1, "bad.toml:5: blight.rate"},
 		{[]string{"config", "show", "--set", "e_cap=9", "--ruleset", "cellular"}, 0, "e_cap = 9"},
-		{[]string{"mod", "list", bomb, "--bogus"}, 2, "flag provided but not defined"},
+		{[]string{"mod", "list", bomb, "--bogus"}, 2, "2048 mod list: unknown flag --bogus; see 2048 mod list --help\n"},
 		{[]string{"mod", "check", bomb, "--moves", "5"}, 0, "load: ok"},
-		{[]string{"config", "show", "--set"}, 2, "flag needs an argument"},
+		{[]string{"config", "show", "--set"}, 2, "2048 config show: --set needs a value; see 2048 config show --help\n"},
 	} {
 		out, errOut, code := run2048(t, dir, c.args...)
 		if code != c.code || !strings.Contains(out+errOut, c.out) {

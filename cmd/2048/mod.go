@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/mod2048/mod2048/cmd/2048/internal/cli"
 	"github.com/mod2048/mod2048/scripting/scaffold"
 )
 
@@ -68,17 +69,11 @@ func runModNew(args []string, stdout, stderr io.Writer) int {
 	pos := flags.Args()
 	switch {
 	case len(pos) == 0:
-		fmt.Fprintln(stderr, "2048 mod new: no NAME given")
-		flags.Usage()
-		return 2
+		return cli.Fail(flags, "no NAME given")
 	case len(pos) > 1:
-		fmt.Fprintf(stderr, "2048 mod new: unexpected argument %q (one NAME only)\n", pos[1])
-		flags.Usage()
-		return 2
+		return cli.Fail(flags, "unexpected argument %q (one NAME only)", pos[1])
 	case *ruleset != "classic" && *ruleset != "cellular":
-		fmt.Fprintf(stderr, "2048 mod new: --ruleset %q: want classic or cellular\n", *ruleset)
-		flags.Usage()
-		return 2
+		return cli.Fail(flags, "--ruleset %q: want classic or cellular", *ruleset)
 	}
 	id := pos[0]
 	if !modID.MatchString(id) {

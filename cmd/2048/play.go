@@ -13,6 +13,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"golang.org/x/term"
 
+	"github.com/mod2048/mod2048/cmd/2048/internal/cli"
 	"github.com/mod2048/mod2048/cmd/2048/internal/saves"
 	"github.com/mod2048/mod2048/cmd/2048/internal/tui"
 	"github.com/mod2048/mod2048/config"
@@ -134,9 +135,7 @@ func parsePlay(args []string, stderr io.Writer) (o playOptions, ok bool, code in
 		return o, false, code
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "2048 play: unexpected argument %q\n", fs.Arg(0))
-		fs.Usage()
-		return o, false, 2
+		return o, false, cli.Fail(fs, "unexpected argument %q", fs.Arg(0))
 	}
 	if o.watch && len(o.mods) == 0 {
 		fmt.Fprintln(stderr, "2048 play: --watch watches the mods of --mod DIR, and there is none")

@@ -886,7 +886,7 @@ func TestPlayErrors(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"--nosuch"}, 2, "flag provided but not defined"},
+		{[]string{"--nosuch"}, 2, "2048 play: unknown flag --nosuch; see 2048 play --help\n"},
 		{[]string{"extra"}, 2, `unexpected argument "extra"`},
 		{[]string{"--seed", "-1"}, 2, "want a whole number"},
 		{[]string{"--set", "size=40"}, 1, "--set: size: 40 is outside 2 to 16"},

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 
+	"github.com/mod2048/mod2048/cmd/2048/internal/cli"
 	"github.com/mod2048/mod2048/cmd/2048/internal/termtext"
 	"github.com/mod2048/mod2048/cmd/2048/internal/tui"
 	"github.com/mod2048/mod2048/scripting"
@@ -87,9 +88,7 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	if fs.NArg() != 1 {
-		fmt.Fprintln(stderr, "2048 replay: want one replay file")
-		fs.Usage()
-		return 2
+		return cli.Fail(fs, "want one replay file")
 	}
 	if *check && *fixture != "" {
 		fmt.Fprintln(stderr, "2048 replay: --check and --to-fixture do not go together")

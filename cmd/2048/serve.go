@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mod2048/mod2048/cmd/2048/internal/cli"
 	"github.com/mod2048/mod2048/cmd/internal/web"
 	"github.com/mod2048/mod2048/cmd/internal/web/bridge"
 	"github.com/mod2048/mod2048/config"
@@ -79,9 +80,7 @@ func parseServe(args []string, stderr io.Writer) (o serveOptions, ok bool, code 
 		return o, false, code
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "2048 serve: unexpected argument %q\n", fs.Arg(0))
-		fs.Usage()
-		return o, false, 2
+		return o, false, cli.Fail(fs, "unexpected argument %q", fs.Arg(0))
 	}
 	return o, true, 0
 }

@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/mod2048/mod2048/cmd/2048/internal/cli"
 	"github.com/mod2048/mod2048/cmd/2048/internal/progress"
 	"github.com/mod2048/mod2048/cmd/2048/internal/termtext"
 	"github.com/mod2048/mod2048/config"
@@ -28,129 +29,81 @@ import (
 	"github.com/mod2048/mod2048/scripting/sim/tuning"
 )
 
-const simUsage = `Usage: 2048 sim [the play flags] [--games N | --precision P] [--budget MOVES] [--seed S] [--policy P | --skill | --skills LIST] [--max-turns T] [--jobs J] [--json FILE] [--csv FILE] [--plot FILE] [--shard I/N] [--compare FILE.toml ... | --compare-mods LIST ... | --sweep KEY=V1,V2,... | --levers]
-       2048 sim [the play flags] --tune SKILL=RATE,... [--tune-keys KEY[=LO:HI],...] [--tune-screen N] [--tune-stages S] [--write FILE.toml] [--games N] [--seed S] [--json FILE] [--plot FILE]
-       2048 sim merge [--json FILE] [--partial] FILE.json ...
+const simUsage = `Usage:
+  2048 sim run [FLAGS]        play seeded games of one player and report them
+  2048 sim study [FLAGS]      the skill ladder and comparisons, on the same seeds:
+                              --skill, --skills, --compare, --compare-mods,
+                              --sweep, --levers
+  2048 sim tune --tune SKILL=RATE,... [FLAGS]
+                              find the settings that give the win rates wanted
+  2048 sim merge FILE.json ...
+                              combine the JSON reports of a sharded run
 
-The balance lab: plays many seeded games of a configuration and its mods,
-as '2048 play' would build them (--ruleset, --difficulty, --config, --set,
---mod, --mod-set), with a policy, and reports what they did: wins, losses
-and unfinished games with their rates and 95% intervals, the score and
-length percentiles, a histogram of the highest tile (classic) or energy
-(cellular) reached, each mod's errors, refusals and disables, and how the
-games ended, each cause with its median turn: the goal; no move left; the
-colony died out; the ruleset's turn limit; every move refused by a mod;
-unfinished at --max-turns. A loss a mod's doing caused names the mod, and
-its hazard when its blocking marks left no move ("no move left: blocked by
-maze's wall"), or the cells it set on the last turn ("cells set by
-plague").
+The balance lab plays many seeded games of a configuration and its mods,
+as '2048 play' builds them, and reports wins, losses and unfinished games
+with their 95% intervals, scores, turns and how the games ended. The same
+flags give the same report, byte for byte, on every machine.
+'2048 sim COMMAND --help' lists a command's flags; config/DESIGNING.md
+tells the lab at length.
 
-With --mod, the same games are played without the mods too, beside: the
-verdict says, skill by skill, what the mods change, on a measure that
-separates the two: the win rate where it moves, else the median score, the
-median highest tile or the median turns, each named; the games the mods
-make endless; the games their doing ends. --no-baseline plays the games
-with the mods alone (a --shard always does).
+The form without a subcommand ('2048 sim --skill ...') still works: it
+says its new form on the standard error, and plays as before.
+`
 
-Game i plays with a seed made from --seed and i, so the same flags give the
-same report byte for byte, whatever --jobs. Policies: random; greedy (the
-best immediate score, ties broken by the seed: a casual player); lookahead
-(the default: an expectimax through the engine's own rules, --depth moves
-deep with --samples forks a move; cellular positions valued by a chance of
-a win learned from played games); expert (the strongest player the lab
-has: engine/ai's on classic; on cellular a search four moves deep, six
-samples a move at its root and one below, which wins at least as often as
-the lookahead three or four moves deep; --ai-config FILE for its
-settings).
+// simRunUsage, simStudyUsage and simTuneUsage are the helps of sim run,
+// study and tune, above their flags: each at most 40 lines with them
+// (TestSimHelpFits).
+const simRunUsage = `Usage: 2048 sim run [the play flags] [FLAGS]
 
-A difficulty figure names its player: --skill plays the skill ladder
-(random, greedy, lookahead 1, lookahead 2, expert) on the same seeds and
-prints one table, a row a skill; --skills LIST plays some of its rungs.
---policy with either, or --skill with --skills, is refused, as is a rung,
-a --sweep key or a value named twice: each error says what to write.
+Plays seeded games of one player (--policy: random, greedy, lookahead,
+expert) and reports wins, losses and unfinished games with their rates and
+95% intervals, the score and length percentiles, the highest tile or
+energy reached, each mod's errors, refusals and disables, and how the games
+ended. With --mod, the same games are played without the mods too, beside,
+and a verdict says what the mods change (--no-baseline: the mods' alone).
+Given neither --games nor --precision, a run plays until its win rate is
+known to ±7 points, within 50 million moves of work (--budget). Ctrl-C
+writes the games that finished, marked partial (exit status 1).
 
---compare FILE.toml ... plays each configuration file too, on the same
-seeds; --compare-mods LIST (repeatable) plays the base with another set of
-mods instead of --mod ("" for none). Each row has its difference in win
-rate from the base, at the same skill, with its 95% interval and whether it
-is significant. --sweep KEY=V1,V2 (repeatable: a grid) plays each value;
-KEY may be MOD.SETTING for a mod of --mod. --levers plays each numeric
-setting one step down and up, and each switch flipped: the
-configuration's, and those of the mods of --mod (MOD.SETTING). A row is
-labelled by what it holds: the base, "classic + bomb", names its mods.
-All of them combine
-with --skill, and honour --json, --csv and --plot; an unknown key is
-refused, with the nearest known one, before any game is played.
+The play flags: --ruleset, --difficulty, --config, --set, --mod, --mod-set
+(2048 help play).
+`
 
---plot FILE.svg|FILE.png draws a run's score distribution, its survival
-curve split into games still going, won and lost, and its hazard (the
-chance that a game still going ends at each turn); a study's plot overlays
-its runs.
+const simStudyUsage = `Usage: 2048 sim study [the play flags] [FLAGS]
 
---shard I/N plays the I-th (from 0) of N disjoint slices of the games; its
---json is a shard. '2048 sim merge' combines the shards' JSON into exactly
-the whole run's report, and refuses shards of different runs. A progress
-bar shows on the standard error when it is a terminal; elsewhere (a log, a
-CI job, a pipe) a line every 5 seconds says the games done of the total,
-the rate and the time left (for a run played to a precision: until the
-games its interval needs or its budget's end, whichever comes first; in
-a study, each line says its run's place). Ctrl-C (or SIGTERM) stops a run at once and
-writes the games that finished (--json, --csv, the table), marked partial,
-with exit status 1. --precision P plays each run in batches of 25 games
-until its win rate's 95% interval is within ±P (0.05: ±5 points), or
---games (then 5000 by default) are played: the same flags, the same
-games. A run that gives neither --games nor --precision (nor --shard) is
-played to ±7 points: 25 games where none or all are won, about 200 where
-half are, and ends at a budget of 50 million moves (the moves its games
-play through the engine's rules, searches included, one more for every
-20 Lua instructions charged to its mods, so that a mod's work counts,
-and one for every 100 positions the classic expert's packed search
-evaluates; --budget MOVES sets one for any run): the game that reaches
-it is the run's last, every game finished, and its row is marked *; a
-game whose own work reaches the budget stops there, unfinished at the
-budget (an endless game). A
-study's budget (50 million moves a run, at most 200 million; or
---budget's) is shared by its runs in order: each takes what the runs
-before it left, divided among it and those after it, so a run that
-answers early leaves its share to the later ones. --games N plays exactly
-N games. --timing adds the policy's and the mods' mean time a move
-(wall-clock: the figures that change from run to run).
+Plays each variant at each skill on the same seeds, and prints one table:
+a row a run, with its difference in win rate from the base at the same
+skill, its 95% interval and whether it is significant. The skills: --skill
+(the ladder: random, greedy, lookahead 1, lookahead 2, expert), --skills
+LIST (some rungs), else --policy. The variants: --compare FILE.toml,
+--compare-mods LIST ("" for no mod), --sweep KEY=V1,V2 (a grid; KEY may be
+MOD.SETTING), --levers (each numeric setting a step down and up, each
+switch flipped), and with --mod, the base without its mods. A study's
+budget (50 million moves a run, at most 200 million) is shared by its runs.
 
---tune SKILL=RATE,... finds the numbers for a skill ladder: the win rate
-wanted at each skill named (greedy=0.25,expert=0.6). It moves the levers
---tune-keys names (configuration keys and MOD.SETTING, each with an
-optional range LO:HI; by default from half to twice its value, a rate 0
-to 1, within the setting's own bounds). With no --tune-keys it screens
-every numeric setting first: each at the ends of its default range and
-halfway, on --tune-screen games a point (default 24) at every skill
-named (where a skill wins almost every game of the base or none, first
-on a third the games, then again about the point nearest the targets),
-and chooses the set of at most three whose model comes nearest the
-targets, so that the levers can move both the skills' level and the gap
-between them. The search explores with CMA-ES on 8 games a
-candidate, then refines with rounds of a logistic model of each skill's
-win fit to the games played (--tune-stages, default 8x6,20,40,80,120,120:
-GAMESxGENERATIONS exploring, then each round's games), every candidate of
-a generation on the same games. A lever whose range has no LO:HI widens
-it by itself, within the setting's own bounds, where the model would take
-it past an end, and says so. It plays the tuned values on --games fresh
-games (default 100, seed --seed + 1) and reports them with their
-intervals, the screen, the levers' moves and a verdict. --write FILE
-writes the tuned configuration (a --config file; a mod's tuned setting
-is a --mod-set, which the report and the file's header name); --plot
-draws the search. The same flags write the same file.
+The play flags: --ruleset, --difficulty, --config, --set, --mod, --mod-set
+(2048 help play).
+`
 
-The results are the same on every machine: a mod's call that the
-wall-clock failsafe stops (2 s, on fewer instructions than its budget)
-would make them depend on the machine's speed, so it ends the run with an
-error naming the mod and its call (a bug in the sandbox's costs: report
-the mod), and nothing is written.
+const simTuneUsage = `Usage: 2048 sim tune --tune SKILL=RATE,... [the play flags] [FLAGS]
 
-Exit status: 0 when the run was played; 1 for a configuration, mod or
-file error, or a failsafe's stop; 2 for a usage error.
+Finds the numbers for a skill ladder: the win rate wanted at each skill
+named (--tune greedy=0.25,expert=0.6). It moves the levers --tune-keys
+names (configuration keys and MOD.SETTING, each with an optional range
+LO:HI), or with none, those of every numeric setting that its screen finds
+come nearest the targets; explores with CMA-ES, refines with a logistic
+model of each skill's win rate, then plays the tuned values on --games
+fresh games (seed --seed + 1) and reports them with a verdict. --write FILE
+writes the tuned configuration, for --config. The same flags write the
+same file.
+
+The play flags: --ruleset, --difficulty, --config, --set, --mod, --mod-set
+(2048 help play).
 `
 
 type simOptions struct {
+	// kind is the subcommand: run, study or tune.
+	kind string
 	// stop, closed by Ctrl-C or SIGTERM, stops the run: what finished is
 	// written, marked partial.
 	stop     <-chan struct{}
@@ -207,12 +160,143 @@ func simGC() (restore func()) {
 	return func() { debug.SetGCPercent(old) }
 }
 
-func runSim(args []string, stdout, stderr io.Writer) int {
-	if len(args) > 0 {
-		if sub, ok := subcommands["sim"][args[0]]; ok {
-			return sub(args[1:], stdout, stderr)
-		}
+// simKinds are the subcommands of sim that play games.
+var simKinds = []string{"run", "study", "tune"}
+
+// simFlags is the flag set of sim run, study or tune (kind), into o: each
+// has only the flags that mean something to it.
+func simFlags(kind string, o *simOptions) *flag.FlagSet {
+	fs := flag.NewFlagSet("sim "+kind, flag.ContinueOnError)
+	gameFlags(fs, &o.build, &o.mods, &o.modSets)
+	games := "play exactly `N` games (default: until the win rate is known to ±7 points)"
+	switch kind {
+	case "tune":
+		games = "check the tuned values on `N` fresh games (default 100)"
+	case "run":
+		games = "play exactly `N` games (default: until the win rate is known to ±7 points; with --shard, 200)"
 	}
+	fs.IntVar(&o.games, "games", 200, games)
+	fs.Uint64Var(&o.seed, "seed", 1, "the run's `seed` (default 1)")
+	fs.IntVar(&o.maxTurns, "max-turns", 0, "a game that reaches `T` turns is unfinished (default: the ruleset's)")
+	fs.IntVar(&o.jobs, "jobs", runtime.NumCPU(), "`J` workers playing at once (default: every core)")
+	fs.IntVar(&o.depth, "depth", sim.DefaultDepth, "lookahead: the search's `moves`")
+	fs.IntVar(&o.samples, "samples", sim.DefaultSamples, "lookahead: the `forks` a move is sampled on")
+	fs.StringVar(&o.aiConfig, "ai-config", "", "expert: a TOML `file` of its settings")
+	fs.StringVar(&o.json, "json", "", "write the report as JSON to `file`")
+	fs.StringVar(&o.plot, "plot", "", "draw the runs (or the search) to `file`.svg or .png")
+	if kind == "tune" {
+		fs.StringVar(&o.tune, "tune", "", "the win rate wanted at each skill, `SKILL=RATE,...` (greedy=0.25,expert=0.6)")
+		fs.StringVar(&o.tuneKeys, "tune-keys", "", "the levers, `KEY[=LO:HI],...` (default: those the screen chooses)")
+		fs.IntVar(&o.tuneScreen, "tune-screen", tuning.ScreenGames, fmt.Sprintf("the screen's `games` a point at each skill (default %d)", tuning.ScreenGames))
+		fs.StringVar(&o.tuneStages, "tune-stages", "", "the search's `stages` (default 8x6,20,40,80,120,120)")
+		fs.StringVar(&o.write, "write", "", "write the tuned configuration to `file` (TOML, for --config)")
+		return fs
+	}
+	fs.StringVar(&o.policy, "policy", sim.DefaultPolicy, "the `player`: "+strings.Join(sim.Policies(), ", ")+" (default "+sim.DefaultPolicy+")")
+	fs.Float64Var(&o.precision, "precision", 0, "play until the win rate's 95% interval is within ±`P` (0.05), or --games")
+	fs.Uint64Var(&o.budget, "budget", 0, "end a run at `MOVES` moves of work, searches and mods' work included")
+	fs.StringVar(&o.csv, "csv", "", "write a row per game to `file`")
+	fs.BoolVar(&o.noBaseline, "no-baseline", false, "with --mod: play the mods' games alone, not the same without them")
+	if kind == "run" {
+		fs.StringVar(&o.shard, "shard", "", "play the I-th of N slices of the games, `I/N`, for 2048 sim merge")
+		fs.BoolVar(&o.timing, "timing", false, "print the policy's and the mods' mean time a move (wall-clock)")
+		return fs
+	}
+	fs.BoolVar(&o.skill, "skill", false, "play the skill ladder: random, greedy, lookahead 1, lookahead 2, expert")
+	fs.StringVar(&o.skills, "skills", "", "play these rungs of the ladder, a comma-separated `list`")
+	fs.Var((*repeated)(&o.compare), "compare", "a configuration `file` to play beside the base; repeatable")
+	fs.Var((*repeated)(&o.compareMods), "compare-mods", "`mods` (a comma-separated list) to play instead of --mod; repeatable")
+	fs.Var((*repeated)(&o.sweep), "sweep", "play each value, `KEY=V1,V2,...`; repeatable: a grid")
+	fs.BoolVar(&o.levers, "levers", false, "each numeric setting a step down and up, each switch flipped")
+	return fs
+}
+
+// simHint names the other subcommand of sim that has a flag kind's lacks,
+// or the nearest flag of another.
+func simHint(kind string) func(name string) string {
+	return func(name string) string {
+		owners := map[string][]string{} // flag → the other subcommands that have it
+		var names []string
+		for _, k := range simKinds {
+			if k != kind {
+				simFlags(k, new(simOptions)).VisitAll(func(f *flag.Flag) {
+					owners[f.Name], names = append(owners[f.Name], k), append(names, f.Name)
+				})
+			}
+		}
+		if ks, ok := owners[name]; ok {
+			return "a flag of 2048 sim " + strings.Join(ks, " and ")
+		}
+		if near := config.Nearest(name, names); near != "" {
+			return fmt.Sprintf("did you mean --%s, a flag of 2048 sim %s?", near, strings.Join(owners[near], " and "))
+		}
+		return ""
+	}
+}
+
+// runSim runs `2048 sim SUBCOMMAND`, or the form before the subcommands:
+// `2048 sim FLAGS` (runSimFlags).
+func runSim(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && (!strings.HasPrefix(args[0], "-") || args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
+		return runSubcommand("sim", simUsage, subcommands["sim"], args, stdout, stderr)
+	}
+	return runSimFlags(args, stdout, stderr)
+}
+
+// runSimFlags runs `2048 sim FLAGS`, the form before the subcommands: the
+// flags of all three, a tune's flags making it sim tune, a study's sim
+// study, and any other sim run. It says the new form once, on stderr.
+func runSimFlags(args []string, stdout, stderr io.Writer) int {
+	all := flag.NewFlagSet("sim", flag.ContinueOnError)
+	all.SetOutput(stderr)
+	for _, k := range simKinds {
+		simFlags(k, new(simOptions)).VisitAll(func(f *flag.Flag) {
+			if all.Lookup(f.Name) == nil {
+				all.Var(f.Value, f.Name, f.Usage)
+			}
+		})
+	}
+	all.Usage = func() { fmt.Fprint(all.Output(), simUsage) }
+	if ok, code := cli.Parse(all, args, nil); !ok {
+		return code
+	}
+	run := simFlags("run", new(simOptions))
+	kind, given := "run", ""
+	all.Visit(func(f *flag.Flag) { // in the order of their names: --tune first of its
+		if run.Lookup(f.Name) != nil || kind == "tune" {
+			return
+		}
+		if simFlags("tune", new(simOptions)).Lookup(f.Name) != nil {
+			kind, given = "tune", " --"+f.Name
+		} else if kind == "run" {
+			kind, given = "study", " --"+f.Name
+		}
+	})
+	switch {
+	case given != "":
+		given += " ..."
+	case len(args) > 0:
+		given = " FLAGS"
+	}
+	fmt.Fprintf(stderr, "2048 sim%s is now 2048 sim %s%s (see 2048 sim --help)\n", given, kind, given)
+	return runSimKind(kind, args, stdout, stderr)
+}
+
+// runSimRun, runSimStudy and runSimTune are sim run, study and tune.
+func runSimRun(args []string, stdout, stderr io.Writer) int {
+	return runSimKind("run", args, stdout, stderr)
+}
+
+func runSimStudy(args []string, stdout, stderr io.Writer) int {
+	return runSimKind("study", args, stdout, stderr)
+}
+
+func runSimTune(args []string, stdout, stderr io.Writer) int {
+	return runSimKind("tune", args, stdout, stderr)
+}
+
+// runSimKind runs sim run, study or tune (kind) with its arguments.
+func runSimKind(kind string, args []string, stdout, stderr io.Writer) int {
 	// The lab makes a game's state, and a modded game's Lua state, for
 	// every game, and throws it away a few hundred microseconds later: a
 	// batch run that trades memory for time, as esbuild's CLI does. With
@@ -220,59 +304,31 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	// a tenth less (BenchmarkModMove under GOGC=400); the heap stays a few
 	// megabytes a worker. GOGC set by the user wins.
 	defer simGC()()
-	var o simOptions
-	fs := flag.NewFlagSet("sim", flag.ContinueOnError)
+	o := simOptions{kind: kind, policy: sim.DefaultPolicy} // a tune names its skills
+	fs := simFlags(kind, &o)
 	fs.SetOutput(stderr)
-	gameFlags(fs, &o.build, &o.mods, &o.modSets)
-	fs.IntVar(&o.games, "games", 200, "`games` to play, exactly (with --precision, the most to play: default 5000); given neither, a run plays until its win rate is known to ±7 points; with --shard, 200")
-	fs.Float64Var(&o.precision, "precision", 0, "play each run in batches of 25 games until its win rate's 95% interval is within ±`P` (0.05: ±5 points), or --games are played")
-	fs.Uint64Var(&o.budget, "budget", 0, "end each run once its games have done `MOVES` moves of work: moves through the engine's rules, their player's searches included, one more for every 20 Lua instructions charged to the mods and for every 100 positions of the classic expert's packed search, the same count on every machine; the game that reaches it is the run's last; a study's runs share it (default: 50000000 a run, at most 200000000 a study, where neither --games nor --precision is given; else none)")
-	fs.Uint64Var(&o.seed, "seed", 1, "the run's `seed`")
-	fs.StringVar(&o.policy, "policy", sim.DefaultPolicy, "the `policy`: "+strings.Join(sim.Policies(), ", "))
-	fs.IntVar(&o.maxTurns, "max-turns", 0, "a game that reaches this many `turns` is unfinished (default: the ruleset's, which lets its games end: classic 100000, cellular 1000)")
-	fs.IntVar(&o.jobs, "jobs", runtime.NumCPU(), "`workers` playing at once")
-	fs.IntVar(&o.depth, "depth", sim.DefaultDepth, "lookahead: the search's `moves`")
-	fs.IntVar(&o.samples, "samples", sim.DefaultSamples, "lookahead: `forks` each move is sampled on")
-	fs.StringVar(&o.aiConfig, "ai-config", "", "expert: a TOML `file` of the expert player's settings")
-	fs.StringVar(&o.json, "json", "", "write the report as JSON to `file`")
-	fs.StringVar(&o.csv, "csv", "", "write one row per game to `file`")
-	fs.StringVar(&o.plot, "plot", "", "draw the score distribution and the survival curve to `file`.svg or .png")
-	fs.StringVar(&o.shard, "shard", "", "play the I-th of N slices of the games, `I/N`")
-	fs.Var((*repeated)(&o.compare), "compare", "a configuration `file` to play on the same seeds, side by side; repeatable")
-	fs.Var((*repeated)(&o.sweep), "sweep", "`KEY=V1,V2,...`: play each value (repeatable: a grid)")
-	fs.BoolVar(&o.timing, "timing", false, "print each mod's mean time a move (wall-clock)")
-	fs.BoolVar(&o.skill, "skill", false, "play the skill ladder (random, greedy, lookahead 1, lookahead 2, expert) on the same seeds instead of one --policy; combines with --compare, --compare-mods, --sweep and --levers")
-	fs.StringVar(&o.skills, "skills", "", "play these rungs of the skill ladder, a comma-separated `list` (random, greedy, lookahead 1, lookahead 2, expert), as --skill plays them all")
-	fs.Var((*repeated)(&o.compareMods), "compare-mods", "a comma-separated `list` of mods (folders or installed ids) to play instead of --mod, beside the base, on the same seeds; repeatable; \"\" plays no mod")
-	fs.StringVar(&o.tune, "tune", "", "find the numbers for a skill ladder: `SKILL=RATE,...` (greedy=0.25,expert=0.6), the win rate wanted at each skill")
-	fs.StringVar(&o.tuneKeys, "tune-keys", "", "the levers --tune moves, `KEY[=LO:HI],...` (configuration keys, MOD.SETTING); default: the three settings whose steps move the win rate most")
-	fs.IntVar(&o.tuneScreen, "tune-screen", tuning.ScreenGames, "--tune with no --tune-keys: the screen's games a point at each skill")
-	fs.StringVar(&o.tuneStages, "tune-stages", "", "--tune's stages: exploring `GAMESxGENERATIONS`, then each refining round's games (default 8x6,20,40,80,120,120)")
-	fs.StringVar(&o.write, "write", "", "--tune: write the tuned configuration to `file` (TOML, for --config)")
-	fs.BoolVar(&o.noBaseline, "no-baseline", false, "with --mod: play the games with the mods only, not also the same games without them beside")
-	fs.BoolVar(&o.levers, "levers", false, "the levers table: each numeric setting one step down and up, each switch flipped, against the base")
 	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), simUsage)
-		fs.PrintDefaults()
+		fmt.Fprint(fs.Output(), map[string]string{"run": simRunUsage, "study": simStudyUsage, "tune": simTuneUsage}[kind])
+		fmt.Fprintln(fs.Output(), "\nFlags:")
+		cli.PrintFlags(fs.Output(), fs, "ruleset", "difficulty", "config", "set", "mod", "mod-set")
+		fmt.Fprint(fs.Output(), "\nExit status: 0 when played; 1 for a configuration, mod or file error, a\nfailsafe's stop or a stop by Ctrl-C; 2 for a usage error.\n")
 	}
-	if ok, code := parseFlags(fs, args); !ok {
+	if ok, code := cli.Parse(fs, args, simHint(kind)); !ok {
 		return code
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "2048 sim: unexpected argument %q\n", fs.Arg(0))
-		return 2
+		return cli.Fail(fs, "unexpected argument %q", fs.Arg(0))
 	}
 	set := map[string]bool{} // the flags given
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if err := conflictingSimFlags(set, o); err != nil {
-		fmt.Fprintf(stderr, "2048 sim: %s\n", err)
-		return 2
+		return cli.Fail(fs, "%s", err)
 	}
 	o.args = args
-	if o.tune != "" && !set["games"] {
+	if kind == "tune" && !set["games"] {
 		o.games = tuning.CheckGames // the check's games on fresh seeds
 	}
-	if !set["games"] && !set["precision"] && o.shard == "" && o.tune == "" {
+	if !set["games"] && !set["precision"] && o.shard == "" && kind != "tune" {
 		o.precision = defaultPrecision
 		if !set["budget"] {
 			o.budget, o.defaultBudget = defaultBudget, true
@@ -283,32 +339,27 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 			o.games = 5000
 		}
 		if o.precision < 0 || o.precision >= 0.5 {
-			fmt.Fprintf(stderr, "2048 sim: --precision %v: want a half-width between 0 and 0.5 (0.05 is ±5 points)\n", o.precision)
-			return 2
+			return cli.Fail(fs, "--precision %v: want a half-width between 0 and 0.5 (0.05 is ±5 points)", o.precision)
 		}
 	}
 	if o.games < 1 || o.maxTurns < 0 || o.jobs < 1 {
-		fmt.Fprintln(stderr, "2048 sim: --games and --jobs must be at least 1, --max-turns at least 1 (or 0, the ruleset's)")
-		return 2
+		return cli.Fail(fs, "--games and --jobs must be at least 1, --max-turns at least 1 (or 0, the ruleset's)")
 	}
 	if o.games > sim.MaxGames {
-		fmt.Fprintf(stderr, "2048 sim: --games %d: %v; play several runs with other --seed values instead\n", o.games, sim.ErrTooManyGames)
-		return 2
+		return cli.Fail(fs, "--games %d: %v; play several runs with other --seed values instead", o.games, sim.ErrTooManyGames)
 	}
 	if err := checkConfigs(o); err != nil {
-		fmt.Fprintf(stderr, "2048 sim: %s\n", safe(err))
-		return 2
+		return cli.Fail(fs, "%s", safe(err))
 	}
 	shard, shards, err := parseShard(o.shard)
 	if err != nil {
-		fmt.Fprintf(stderr, "2048 sim: --shard: %s\n", safe(err))
-		return 2
+		return cli.Fail(fs, "--shard: %s", safe(err))
 	}
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer cancel()
 	o.stop = ctx.Done()
 	if err := simMain(o, shard, shards, stdout, stderr); err != nil {
-		fmt.Fprintf(stderr, "2048 sim: %s\n", safe(err))
+		fmt.Fprintf(stderr, "2048 sim %s: %s\n", kind, safe(err))
 		if _, usage := err.(usageError); usage {
 			return 2
 		}
@@ -384,7 +435,7 @@ func simMain(o simOptions, shard, shards int, stdout, stderr io.Writer) error {
 	if o.maxTurns == 0 {
 		o.maxTurns = defaultMaxTurns(base.Ruleset)
 	}
-	if o.tune != "" {
+	if o.kind == "tune" {
 		return runTune(o, base, mods, sim.PolicyOptions{Depth: o.depth, Samples: o.samples, AI: settings}, stdout, stderr)
 	}
 	if o.isStudy() {
@@ -520,9 +571,9 @@ func runSimMerge(args []string, stdout, stderr io.Writer) int {
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), `Usage: 2048 sim merge [--json FILE] [--partial] FILE.json ...
 
-Combines the JSON reports of a run's shards ('2048 sim --shard I/N --json
-FILE') into exactly the whole run's report, and prints it. Shards of
-different runs (another configuration, policy, seed, games, mods or mod
+Combines the JSON reports of a run's shards ('2048 sim run --shard I/N
+--json FILE') into exactly the whole run's report, and prints it. Shards
+of different runs (another configuration, policy, seed, games, mods or mod
 files) are refused, naming the field and the two files; missing shards are
 named, and refused unless --partial is given.
 
@@ -584,10 +635,12 @@ named, and refused unless --partial is given.
 // wall-clock failsafe, to see a stop end the run.
 var modLimits scripting.Limits
 
-// conflictingSimFlags refuses flags (set: those given) that ask for two
-// things at once, each with what to write instead: a --policy beside the
-// skill ladder that replaces it, --skill beside --skills, and --precision
-// beside --shard.
+// conflictingSimFlags refuses what a subcommand's flags cannot ask
+// together (set: those given), each with what to write instead: in sim
+// study, a --policy beside the skill ladder that replaces it, and --skill
+// beside --skills; in sim run, --precision or --budget beside --shard; in
+// sim tune, --tune-keys beside --tune-screen, and no --tune. Each
+// subcommand has only its own flags: a flag of another is unknown to it.
 func conflictingSimFlags(set map[string]bool, o simOptions) error {
 	switch {
 	case set["policy"] && o.skill:
@@ -596,23 +649,19 @@ func conflictingSimFlags(set map[string]bool, o simOptions) error {
 		return fmt.Errorf("--policy %s and --skills do not go together: name the player among the rungs, --skills %s,...", o.policy, o.policy)
 	case o.skill && o.skills != "":
 		return fmt.Errorf("--skill and --skills do not go together: --skill plays every rung, --skills %s only those", o.skills)
+	case o.kind == "study" && !o.isStudy():
+		return errors.New("nothing to study: name the skills (--skill, --skills LIST) or the variants (--compare, --compare-mods, --sweep, --levers, --mod)")
 	case o.precision != 0 && o.shard != "":
 		return errors.New("--precision and --shard do not go together: a shard plays a fixed slice of the games; give --games instead")
 	case o.budget != 0 && o.shard != "":
 		return errors.New("--budget and --shard do not go together: a shard plays a fixed slice of the games; give --games instead")
-	case o.tune == "" && (o.tuneKeys != "" || o.write != "" || o.tuneStages != "" || set["tune-screen"]):
-		return errors.New("--tune-keys, --tune-screen, --tune-stages and --write go with --tune SKILL=RATE,...: name the win rates wanted")
+	case o.kind != "tune":
+	case o.tune == "":
+		return errors.New("want the win rates: --tune SKILL=RATE,... (greedy=0.25,expert=0.6)")
 	case set["tune-keys"] && set["tune-screen"]:
 		return errors.New("--tune-keys and --tune-screen do not go together: the screen chooses the levers when --tune-keys names none")
 	case o.tuneScreen < 1 || o.tuneScreen > sim.MaxGames:
 		return fmt.Errorf("--tune-screen %d: want a number of games from 1 to %d", o.tuneScreen, sim.MaxGames)
-	}
-	if o.tune != "" {
-		for _, f := range []string{"policy", "skill", "skills", "compare", "compare-mods", "sweep", "levers", "precision", "budget", "shard", "csv"} {
-			if set[f] {
-				return fmt.Errorf("--tune and --%s do not go together: --tune plays the skills it names (--tune greedy=0.25,expert=0.6), its search's stages and a check on --games fresh games; drop --%s", f, f)
-			}
-		}
 	}
 	return nil
 }

@@ -22,12 +22,12 @@ import (
 // comparison.
 func TestSimCommand(t *testing.T) {
 	dir := t.TempDir()
-	out, errOut, code := run2048(t, dir, "sim", "--games", "12", "--policy", "random", "--seed", "3", "--json", "all.json", "--csv", "all.csv", "--jobs", "2")
+	out, errOut, code := run2048(t, dir, "sim", "run", "--games", "12", "--policy", "random", "--seed", "3", "--json", "all.json", "--csv", "all.csv", "--jobs", "2")
 	if code != 0 {
 		t.Fatalf("sim: exit %d\n%s%s", code, out, errOut)
 	}
 	golden(t, "sim_random.golden", out)
-	again, _, _ := run2048(t, dir, "sim", "--games", "12", "--policy", "random", "--seed", "3", "--jobs", "1")
+	again, _, _ := run2048(t, dir, "sim", "run", "--games", "12", "--policy", "random", "--seed", "3", "--jobs", "1")
 	if again != out {
 		t.Error("--jobs 1 and 2 print different reports")
 	}
@@ -57,7 +57,7 @@ func TestSimCommand(t *testing.T) {
 	var files []string
 	for _, s := range []string{"0/3", "1/3", "2/3"} {
 		f := "shard" + s[:1] + ".json"
-		if _, errOut, code := run2048(t, dir, "sim", "--games", "12", "--policy", "random", "--seed", "3", "--shard", s, "--json", f); code != 0 {
+		if _, errOut, code := run2048(t, dir, "sim", "run", "--games", "12", "--policy", "random", "--seed", "3", "--shard", s, "--json", f); code != 0 {
 			t.Fatalf("shard %s: %s", s, errOut)
 		}
 		files = append(files, f)
@@ -70,18 +70,18 @@ func TestSimCommand(t *testing.T) {
 		t.Error("the merged JSON differs from the whole run's")
 	}
 
-	out, _, code = run2048(t, dir, "sim", "--games", "6", "--policy", "greedy", "--sweep", "size=3,4")
+	out, _, code = run2048(t, dir, "sim", "study", "--games", "6", "--policy", "greedy", "--sweep", "size=3,4")
 	if code != 0 || !strings.Contains(out, "size=3") || !strings.Contains(out, "size=4") {
 		t.Errorf("sweep: exit %d\n%s", code, out)
 	}
 	os.WriteFile(filepath.Join(dir, "five.toml"), []byte("size = 5\n"), 0o644)
-	out, _, code = run2048(t, dir, "sim", "--games", "6", "--policy", "random", "--compare", "five.toml")
+	out, _, code = run2048(t, dir, "sim", "study", "--games", "6", "--policy", "random", "--compare", "five.toml")
 	if code != 0 || !strings.Contains(out, "five.toml") || !strings.Contains(out, "significant") {
 		t.Errorf("compare: exit %d\n%s", code, out)
 	}
 	// The plots: SVG and PNG, by the name.
 	for _, f := range []string{"run.svg", "run.png"} {
-		if _, errOut, code := run2048(t, dir, "sim", "--games", "20", "--policy", "random", "--plot", f); code != 0 {
+		if _, errOut, code := run2048(t, dir, "sim", "run", "--games", "20", "--policy", "random", "--plot", f); code != 0 {
 			t.Fatalf("--plot %s: %s", f, errOut)
 		}
 		data, _ := os.ReadFile(filepath.Join(dir, f))
@@ -89,7 +89,7 @@ func TestSimCommand(t *testing.T) {
 			t.Errorf("%s: %d bytes", f, len(data))
 		}
 	}
-	for _, args := range [][]string{{"sim", "--plot", "run.gif"}, {"sim", "--games", "0"}, {"sim", "--shard", "3/3"}, {"sim", "--policy", "clever"}} {
+	for _, args := range [][]string{{"sim", "run", "--plot", "run.gif"}, {"sim", "run", "--games", "0"}, {"sim", "run", "--shard", "3/3"}, {"sim", "run", "--policy", "clever"}} {
 		if _, _, code := run2048(t, dir, args...); code == 0 {
 			t.Errorf("%v: exit 0", args)
 		}
@@ -138,7 +138,7 @@ func TestSimStudies(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			args := append([]string{"sim"}, c.args...)
+			args := append([]string{"sim", "study"}, c.args...)
 			args = append(args, "--json", c.name+".json", "--csv", c.name+".csv", "--plot", c.name+".svg")
 			out, errOut, code := run2048(t, dir, args...)
 			if code != 0 {
@@ -177,7 +177,7 @@ func TestSimStudies(t *testing.T) {
 		{[]string{"--sweep", "size=3", "--levers"}, "each make a study of their own"},
 		{[]string{"--skills", "greedy,clever"}, `"clever" is not a rung of the ladder`},
 	} {
-		out, errOut, code := run2048(t, dir, append([]string{"sim", "--games", "2"}, bad.args...)...)
+		out, errOut, code := run2048(t, dir, append([]string{"sim", "study", "--games", "2"}, bad.args...)...)
 		if code == 0 || out != "" || !strings.Contains(errOut, bad.want) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want an error with %q and no table", bad.args, code, out, errOut, bad.want)
 		}
@@ -214,7 +214,7 @@ func TestSimProgressLines(t *testing.T) {
 	defer func(d time.Duration) { progress.Every = d }(progress.Every)
 	progress.Every = 0
 	var stdout, stderr bytes.Buffer
-	if code := runSim([]string{"--games", "6", "--policy", "random", "--jobs", "1"}, &stdout, &stderr); code != 0 {
+	if code := runSimRun([]string{"--games", "6", "--policy", "random", "--jobs", "1"}, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
@@ -234,7 +234,7 @@ func TestSimProgressLines(t *testing.T) {
 // status says it stopped.
 func TestSimInterrupted(t *testing.T) {
 	dir := t.TempDir()
-	cmd := exec.Command(binary, "sim", "--games", "200000", "--policy", "random", "--jobs", "1", "--json", "run.json")
+	cmd := exec.Command(binary, "sim", "run", "--games", "200000", "--policy", "random", "--jobs", "1", "--json", "run.json")
 	cmd.Dir = dir
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -278,18 +278,18 @@ func TestSimInterrupted(t *testing.T) {
 func TestSimPrecision(t *testing.T) {
 	var out1, out2, errOut bytes.Buffer
 	args := []string{"--precision", "0.1", "--policy", "random", "--set", "size=3", "--jobs", "2"}
-	if code := runSim(args, &out1, &errOut); code != 0 {
+	if code := runSimRun(args, &out1, &errOut); code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
 	if !strings.Contains(out1.String(), "policy random · 25 games") || !strings.Contains(out1.String(), "known to ±10.0 points") {
 		t.Errorf("a random player's 0%% is known to ±10 points after the first batch:\n%s", out1.String())
 	}
 	args[len(args)-1] = "1"
-	if code := runSim(args, &out2, &errOut); code != 0 || out1.String() != out2.String() {
+	if code := runSimRun(args, &out2, &errOut); code != 0 || out1.String() != out2.String() {
 		t.Errorf("--jobs 1 and 2 differ:\n%s\n%s", out1.String(), out2.String())
 	}
 	var def bytes.Buffer
-	if code := runSim([]string{"--policy", "random", "--set", "size=3"}, &def, &errOut); code != 0 {
+	if code := runSimRun([]string{"--policy", "random", "--set", "size=3"}, &def, &errOut); code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
 	if !strings.Contains(def.String(), "policy random · 25 games") || !strings.Contains(def.String(), "known to ±7.0 points (or 5000 games") {
@@ -304,18 +304,18 @@ func TestSimPrecision(t *testing.T) {
 func TestSimBudget(t *testing.T) {
 	var out1, out2, errOut bytes.Buffer
 	args := []string{"--budget", "20000", "--games", "40", "--policy", "lookahead", "--depth", "1", "--set", "size=3", "--jobs", "2"}
-	if code := runSim(args, &out1, &errOut); code != 0 {
+	if code := runSimRun(args, &out1, &errOut); code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
 	if !strings.Contains(out1.String(), "played until its games had played 20,000 moves") || strings.Contains(out1.String(), "· 40 games") {
 		t.Errorf("the run did not end at its budget:\n%s", out1.String())
 	}
 	args[len(args)-1] = "1"
-	if code := runSim(args, &out2, &errOut); code != 0 || out1.String() != out2.String() {
+	if code := runSimRun(args, &out2, &errOut); code != 0 || out1.String() != out2.String() {
 		t.Errorf("--jobs 1 and 2 differ:\n%s\n%s", out1.String(), out2.String())
 	}
 	var study bytes.Buffer
-	if code := runSim([]string{"--budget", "20000", "--games", "40", "--skills", "random,lookahead 1", "--set", "size=3"}, &study, &errOut); code != 0 {
+	if code := runSimStudy([]string{"--budget", "20000", "--games", "40", "--skills", "random,lookahead 1", "--set", "size=3"}, &study, &errOut); code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
 	if !strings.Contains(study.String(), "* ended at its share of the study's budget (20,000 moves of work") || !strings.Contains(study.String(), "*  ") {
@@ -325,7 +325,7 @@ func TestSimBudget(t *testing.T) {
 	// what the earlier left.
 	var js bytes.Buffer
 	path := filepath.Join(t.TempDir(), "study.json")
-	if code := runSim([]string{"--budget", "20000", "--games", "40", "--skills", "random,lookahead 1", "--set", "size=3", "--json", path}, &js, &errOut); code != 0 {
+	if code := runSimStudy([]string{"--budget", "20000", "--games", "40", "--skills", "random,lookahead 1", "--set", "size=3", "--json", path}, &js, &errOut); code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
 	data, err := os.ReadFile(path)
@@ -343,7 +343,7 @@ func TestSimBudget(t *testing.T) {
 	if len(st.Entries) != 2 || st.Budget != 20000 || spent > 20000+st.Entries[1].Report.Moves/uint64(st.Entries[1].Report.Games)*2 || st.Entries[1].Report.Budget <= 10000 {
 		t.Errorf("the study's budget %d: its runs spent %d, the second's share %d", st.Budget, spent, st.Entries[1].Report.Budget)
 	}
-	if code := runSim([]string{"--budget", "100", "--shard", "1/2"}, &study, &errOut); code != 2 || !strings.Contains(errOut.String(), "--budget and --shard do not go together") {
+	if code := runSimRun([]string{"--budget", "100", "--shard", "1/2"}, &study, &errOut); code != 2 || !strings.Contains(errOut.String(), "--budget and --shard do not go together") {
 		t.Errorf("--budget with --shard: exit %d, %s", code, errOut.String())
 	}
 	if got, want := progress.BudgetLine(12_500_000, 50_000_000, 10*time.Second), "; 12.5 million of 50 million moves, the budget spent in about 30s"; got != want {
@@ -360,7 +360,7 @@ func TestSimProgressTicker(t *testing.T) {
 	var out bytes.Buffer
 	errOut := &syncBuffer{}
 	args := []string{"--budget", "3000000", "--games", "60", "--policy", "lookahead", "--depth", "2", "--set", "size=3", "--jobs", "2"}
-	if code := runSim(args, &out, errOut); code != 0 {
+	if code := runSimRun(args, &out, errOut); code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
 	lines := errOut.String()
@@ -390,7 +390,7 @@ func TestPreciseLine(t *testing.T) {
 // and the same flags write the same file.
 func TestSimTune(t *testing.T) {
 	dir := t.TempDir()
-	args := []string{"sim", "--ruleset", "cellular", "--difficulty", "mid", "--tune", "greedy=0.2",
+	args := []string{"sim", "tune", "--ruleset", "cellular", "--difficulty", "mid", "--tune", "greedy=0.2",
 		"--tune-keys", "goal.turns,blight.rate", "--tune-stages", "8x2,20,40", "--games", "40",
 		"--write", "tuned.toml", "--json", "tune.json", "--plot", "tune.svg"}
 	out, errOut, code := run2048(t, dir, args...)
@@ -428,7 +428,7 @@ func TestSimTune(t *testing.T) {
 			t.Errorf("the file has no %q:\n%s", line, file)
 		}
 	}
-	if !strings.HasPrefix(string(file), "# Tuned by: 2048 sim --ruleset cellular") {
+	if !strings.HasPrefix(string(file), "# Tuned by: 2048 sim tune --ruleset cellular") {
 		t.Errorf("the file's header:\n%s", file[:200])
 	}
 	// The same flags, the same file; and with one slot for games (--jobs
@@ -458,7 +458,7 @@ func TestSimTune(t *testing.T) {
 // chose, and tunes those.
 func TestSimTuneScreens(t *testing.T) {
 	dir := t.TempDir()
-	out, errOut, code := run2048(t, dir, "sim", "--ruleset", "cellular", "--difficulty", "mid", "--tune", "greedy=0.5",
+	out, errOut, code := run2048(t, dir, "sim", "tune", "--ruleset", "cellular", "--difficulty", "mid", "--tune", "greedy=0.5",
 		"--tune-screen", "6", "--tune-stages", "4x1,10", "--games", "10", "--json", "tune.json")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
@@ -495,7 +495,7 @@ func TestSimTuneScreens(t *testing.T) {
 // bound, and says so; one named with a range keeps it.
 func TestSimTuneWidens(t *testing.T) {
 	for _, key := range []string{"goal.stabilize_per_cell", "goal.stabilize_per_cell=0.19:0.76"} {
-		out, errOut, code := run2048(t, t.TempDir(), "sim", "--ruleset", "cellular", "--difficulty", "mid", "--tune", "greedy=1",
+		out, errOut, code := run2048(t, t.TempDir(), "sim", "tune", "--ruleset", "cellular", "--difficulty", "mid", "--tune", "greedy=1",
 			"--tune-keys", key, "--tune-stages", "4x2,10,10,10", "--games", "10")
 		if code != 0 {
 			t.Fatalf("exit %d\n%s%s", code, out, errOut)
@@ -514,7 +514,7 @@ func TestSimTuneModSetting(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, errOut, code := run2048(t, t.TempDir(), "sim", "--mod", freeze, "--set", "size=3", "--set", "win_value=32",
+	out, errOut, code := run2048(t, t.TempDir(), "sim", "tune", "--mod", freeze, "--set", "size=3", "--set", "win_value=32",
 		"--tune", "random=0.3", "--tune-keys", "freeze.interval=1:200", "--tune-stages", "4x2,10", "--games", "20")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
@@ -531,7 +531,7 @@ func TestSimTuneModSetting(t *testing.T) {
 // candidate measured so far, marked partial, with exit status 1.
 func TestSimTuneInterrupted(t *testing.T) {
 	dir := t.TempDir()
-	cmd := exec.Command(binary, "sim", "--ruleset", "cellular", "--difficulty", "mid", "--tune", "greedy=0.2",
+	cmd := exec.Command(binary, "sim", "tune", "--ruleset", "cellular", "--difficulty", "mid", "--tune", "greedy=0.2",
 		"--tune-keys", "goal.turns,blight.rate", "--tune-stages", "60x50", "--jobs", "1", "--write", "tuned.toml")
 	cmd.Dir = dir
 	var stdout bytes.Buffer
@@ -571,7 +571,7 @@ func TestSimEndlessMod(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, errOut, code := run2048(t, t.TempDir(), "sim", "--mod", mod, "--skills", "lookahead 1", "--games", "4", "--max-turns", "3000")
+	out, errOut, code := run2048(t, t.TempDir(), "sim", "study", "--mod", mod, "--skills", "lookahead 1", "--games", "4", "--max-turns", "3000")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
 	}
@@ -593,7 +593,7 @@ func TestErrorsALine(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "bad.toml"), []byte("base = \"mid\"\nnope = 1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, errOut, code := run2048(t, dir, "sim", "--config", "bad.toml", "--games", "1")
+	_, errOut, code := run2048(t, dir, "sim", "run", "--config", "bad.toml", "--games", "1")
 	if code == 0 || strings.Contains(errOut, `\n`) || !strings.Contains(errOut, "bad.toml:1: base: unknown key\nbad.toml:2: nope: unknown key") {
 		t.Errorf("exit %d, stderr:\n%s", code, errOut)
 	}

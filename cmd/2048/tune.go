@@ -14,7 +14,7 @@ import (
 	"github.com/mod2048/mod2048/scripting/sim/tuning"
 )
 
-// runTune is `2048 sim --tune`: the lab's tune (tuning.Run) finds the
+// runTune is `2048 sim tune`: the lab's tune (tuning.Run) finds the
 // levers' values whose win rates come nearest the targets and checks them
 // on fresh seeds; this writes its report, the tuned configuration, its
 // JSON and its plot.
@@ -24,7 +24,7 @@ func runTune(o simOptions, base *config.Config, mods []*mod.Mod, opts sim.Policy
 		LoadMods: func(modSets []string) ([]*mod.Mod, error) { return loadMods(o.mods, modSets, false) },
 		Targets:  o.tune, Keys: o.tuneKeys, Stages: o.tuneStages,
 		ScreenGames: o.tuneScreen, CheckGames: o.games, Seed: o.seed, MaxTurns: o.maxTurns, Jobs: o.jobs, Stop: o.stop,
-		Limits: modLimits, Policy: opts, Log: stderr, Command: "2048 sim " + strings.Join(o.args, " "),
+		Limits: modLimits, Policy: opts, Log: stderr, Command: "2048 sim tune " + strings.Join(o.args, " "),
 	})
 	if err != nil {
 		return err

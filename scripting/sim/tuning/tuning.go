@@ -1,4 +1,4 @@
-// Package tuning is the lab's tune (`2048 sim --tune`): it finds the
+// Package tuning is the lab's tune (`2048 sim tune`): it finds the
 // values of a configuration's and its mods' settings (its levers) whose
 // win rates, at each skill named, come nearest the targets, by simtune's
 // search over games the lab plays, and checks them on fresh seeds. It is
@@ -51,7 +51,7 @@ const minDial = 20
 var notLevers = []string{"width", "height", "size", "win_value", "undo_limit"}
 
 // Setup is what a tune is asked: the configuration and mods it
-// starts from, its targets and levers as `2048 sim --tune` takes them,
+// starts from, its targets and levers as `2048 sim tune` takes them,
 // and how its games are played.
 type Setup struct {
 	Base  *config.Config
@@ -105,7 +105,7 @@ type tuneRun struct {
 // games waiting for the gate's slots.
 const tuneConcurrent = 64
 
-// Run is `2048 sim --tune`: it finds the levers' values whose win rates
+// Run is `2048 sim tune`: it finds the levers' values whose win rates
 // come nearest the targets, and checks them on fresh seeds. Stopped (the
 // setup's Stop), it returns the best candidate measured so far, marked
 // Partial and unchecked; stopped before any, an error.
