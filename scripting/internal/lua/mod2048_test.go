@@ -6,14 +6,20 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
 	"runtime"
 	"runtime/metrics"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"unsafe"
 
 	"pgregory.net/rapid"
 
+	"github.com/mod2048/mod2048/scripting/internal/lua/ast"
 	"github.com/mod2048/mod2048/scripting/internal/lua/parse"
 )
 
@@ -763,4 +769,68 @@ func TestSyntaxErrors(t *testing.T) {
 				c.line, c.col, c.msg, c.near, c.openLine, c.openCol)
 		}
 	}
+}
+
+// TestSyntaxErrorsPlaced: the shipped mods' files, cut short, a line
+// dropped or a line doubled at random, either parse or fail with a
+// *parse.Error at the token it names (the source has the token's text at
+// its line and column) and, for a block left open, at an opener: the
+// source has the word or bracket the message says it closes at Opened.
+func TestSyntaxErrorsPlaced(t *testing.T) {
+	files, err := filepath.Glob("../../../mods/*/*.lua")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no mod files: %v", err)
+	}
+	var sources []string
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sources = append(sources, string(b))
+	}
+	// The scanner's own errors are where the scanner stopped, not at a token.
+	scanner := []string{"invalid multiline comment", "illegal hexadecimal number", "unterminated string", "invalid multiline string", "unterminated multiline string", "Invalid '~' token", "Invalid token"}
+	toClose := regexp.MustCompile(`^'[^']+' expected \(to close '([^']+)' at line ([0-9]+)\)$`)
+	rapid.Check(t, func(rt *rapid.T) {
+		src := rapid.SampledFrom(sources).Draw(rt, "file")
+		lines := strings.SplitAfter(src, "\n")
+		switch rapid.IntRange(0, 2).Draw(rt, "edit") {
+		case 0:
+			src = src[:rapid.IntRange(0, len(src)).Draw(rt, "cut")]
+		case 1:
+			i := rapid.IntRange(0, len(lines)-1).Draw(rt, "drop")
+			src = strings.Join(slices.Delete(slices.Clone(lines), i, i+1), "")
+		case 2:
+			i := rapid.IntRange(0, len(lines)-1).Draw(rt, "double")
+			src = strings.Join(slices.Insert(slices.Clone(lines), i, lines[i]), "")
+		}
+		_, err := parse.Parse(strings.NewReader(src), "main.lua")
+		if err == nil {
+			return
+		}
+		var pe *parse.Error
+		if !errors.As(err, &pe) {
+			rt.Fatalf("%v (%T), want a *parse.Error", err, err)
+		}
+		at := func(p ast.Position) string {
+			ls := strings.Split(src, "\n")
+			if p.Line < 1 || p.Line > len(ls) || p.Column < 1 || p.Column > len(ls[p.Line-1]) {
+				rt.Fatalf("%v: %d:%d is not in the source", err, p.Line, p.Column)
+			}
+			return ls[p.Line-1][p.Column-1:]
+		}
+		if pe.Pos.Line != parse.EOF && !slices.Contains(scanner, pe.Message) {
+			if text := at(pe.Pos); !strings.HasPrefix(text, pe.Token) && !strings.ContainsAny(text[:1], `"'[`) {
+				rt.Fatalf("%v: the source at %d:%d is %q, not the token %q", err, pe.Pos.Line, pe.Pos.Column, text, pe.Token)
+			}
+		}
+		if m := toClose.FindStringSubmatch(pe.Message); m != nil {
+			if pe.Opened.Line == 0 || strconv.Itoa(pe.Opened.Line) != m[2] || !strings.HasPrefix(at(pe.Opened), m[1]) {
+				rt.Fatalf("%v: opened at %d:%d (%q), want the %q of line %s", err, pe.Opened.Line, pe.Opened.Column, at(pe.Opened), m[1], m[2])
+			}
+		} else if pe.Opened.Line != 0 && !strings.HasSuffix(pe.Message, "' expected") {
+			rt.Fatalf("%v: opened at line %d, for a message that names no block", err, pe.Opened.Line)
+		}
+	})
 }
