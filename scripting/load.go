@@ -34,6 +34,9 @@ func NewHost(mods []*mod.Mod, rules engine.Rules, opt engine.Options, limits Lim
 		workcount.Step()
 		if err := h.load(md); err != nil {
 			h.Close()
+			if me := (*ModError)(nil); errors.As(err, &me) {
+				me.Dir = md.Dir // its FileError names the file as the user named the folder
+			}
 			return nil, err
 		}
 	}

@@ -271,7 +271,13 @@ func TestLoadErrorsLocated(t *testing.T) {
 		{"a required file missing", "", map[string]string{"main.lua": "\nrequire('lib')\n"},
 			mod.FileError{Mod: "bad", File: "main.lua", Line: 2, Message: `require "lib": lib.lua: no such file in the mod's folder`}},
 		{"Lua at its end", "", map[string]string{"main.lua": "local x = 1\nif x then\n  x = 2\n"},
-			mod.FileError{Mod: "bad", File: "main.lua", Line: 3, EOF: true, Message: "syntax error at the end of the file"}},
+			mod.FileError{Mod: "bad", File: "main.lua", Line: 3, EOF: true, OpenLine: 2, Message: "'end' expected (to close 'if' at line 2) at the end of the file"}},
+		{"a block left open", "", map[string]string{"main.lua": "local n = 0\n\n\nlocal function f(ev)\n  n = n + 1\n  return n\n\n\n\n\n  local after = n\nend\n"},
+			mod.FileError{Mod: "bad", File: "main.lua", Line: 11, Column: 3, OpenLine: 4, Message: "'end' expected (to close 'function' at line 4) near 'local'"}},
+		{"an end too many", "", map[string]string{"main.lua": "local function f()\nend\nend\n"},
+			mod.FileError{Mod: "bad", File: "main.lua", Line: 3, Column: 1, Message: "'<eof>' expected near 'end'"}},
+		{"an expression cut short", "", map[string]string{"main.lua": "local x = 1 +\n  local y\n"},
+			mod.FileError{Mod: "bad", File: "main.lua", Line: 2, Column: 3, Message: "syntax error near 'local'"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := writeMod(t, "bad", tt.manifest, tt.files)
@@ -287,6 +293,10 @@ func TestLoadErrorsLocated(t *testing.T) {
 			got.Dir, got.Err = "", nil
 			if got != tt.want {
 				t.Errorf("%v:\n got %+v\nwant %+v", err, got, tt.want)
+			}
+			// The folder as it was given: the text names the file by it.
+			if fe.Dir != dir || !strings.HasPrefix(fe.Error(), filepath.Join(dir, tt.want.File)+":") {
+				t.Errorf("%q: in %q, want it named in %q", fe.Error(), fe.Dir, dir)
 			}
 			place := fmt.Sprintf("%s:%d", tt.want.File, tt.want.Line)
 			if n := strings.Count(err.Error(), place); n != 1 || strings.Count(err.Error(), tt.want.File) != 1 {

@@ -20,8 +20,12 @@ type Report struct {
 	// Column is where on the line a file that does not compile stops
 	// making sense, when the parser says (from 1; 0 otherwise); EOF says
 	// the file ended too soon (Line is then its last line).
-	Column    int
-	EOF       bool
+	Column int
+	EOF    bool
+	// OpenLine is, for a file that does not compile because a block or
+	// bracket is left open, the line where it opens, which Message names
+	// ("'end' expected (to close 'function' at line 4)"); 0 otherwise.
+	OpenLine  int
 	Message   string
 	Traceback string
 	Disabled  bool // the mod failed too often and is now off
@@ -50,7 +54,13 @@ func (r Report) Error() string {
 
 // ModError is the error a mod's failure gives the engine, which undoes the
 // step; Host.Move then plays the move again without the mod.
-type ModError struct{ Report }
+type ModError struct {
+	Report
+	// Dir is the mod's folder as it was named (mod.Mod.Dir), for an error
+	// of its loading (NewHost's): the *mod.FileError of As names the file
+	// by it, as the user gave it. "" for the errors of its turns.
+	Dir string
+}
 
 func (e *ModError) Error() string { return e.Report.Error() }
 
@@ -62,7 +72,7 @@ func (e *ModError) As(target any) bool {
 	if !ok || e.File == "" {
 		return false
 	}
-	*fe = &mod.FileError{Mod: e.Mod, File: e.File, Line: e.Line, Column: e.Column, EOF: e.EOF, Message: e.Message, Err: e}
+	*fe = &mod.FileError{Mod: e.Mod, Dir: e.Dir, File: e.File, Line: e.Line, Column: e.Column, EOF: e.EOF, OpenLine: e.OpenLine, Message: e.Message, Err: e}
 	return true
 }
 
@@ -220,7 +230,7 @@ func modError(r Report) *ModError {
 	r.File = sandbox.Printable(r.File, maxFile)
 	r.Message = sandbox.Printable(r.Message, MaxMessage)
 	r.Traceback = sandbox.Printable(r.Traceback, maxTraceback)
-	return &ModError{r}
+	return &ModError{Report: r}
 }
 
 // invalid is a request the host refuses: an error of the mod.

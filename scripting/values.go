@@ -69,6 +69,7 @@ func (m *modRun) report(ev string, err error, stopped sandbox.Stop) *ModError {
 		switch cause := api.Cause; {
 		case errors.As(cause, &pe):
 			r.File, r.Line, r.Column, r.Message = pe.Pos.Source, pe.Pos.Line, pe.Pos.Column, pe.Message
+			r.OpenLine = max(pe.Opened.Line, 0)
 			if pe.Pos.Line == parse.EOF {
 				r.Line, r.Column, r.EOF = 0, 0, true // compile gives the last line
 				r.Message += " at the end of the file"

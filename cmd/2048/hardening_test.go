@@ -350,7 +350,7 @@ func TestModInstallLimits(t *testing.T) {
 		"bad manifest": {zipEntries(t, [2]string{"mod.toml", "id = \"z\"\nbogus = 1\n"}), "mod.zip/mod.toml:2: bogus: unknown key"},
 		"twice":        {zipEntries(t, [2]string{"mod.toml", manifest("z", "1")}, [2]string{"main.lua", ""}, [2]string{"main.lua", "error('x')"}), `entry "main.lua" is in the zip twice`},
 		"nul":          {zipEntries(t, [2]string{"mod.toml", manifest("z", "1")}, [2]string{"ma\x00in.lua", ""}), `entry "ma\x00in.lua" has a control character`},
-		"lua error":    {zipEntries(t, [2]string{"mod.toml", manifest("z", "1")}, [2]string{"main.lua", "error('a\\0b')"}), "mod z (main.lua:1): load: a"},
+		"lua error":    {zipEntries(t, [2]string{"mod.toml", manifest("z", "1")}, [2]string{"main.lua", "error('a\\0b')"}), "mod.zip/main.lua:1: a"},
 	} {
 		out, errOut, code := run2048(t, dir, "mod", "install", tt.zip)
 		if code != 1 || !strings.Contains(errOut, tt.want) || strings.Contains(errOut, ".install-") || strings.Contains(errOut, "\x00") {

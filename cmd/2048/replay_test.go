@@ -263,7 +263,7 @@ game.on("before_move", function(e) if e.dir == "up" then return {refuse = "up is
 	sc.app.Draw()
 	// The place, read from the error's values: the mod and its file's line
 	// and column, once.
-	sc.contains("mods not reloaded, the last good version runs: counter main.lua:1: syntax error at the end")
+	sc.contains("mods not reloaded, the last good version runs: counter main.lua:1: ')' expected at the end")
 	sc.press("Up")
 	sc.contains("up is closed")
 	sc.press("Right")

@@ -27,13 +27,18 @@ type FileError struct {
 	EOF          bool   // the error is at the end of the file (the file stops short)
 	Key          string // the manifest's key the error is about, if any
 	Message      string // what is wrong, without where
+	// OpenLine is, for a Lua file that does not compile because a block or
+	// bracket is left open, the line where it opens, which Message names;
+	// 0 otherwise. An editor marks it beside the error's line.
+	OpenLine int
 	// Err is the error the FileError stands for, when there is one (a
 	// *ModError's As), for errors.As and errors.Is.
 	Err error
 }
 
 // Error names the place once, as compilers do (DIR/FILE:LINE:COLUMN: ...),
-// then the key, then what is wrong.
+// then the key, then what is wrong; "(at the end of the file)" after the
+// place, for an error there whose message does not say so.
 func (e *FileError) Error() string {
 	var b strings.Builder
 	b.WriteString(e.Path())
@@ -43,7 +48,7 @@ func (e *FileError) Error() string {
 			fmt.Fprintf(&b, ":%d", e.Column)
 		}
 	}
-	if e.EOF {
+	if e.EOF && !strings.HasSuffix(e.Message, "at the end of the file") {
 		b.WriteString(" (at the end of the file)")
 	}
 	b.WriteString(": ")

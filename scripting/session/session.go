@@ -113,7 +113,17 @@ type Session struct {
 // was fine.
 type ModsError struct{ Err error }
 
-func (e *ModsError) Error() string { return e.Err.Error() }
+// Error names an error in a mod's file by its place, as compilers do:
+// the mod's folder as it was given, the file, line and column
+// (broken/main.lua:11:3: 'end' expected ...; *mod.FileError's Error), so
+// that every front end that loads a mod from a folder says it alike. Any
+// other error is as it is.
+func (e *ModsError) Error() string {
+	if fe := (*mod.FileError)(nil); errors.As(e.Err, &fe) && fe.File != "" {
+		return fe.Error()
+	}
+	return e.Err.Error()
+}
 func (e *ModsError) Unwrap() error { return e.Err }
 
 // ErrNoGame is returned by a Setup without a configuration.

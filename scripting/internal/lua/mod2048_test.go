@@ -6,13 +6,21 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
 	"runtime"
 	"runtime/metrics"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"unsafe"
 
 	"pgregory.net/rapid"
+
+	"github.com/mod2048/mod2048/scripting/internal/lua/ast"
+	"github.com/mod2048/mod2048/scripting/internal/lua/parse"
 )
 
 // pairsOf lists t's entries in the order pairs visits them.
@@ -703,4 +711,126 @@ func TestSetSpFullSegment(t *testing.T) {
 	for cs.Sp() > 0 {
 		cs.Pop()
 	}
+}
+
+// TestSyntaxErrors holds the parser's errors to Lua 5.1's texts (change
+// 23): where a block or bracket is left open, the closer it expects and
+// the line it opened at, or '<eof>' for an end too many; every error at
+// the start of the token the parser reached.
+func TestSyntaxErrors(t *testing.T) {
+	const eof = parse.EOF
+	for _, c := range []struct {
+		name, src         string
+		line, col         int    // where the error is (line eof: the end of the file)
+		msg, near         string // the message and the token
+		openLine, openCol int    // where the block opened (0: none)
+	}{
+		{"function, before local", "local function f(n)\n  if n then\n    x = 1\n  end\n  return n\n  local z\nend", 6, 3, "'end' expected (to close 'function' at line 1)", "local", 1, 7},
+		{"function at the end", "function f()\n  x = 1\n", eof, 0, "'end' expected (to close 'function' at line 1)", "", 1, 1},
+		{"function, its if closed", "x = 1\nfunction f()\n  if x then\n    y()\n  end\n", eof, 0, "'end' expected (to close 'function' at line 2)", "", 2, 1},
+		{"if", "if x then\n  y()\nelse\n  z()\nuntil", 5, 1, "'end' expected (to close 'if' at line 1)", "until", 1, 1},
+		{"elseif", "if x then\n  y()\nelseif z then\n  w()\n", eof, 0, "'end' expected (to close 'if' at line 1)", "", 1, 1},
+		{"for", "for i = 1, 2 do\n  y()\n", eof, 0, "'end' expected (to close 'for' at line 1)", "", 1, 1},
+		{"generic for", "\nfor k, v in pairs(t) do\n  y()\n", eof, 0, "'end' expected (to close 'for' at line 2)", "", 2, 1},
+		{"while", "while x do\n  y()\n", eof, 0, "'end' expected (to close 'while' at line 1)", "", 1, 1},
+		{"do", "do\n  y()\n", eof, 0, "'end' expected (to close 'do' at line 1)", "", 1, 1},
+		{"do in a while's condition", "while f(function() do end end) do\n  y()\n", eof, 0, "'end' expected (to close 'while' at line 1)", "", 1, 1},
+		{"repeat", "repeat\n  y()\nend", 3, 1, "'until' expected (to close 'repeat' at line 1)", "end", 1, 1},
+		{"a function in a call", "f(\n  function()\n  x = 1\n)", 4, 1, "'end' expected (to close 'function' at line 2)", ")", 2, 3},
+		{"nested, the inner closed", "function f()\n  while true do\n    g(function()\n      do\n        h()\n      end\n    end)\n\nend", eof, 0, "'end' expected (to close 'function' at line 1)", "", 1, 1},
+		{"paren of a call", "f(a,\n  b\nlocal x", 3, 1, "')' expected (to close '(' at line 1)", "local", 1, 2},
+		{"paren of an expression", "x = (1 +\n 2\nlocal y", 3, 1, "')' expected (to close '(' at line 1)", "local", 1, 5},
+		{"brace", "t = {1,\n 2\nlocal x", 3, 1, "'}' expected (to close '{' at line 1)", "local", 1, 5},
+		{"bracket", "x = t[1\nlocal y", 2, 1, "']' expected (to close '[' at line 1)", "local", 1, 6},
+		{"on the line it opened", "f(a b)", 1, 5, "')' expected", "b", 1, 2},
+		{"on the last line", "x = 1\ngame.on(\"tick\", function(", eof, 0, "')' expected", "", 2, 25},
+		{"before the last line", "x = 1\ngame.on(\"tick\", function(\n", eof, 0, "')' expected (to close '(' at line 2)", "", 2, 25},
+		{"closed twice", "function f()\nend\nend", 3, 1, "'<eof>' expected", "end", 0, 0},
+		{"closed twice, one line", "function f() end end", 1, 18, "'<eof>' expected", "end", 0, 0},
+		{"an if closed twice", "if x then\n y()\nelse\n z()\nend\nend", 6, 1, "'<eof>' expected", "end", 0, 0},
+		{"after a return", "return 1\nlocal y", 2, 1, "'<eof>' expected", "local", 0, 0},
+		{"then", "if x local y", 1, 6, "'then' expected", "local", 0, 0},
+		{"do of a while", "while x y()", 1, 9, "'do' expected", "y", 0, 0},
+		{"do of a for", "for i = 1, 2 y()", 1, 14, "'do' expected", "y", 0, 0},
+		{"an expression cut short", "local x = 1\nlocal y = = 2\n", 2, 11, "syntax error", "=", 0, 0},
+		{"at a word's start", "local x = 1 +\n  local", 2, 3, "syntax error", "local", 0, 0},
+		{"an expression cut by the end", "x = 1 +", eof, 0, "syntax error", "", 0, 0},
+	} {
+		_, err := parse.Parse(strings.NewReader(c.src), "main.lua")
+		var pe *parse.Error
+		if !errors.As(err, &pe) {
+			t.Errorf("%s: %v, want a *parse.Error", c.name, err)
+			continue
+		}
+		if pe.Pos.Line != c.line || pe.Pos.Line != eof && pe.Pos.Column != c.col || pe.Message != c.msg || pe.Token != c.near ||
+			pe.Opened.Line != c.openLine || pe.Opened.Column != c.openCol {
+			t.Errorf("%s: %d:%d: %s near '%s' (opened at %d:%d), want %d:%d: %s near '%s' (opened at %d:%d)", c.name,
+				pe.Pos.Line, pe.Pos.Column, pe.Message, pe.Token, pe.Opened.Line, pe.Opened.Column,
+				c.line, c.col, c.msg, c.near, c.openLine, c.openCol)
+		}
+	}
+}
+
+// TestSyntaxErrorsPlaced: the shipped mods' files, cut short, a line
+// dropped or a line doubled at random, either parse or fail with a
+// *parse.Error at the token it names (the source has the token's text at
+// its line and column) and, for a block left open, at an opener: the
+// source has the word or bracket the message says it closes at Opened.
+func TestSyntaxErrorsPlaced(t *testing.T) {
+	files, err := filepath.Glob("../../../mods/*/*.lua")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no mod files: %v", err)
+	}
+	var sources []string
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sources = append(sources, string(b))
+	}
+	// The scanner's own errors are where the scanner stopped, not at a token.
+	scanner := []string{"invalid multiline comment", "illegal hexadecimal number", "unterminated string", "invalid multiline string", "unterminated multiline string", "Invalid '~' token", "Invalid token"}
+	toClose := regexp.MustCompile(`^'[^']+' expected \(to close '([^']+)' at line ([0-9]+)\)$`)
+	rapid.Check(t, func(rt *rapid.T) {
+		src := rapid.SampledFrom(sources).Draw(rt, "file")
+		lines := strings.SplitAfter(src, "\n")
+		switch rapid.IntRange(0, 2).Draw(rt, "edit") {
+		case 0:
+			src = src[:rapid.IntRange(0, len(src)).Draw(rt, "cut")]
+		case 1:
+			i := rapid.IntRange(0, len(lines)-1).Draw(rt, "drop")
+			src = strings.Join(slices.Delete(slices.Clone(lines), i, i+1), "")
+		case 2:
+			i := rapid.IntRange(0, len(lines)-1).Draw(rt, "double")
+			src = strings.Join(slices.Insert(slices.Clone(lines), i, lines[i]), "")
+		}
+		_, err := parse.Parse(strings.NewReader(src), "main.lua")
+		if err == nil {
+			return
+		}
+		var pe *parse.Error
+		if !errors.As(err, &pe) {
+			rt.Fatalf("%v (%T), want a *parse.Error", err, err)
+		}
+		at := func(p ast.Position) string {
+			ls := strings.Split(src, "\n")
+			if p.Line < 1 || p.Line > len(ls) || p.Column < 1 || p.Column > len(ls[p.Line-1]) {
+				rt.Fatalf("%v: %d:%d is not in the source", err, p.Line, p.Column)
+			}
+			return ls[p.Line-1][p.Column-1:]
+		}
+		if pe.Pos.Line != parse.EOF && !slices.Contains(scanner, pe.Message) {
+			if text := at(pe.Pos); !strings.HasPrefix(text, pe.Token) && !strings.ContainsAny(text[:1], `"'[`) {
+				rt.Fatalf("%v: the source at %d:%d is %q, not the token %q", err, pe.Pos.Line, pe.Pos.Column, text, pe.Token)
+			}
+		}
+		if m := toClose.FindStringSubmatch(pe.Message); m != nil {
+			if pe.Opened.Line == 0 || strconv.Itoa(pe.Opened.Line) != m[2] || !strings.HasPrefix(at(pe.Opened), m[1]) {
+				rt.Fatalf("%v: opened at %d:%d (%q), want the %q of line %s", err, pe.Opened.Line, pe.Opened.Column, at(pe.Opened), m[1], m[2])
+			}
+		} else if pe.Opened.Line != 0 && !strings.HasSuffix(pe.Message, "' expected") {
+			rt.Fatalf("%v: opened at line %d, for a message that names no block", err, pe.Opened.Line)
+		}
+	})
 }

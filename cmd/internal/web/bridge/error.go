@@ -31,6 +31,11 @@ type Error struct {
 	// What is the message without its place, for a page that shows the
 	// place itself (an editor's mark on the line), when File is set.
 	What string `json:"what,omitempty"`
+	// OpenLine is, for a Lua file that does not compile because a block
+	// or bracket is left open, the line of File where it opens, which What
+	// names ("'end' expected (to close 'function' at line 4)"): an editor
+	// marks it too. 0 otherwise.
+	OpenLine int `json:"openLine,omitempty"`
 	// Index is the entry of a list the error is about (Options.Mods,
 	// Options.Spawns).
 	Index int `json:"index,omitempty"`
@@ -67,6 +72,7 @@ func errorOf(err error) *Error {
 	var fe *mod.FileError
 	if e.File == "" && errors.As(err, &fe) && fe.File != "" {
 		e.Kind, e.File, e.Line, e.Column, e.Key, e.What = KindMod, fe.File, fe.Line, fe.Column, fe.Key, fe.Message
+		e.OpenLine = fe.OpenLine
 	}
 	return e
 }

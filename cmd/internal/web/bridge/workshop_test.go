@@ -427,7 +427,7 @@ func TestLoadErrorsLocated(t *testing.T) {
 	for _, tt := range []struct {
 		name       string
 		file, text string
-		want       bridge.Error // File, Line, Column, Key, What
+		want       bridge.Error // File, Line, Column, Key, What, OpenLine
 		lib        string       // a lib.lua beside
 	}{
 		{"syntax", "main.lua", "local x = 1\nlocal y = = 2\n", bridge.Error{File: "main.lua", Line: 2, Column: 11, What: "syntax error near '='"}, ""},
@@ -435,7 +435,9 @@ func TestLoadErrorsLocated(t *testing.T) {
 		{"manifest", "mod.toml", base["mod.toml"] + "\n[settings.max_turns]\ntype = \"int\"\n", bridge.Error{File: "mod.toml", Line: 24, Column: 2, What: "Key 'settings.max_turns' has already been defined."}, ""},
 		{"manifest key", "mod.toml", strings.Replace(base["mod.toml"], `rulesets = ["classic"]`, `rulesets = ["hex"]`, 1), bridge.Error{File: "mod.toml", Line: 9, Key: "rulesets", What: `unknown ruleset "hex" (classic, cellular)`}, ""},
 		{"a required file's error", "main.lua", "require('lib')\n", bridge.Error{File: "lib.lua", Line: 2, Column: 7, What: "syntax error near '='"}, "\nlocal = 3\n"},
-		{"at the end of the file", "main.lua", "if true then\n  local x = 1\n", bridge.Error{File: "main.lua", Line: 2, What: "syntax error at the end of the file"}, ""},
+		{"at the end of the file", "main.lua", "if true then\n  local x = 1\n", bridge.Error{File: "main.lua", Line: 2, OpenLine: 1, What: "'end' expected (to close 'if' at line 1) at the end of the file"}, ""},
+		{"a block left open", "main.lua", "local n = 0\nlocal function f()\n  return n\n  local m = n\nend\n", bridge.Error{File: "main.lua", Line: 4, Column: 3, OpenLine: 2, What: "'end' expected (to close 'function' at line 2) near 'local'"}, ""},
+		{"an end too many", "main.lua", "local function f()\nend\nend\n", bridge.Error{File: "main.lua", Line: 3, Column: 1, What: "'<eof>' expected near 'end'"}, ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			files := map[string]string{}
@@ -455,7 +457,7 @@ func TestLoadErrorsLocated(t *testing.T) {
 				if e == nil {
 					t.Fatalf("%s: no error", call)
 				}
-				got := bridge.Error{File: e.File, Line: e.Line, Column: e.Column, Key: e.Key, What: e.What}
+				got := bridge.Error{File: e.File, Line: e.Line, Column: e.Column, Key: e.Key, What: e.What, OpenLine: e.OpenLine}
 				if got != tt.want || e.Kind != bridge.KindMod {
 					t.Errorf("%s: %q\n got %+v\nwant %+v", call, e.Message, got, tt.want)
 				}

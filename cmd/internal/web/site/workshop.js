@@ -510,7 +510,12 @@
   // its file and line.
   function problemsOf(p) {
     const out = [];
-    if (loadError && loadError.file === p) out.push({ line: loadError.line || 1, message: loadError.what || loadError.message, severity: "error" });
+    if (loadError && loadError.file === p) {
+      out.push({ line: loadError.line || 1, message: loadError.what || loadError.message, severity: "error" });
+      // A block or bracket left open: its opening line is marked too, as
+      // the error's related place.
+      if (loadError.openLine) out.push({ line: loadError.openLine, message: "opened here: line " + (loadError.line || 1) + ": " + (loadError.what || loadError.message), severity: "info" });
+    }
     for (const r of reports.get(p) || []) out.push(r);
     for (const r of caseFails.get(p) || []) out.push(r);
     return out;
@@ -524,14 +529,19 @@
   function showProblems() {
     const ul = $("ws-problems");
     ul.textContent = "";
-    const add = (file, line, text, kind) => {
+    const at = (file, line) => {
+      const b = el("button", { type: "button", className: "ws-at", textContent: file ? file + (line ? ":" + line : "") : "mod" });
+      b.addEventListener("click", () => goTo(file, line));
+      return b;
+    };
+    const add = (file, line, text, kind, openLine) => {
       const li = el("li", { className: "ws-problem " + kind });
-      const at = el("button", { type: "button", className: "ws-at", textContent: file ? file + (line ? ":" + line : "") : "mod" });
-      at.addEventListener("click", () => goTo(file, line));
-      li.append(at, " " + text);
+      li.append(at(file, line), " " + text);
+      // The line a block left open opens at, a place of its own.
+      if (openLine) li.append(" (opened at ", at(file, openLine), ")");
       ul.appendChild(li);
     };
-    if (loadError) add(loadError.file, loadError.line, loadError.file ? loadError.what || loadError.message : loadError.message, "error");
+    if (loadError) add(loadError.file, loadError.line, loadError.file ? loadError.what || loadError.message : loadError.message, "error", loadError.file && loadError.openLine);
     for (const [file, list] of reports) for (const r of list) add(file, r.line, r.message, "warning");
     if (!ul.children.length) ul.appendChild(el("li", { className: "ws-none", textContent: "No problems." }));
     for (const p of editors.keys()) markFile(p);

@@ -21,6 +21,10 @@ type Error struct {
 	Pos     ast.Position
 	Message string
 	Token   string
+	// [mod2048] Opened is where the block or bracket that Message says is
+	// left open was opened (a syntax error's "'end' expected (to close
+	// 'function' at line 4)"); its Line is 0 for any other error.
+	Opened ast.Position
 }
 
 func (e *Error) Error() string {
@@ -47,6 +51,9 @@ func isDigit(ch int) bool {
 type Scanner struct {
 	Pos    ast.Position
 	reader *bufio.Reader
+	// [mod2048] lastLine is the line the scanner was on when it reached the
+	// end of the file (Pos.Line is EOF then), for syntaxError.
+	lastLine int
 }
 
 func NewScanner(reader io.Reader, source string) *Scanner {
@@ -60,9 +67,14 @@ func NewScanner(reader io.Reader, source string) *Scanner {
 	}
 }
 
-func (sc *Scanner) Error(tok string, msg string) *Error { return &Error{sc.Pos, msg, tok} }
+// [mod2048] Error's fields by name (it has Opened).
+func (sc *Scanner) Error(tok string, msg string) *Error {
+	return &Error{Pos: sc.Pos, Message: msg, Token: tok}
+}
 
-func (sc *Scanner) TokenError(tok ast.Token, msg string) *Error { return &Error{tok.Pos, msg, tok.Str} }
+func (sc *Scanner) TokenError(tok ast.Token, msg string) *Error {
+	return &Error{Pos: tok.Pos, Message: msg, Token: tok.Str} // [mod2048] by name
+}
 
 func (sc *Scanner) readNext() int {
 	ch, err := sc.reader.ReadByte()
@@ -91,6 +103,9 @@ func (sc *Scanner) Next() int {
 		sc.Newline(ch)
 		ch = int('\n')
 	case EOF:
+		if sc.Pos.Line != EOF { // [mod2048] lastLine
+			sc.lastLine = sc.Pos.Line
+		}
 		sc.Pos.Line = EOF
 		sc.Pos.Column = 0
 	default:
@@ -460,6 +475,7 @@ func (lx *Lexer) Lex(lval *yySymType) int {
 		panic(err)
 	}
 	if tok.Type < 0 {
+		lx.Token = tok // [mod2048] the parser's errors are at the token it reached, the end of the file too
 		return 0
 	}
 	lval.token = tok
@@ -467,12 +483,138 @@ func (lx *Lexer) Lex(lval *yySymType) int {
 	return int(tok.Type)
 }
 
+// [mod2048] Error is an error at the token the parser reached, where that
+// token starts (upstream gave where it ends, the scanner's place).
 func (lx *Lexer) Error(message string) {
-	panic(lx.scanner.Error(lx.Token.Str, message))
+	panic(lx.scanner.TokenError(lx.Token, message)) // [mod2048] the token's start
 }
 
 func (lx *Lexer) TokenError(tok ast.Token, message string) {
 	panic(lx.scanner.TokenError(tok, message))
+}
+
+// [mod2048] syntaxError is the parser's error at the token it reached
+// (lx.Token), in state with stack (goyacc's, stack[len(stack)-1] in
+// state). Where the parser could take the closer of the innermost block or
+// bracket still open on its stack, the error says so as Lua 5.1 does:
+// "'end' expected (to close 'function' at line 4)" (no "to close" when it
+// opened on the error's line), "'<eof>' expected" with none open (an end
+// too many), and the error's Opened is where it opened. Else, where it
+// could take the then of an if or the do of a loop, "'then' expected";
+// else "syntax error". The stack holds the tokens shifted and not yet
+// reduced: a block or bracket closed is reduced, so those left are the
+// open ones, and their closers balance.
+func (lx *Lexer) syntaxError(stack []yySymType, state int) {
+	var open []ast.Token // the openers on the stack, innermost last
+	loopDo := false      // the top of open is a while or for whose do is shifted
+	for _, e := range stack[1:] {
+		workcount.Step()
+		sym := int(yyChk[e.yys])
+		if sym <= 0 {
+			continue // a nonterminal: a whole construct, or none yet
+		}
+		switch e.token.Type {
+		case TFunction, TIf, TWhile, TFor, TRepeat, '(', '{', '[':
+			open, loopDo = append(open, e.token), false
+		case TDo:
+			if n := len(open); n > 0 && (open[n-1].Type == TWhile || open[n-1].Type == TFor) && !loopDo {
+				loopDo = true
+			} else {
+				open, loopDo = append(open, e.token), false
+			}
+		case TEnd, TUntil, ')', '}', ']':
+			if len(open) > 0 {
+				open = open[:len(open)-1]
+			}
+			loopDo = false // a loop's body is a block: its end closes it first
+		}
+	}
+	err := lx.scanner.TokenError(lx.Token, "syntax error")
+	closer, what := EOF, "<eof>"
+	var opener ast.Token
+	if n := len(open); n > 0 {
+		opener = open[n-1]
+		closer, what = closerOf(opener.Type)
+	}
+	switch {
+	case yyTakes(state, closer):
+		err.Message = "'" + what + "' expected"
+		if opener.Type != 0 {
+			err.Opened = opener.Pos
+			line := lx.Token.Pos.Line
+			if line == EOF {
+				line = lx.scanner.lastLine
+			}
+			if opener.Pos.Line != line {
+				err.Message += fmt.Sprintf(" (to close '%s' at line %d)", opener.Str, opener.Pos.Line)
+			}
+		}
+	case yyTakes(state, TThen):
+		err.Message = "'then' expected"
+	case yyTakes(state, TDo):
+		err.Message = "'do' expected"
+	}
+	panic(err)
+}
+
+// [mod2048] closerOf is the token that closes an opener, and its text.
+func closerOf(opener int) (int, string) {
+	switch opener {
+	case TRepeat:
+		return TUntil, "until"
+	case '(':
+		return ')', ")"
+	case '{':
+		return '}', "}"
+	case '[':
+		return ']', "]"
+	}
+	return TEnd, "end"
+}
+
+// [mod2048] yyTakes says whether the parser in state can take the token
+// typed char next (shift it, reduce or accept before it), as goyacc's
+// yyErrorMessage reads its tables.
+func yyTakes(state, char int) bool {
+	tok := yyInternal(char)
+	if n := int(yyPact[state]) + tok; n >= 0 && n < yyLast && int(yyChk[int(yyAct[n])]) == tok {
+		return true
+	}
+	if yyDef[state] != -2 {
+		return yyDef[state] != 0
+	}
+	i := 0
+	for yyExca[i] != -1 || int(yyExca[i+1]) != state {
+		workcount.Step()
+		i += 2
+	}
+	for i += 2; yyExca[i] >= 0; i += 2 {
+		workcount.Step()
+		if int(yyExca[i]) == tok {
+			return yyExca[i+1] != 0
+		}
+	}
+	return yyExca[i+1] != 0
+}
+
+// [mod2048] yyInternal is goyacc's number for the token typed char, as
+// yylex1 finds it.
+func yyInternal(char int) int {
+	switch {
+	case char <= 0:
+		return int(yyTok1[0])
+	case char < len(yyTok1):
+		return int(yyTok1[char])
+	case char >= yyPrivate && char < yyPrivate+len(yyTok2):
+		return int(yyTok2[char-yyPrivate])
+	}
+	for i := 0; i+1 < len(yyTok3); i += 2 {
+		workcount.Step()
+		if int(yyTok3[i]) == char {
+			return int(yyTok3[i+1])
+		}
+	}
+	return int(yyTok2[1])
 }
 
 // [mod2048] maxStack bounds the parser's stack (goyacc's, which grows by

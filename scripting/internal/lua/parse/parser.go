@@ -627,7 +627,7 @@ yydefault:
 		/* error ... attempt to resume parsing */
 		switch Errflag {
 		case 0: /* brand new error */
-			yylex.Error(yyErrorMessage(yystate, yytoken))
+			yylex.(*Lexer).syntaxError(yyS[:yyp+1], yystate) // [mod2048] in place of yylex.Error(yyErrorMessage(yystate, yytoken)): Lua 5.1's messages for a block left open (PATCHES.md, 23)
 			Nerrs++
 			if yyDebug >= 1 {
 				__yyfmt__.Printf("%s", yyStatname(yystate))
