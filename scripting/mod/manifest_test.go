@@ -594,3 +594,22 @@ default = "Down"
 		})
 	}
 }
+
+// BenchmarkLoadManifest: LoadFS of a shipped mod's manifest (bomb's, with
+// its settings), its every check and the places of its keys.
+func BenchmarkLoadManifest(b *testing.B) {
+	data, err := os.ReadFile("../../mods/bomb/mod.toml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	fsys, err := mod.MemFS(map[string][]byte{"mod.toml": data, "main.lua": nil})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := mod.LoadFS(fsys, "bomb"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
