@@ -4,8 +4,10 @@ GO ?= go
 .PHONY: run fixtures test build install bench fuzz check web editor api ledger loops costsearch stress-web
 
 # run: play: a classic game in the terminal (resumed if one was saved).
+# go run says nothing while it builds, so run says it first.
 run:
-	$(GO) run ./cmd/2048
+	@echo "building 2048 (the first build takes a minute)..."
+	@$(GO) run ./cmd/2048
 
 # fixtures: the fixture runner on the shipped fixtures and the example mods.
 fixtures:

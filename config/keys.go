@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mod2048/mod2048/cellular"
+	"github.com/mod2048/mod2048/config/suggest"
 	"github.com/mod2048/mod2048/engine"
 )
 
@@ -103,15 +104,12 @@ func field(v reflect.Value, key string) (reflect.Value, bool) {
 // when it differs from a known key only in case or in '-' for '_', or when
 // it is a key of another ruleset.
 func (c *Config) unknownKey(key string, err error) error {
-	norm := func(s string) string { return strings.ReplaceAll(strings.ToLower(s), "-", "_") }
 	known := []string{"ruleset", "preset"}
 	if t := settingsType(c.Ruleset); t != nil {
 		walkKeys(t, "", func(k string, _ reflect.StructField, _ bool) { known = append(known, k) })
 	}
-	for _, k := range known {
-		if norm(k) == norm(key) {
-			return fmt.Errorf("%w (did you mean %q?)", err, k)
-		}
+	if k := suggest.Same(key, known); k != "" {
+		return fmt.Errorf("%w (did you mean %q?)", err, k)
 	}
 	for _, r := range Rulesets() {
 		if r == c.Ruleset {
@@ -127,48 +125,10 @@ func (c *Config) unknownKey(key string, err error) error {
 	if err != ErrUnknownKey {
 		return err // it says why already ("… is not a table")
 	}
-	if k := Nearest(key, known); k != "" {
+	if k := suggest.Nearest(key, known); k != "" {
 		return fmt.Errorf("%w (did you mean %q?)", err, k)
 	}
 	return err
-}
-
-// Nearest returns the name of names nearest to s by edit distance, when it
-// is near enough to be a likely typo (at most a third of the longer name's
-// letters differ), or "".
-func Nearest(s string, names []string) string {
-	best, bestD := "", -1
-	for _, n := range names {
-		d := editDistance(strings.ToLower(s), strings.ToLower(n))
-		if bestD < 0 || d < bestD {
-			best, bestD = n, d
-		}
-	}
-	if bestD < 0 || bestD*3 > max(len(s), len(best)) {
-		return ""
-	}
-	return best
-}
-
-// editDistance is the Levenshtein distance of a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // Value returns the value of a setting of c's ruleset by its dotted key: an

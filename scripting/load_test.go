@@ -259,7 +259,7 @@ func TestLoadErrorsLocated(t *testing.T) {
 		{"runtime at load", "", map[string]string{"main.lua": "\n\nerror('boom')\n"},
 			mod.FileError{Mod: "bad", File: "main.lua", Line: 3, Message: "boom"}},
 		{"manifest", "rulesets = [\"hex\"]\n", map[string]string{"main.lua": ""},
-			mod.FileError{Mod: "bad", File: "mod.toml", Line: 5, Key: "rulesets", Message: `unknown ruleset "hex" (classic, cellular)`}},
+			mod.FileError{Mod: "bad", File: "mod.toml", Line: 5, Column: 13, Key: "rulesets", Message: `unknown ruleset "hex" (classic, cellular)`}},
 		{"manifest syntax", "priority = = 1\n", map[string]string{"main.lua": ""},
 			mod.FileError{File: "mod.toml", Line: 5, Column: 12, Message: "expected value but found '=' instead"}},
 		{"manifest at its end", "rulesets = [\"classic\"", map[string]string{"main.lua": ""},

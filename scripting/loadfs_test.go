@@ -116,7 +116,7 @@ func TestLoadModFSErrors(t *testing.T) {
 	}{
 		{"no manifest", fstest.MapFS{"main.lua": {}}, "up: not a mod: it has no mod.toml"},
 		{"no entry", fstest.MapFS{"mod.toml": {Data: []byte(manifestHead)}}, "entry: main.lua: no such file"},
-		{"bad key", fstest.MapFS{"mod.toml": {Data: []byte(manifestHead + "colour = 1\n")}, "main.lua": {}}, "up/mod.toml:5: colour: unknown key"},
+		{"bad key", fstest.MapFS{"mod.toml": {Data: []byte(manifestHead + "colour = 1\n")}, "main.lua": {}}, "up/mod.toml:5:1: colour: unknown key"},
 		{"manifest a folder", fstest.MapFS{"mod.toml/x": {}}, "a folder, not a regular file"},
 		{"huge manifest", fstest.MapFS{"mod.toml": {Data: []byte(manifestHead + strings.Repeat("#", mod.MaxManifest))}, "main.lua": {}}, "more than the limit"},
 		{"huge source", fstest.MapFS{"mod.toml": {Data: []byte(manifestHead)}, "main.lua": {Data: []byte(big)}}, "main.lua: "},

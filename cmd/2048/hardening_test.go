@@ -347,7 +347,7 @@ func TestModInstallLimits(t *testing.T) {
 	for name, tt := range map[string]struct {
 		zip, want string
 	}{
-		"bad manifest": {zipEntries(t, [2]string{"mod.toml", "id = \"z\"\nbogus = 1\n"}), "mod.zip/mod.toml:2: bogus: unknown key"},
+		"bad manifest": {zipEntries(t, [2]string{"mod.toml", "id = \"z\"\nbogus = 1\n"}), "mod.zip/mod.toml:2:1: bogus: unknown key"},
 		"twice":        {zipEntries(t, [2]string{"mod.toml", manifest("z", "1")}, [2]string{"main.lua", ""}, [2]string{"main.lua", "error('x')"}), `entry "main.lua" is in the zip twice`},
 		"nul":          {zipEntries(t, [2]string{"mod.toml", manifest("z", "1")}, [2]string{"ma\x00in.lua", ""}), `entry "ma\x00in.lua" has a control character`},
 		"lua error":    {zipEntries(t, [2]string{"mod.toml", manifest("z", "1")}, [2]string{"main.lua", "error('a\\0b')"}), "mod.zip/main.lua:1: a"},

@@ -37,9 +37,6 @@ import (
 	"github.com/mod2048/mod2048/scripting/session/fixture"
 )
 
-// version is the program's version; release builds set it with -ldflags.
-var version = "dev"
-
 const usage = `2048 is a 2048 modding host: classic 2048 exactly as the rules say,
 with fixtures that pin behaviour down.
 
@@ -144,12 +141,6 @@ var subcommands = map[string]map[string]command{
 	"config": {"show": runConfigShow, "check": runConfigCheck},
 	"mod":    {"new": runModNew, "list": runModList, "install": runModInstall, "check": runModCheck},
 	"sim":    {"run": runSimRun, "study": runSimStudy, "tune": runSimTune, "merge": runSimMerge},
-}
-
-// runVersion is `2048 version`.
-func runVersion(args []string, stdout, stderr io.Writer) int {
-	fmt.Fprintf(stdout, "2048 %s\n", version)
-	return 0
 }
 
 func runTest(args []string, stdout, stderr io.Writer) int {

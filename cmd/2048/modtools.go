@@ -235,6 +235,22 @@ Exit status: 0 when the mod loads, its fixtures pass and the soak shows no
 error (a warning does not change it); 1 otherwise; 2 for a usage error.
 `
 
+// everyError says err, made safe for a terminal: several errors (a
+// manifest's, errors.Join of them) as their number, then one a line,
+// indented.
+func everyError(err error) string {
+	list, ok := err.(interface{ Unwrap() []error })
+	if !ok || len(list.Unwrap()) < 2 {
+		return safe(err)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d errors", len(list.Unwrap()))
+	for _, e := range list.Unwrap() {
+		b.WriteString("\n  " + safe(e))
+	}
+	return b.String()
+}
+
 func runModCheck(args []string, stdout, stderr io.Writer) int {
 	flags := flag.NewFlagSet("mod check", flag.ContinueOnError)
 	flags.SetOutput(stderr)
@@ -254,7 +270,7 @@ func runModCheck(args []string, stdout, stderr io.Writer) int {
 	}
 	m, err := install.Load(pos[0])
 	if err != nil {
-		fmt.Fprintf(stdout, "manifest: FAIL: %s\n", safe(err))
+		fmt.Fprintf(stdout, "manifest: FAIL: %s\n", everyError(err))
 		return 1
 	}
 	fmt.Fprintf(stdout, "manifest: ok (%s %s)\n", m.ID(), safe(m.Manifest.Version))

@@ -140,3 +140,31 @@ func TestModCheckWarnsMissingReadme(t *testing.T) {
 		t.Errorf("mod check without a README.md: exit %d, want 0 and %q\n%s%s", code, warning+mod, out, errOut)
 	}
 }
+
+// TestModCheckEveryManifestError: mod check says every error of a
+// manifest at once, each at its own line and column, an unknown key with
+// the key it likely means, a setting's value at the value; a key defined
+// twice at its own line and column, not the line before's end.
+func TestModCheckEveryManifestError(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, manifest string) {
+		if err := os.MkdirAll(filepath.Join(dir, name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, name, "mod.toml"), []byte(manifest), 0o644)
+		os.WriteFile(filepath.Join(dir, name, "main.lua"), nil, 0o644)
+	}
+	write("typos", "id = \"typos\"\nname = \"T\"\nversoin = \"1.0.0\"\nversion = \"1\"\napi_version = 1\n\n[settings.every]\ntype = \"int\"\ndefault = \"ten\"\n")
+	write("dup", "id = \"dup\"\nname = \"Dup\"\nversion = \"1.0.0\"\napi_version = 1\n\n# "+strings.Repeat("x", 65)+"\nname = \"Duplicate name\"\n")
+	for _, tt := range []struct{ mod, want string }{
+		{"typos", "manifest: FAIL: 2 errors\n" +
+			"  typos/mod.toml:3:1: versoin: unknown key (did you mean \"version\"?)\n" +
+			"  typos/mod.toml:9:11: settings.every.default: want an integer, got the string \"ten\"\n"},
+		{"dup", "manifest: FAIL: dup/mod.toml:7:1: name: defined twice (first on line 2)\n"},
+	} {
+		out, errOut, code := run2048(t, dir, "mod", "check", tt.mod)
+		if code != 1 || out != tt.want || errOut != "" {
+			t.Errorf("mod check %s: exit %d\n%s\nwant\n%s%s", tt.mod, code, out, tt.want, errOut)
+		}
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"github.com/mod2048/mod2048/cmd/2048/internal/cli"
 	"github.com/mod2048/mod2048/cmd/2048/internal/termtext"
 	"github.com/mod2048/mod2048/cmd/2048/internal/tui"
+	"github.com/mod2048/mod2048/cmd/internal/version"
 	"github.com/mod2048/mod2048/scripting"
 	"github.com/mod2048/mod2048/scripting/mod/install"
 	"github.com/mod2048/mod2048/scripting/session"
@@ -218,7 +219,7 @@ func writeAtomic(path string, data []byte) error {
 
 // writeReplay writes what s recorded as a replay file (--record).
 func writeReplay(s *session.Session, path string) error {
-	f, err := replay.New(s, replay.Meta{Program: version})
+	f, err := replay.New(s, replay.Meta{Program: version.String()})
 	if err != nil {
 		return err
 	}
@@ -228,7 +229,7 @@ func writeReplay(s *session.Session, path string) error {
 // writeFixture writes the game s recorded so far as a fixture in dir, under
 // a name no file has yet, and returns its path (the f key).
 func writeFixture(s *session.Session, setup session.Setup, dir string) (string, error) {
-	f, err := replay.New(s, replay.Meta{Program: version})
+	f, err := replay.New(s, replay.Meta{Program: version.String()})
 	if err != nil {
 		return "", err
 	}

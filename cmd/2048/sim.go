@@ -20,6 +20,7 @@ import (
 	"github.com/mod2048/mod2048/cmd/2048/internal/termtext"
 	"github.com/mod2048/mod2048/config"
 	"github.com/mod2048/mod2048/config/infile"
+	"github.com/mod2048/mod2048/config/suggest"
 	"github.com/mod2048/mod2048/scripting"
 	"github.com/mod2048/mod2048/scripting/mod"
 	"github.com/mod2048/mod2048/scripting/mod/install"
@@ -227,7 +228,7 @@ func simHint(kind string) func(name string) string {
 		if ks, ok := owners[name]; ok {
 			return "a flag of 2048 sim " + strings.Join(ks, " and ")
 		}
-		if near := config.Nearest(name, names); near != "" {
+		if near := suggest.Nearest(name, names); near != "" {
 			return fmt.Sprintf("did you mean --%s, a flag of 2048 sim %s?", near, strings.Join(owners[near], " and "))
 		}
 		return ""

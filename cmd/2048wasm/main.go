@@ -11,6 +11,7 @@
 //	mod2048.move("left"|"right"|"up"|"down")
 //	mod2048.undo(), redo(), keepPlaying(), save(), view()
 //	mod2048.inspectMod(source)              a player's mod's manifest
+//	mod2048.version                         the build, as 2048 version says it
 //
 // Each takes plain values and returns a plain object, a bridge.Reply:
 // {view}, {save}, {catalog}, {mod} or {error: {kind, message, file,
@@ -27,6 +28,7 @@ import (
 	"fmt"
 	"syscall/js"
 
+	"github.com/mod2048/mod2048/cmd/internal/version"
 	"github.com/mod2048/mod2048/cmd/internal/web/bridge"
 )
 
@@ -36,6 +38,7 @@ func main() {
 	for _, name := range bridge.Calls() {
 		api.Set(name, js.FuncOf(func(_ js.Value, args []js.Value) any { return call(b, name, args) }))
 	}
+	api.Set("version", version.String())
 	js.Global().Set("mod2048", api)
 	if ready := js.Global().Get("mod2048Ready"); ready.Type() == js.TypeFunction {
 		ready.Invoke()

@@ -1,6 +1,7 @@
 // Package tomlkeys finds where a TOML document's keys are: the line of
-// each key (which BurntSushi/toml does not give) and the value at a key's
-// parts. Package config reads configurations with it, and package
+// each key (Lines), the line and column of each key, value and array
+// element (Places), which BurntSushi/toml does not give, and the value at
+// a key's parts. Package config reads configurations with it, and package
 // scripting/mod manifests; it imports nothing of the game, so that what
 // only reads a mod's manifest does not carry the engine.
 package tomlkeys

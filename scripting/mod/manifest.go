@@ -1,6 +1,7 @@
 package mod
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/mod2048/mod2048/config/suggest"
 	"github.com/mod2048/mod2048/config/tomlkeys"
 )
 
@@ -221,8 +223,12 @@ var (
 // require.
 func ValidModule(name string) bool { return moduleName.MatchString(name) }
 
-// Load reads and checks the mod in dir. Errors name the manifest's file,
-// line and key.
+// Load reads and checks the mod in dir. Every error of the manifest is
+// reported at once: one *FileError, or errors.Join of them in the order
+// of their places (those of a missing key, which has none, first). Each
+// names the manifest's file, line and column (an unknown key's, the
+// value's or the array element's that is wrong) and key. A manifest that
+// is not TOML has the one error the TOML decoder stops at.
 func Load(dir string) (*Mod, error) { return load(dir, nil) }
 
 // load reads and checks the mod in dir, or in fsys when it is not nil
@@ -235,70 +241,94 @@ func load(dir string, fsys fs.FS) (*Mod, error) {
 		}
 		return nil, &FileError{Dir: dir, File: ManifestName, Message: err.Error()}
 	}
-	// The manifest is read twice: as TOML values, whose types are checked
-	// against the Manifest's fields at their keys' lines, then into the
-	// Manifest, which then cannot fail on a type.
+	// The manifest is read as TOML values, whose keys and types are
+	// checked against the Manifest's fields; the values that fit fill
+	// the Manifest, whose values are then checked.
 	var raw map[string]any
 	md, err := toml.Decode(string(src), &raw)
 	if err != nil {
-		fe := &FileError{Dir: dir, File: ManifestName, Message: strings.TrimPrefix(err.Error(), "toml: ")}
-		var pe toml.ParseError
-		if errors.As(err, &pe) {
-			fe.Line, fe.Column, fe.Message = pe.Position.Line, pe.Position.Col, pe.Message
-			if fe.Line > lastLine(string(src)) {
-				fe.Line, fe.Column, fe.EOF = lastLine(string(src)), 0, true
-			}
-		}
-		return nil, fe
+		return nil, syntaxError(dir, src, err)
 	}
-	lines := tomlkeys.Lines(src)
-	bad := func(key, format string, args ...any) error {
-		return &FileError{Mod: idOf(raw), Dir: dir, File: ManifestName, Line: lines[key], Key: key, Message: fmt.Sprintf(format, args...)}
-	}
+	c := &manifestCheck{dir: dir, id: idOf(raw), places: tomlkeys.Places(src), skip: map[string]bool{}}
 	for _, k := range md.Keys() {
 		key := k.String()
+		if c.skipped(key) {
+			continue
+		}
 		if len(k) == 1 && key != strings.ToLower(key) {
-			return nil, bad(key, "keys are lower case")
+			c.atKey(key, "keys are lower case")
+			c.skip[key] = true
+			continue
 		}
 		t, ok := manifestType(k)
 		if !ok {
-			return nil, bad(key, "unknown key")
+			// The first part that is no key: [extra.x] is about extra.
+			for len(k) > 1 {
+				if _, ok := manifestType(k[:len(k)-1]); ok {
+					break
+				}
+				k = k[:len(k)-1]
+			}
+			key = k.String()
+			if c.skipped(key) {
+				continue
+			}
+			msg := "unknown key"
+			if s := suggest.For(k[len(k)-1], manifestKeys(k[:len(k)-1])); s != "" {
+				msg += fmt.Sprintf(" (did you mean %q?)", strings.Join(append(k[:len(k)-1:len(k)-1], s), "."))
+			}
+			c.atKey(key, "%s", msg)
+			c.skip[key] = true
+			continue
 		}
-		if want := tomlKind(t); !fits(tomlkeys.ValueAt(raw, k), t) {
-			return nil, bad(key, "want %s, got %s", want, tomlKindOf(tomlkeys.ValueAt(raw, k)))
+		if v := tomlkeys.ValueAt(raw, k); !fits(v, t) {
+			c.atValue(key, "want %s, got %s", tomlKind(t), tomlKindOf(v))
+			c.skip[key] = true
 		}
 	}
 	var m Manifest
-	if _, err := toml.Decode(string(src), &m); err != nil {
-		return nil, &FileError{Mod: idOf(raw), Dir: dir, File: ManifestName, Message: strings.TrimPrefix(err.Error(), "toml: ")}
+	c.fill(reflect.ValueOf(&m).Elem(), raw, "")
+	if !modID.MatchString(m.ID) {
+		if m.ID == "" && !c.skip["id"] && !md.IsDefined("id") {
+			c.atValue("id", "a mod needs an id (lower-case letters, digits and _, from a letter, at most 32)")
+		} else if !c.skip["id"] {
+			c.atValue("id", "%q is not a mod id (lower-case letters, digits and _, from a letter, at most 32)", m.ID)
+		}
+	}
+	if m.Name == "" && !c.skip["name"] {
+		c.atValue("name", "a mod needs a name")
+	}
+	if m.Version == "" && !c.skip["version"] {
+		c.atValue("version", "a mod needs a version")
 	}
 	switch {
-	case !modID.MatchString(m.ID):
-		return nil, bad("id", "%q is not a mod id (lower-case letters, digits and _, from a letter, at most 32)", m.ID)
-	case m.Name == "":
-		return nil, bad("name", "a mod needs a name")
-	case m.Version == "":
-		return nil, bad("version", "a mod needs a version")
+	case c.skip["api_version"]:
 	case m.APIVersion < 1:
-		return nil, bad("api_version", "a mod names the API version it was written for (this host offers %d)", APIVersion)
+		c.atValue("api_version", "a mod names the API version it was written for (this host offers %d)", APIVersion)
 	case m.APIVersion > APIVersion:
-		return nil, bad("api_version", "the mod needs API version %d; this host offers %d", m.APIVersion, APIVersion)
+		c.atValue("api_version", "the mod needs API version %d; this host offers %d", m.APIVersion, APIVersion)
 	}
 	if m.Entry == "" {
 		m.Entry = "main.lua"
 	}
-	if !strings.HasSuffix(m.Entry, ".lua") || !ValidModule(strings.TrimSuffix(m.Entry, ".lua")) {
-		return nil, bad("entry", "%q is not a Lua file inside the mod's folder", m.Entry)
+	entryOK := !c.skip["entry"]
+	if entryOK && (!strings.HasSuffix(m.Entry, ".lua") || !ValidModule(strings.TrimSuffix(m.Entry, ".lua"))) {
+		c.atValue("entry", "%q is not a Lua file inside the mod's folder", m.Entry)
+		entryOK = false
 	}
-	for _, r := range m.Rulesets {
+	for i, r := range m.Rulesets {
 		if r != "classic" && r != "cellular" {
-			return nil, bad("rulesets", "unknown ruleset %q (classic, cellular)", r)
+			c.atElem("rulesets", i, "unknown ruleset %q (classic, cellular)", r)
 		}
 	}
-	for key, list := range map[string][]string{"depends": m.Depends, "conflicts": m.Conflicts} {
-		for _, id := range list {
+	for _, key := range []string{"depends", "conflicts"} {
+		list := m.Depends
+		if key == "conflicts" {
+			list = m.Conflicts
+		}
+		for i, id := range list {
 			if !modID.MatchString(id) {
-				return nil, bad(key, "%q is not a mod id", id)
+				c.atElem(key, i, "%q is not a mod id", id)
 			}
 		}
 	}
@@ -310,14 +340,23 @@ func load(dir string, fsys fs.FS) (*Mod, error) {
 	sort.Strings(names)
 	for _, name := range names {
 		key := "settings." + name
-		v, err := checkSetting(name, m.Settings[name])
-		if err != nil {
-			return nil, bad(key, "%v", err)
+		if c.skipped(key) {
+			continue
+		}
+		v, bad := checkSetting(name, m.Settings[name])
+		if bad != nil {
+			c.setting(key, bad)
+			continue
 		}
 		values[name] = v
 	}
-	if err := statIn(fsys, dir, m.Entry); err != nil {
-		return nil, bad("entry", "%s: no such file in the mod's folder", m.Entry)
+	if entryOK {
+		if err := statIn(fsys, dir, m.Entry); err != nil {
+			c.atValue("entry", "%s: no such file in the mod's folder", m.Entry)
+		}
+	}
+	if err := c.err(); err != nil {
+		return nil, err
 	}
 	mod := &Mod{Dir: dir, Manifest: m, Values: values, files: fsys}
 	if fsys == nil {
@@ -326,26 +365,253 @@ func load(dir string, fsys fs.FS) (*Mod, error) {
 	return mod, nil
 }
 
-// checkSetting checks a setting's declaration and returns its default.
-func checkSetting(name string, s Setting) (any, error) {
-	if !modID.MatchString(name) {
-		return nil, fmt.Errorf("%q is not a setting name", name)
+// syntaxError is the error of a manifest that is not TOML, at the place
+// the TOML decoder stopped: its line, and the column worked out from the
+// error's byte offset (the decoder's own column is one line off for an
+// error at a line's first byte). A key defined twice names the key, and
+// where it was defined first.
+func syntaxError(dir string, src []byte, err error) *FileError {
+	fe := &FileError{Dir: dir, File: ManifestName, Message: strings.TrimPrefix(err.Error(), "toml: ")}
+	var pe toml.ParseError
+	if !errors.As(err, &pe) {
+		return fe
 	}
-	if s.Default == nil {
-		return nil, errors.New("a setting needs a default")
-	}
-	switch {
-	case s.Type == "choice" && len(s.Choices) < 2:
-		return nil, errors.New(`a choice needs two choices at least: choices = ["a", "b"]`)
-	case s.Type != "choice" && s.Choices != nil:
-		return nil, fmt.Errorf(`choices go with type = "choice", not %q`, s.Type)
-	}
-	for i, c := range s.Choices {
-		if c == "" || slices.Contains(s.Choices[:i], c) {
-			return nil, fmt.Errorf("choices: %q is empty or named twice", c)
+	text := string(src)
+	for _, bom := range []string{"\xef\xbb\xbf", "\xff\xfe", "\xfe\xff"} {
+		if strings.HasPrefix(text, bom) {
+			text = text[len(bom):] // as the decoder reads it
+			break
 		}
 	}
-	return convertSetting(s, s.Default)
+	fe.Line, fe.Message = pe.Position.Line, pe.Message
+	if last := lastLine(text); fe.Line > last {
+		fe.Line, fe.EOF = last, true
+		return fe
+	}
+	start := 0
+	for range fe.Line - 1 {
+		start += strings.IndexByte(text[start:], '\n') + 1
+	}
+	line, _, _ := strings.Cut(text[start:], "\n")
+	if col := pe.Position.Start - start + 1; col >= 1 && col <= len(line)+1 {
+		fe.Column = col
+	}
+	if m := definedTwice.FindStringSubmatch(pe.Message); m != nil {
+		fe.Key, fe.Message = m[1], "defined twice"
+		if first, ok := tomlkeys.Places(src)[m[1]]; ok && first.Key.Line > 0 && first.Key.Line < fe.Line {
+			fe.Message = fmt.Sprintf("defined twice (first on line %d)", first.Key.Line)
+		}
+	}
+	return fe
+}
+
+var definedTwice = regexp.MustCompile(`^Key '(.+)' has already been defined\.$`)
+
+// manifestCheck gathers the errors of a manifest, each at its place.
+type manifestCheck struct {
+	dir, id string
+	places  map[string]tomlkeys.Place
+	// skip holds the keys already reported (an unknown key, a value of
+	// the wrong type), whose values and keys below are checked no more.
+	skip map[string]bool
+	errs []*FileError
+}
+
+// skipped reports whether key, or a key it is under, is reported.
+func (c *manifestCheck) skipped(key string) bool {
+	for k := key; ; {
+		if c.skip[k] {
+			return true
+		}
+		i := strings.LastIndexByte(k, '.')
+		if i < 0 {
+			return false
+		}
+		k = k[:i]
+	}
+}
+
+func (c *manifestCheck) at(key string, pos tomlkeys.Pos, format string, args ...any) {
+	if pos.Line == 0 {
+		pos = c.places[key].Key // a table's value is its header
+	}
+	c.errs = append(c.errs, &FileError{Mod: c.id, Dir: c.dir, File: ManifestName, Line: pos.Line, Column: pos.Column, Key: key, Message: fmt.Sprintf(format, args...)})
+}
+
+// atKey reports an error at key's name.
+func (c *manifestCheck) atKey(key, format string, args ...any) {
+	c.at(key, c.places[key].Key, format, args...)
+}
+
+// atValue reports an error at key's value (at the key for a table; no
+// place for a key the manifest lacks).
+func (c *manifestCheck) atValue(key, format string, args ...any) {
+	c.at(key, c.places[key].Value, format, args...)
+}
+
+// atElem reports an error at element i of key's array.
+func (c *manifestCheck) atElem(key string, i int, format string, args ...any) {
+	var pos tomlkeys.Pos
+	if elems := c.places[key].Elems; i < len(elems) {
+		pos = elems[i]
+	}
+	if pos.Line == 0 {
+		pos = c.places[key].Value
+	}
+	c.at(key, pos, format, args...)
+}
+
+// setting reports the errors of the setting at key.
+func (c *manifestCheck) setting(key string, bad []settingError) {
+	for _, e := range bad {
+		switch {
+		case e.key == "":
+			c.atKey(key, "%s", e.msg)
+		case e.elem >= 0:
+			c.atElem(key+"."+e.key, e.elem, "%s", e.msg)
+		default:
+			c.atValue(key+"."+e.key, "%s", e.msg)
+		}
+	}
+}
+
+// err returns the errors gathered, in the order of their places.
+func (c *manifestCheck) err() error {
+	slices.SortStableFunc(c.errs, func(a, b *FileError) int {
+		return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column))
+	})
+	switch len(c.errs) {
+	case 0:
+		return nil
+	case 1:
+		return c.errs[0]
+	}
+	errs := make([]error, len(c.errs))
+	for i, e := range c.errs {
+		errs[i] = e
+	}
+	return errors.Join(errs...)
+}
+
+// fill sets v from the TOML value raw, as far as it fits v's type: a
+// value that does not fit (reported already) is left out, and so is a key
+// the type does not have.
+func (c *manifestCheck) fill(v reflect.Value, raw any, key string) {
+	if key != "" && c.skip[key] || !fits(raw, v.Type()) {
+		return
+	}
+	switch v.Kind() {
+	case reflect.Interface:
+		v.Set(reflect.ValueOf(raw))
+	case reflect.Pointer:
+		p := reflect.New(v.Type().Elem())
+		c.fill(p.Elem(), raw, key)
+		v.Set(p)
+	case reflect.String:
+		v.SetString(raw.(string))
+	case reflect.Int:
+		v.SetInt(raw.(int64))
+	case reflect.Float64:
+		switch n := raw.(type) {
+		case int64:
+			v.SetFloat(float64(n))
+		case float64:
+			v.SetFloat(n)
+		}
+	case reflect.Slice:
+		list := raw.([]any)
+		s := reflect.MakeSlice(v.Type(), len(list), len(list))
+		for i, e := range list {
+			c.fill(s.Index(i), e, "")
+		}
+		v.Set(s)
+	case reflect.Map:
+		table := raw.(map[string]any)
+		m := reflect.MakeMapWithSize(v.Type(), len(table))
+		for name, e := range table {
+			k := key + "." + name
+			if c.skip[k] {
+				continue
+			}
+			ev := reflect.New(v.Type().Elem()).Elem()
+			c.fill(ev, e, k)
+			m.SetMapIndex(reflect.ValueOf(name), ev)
+		}
+		v.Set(m)
+	case reflect.Struct:
+		for name, e := range raw.(map[string]any) {
+			k := strings.TrimPrefix(key+"."+name, ".")
+			if f, ok := fieldByTag(v.Type(), name); ok && !c.skip[k] {
+				c.fill(v.FieldByIndex(f.Index), e, k)
+			}
+		}
+	}
+}
+
+// manifestKeys lists the keys of the table at key (none when it is not a
+// table of known keys): the names an unknown key there is likely to mean.
+func manifestKeys(key toml.Key) []string {
+	t, ok := manifestType(key)
+	if !ok {
+		return nil
+	}
+	if t.Kind() == reflect.Map {
+		t = t.Elem() // settings.NAME.KEY: a setting's keys
+	}
+	if t.Kind() != reflect.Struct {
+		return nil
+	}
+	var names []string
+	for i := range t.NumField() {
+		names = append(names, t.Field(i).Tag.Get("toml"))
+	}
+	return names
+}
+
+// settingError is what is wrong with a setting: at its table (key ""),
+// at its key's value, or at an element of it (elem, else -1).
+type settingError struct {
+	key  string
+	elem int
+	msg  string
+}
+
+// checkSetting checks a setting's declaration and returns its default,
+// or every error of it.
+func checkSetting(name string, s Setting) (any, []settingError) {
+	var bad []settingError
+	add := func(key string, elem int, format string, args ...any) {
+		bad = append(bad, settingError{key, elem, fmt.Sprintf(format, args...)})
+	}
+	if !modID.MatchString(name) {
+		add("", -1, "%q is not a setting name (lower-case letters, digits and _, from a letter, at most 32)", name)
+	}
+	switch {
+	case s.Type == "":
+		add("", -1, "a setting needs a type: int, number, bool, string or choice")
+	case !slices.Contains([]string{"int", "number", "bool", "string", "choice"}, s.Type):
+		add("type", -1, "type %q is not int, number, bool, string or choice", s.Type)
+	case s.Type == "choice" && len(s.Choices) < 2:
+		add("choices", -1, `a choice needs two choices at least: choices = ["a", "b"]`)
+	case s.Type != "choice" && s.Choices != nil:
+		add("choices", -1, `choices go with type = "choice", not %q`, s.Type)
+	}
+	for i, ch := range s.Choices {
+		if ch == "" || slices.Contains(s.Choices[:i], ch) {
+			add("choices", i, "%q is empty or named twice", ch)
+		}
+	}
+	if s.Default == nil {
+		add("", -1, "a setting needs a default")
+	}
+	if bad != nil {
+		return nil, bad
+	}
+	v, err := convertSetting(s, s.Default)
+	if err != nil {
+		return nil, []settingError{{"default", -1, err.Error()}}
+	}
+	return v, nil
 }
 
 // convertSetting checks v against the setting's type and bounds.
@@ -366,7 +632,7 @@ func convertSetting(s Setting, v any) (any, error) {
 	case "int":
 		n, ok := v.(int64)
 		if !ok {
-			return nil, fmt.Errorf("want an integer, got %v", v)
+			return nil, fmt.Errorf("want an integer, got %s", valueText(v))
 		}
 		return n, inBounds(float64(n))
 	case "number":
@@ -376,27 +642,43 @@ func convertSetting(s Setting, v any) (any, error) {
 		case float64:
 			return n, inBounds(n)
 		}
-		return nil, fmt.Errorf("want a number, got %v", v)
+		return nil, fmt.Errorf("want a number, got %s", valueText(v))
 	case "bool":
 		b, ok := v.(bool)
 		if !ok {
-			return nil, fmt.Errorf("want true or false, got %v", v)
+			return nil, fmt.Errorf("want true or false, got %s", valueText(v))
 		}
 		return b, nil
 	case "string":
 		str, ok := v.(string)
 		if !ok {
-			return nil, fmt.Errorf("want a string, got %v", v)
+			return nil, fmt.Errorf("want a string, got %s", valueText(v))
 		}
 		return str, nil
 	case "choice":
 		str, ok := v.(string)
 		if !ok || !slices.Contains(s.Choices, str) {
-			return nil, fmt.Errorf("want one of %s, got %v", strings.Join(s.Choices, ", "), v)
+			return nil, fmt.Errorf("want one of %s, got %s", strings.Join(s.Choices, ", "), valueText(v))
 		}
 		return str, nil
 	}
 	return nil, fmt.Errorf("type %q is not int, number, bool, string or choice", s.Type)
+}
+
+// valueText names a TOML value and says it, as config's errors do: the
+// string "ten", the integer 3.
+func valueText(v any) string {
+	switch v := v.(type) {
+	case string:
+		return fmt.Sprintf("the string %q", v)
+	case int64:
+		return fmt.Sprintf("the integer %d", v)
+	case float64:
+		return fmt.Sprintf("the float %v", v)
+	case bool:
+		return fmt.Sprintf("the boolean %v", v)
+	}
+	return tomlKindOf(v)
 }
 
 // Order puts mods in load order: every mod after the mods it depends on,

@@ -53,102 +53,102 @@ func TestLoadModErrors(t *testing.T) {
 		name  string
 		src   string
 		files []string // default: main.lua
-		// where is the file:line and key the error must start with, after
-		// the manifest's path ("" for errors of the toml decoder, whose
-		// form is "path: line N (last key ...)": want has the line and key).
+		// where is the :line:column: and key the error must start with,
+		// after the manifest's path: an unknown key's, the value's or the
+		// array element's that is wrong, a table's header's for a table.
 		where string
 		want  []string
 	}{
 		{name: "bad id", src: strings.Replace(manifestHead, `"m"`, `"Bad-Id"`, 1),
-			where: ":1: id: ", want: []string{`"Bad-Id" is not a mod id`}},
+			where: ":1:6: id: ", want: []string{`"Bad-Id" is not a mod id`}},
 		{name: "id too long", src: strings.Replace(manifestHead, `"m"`, `"`+strings.Repeat("a", 33)+`"`, 1),
-			where: ":1: id: ", want: []string{"is not a mod id", "at most 32"}},
+			where: ":1:6: id: ", want: []string{"is not a mod id", "at most 32"}},
 		{name: "id from a digit", src: strings.Replace(manifestHead, `"m"`, `"1mod"`, 1),
-			where: ":1: id: ", want: []string{`"1mod" is not a mod id`}},
+			where: ":1:6: id: ", want: []string{`"1mod" is not a mod id`}},
 		{name: "empty name", src: strings.Replace(manifestHead, `"M"`, `""`, 1),
-			where: ":2: name: ", want: []string{"a mod needs a name"}},
+			where: ":2:8: name: ", want: []string{"a mod needs a name"}},
 		{name: "empty version", src: strings.Replace(manifestHead, `"1.0.0"`, `""`, 1),
-			where: ":3: version: ", want: []string{"a mod needs a version"}},
+			where: ":3:11: version: ", want: []string{"a mod needs a version"}},
 		{name: "unknown key", src: manifestHead + "author = \"me\"\n",
-			where: ":5: author: ", want: []string{"unknown key"}},
+			where: ":5:1: author: ", want: []string{"unknown key"}},
 		{name: "unknown key after others", src: manifestHead + "priority = 1\n\n# a comment\ncolour = \"red\"\n",
-			where: ":8: colour: ", want: []string{"unknown key"}},
+			where: ":8:1: colour: ", want: []string{"unknown key"}},
 		{name: "unknown table", src: manifestHead + "[extra]\na = 1\n",
-			where: ":5: extra: ", want: []string{"unknown key"}},
+			where: ":5:2: extra: ", want: []string{"unknown key"}},
 		{name: "a choice of one", src: setting(`type = "choice"`, `choices = ["a"]`, `default = "a"`),
-			where: ":6: settings.x: ", want: []string{"a choice needs two choices at least"}},
+			where: ":8:11: settings.x.choices: ", want: []string{"a choice needs two choices at least"}},
 		{name: "a choice's default not among them", src: setting(`type = "choice"`, `choices = ["a", "b"]`, `default = "c"`),
-			where: ":6: settings.x: ", want: []string{"want one of a, b, got c"}},
+			where: ":9:11: settings.x.default: ", want: []string{`want one of a, b, got the string "c"`}},
 		{name: "a choice named twice", src: setting(`type = "choice"`, `choices = ["a", "b", "a"]`, `default = "a"`),
-			where: ":6: settings.x: ", want: []string{`"a" is empty or named twice`}},
+			where: ":8:22: settings.x.choices: ", want: []string{`"a" is empty or named twice`}},
 		{name: "choices of an int", src: setting(`type = "int"`, `default = 1`, `choices = ["1", "2"]`),
-			where: ":6: settings.x: ", want: []string{`choices go with type = "choice", not "int"`}},
+			where: ":9:11: settings.x.choices: ", want: []string{`choices go with type = "choice", not "int"`}},
 		{name: "unknown key in a setting", src: setting(`type = "int"`, `default = 1`, `typo = 2`),
-			where: ":9: settings.x.typo: ", want: []string{"unknown key"}},
+			where: ":9:1: settings.x.typo: ", want: []string{"unknown key"}},
 		{name: "upper-case key", src: manifestHead + "Priority = 3\n",
-			where: ":5: Priority: ", want: []string{"keys are lower case"}},
+			where: ":5:1: Priority: ", want: []string{"keys are lower case"}},
 		{name: "api_version 0", src: strings.Replace(manifestHead, "api_version = 1", "api_version = 0", 1),
-			where: ":4: api_version: ", want: []string{"names the API version it was written for", "offers 2"}},
+			where: ":4:15: api_version: ", want: []string{"names the API version it was written for", "offers 2"}},
 		{name: "api_version 3", src: strings.Replace(manifestHead, "api_version = 1", "api_version = 3", 1),
-			where: ":4: api_version: ", want: []string{"needs API version 3", "offers 2"}},
+			where: ":4:15: api_version: ", want: []string{"needs API version 3", "offers 2"}},
 		{name: "api_version a string", src: strings.Replace(manifestHead, "api_version = 1", `api_version = "1"`, 1),
-			where: ":4: api_version: ", want: []string{"want an integer, got a string"}},
+			where: ":4:15: api_version: ", want: []string{"want an integer, got a string"}},
 		{name: "entry outside the folder", src: manifestHead + "entry = \"../x.lua\"\n",
-			where: ":5: entry: ", want: []string{`"../x.lua" is not a Lua file inside the mod's folder`}},
+			where: ":5:9: entry: ", want: []string{`"../x.lua" is not a Lua file inside the mod's folder`}},
 		{name: "entry absolute", src: manifestHead + "entry = \"/etc/passwd.lua\"\n",
-			where: ":5: entry: ", want: []string{"is not a Lua file inside"}},
+			where: ":5:9: entry: ", want: []string{"is not a Lua file inside"}},
 		{name: "entry not Lua", src: manifestHead + "entry = \"main.txt\"\n", files: []string{"main.txt"},
-			where: ":5: entry: ", want: []string{`"main.txt" is not a Lua file`}},
+			where: ":5:9: entry: ", want: []string{`"main.txt" is not a Lua file`}},
 		{name: "entry with a dot", src: manifestHead + "entry = \"a.b.lua\"\n", files: []string{"a.b.lua"},
-			where: ":5: entry: ", want: []string{"is not a Lua file inside"}},
+			where: ":5:9: entry: ", want: []string{"is not a Lua file inside"}},
 		{name: "entry missing", src: manifestHead + "entry = \"start.lua\"\n",
-			where: ":5: entry: ", want: []string{"start.lua: no such file in the mod's folder"}},
+			where: ":5:9: entry: ", want: []string{"start.lua: no such file in the mod's folder"}},
 		{name: "entry in a subfolder missing", src: manifestHead + "entry = \"src/start.lua\"\n", files: []string{"start.lua"},
-			where: ":5: entry: ", want: []string{"src/start.lua: no such file"}},
+			where: ":5:9: entry: ", want: []string{"src/start.lua: no such file"}},
 		{name: "bad ruleset", src: manifestHead + "rulesets = [\"classic\", \"hex\"]\n",
-			where: ":5: rulesets: ", want: []string{`unknown ruleset "hex"`, "classic, cellular"}},
+			where: ":5:24: rulesets: ", want: []string{`unknown ruleset "hex"`, "classic, cellular"}},
 		{name: "rulesets not a list", src: manifestHead + "rulesets = \"classic\"\n",
-			where: ":5: rulesets: ", want: []string{"want an array of strings, got a string"}},
+			where: ":5:12: rulesets: ", want: []string{"want an array of strings, got a string"}},
 		{name: "bad dependency", src: manifestHead + "depends = [\"Other\"]\n",
-			where: ":5: depends: ", want: []string{`"Other" is not a mod id`}},
+			where: ":5:12: depends: ", want: []string{`"Other" is not a mod id`}},
 		{name: "priority a string", src: manifestHead + "priority = \"high\"\n",
-			where: ":5: priority: ", want: []string{"want an integer, got a string"}},
+			where: ":5:12: priority: ", want: []string{"want an integer, got a string"}},
 		{name: "toml syntax", src: manifestHead + "priority = = 1\n",
 			where: ":5:12: ", want: []string{"expected value but found '=' instead"}},
 		{name: "id twice", src: manifestHead + "id = \"n\"\n",
-			where: ":5:17: ", want: []string{"Key 'id' has already been defined"}},
+			where: ":5:1: id: ", want: []string{"defined twice (first on line 1)"}},
 		{name: "setting type unknown", src: setting(`type = "float"`, `default = 1.5`),
-			where: ":6: settings.x: ", want: []string{`type "float" is not int, number, bool, string or choice`}},
+			where: ":7:8: settings.x.type: ", want: []string{`type "float" is not int, number, bool, string or choice`}},
 		{name: "setting without a type", src: setting(`default = 1`),
-			where: ":6: settings.x: ", want: []string{`type "" is not`}},
+			where: ":6:11: settings.x: ", want: []string{"a setting needs a type: int, number, bool, string or choice"}},
 		{name: "setting without a default", src: setting(`type = "int"`),
-			where: ":6: settings.x: ", want: []string{"a setting needs a default"}},
+			where: ":6:11: settings.x: ", want: []string{"a setting needs a default"}},
 		{name: "setting bad name", src: manifestHead + "\n[settings.Big]\ntype = \"int\"\ndefault = 1\n",
-			where: ":6: settings.Big: ", want: []string{`"Big" is not a setting name`}},
+			where: ":6:11: settings.Big: ", want: []string{`"Big" is not a setting name`}},
 		{name: "int default a string", src: setting(`type = "int"`, `default = "four"`),
-			where: ":6: settings.x: ", want: []string{"want an integer, got four"}},
+			where: ":8:11: settings.x.default: ", want: []string{`want an integer, got the string "four"`}},
 		{name: "int default a fraction", src: setting(`type = "int"`, `default = 1.5`),
-			where: ":6: settings.x: ", want: []string{"want an integer, got 1.5"}},
+			where: ":8:11: settings.x.default: ", want: []string{"want an integer, got the float 1.5"}},
 		{name: "number default a string", src: setting(`type = "number"`, `default = "x"`),
-			where: ":6: settings.x: ", want: []string{"want a number"}},
+			where: ":8:11: settings.x.default: ", want: []string{"want a number"}},
 		{name: "number default nan", src: setting(`type = "number"`, `default = nan`),
-			where: ":6: settings.x: ", want: []string{"not a finite number"}},
+			where: ":8:11: settings.x.default: ", want: []string{"not a finite number"}},
 		{name: "number default inf", src: setting(`type = "number"`, `default = inf`),
-			where: ":6: settings.x: ", want: []string{"not a finite number"}},
+			where: ":8:11: settings.x.default: ", want: []string{"not a finite number"}},
 		{name: "bool default a number", src: setting(`type = "bool"`, `default = 1`),
-			where: ":6: settings.x: ", want: []string{"want true or false, got 1"}},
+			where: ":8:11: settings.x.default: ", want: []string{"want true or false, got the integer 1"}},
 		{name: "string default a number", src: setting(`type = "string"`, `default = 3`),
-			where: ":6: settings.x: ", want: []string{"want a string, got 3"}},
+			where: ":8:11: settings.x.default: ", want: []string{"want a string, got the integer 3"}},
 		{name: "bound a string", src: setting(`type = "int"`, `default = 1`, `min = "low"`),
-			where: ":9: settings.x.min: ", want: []string{"want a number, got a string"}},
+			where: ":9:7: settings.x.min: ", want: []string{"want a number, got a string"}},
 		{name: "default below min", src: setting(`type = "int"`, `default = 0`, `min = 1`, `max = 9`),
-			where: ":6: settings.x: ", want: []string{"0 is below the minimum 1"}},
+			where: ":8:11: settings.x.default: ", want: []string{"0 is below the minimum 1"}},
 		{name: "default above max", src: setting(`type = "number"`, `default = 9.5`, `min = 1`, `max = 9`),
-			where: ":6: settings.x: ", want: []string{"9.5 is above the maximum 9"}},
+			where: ":8:11: settings.x.default: ", want: []string{"9.5 is above the maximum 9"}},
 		{name: "bounds crossed", src: setting(`type = "int"`, `default = 5`, `min = 10`, `max = 1`),
-			where: ":6: settings.x: ", want: []string{"below the minimum 10"}},
+			where: ":8:11: settings.x.default: ", want: []string{"below the minimum 10"}},
 		{name: "setting not a table", src: manifestHead + "[settings]\nx = 3\n",
-			where: ":6: settings.x: ", want: []string{"want a table, got an integer"}},
+			where: ":6:5: settings.x: ", want: []string{"want a table, got an integer"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -185,6 +185,84 @@ func TestLoadModErrors(t *testing.T) {
 			}
 			if where != tt.where || !strings.HasSuffix(msg, fe.Message) || strings.Contains(fe.Message, "mod.toml") {
 				t.Errorf("error %q: its values %+v do not say %q", msg, fe, tt.where)
+			}
+		})
+	}
+}
+
+// TestLoadModEveryError: a manifest's every error at once, each at its
+// own line and column, in the order of their places (a missing key's,
+// which has none, first), an unknown key with the nearest known key.
+func TestLoadModEveryError(t *testing.T) {
+	type at struct {
+		line, col int
+		key, msg  string
+	}
+	long := "# " + strings.Repeat("x", 65) // a line of 67 bytes
+	for _, tt := range []struct {
+		name, src string
+		want      []at
+	}{
+		{"a key twice after a long line", "id = \"dup\"\nname = \"Dup\"\nversion = \"1.0.0\"\napi_version = 1\n\n" + long + "\nname = \"Duplicate name\"\n",
+			[]at{{7, 1, "name", "defined twice (first on line 2)"}}},
+		{"a table twice", manifestHead + "[settings.x]\ntype = \"int\"\ndefault = 1\n  [settings.x]\n",
+			[]at{{8, 4, "settings.x", "defined twice (first on line 5)"}}},
+		{"a typo of a key", strings.Replace(manifestHead, "version = ", "versoin = ", 1),
+			[]at{{0, 0, "version", "a mod needs a version"}, {3, 1, "versoin", `unknown key (did you mean "version"?)`}}},
+		{"a typo of a setting's key", manifestHead + "[settings.every]\ntype = \"int\"\ndefualt = 10\n",
+			[]at{{5, 11, "settings.every", "a setting needs a default"}, {7, 1, "settings.every.defualt", `unknown key (did you mean "settings.every.default"?)`}}},
+		{"far from every key", manifestHead + "colour = \"red\"\n",
+			[]at{{5, 1, "colour", "unknown key"}}},
+		{"a setting's value", manifestHead + "\n[settings.every]\ntype = \"int\"\n  default   =  ten\n",
+			[]at{{8, 16, "", "expected value but found \"ten\" instead"}}},
+		{"a setting's value of another type", manifestHead + "\n[settings.every]\ntype = \"int\"\ndefault = \"ten\"\n",
+			[]at{{8, 11, "settings.every.default", `want an integer, got the string "ten"`}}},
+		{"the user's three", "id = \"t1\"\nname = \"T\"\nversoin = \"1.0.0\"\nversion = \"1\"\napi_version = 1\n\n[settings.every]\ntype = \"int\"\ndefault = \"ten\"\n",
+			[]at{{3, 1, "versoin", `unknown key (did you mean "version"?)`}, {9, 11, "settings.every.default", `want an integer, got the string "ten"`}}},
+		{"everything wrong", "id = \"Bad\"\nname = 3\nversion = \"\"\napi_version = 9\nrulesets = [\"classic\",\n  \"hex\", \"cellular\", \"go\"]\n" +
+			"depends = [\"ok\", \"Not-OK\"]\nentry = \"../x.lua\"\n[extra.table]\n[settings.a]\ntype = \"choice\"\nchoices = [\"x\", \"x\"]\ndefault = \"x\"\nmin = \"0\"\n" +
+			"[settings.B]\ntype = \"number\"\ndefault = inf\n[settings.c]\ntype = \"bool\"\ndefault = 1\n",
+			[]at{
+				{1, 6, "id", `"Bad" is not a mod id (lower-case letters, digits and _, from a letter, at most 32)`},
+				{2, 8, "name", "want a string, got an integer"},
+				{3, 11, "version", "a mod needs a version"},
+				{4, 15, "api_version", "the mod needs API version 9; this host offers 2"},
+				{6, 3, "rulesets", `unknown ruleset "hex" (classic, cellular)`},
+				{6, 22, "rulesets", `unknown ruleset "go" (classic, cellular)`},
+				{7, 18, "depends", `"Not-OK" is not a mod id`},
+				{8, 9, "entry", `"../x.lua" is not a Lua file inside the mod's folder`},
+				{9, 2, "extra", "unknown key"},
+				{12, 17, "settings.a.choices", `"x" is empty or named twice`},
+				{14, 7, "settings.a.min", "want a number, got a string"},
+				{15, 11, "settings.B", `"B" is not a setting name (lower-case letters, digits and _, from a letter, at most 32)`},
+				{20, 11, "settings.c.default", "want true or false, got the integer 1"},
+			}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir, path := writeManifest(t, tt.src)
+			_, err := mod.Load(dir)
+			if err == nil {
+				t.Fatal("mod.Load: want an error")
+			}
+			list := []error{err}
+			if j, ok := err.(interface{ Unwrap() []error }); ok {
+				list = j.Unwrap()
+			}
+			var got []at
+			var lines []string
+			for _, e := range list {
+				fe, ok := e.(*mod.FileError)
+				if !ok {
+					t.Fatalf("%v (%T) is no *FileError", e, e)
+				}
+				got = append(got, at{fe.Line, fe.Column, fe.Key, fe.Message})
+				lines = append(lines, fe.Error())
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("%v\ngot  %+v\nwant %+v", err, got, tt.want)
+			}
+			if err.Error() != strings.Join(lines, "\n") || !strings.HasPrefix(err.Error(), path) {
+				t.Errorf("%q is not its errors a line each, each from the manifest's path", err)
 			}
 		})
 	}
@@ -228,8 +306,8 @@ func TestLoadModMissingKeyLine(t *testing.T) {
 func TestLoadModBadConflict(t *testing.T) {
 	dir, path := writeManifest(t, manifestHead+"conflicts = [\"Other\"]\n")
 	_, err := mod.Load(dir)
-	if err == nil || !strings.HasPrefix(err.Error(), path+":5: conflicts: ") {
-		t.Errorf("mod.Load: %v: want it to start with %s:5: conflicts: ", err, path)
+	if err == nil || !strings.HasPrefix(err.Error(), path+":5:14: conflicts: ") {
+		t.Errorf("mod.Load: %v: want it to start with %s:5:14: conflicts: ", err, path)
 	}
 }
 
@@ -483,8 +561,8 @@ default = "Down"
 		{"label", "not a value", nil, "is not a value"},
 		{"way", "Up", "Up", ""},
 		{"way", `"two words"`, "two words", ""},
-		{"way", "up", nil, "want one of Up, Down, two words, got up"},
-		{"way", "3", nil, "want one of Up, Down, two words, got 3"},
+		{"way", "up", nil, `want one of Up, Down, two words, got the string "up"`},
+		{"way", "3", nil, "want one of Up, Down, two words, got the integer 3"},
 		{"size", "3", nil, `mod m has no setting "size" (settings: count, label, on, ratio, way)`},
 	}
 	for _, tt := range tests {
@@ -514,5 +592,24 @@ default = "Down"
 				t.Errorf("Set(%s, %s): value %#v, want %#v", tt.name, tt.text, got, tt.want)
 			}
 		})
+	}
+}
+
+// BenchmarkLoadManifest: LoadFS of a shipped mod's manifest (bomb's, with
+// its settings), its every check and the places of its keys.
+func BenchmarkLoadManifest(b *testing.B) {
+	data, err := os.ReadFile("../../mods/bomb/mod.toml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	fsys, err := mod.MemFS(map[string][]byte{"mod.toml": data, "main.lua": nil})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := mod.LoadFS(fsys, "bomb"); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

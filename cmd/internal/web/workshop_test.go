@@ -418,8 +418,8 @@ func TestWorkshopProblems(t *testing.T) {
 	p.Eval(`window.mod2048Workshop.editor("mod.toml").view.state.doc.toString()`, &toml)
 	setFile(p, "mod.toml", toml+"bogus = 1\n")
 	line := strings.Count(toml, "\n") + 1
-	if got := p.Text("#ws-status"); !strings.HasPrefix(got, fmt.Sprintf("mod.toml:%d: ", line)) || !strings.Contains(got, "unknown key") {
-		t.Errorf("the manifest's error: %q, want it at mod.toml:%d", got, line)
+	if got := p.Text("#ws-status"); !strings.HasPrefix(got, fmt.Sprintf("mod.toml:%d:1: ", line)) || !strings.Contains(got, "unknown key") {
+		t.Errorf("the manifest's error: %q, want it at mod.toml:%d:1", got, line)
 	}
 	p.Click(`.ws-tab[data-path="mod.toml"]`)
 	if got := lintLines(p, "mod.toml", "error"); len(got) == 0 || got[0] != line {

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/mod2048/mod2048/cmd/2048/internal/termtext"
-	"github.com/mod2048/mod2048/config"
+	"github.com/mod2048/mod2048/config/suggest"
 )
 
 // Parse parses args with fs, whose name is the command as typed after
@@ -66,7 +66,7 @@ func Fail(fs *flag.FlagSet, format string, args ...any) int {
 // Unknown is the words for a name not among names (a flag, a command):
 // `"chek" (did you mean check?)`, quoted by quote.
 func Unknown(name string, names []string, quote func(string) string) string {
-	if near := config.Nearest(name, names); near != "" {
+	if near := suggest.Nearest(name, names); near != "" {
 		return fmt.Sprintf("%s (did you mean %s?)", quote(name), quote(near))
 	}
 	return quote(name)
@@ -119,7 +119,7 @@ func unknownFlag(fs *flag.FlagSet, typed, name string, hint func(string) string)
 	var names []string
 	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
 	typed = termtext.Printable(typed)
-	if near := config.Nearest(name, names); near != "" {
+	if near := suggest.Nearest(name, names); near != "" {
 		return fmt.Sprintf("%s (did you mean --%s?)", typed, near)
 	}
 	if hint != nil {

@@ -432,8 +432,8 @@ func TestLoadErrorsLocated(t *testing.T) {
 	}{
 		{"syntax", "main.lua", "local x = 1\nlocal y = = 2\n", bridge.Error{File: "main.lua", Line: 2, Column: 11, What: "syntax error near '='"}, ""},
 		{"runtime at load", "main.lua", "\n\nerror('boom')\n", bridge.Error{File: "main.lua", Line: 3, What: "boom"}, ""},
-		{"manifest", "mod.toml", base["mod.toml"] + "\n[settings.max_turns]\ntype = \"int\"\n", bridge.Error{File: "mod.toml", Line: 24, Column: 2, What: "Key 'settings.max_turns' has already been defined."}, ""},
-		{"manifest key", "mod.toml", strings.Replace(base["mod.toml"], `rulesets = ["classic"]`, `rulesets = ["hex"]`, 1), bridge.Error{File: "mod.toml", Line: 9, Key: "rulesets", What: `unknown ruleset "hex" (classic, cellular)`}, ""},
+		{"manifest", "mod.toml", base["mod.toml"] + "\n[settings.max_turns]\ntype = \"int\"\n", bridge.Error{File: "mod.toml", Line: 24, Column: 2, Key: "settings.max_turns", What: "defined twice (first on line 17)"}, ""},
+		{"manifest key", "mod.toml", strings.Replace(base["mod.toml"], `rulesets = ["classic"]`, `rulesets = ["hex"]`, 1), bridge.Error{File: "mod.toml", Line: 9, Column: 13, Key: "rulesets", What: `unknown ruleset "hex" (classic, cellular)`}, ""},
 		{"a required file's error", "main.lua", "require('lib')\n", bridge.Error{File: "lib.lua", Line: 2, Column: 7, What: "syntax error near '='"}, "\nlocal = 3\n"},
 		{"at the end of the file", "main.lua", "if true then\n  local x = 1\n", bridge.Error{File: "main.lua", Line: 2, OpenLine: 1, What: "'end' expected (to close 'if' at line 1) at the end of the file"}, ""},
 		{"a block left open", "main.lua", "local n = 0\nlocal function f()\n  return n\n  local m = n\nend\n", bridge.Error{File: "main.lua", Line: 4, Column: 3, OpenLine: 2, What: "'end' expected (to close 'function' at line 2) near 'local'"}, ""},

@@ -1244,6 +1244,12 @@
     const [loaded, defaults] = await Promise.all([loadWasm(), loadDefaults()]);
     api = loaded;
     timings.wasmReady = performance.now();
+    // The footer names the engine's build, as `2048 version` does.
+    if (typeof api.version === "string" && api.version) {
+      const v = $("version");
+      v.textContent = "2048 " + api.version;
+      v.hidden = false;
+    }
     firstGame(defaults);
     document.body.dataset.ready = "1";
     onHash();

@@ -1,8 +1,9 @@
 // Command build builds the browser game's assets into
 // cmd/internal/web/site, where package web embeds them: main.wasm.br
-// (cmd/2048wasm for GOOS=js GOARCH=wasm, with -trimpath and -ldflags=-s
-// -w, compressed with brotli at its highest quality), Go's wasm_exec.js,
-// and main.wasm.stamp (package wasmstamp). The raw main.wasm is built in
+// (cmd/2048wasm for GOOS=js GOARCH=wasm, with -trimpath, -buildvcs=false
+// and -ldflags=-s -w and the commit of its sources (wasmstamp.Commit,
+// version.LinkFlags), compressed with brotli at its highest quality), Go's
+// wasm_exec.js, and main.wasm.stamp (package wasmstamp). The raw main.wasm is built in
 // a temporary folder and never written to the site: the repository holds
 // the compressed file only. make web runs it from the module's folder.
 package main
@@ -13,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 
+	"github.com/mod2048/mod2048/cmd/internal/version"
 	"github.com/mod2048/mod2048/cmd/internal/web/internal/wasmstamp"
 )
 
@@ -40,7 +42,21 @@ func run() error {
 	defer os.RemoveAll(tmp)
 	raw := filepath.Join(tmp, "main.wasm")
 	goBin := wasmstamp.Go()
-	cmd := exec.Command(goBin, "build", "-trimpath", "-ldflags=-s -w", "-o", raw, wasmstamp.Main)
+	// The build knows the commit of its sources from the linker, not from
+	// the go command's VCS information (-buildvcs=false), which would
+	// change with any file of the clone (main.wasm.br itself): the same
+	// sources at the same commit build the same bytes.
+	ldflags := "-s -w"
+	sources, err := wasmstamp.Sources(goBin, root)
+	if err != nil {
+		return err
+	}
+	if rev, when, dirty, err := wasmstamp.Commit(root, sources); err != nil {
+		fmt.Fprintf(os.Stderr, "build: main.wasm will not know its commit: %v\n", err)
+	} else {
+		ldflags += " " + version.LinkFlags(rev, when, dirty)
+	}
+	cmd := exec.Command(goBin, "build", "-trimpath", "-buildvcs=false", "-ldflags="+ldflags, "-o", raw, wasmstamp.Main)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr

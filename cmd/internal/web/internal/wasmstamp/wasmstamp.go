@@ -17,7 +17,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/andybalholm/brotli"
 )
@@ -87,37 +89,10 @@ func WasmExec(goBin string) (string, error) {
 
 // Compute returns the stamp of the module at root (its folder).
 func Compute(goBin, root string) (string, error) {
-	cmd := exec.Command(goBin, "list", "-deps", "-json", Main)
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	files, err := Sources(goBin, root)
 	if err != nil {
-		return "", fmt.Errorf("go list: %v: %s", err, stderr.String())
+		return "", err
 	}
-	var files []string
-	dec := json.NewDecoder(bytes.NewReader(out))
-	for {
-		var p pkg
-		if err := dec.Decode(&p); err == io.EOF {
-			break
-		} else if err != nil {
-			return "", fmt.Errorf("go list: %v", err)
-		}
-		if p.Module == nil || !p.Module.Main {
-			continue
-		}
-		for _, f := range append(append([]string(nil), p.GoFiles...), p.EmbedFiles...) {
-			rel, err := filepath.Rel(root, filepath.Join(p.Dir, f))
-			if err != nil {
-				return "", err
-			}
-			files = append(files, filepath.ToSlash(rel))
-		}
-	}
-	files = append(files, "go.mod", "go.sum")
-	sort.Strings(files)
 	h := sha256.New()
 	for _, f := range files {
 		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f)))
@@ -132,6 +107,80 @@ func Compute(goBin, root string) (string, error) {
 		return "", fmt.Errorf("go env GOVERSION: %v", err)
 	}
 	return fmt.Sprintf("go %s\nfiles %d\nsha256 %x\n", strings.TrimSpace(string(version)), len(files), h.Sum(nil)), nil
+}
+
+// Sources lists the files main.wasm is built from, by their
+// slash-separated paths in the module at root, sorted: every Go file and
+// embedded file of the module's packages that Main builds from for
+// GOOS=js GOARCH=wasm, go.mod and go.sum.
+func Sources(goBin, root string) ([]string, error) {
+	cmd := exec.Command(goBin, "list", "-deps", "-json", Main)
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("go list: %v: %s", err, stderr.String())
+	}
+	var files []string
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for {
+		var p pkg
+		if err := dec.Decode(&p); err == io.EOF {
+			break
+		} else if err != nil {
+			return nil, fmt.Errorf("go list: %v", err)
+		}
+		if p.Module == nil || !p.Module.Main {
+			continue
+		}
+		for _, f := range append(append([]string(nil), p.GoFiles...), p.EmbedFiles...) {
+			rel, err := filepath.Rel(root, filepath.Join(p.Dir, f))
+			if err != nil {
+				return nil, err
+			}
+			files = append(files, filepath.ToSlash(rel))
+		}
+	}
+	files = append(files, "go.mod", "go.sum")
+	sort.Strings(files)
+	return files, nil
+}
+
+// Commit returns the commit that main.wasm's sources are of: the last
+// commit of the git clone at root that changed one of files (Sources),
+// its time (RFC 3339, UTC), and whether the clone's files differ from it
+// (changed, staged or new). It depends on nothing else of the clone:
+// make web run twice on the same sources gives the same answer, though
+// the first run changed main.wasm.br, and so does a run after the commit
+// of main.wasm.br. An error when root is no git clone, or git is missing.
+func Commit(root string, files []string) (rev, when string, dirty bool, err error) {
+	git := func(args ...string) (string, error) {
+		cmd := exec.Command("git", append([]string{"-C", root}, args...)...)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			return "", fmt.Errorf("git %s: %v: %s", args[0], err, strings.TrimSpace(stderr.String()))
+		}
+		return string(out), nil
+	}
+	paths := append([]string{"--"}, files...)
+	log, err := git(append([]string{"log", "-1", "--format=%H %ct"}, paths...)...)
+	if err != nil {
+		return "", "", false, err
+	}
+	hash, secs, ok := strings.Cut(strings.TrimSpace(log), " ")
+	n, perr := strconv.ParseInt(secs, 10, 64)
+	if !ok || perr != nil || len(hash) < 7 {
+		return "", "", false, fmt.Errorf("git log: no commit of the sources (%q)", log)
+	}
+	status, err := git(append([]string{"status", "--porcelain", "--untracked-files=all"}, paths...)...)
+	if err != nil {
+		return "", "", false, err
+	}
+	return hash, time.Unix(n, 0).UTC().Format(time.RFC3339), status != "", nil
 }
 
 // Stamp is a stamp read back: the Go version that built main.wasm (and

@@ -1,0 +1,67 @@
+// Package suggest finds the name a mistyped name most likely meant: the
+// "did you mean" of an unknown key. Package config suggests a key of a
+// configuration with it, and package scripting/mod a key of a mod's
+// manifest; it imports nothing, so that what only reads a manifest does
+// not carry the engine.
+package suggest
+
+import "strings"
+
+// For returns the name of names that s most likely meant, or "": Same's
+// when there is one, else Nearest's.
+func For(s string, names []string) string {
+	if n := Same(s, names); n != "" {
+		return n
+	}
+	return Nearest(s, names)
+}
+
+// Same returns the first name of names that differs from s only in case
+// or in '-' for '_', or "".
+func Same(s string, names []string) string {
+	norm := func(s string) string { return strings.ReplaceAll(strings.ToLower(s), "-", "_") }
+	for _, n := range names {
+		if norm(n) == norm(s) {
+			return n
+		}
+	}
+	return ""
+}
+
+// Nearest returns the name of names nearest to s by edit distance (case
+// aside; the first of equals), when it is near enough to be a likely
+// typo (at most a third of the longer name's letters differ), or "".
+func Nearest(s string, names []string) string {
+	best, bestD := "", -1
+	for _, n := range names {
+		d := editDistance(strings.ToLower(s), strings.ToLower(n))
+		if bestD < 0 || d < bestD {
+			best, bestD = n, d
+		}
+	}
+	if bestD < 0 || bestD*3 > max(len(s), len(best)) {
+		return ""
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance of a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
