@@ -45,10 +45,12 @@ func Nearest(s string, names []string) string {
 	return best
 }
 
-// editDistance is the Levenshtein distance of a and b, in bytes.
+// editDistance is the optimal string alignment distance of a and b, in
+// bytes: the Levenshtein distance with a swap of two neighbouring letters
+// counted as one edit, the commonest slip of a typist ("versoin").
 func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
+	rows := [3][]int{make([]int, len(b)+1), make([]int, len(b)+1), make([]int, len(b)+1)}
+	before, prev, cur := rows[0], rows[1], rows[2]
 	for j := range prev {
 		prev[j] = j
 	}
@@ -60,8 +62,11 @@ func editDistance(a, b string) int {
 				cost = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], before[j-2]+1)
+			}
 		}
-		prev, cur = cur, prev
+		before, prev, cur = prev, cur, before
 	}
 	return prev[len(b)]
 }

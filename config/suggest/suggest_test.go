@@ -31,7 +31,7 @@ func TestEditDistance(t *testing.T) {
 	for _, tc := range []struct {
 		a, b string
 		want int
-	}{{"", "", 0}, {"a", "", 1}, {"", "abc", 3}, {"kitten", "sitting", 3}, {"versoin", "version", 2}, {"same", "same", 0}} {
+	}{{"", "", 0}, {"a", "", 1}, {"", "abc", 3}, {"kitten", "sitting", 3}, {"versoin", "version", 1}, {"gmaes", "games", 1}, {"stduy", "study", 1}, {"ca", "abc", 3}, {"same", "same", 0}} {
 		if got := editDistance(tc.a, tc.b); got != tc.want {
 			t.Errorf("editDistance(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
 		}
