@@ -8,7 +8,7 @@
 // {{.Upper}}, {{.Ruleset}} and {{.Path}}, and nothing else: the fill is a
 // plain replacement, which keeps text/template (and what it pulls in) out
 // of the browser's WebAssembly. The fixture templates also name
-// {{.Recorded}}: the "# Recorded for:" comment (package fixture) of the
+// {{.Recorded}}: the "# Recorded for:" comment (mod.RecordedComment) of the
 // new mod's manifest and main.lua as rendered, so that its case of the
 // template's behaviour says so once that code is replaced.
 package scaffold
@@ -21,7 +21,7 @@ import (
 	"strings"
 
 	"github.com/mod2048/mod2048/scripting"
-	"github.com/mod2048/mod2048/scripting/session/fixture"
+	"github.com/mod2048/mod2048/scripting/mod"
 )
 
 //go:embed files
@@ -85,7 +85,7 @@ func Render(d Data) (map[string][]byte, error) {
 		if strings.HasSuffix(f.Path, ".cases") {
 			// After mod.toml and main.lua (Files' order), the new mod's
 			// sources (mod.Mod.Sources less .luals).
-			fields["{{.Recorded}}"] = fixture.RecordedComment(map[string]string{"mod.toml": string(out["mod.toml"]), "main.lua": string(out["main.lua"])})
+			fields["{{.Recorded}}"] = mod.RecordedComment(map[string]string{"mod.toml": string(out["mod.toml"]), "main.lua": string(out["main.lua"])})
 		}
 		if f.Template == "" {
 			out[f.Path] = scripting.LuaAnnotations()

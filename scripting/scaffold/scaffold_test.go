@@ -5,10 +5,8 @@ import (
 	"io/fs"
 	"strings"
 	"testing"
-	"testing/fstest"
 
 	"github.com/mod2048/mod2048/scripting"
-	"github.com/mod2048/mod2048/scripting/session/fixture"
 )
 
 // TestRender: every template is used, both rulesets fill in completely,
@@ -59,47 +57,6 @@ func TestDisplayName(t *testing.T) {
 	for id, want := range map[string]string{"moss": "Moss", "one_way": "One Way", "a_b2_c": "A B2 C", "x__y_": "X Y"} {
 		if got := DisplayName(id); got != want {
 			t.Errorf("DisplayName(%q) = %q, want %q", id, got, want)
-		}
-	}
-}
-
-// TestTemplateCases: for both rulesets, the new mod's two cases pass as
-// written; its code replaced, the case any mod keeps still passes, and the
-// template's case fails saying that it was recorded for other code.
-func TestTemplateCases(t *testing.T) {
-	for _, rs := range []string{"classic", "cellular"} {
-		files, err := Render(For("my_mod", rs, ""))
-		if err != nil {
-			t.Fatal(err)
-		}
-		run := func() []*fixture.Failure {
-			fsys := fstest.MapFS{}
-			for p, data := range files {
-				fsys[p] = &fstest.MapFile{Data: data}
-			}
-			f, err := fixture.Parse("my_mod.cases", files["my_mod.cases"])
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(f.Cases) != 2 || f.Cases[0].ID != "MY_MOD-1" || f.Cases[1].ID != "MY_MOD-TEMPLATE" || !strings.Contains(f.Cases[1].Title, "template") {
-				t.Fatalf("%s: the cases: %+v", rs, f.Cases)
-			}
-			var out []*fixture.Failure
-			for _, c := range f.Cases {
-				out = append(out, fixture.RunCaseFS(fsys, f, c))
-			}
-			return out
-		}
-		if fails := run(); fails[0] != nil || fails[1] != nil {
-			t.Errorf("%s: the template's cases fail: %v; %v", rs, fails[0], fails[1])
-		}
-		files["main.lua"] = []byte("game.on(\"tick\", function(ev) end)\n")
-		fails := run()
-		if fails[0] != nil {
-			t.Errorf("%s: the case any mod keeps fails on other code: %v", rs, fails[0])
-		}
-		if fails[1] == nil || fails[1].Stale != "main.lua has changed" {
-			t.Errorf("%s: the template's case on other code: %v", rs, fails[1])
 		}
 	}
 }

@@ -11,8 +11,8 @@ import (
 
 	"github.com/mod2048/mod2048/config"
 	"github.com/mod2048/mod2048/engine"
+	"github.com/mod2048/mod2048/scripting/mod"
 	"github.com/mod2048/mod2048/scripting/session"
-	"github.com/mod2048/mod2048/scripting/session/fixture"
 )
 
 // FixtureOptions say how Fixture writes its case.
@@ -94,9 +94,9 @@ func (f *File) Fixture(setup session.Setup, o FixtureOptions) ([]byte, error) {
 			recorded = nil
 			break
 		}
-		fixture.RecordedFiles(recorded, o.Mods[i], src)
+		mod.RecordedFiles(recorded, o.Mods[i], src)
 	}
-	b.WriteString(fixture.RecordedComment(recorded))
+	b.WriteString(mod.RecordedComment(recorded))
 	if c.Ruleset != engine.ClassicName {
 		fmt.Fprintf(&b, "Ruleset: %s\n", c.Ruleset)
 	}

@@ -82,6 +82,30 @@ func TestNewMod(t *testing.T) {
 	}
 }
 
+// TestNewModCases: for both rulesets, the new mod's two cases pass as
+// written; its code replaced, the case any mod keeps still passes, and the
+// template's case fails saying that it was recorded for other code.
+func TestNewModCases(t *testing.T) {
+	for _, rs := range []string{"classic", "cellular"} {
+		r := bridge.NewMod("my_mod", rs)
+		if r.Error != nil {
+			t.Fatal(r.Error)
+		}
+		res := bridge.RunCases(bridge.ModSource{Name: "my_mod", Files: r.Files})
+		if len(res.Cases) != 2 || res.Cases[0].ID != "MY_MOD-1" || res.Cases[1].ID != "MY_MOD-TEMPLATE" || !strings.Contains(res.Cases[1].Title, "template") || !res.Cases[0].OK || !res.Cases[1].OK {
+			t.Fatalf("%s: the new mod's cases: %+v", rs, res.Cases)
+		}
+		r.Files["main.lua"] = "game.on(\"tick\", function(ev) end)\n"
+		res = bridge.RunCases(bridge.ModSource{Name: "my_mod", Files: r.Files})
+		if !res.Cases[0].OK {
+			t.Errorf("%s: the case any mod keeps fails on other code: %s", rs, res.Cases[0].Text)
+		}
+		if c := res.Cases[1]; c.OK || c.Stale != "main.lua has changed" {
+			t.Errorf("%s: the template's case on other code: %+v", rs, c)
+		}
+	}
+}
+
 // TestReloadMods: a reload keeps the game where it is and runs the new
 // code; a broken edit is refused at its file and line, the game keeping
 // the last good code.
