@@ -73,7 +73,7 @@ func TestFailingFixture(t *testing.T) {
 	if code != 1 {
 		t.Errorf("exit %d, want 1", code)
 	}
-	for _, want := range []string{"x.cases:9: case X, step 1 (Move: Left, line 7): ScoreΔ: expected 5, actual 4", "0 passed, 1 failed\n"} {
+	for _, want := range []string{"x.cases:9: case X, step 1 (Move: Left): ScoreΔ: expected 5, actual 4", "0 passed, 1 failed\n"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -79,11 +80,11 @@ func TestModNew(t *testing.T) {
 
 			// The fixture passes, run as the README says.
 			out, errOut, code = run2048(t, work, "test", "-v", tt.folder)
-			if code != 0 || !strings.HasSuffix(out, "1 passed, 0 failed\n") {
+			if code != 0 || !strings.HasSuffix(out, "2 passed, 0 failed\n") {
 				t.Fatalf("2048 test %s: exit %d\n%s%s", tt.folder, code, out, errOut)
 			}
 			// And from inside the folder.
-			if out, errOut, code = run2048(t, dir, "test"); code != 0 || !strings.HasSuffix(out, "1 passed, 0 failed\n") {
+			if out, errOut, code = run2048(t, dir, "test"); code != 0 || !strings.HasSuffix(out, "2 passed, 0 failed\n") {
 				t.Fatalf("2048 test in %s: exit %d\n%s%s", tt.folder, code, out, errOut)
 			}
 
@@ -130,24 +131,51 @@ func TestModNew(t *testing.T) {
 }
 
 // TestModNewFixtureFails checks that the generated fixture is a real test:
-// a mod that no longer refuses moves fails it.
+// a mod that no longer refuses moves fails its case of the template's turn
+// limit, and the report says that the case was recorded for other code
+// (which file changed) and how to record one; the case that any mod keeps
+// still passes.
 func TestModNewFixtureFails(t *testing.T) {
-	work := t.TempDir()
-	if out, errOut, code := run2048(t, work, "mod", "new", "probe"); code != 0 {
-		t.Fatalf("exit %d\n%s%s", code, out, errOut)
-	}
-	toml := filepath.Join(work, "probe", "mod.toml")
-	data, err := os.ReadFile(toml)
-	if err != nil {
-		t.Fatal(err)
-	}
-	data = bytes.Replace(data, []byte("default = 3"), []byte("default = 0"), 1)
-	if err := os.WriteFile(toml, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out, _, code := run2048(t, work, "test", "probe")
-	if code != 1 || !strings.Contains(out, "Legal: expected none") || !strings.HasSuffix(out, "0 passed, 1 failed\n") {
-		t.Errorf("exit %d, want 1 and a failed Legal: assertion\n%s", code, out)
+	for _, tt := range []struct {
+		file, old, new string
+	}{
+		{"mod.toml", "default = 3", "default = 0"},
+		// The code replaced, as a new author does first.
+		{"main.lua", "", "game.on(\"tick\", function(ev) end)\n"},
+	} {
+		t.Run(tt.file, func(t *testing.T) {
+			work := t.TempDir()
+			if out, errOut, code := run2048(t, work, "mod", "new", "probe"); code != 0 {
+				t.Fatalf("exit %d\n%s%s", code, out, errOut)
+			}
+			file := filepath.Join(work, "probe", tt.file)
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.old == "" {
+				data = []byte(tt.new)
+			} else {
+				data = bytes.Replace(data, []byte(tt.old), []byte(tt.new), 1)
+			}
+			if err := os.WriteFile(file, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out, _, code := run2048(t, work, "test", "probe")
+			cases, _ := os.ReadFile(filepath.Join(work, "probe", "probe.cases"))
+			line := 1 + strings.Count(string(cases[:bytes.Index(cases, []byte("Legal: none"))]), "\n")
+			for _, want := range []string{
+				fmt.Sprintf("probe.cases:%d: case PROBE-TEMPLATE (The template's turn limit: three turns play, then every move is refused and the game is lost), step 3 (Move: Left): Legal: expected none, actual Right Up Down\n", line),
+				"This case was recorded for other code: " + tt.file + " has changed since. If the change is meant, record the case again from a game of the mod as it is now (f in 2048 play) and delete this one.\n",
+			} {
+				if !strings.Contains(out, want) {
+					t.Errorf("the report does not say\n%s\nit says:\n%s", want, out)
+				}
+			}
+			if code != 1 || !strings.HasSuffix(out, "1 passed, 1 failed\n") {
+				t.Errorf("exit %d, want 1, one case passed and one failed\n%s", code, out)
+			}
+		})
 	}
 }
 

@@ -7,7 +7,10 @@
 // The templates (files/) name what they fill in as {{.ID}}, {{.Name}},
 // {{.Upper}}, {{.Ruleset}} and {{.Path}}, and nothing else: the fill is a
 // plain replacement, which keeps text/template (and what it pulls in) out
-// of the browser's WebAssembly.
+// of the browser's WebAssembly. The fixture templates also name
+// {{.Recorded}}: the "# Recorded for:" comment (mod.RecordedComment) of the
+// new mod's manifest and main.lua as rendered, so that its case of the
+// template's behaviour says so once that code is replaced.
 package scaffold
 
 import (
@@ -18,6 +21,7 @@ import (
 	"strings"
 
 	"github.com/mod2048/mod2048/scripting"
+	"github.com/mod2048/mod2048/scripting/mod"
 )
 
 //go:embed files
@@ -78,6 +82,11 @@ func Render(d Data) (map[string][]byte, error) {
 	fields := map[string]string{"{{.ID}}": d.ID, "{{.Name}}": d.Name, "{{.Upper}}": d.Upper, "{{.Ruleset}}": d.Ruleset, "{{.Path}}": d.Path}
 	out := map[string][]byte{}
 	for _, f := range Files(d.ID, d.Ruleset) {
+		if strings.HasSuffix(f.Path, ".cases") {
+			// After mod.toml and main.lua (Files' order), the new mod's
+			// sources (mod.Mod.Sources less .luals).
+			fields["{{.Recorded}}"] = mod.RecordedComment(map[string]string{"mod.toml": string(out["mod.toml"]), "main.lua": string(out["main.lua"])})
+		}
 		if f.Template == "" {
 			out[f.Path] = scripting.LuaAnnotations()
 			continue

@@ -18,7 +18,7 @@ func TestWorkshopRecordAnyGame(t *testing.T) {
 	url := webtest.Serve(t, nil)
 	p := newWorkshopMod(t, b, url, "cursed")
 	p.WaitFor(`!window.mod2048Workshop.pending() && document.querySelector('#ws-status').textContent.startsWith("Running")`, waitLong)
-	cases := 1 // the template's
+	cases := 2 // the template's: CURSED-1 and CURSED-TEMPLATE
 
 	// recordFromNewGame starts a new game, plays until three moves stand,
 	// records them and runs the fixtures.
@@ -35,7 +35,7 @@ func TestWorkshopRecordAnyGame(t *testing.T) {
 		}
 		p.Click("#ws-record")
 		cases++
-		p.WaitFor(fmt.Sprintf(`document.querySelector('#ws-status').textContent.startsWith("Recorded CURSED-%d") || document.querySelector('#ws-status').dataset.kind === "error"`, cases), waitLong)
+		p.WaitFor(fmt.Sprintf(`document.querySelector('#ws-status').textContent.startsWith("Recorded CURSED-%d") || document.querySelector('#ws-status').dataset.kind === "error"`, cases-1), waitLong)
 		if st := p.Text("#ws-status"); !strings.HasPrefix(st, "Recorded") {
 			t.Fatalf("%s: Record a case: %q", when, st)
 		}

@@ -180,7 +180,7 @@ func TestWorkshopStranger(t *testing.T) {
 		input.DispatchKeyEvent(input.KeyUp).WithKey("Enter").WithCode("Enter").WithWindowsVirtualKeyCode(13).WithModifiers(input.ModifierCtrl),
 	)
 	p.WaitFor(`document.getElementById("ws-summary").textContent !== ""`, waitLong)
-	if got := p.Text("#ws-summary"); got != "2 passed, 0 failed" {
+	if got := p.Text("#ws-summary"); got != "3 passed, 0 failed" {
 		t.Fatalf("the fixtures: %q\n%s", got, p.Text("#ws-fixtures"))
 	}
 	var after string
@@ -197,6 +197,9 @@ func TestWorkshopStranger(t *testing.T) {
 	zipPath := filepath.Join(dir, "burn.zip")
 	waitFile(t, zipPath)
 	checkZip(t, zipPath)
+	if got := p.Text("#ws-status"); got != "Exported burn.zip: install it with 2048 mod install burn.zip" {
+		t.Errorf("after export, with the fixtures green: %q", got)
+	}
 
 	// Share: the link opens in a fresh profile, asks, and plays the mod.
 	p.Click("#ws-share")
@@ -328,7 +331,7 @@ func checkZip(t *testing.T, path string) {
 	test := exec.Command(bin, "test", "-v", "burn")
 	test.Env, test.Dir = env, t.TempDir()
 	out, err = test.CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "2 passed, 0 failed") {
+	if err != nil || !strings.Contains(string(out), "3 passed, 0 failed") {
 		t.Fatalf("2048 test burn: %v\n%s", err, out)
 	}
 	t.Logf("2048 test on the installed mod: %s", strings.TrimSpace(string(out)))
@@ -457,6 +460,9 @@ func TestWorkshopProblems(t *testing.T) {
 	setFile(p, "main.lua", "")
 	var cases string
 	p.Eval(`window.mod2048Workshop.editor("oops.cases").view.state.doc.toString()`, &cases)
+	// (The template's case of the template's code goes: main.lua is not
+	// that code any more.)
+	cases = cases[:strings.Index(cases, "# The template's example code")]
 	setFile(p, "oops.cases", strings.Replace(cases, "Move: Right\nExpect:\n0 0 0 2", "Move: Right\nExpect:\n0 0 2 0", 1))
 	p.Click("#ws-run")
 	p.WaitFor(`document.getElementById("ws-summary").textContent !== ""`, waitLong)
@@ -614,7 +620,7 @@ func TestWorkshopNarrow(t *testing.T) {
 	}
 	p.Click("#ws-run")
 	p.WaitFor(`document.getElementById("ws-summary").textContent !== ""`, waitLong)
-	if got := p.Text("#ws-summary"); got != "1 passed, 0 failed" {
+	if got := p.Text("#ws-summary"); got != "2 passed, 0 failed" {
 		t.Errorf("the cellular mod's fixtures: %q", got)
 	}
 	// Made a classic mod, it gets a classic game.
@@ -631,4 +637,100 @@ func TestWorkshopNarrow(t *testing.T) {
 		t.Errorf("the narrow layout: %+v", box)
 	}
 	viewShot(t, p, "workshop_narrow")
+}
+
+// TestWorkshopFixtureNews: the template's case says, once the template's
+// code is replaced, that it was recorded for other code, at the one line of
+// its failing assertion, and points to Record a case; export and share go
+// ahead but name the fixtures that fail, or say that they have not run on
+// the files as they are.
+func TestWorkshopFixtureNews(t *testing.T) {
+	b := browser(t)
+	p := newWorkshopMod(t, b, webtest.Serve(t, nil), "entropy")
+	dir := t.TempDir()
+	p.Run(cdpbrowser.SetDownloadBehavior(cdpbrowser.SetDownloadBehaviorBehaviorAllow).WithDownloadPath(dir))
+	status := func() string {
+		var kind string
+		p.Eval(`document.getElementById("ws-status").dataset.kind`, &kind)
+		return kind + ": " + p.Text("#ws-status")
+	}
+	export := func(want string) {
+		t.Helper()
+		os.Remove(filepath.Join(dir, "entropy.zip"))
+		p.Click("#ws-export")
+		waitFile(t, filepath.Join(dir, "entropy.zip"))
+		if got := status(); got != want {
+			t.Errorf("after export:\n%s\nwant\n%s", got, want)
+		}
+	}
+	export("warning: Exported entropy.zip, but its fixtures have not been run: Run fixtures first (Ctrl-Enter). Install it with 2048 mod install entropy.zip")
+
+	// The template's code replaced: its case fails, saying why, at the
+	// line of its Legal: assertion; the case any mod keeps passes.
+	setFile(p, "main.lua", "game.on(\"tick\", function(ev) end)\n")
+	var cases string
+	p.Eval(`window.mod2048Workshop.editor("entropy.cases").view.state.doc.toString()`, &cases)
+	legal := 1 + strings.Count(cases[:strings.Index(cases, "Legal: none")], "\n")
+	p.Click("#ws-run")
+	p.WaitFor(`document.getElementById("ws-summary").textContent !== ""`, waitLong)
+	if got := p.Text("#ws-summary"); got != "1 passed, 1 failed" {
+		t.Fatalf("the fixtures: %q\n%s", got, p.Text("#ws-fixtures"))
+	}
+	at := fmt.Sprintf("entropy.cases:%d", legal)
+	fail := p.Text("#ws-fixtures .ws-case.fail")
+	for _, want := range []string{
+		"✗ " + at + " ENTROPY-TEMPLATE The template's turn limit",
+		"step 3 (Move: Left): Legal: expected none, actual Right Up Down",
+		"This case was recorded for other code: main.lua has changed since. If the change is meant, play the mod as it is now, Record a case (or f on the game), and delete this one.",
+	} {
+		if !strings.Contains(fail, want) {
+			t.Errorf("the failed case does not say %q:\n%s", want, fail)
+		}
+	}
+	// Its link goes to that line, marked.
+	p.Click("#ws-fixtures .ws-case.fail .ws-at")
+	p.WaitFor(`document.querySelector('.ws-tab[aria-selected="true"]').textContent === "entropy.cases"`, waitLong)
+	var cursor int
+	p.Eval(`(() => { const s = window.mod2048Workshop.editor("entropy.cases").view.state; return s.doc.lineAt(s.selection.main.head).number; })()`, &cursor)
+	if lines := lintLines(p, "entropy.cases", "error"); cursor != legal || !slices.Equal(lines, []int{legal}) {
+		t.Errorf("the link goes to line %d, and entropy.cases marks lines %v, want %d", cursor, lines, legal)
+	}
+	viewShot(t, p, "workshop_stale")
+
+	export(fmt.Sprintf("warning: Exported entropy.zip, but 1 fixture fails: %s (ENTROPY-TEMPLATE, recorded for other code). Install it with 2048 mod install entropy.zip", at))
+	p.Click("#ws-share")
+	p.WaitFor(`document.getElementById("ws-share-link").value.includes("#share=")`, waitLong)
+	if got, want := status(), fmt.Sprintf("warning: The link holds entropy, but 1 fixture fails: %s (ENTROPY-TEMPLATE, recorded for other code).", at); got != want {
+		t.Errorf("after share:\n%s\nwant\n%s", got, want)
+	}
+	if note := p.Text("#ws-share-note"); !strings.Contains(note, ".luals/mod2048.lua is left out: it is the mod API's, and comes back when the link opens") {
+		t.Errorf("the share note does not say what the link leaves out: %q", note)
+	}
+	p.Click("#ws-share-hide")
+
+	// An edit since the run: export says the fixtures have not run on it.
+	setFile(p, "main.lua", "game.on(\"tick\", function(ev) end)\n-- edited\n")
+	export("warning: Exported entropy.zip, but its fixtures have not run since the last edit: Run fixtures first (Ctrl-Enter). Install it with 2048 mod install entropy.zip")
+
+	// The note's Record a case records the game as it is now, for this
+	// code; with the template's case deleted, all pass, and export says
+	// nothing more.
+	p.Click("#ws-run")
+	p.WaitFor(`!!document.querySelector("#ws-fixtures .ws-record-again")`, waitLong)
+	p.Click("#game")
+	playUntil(t, p, "false", 4)
+	p.Click("#ws-fixtures .ws-record-again")
+	p.WaitFor(`document.getElementById("ws-status").textContent.startsWith("Recorded ENTROPY-2 in entropy.cases")`, waitLong)
+	p.Eval(`window.mod2048Workshop.editor("entropy.cases").view.state.doc.toString()`, &cases)
+	i, j := strings.Index(cases, "# The template's example code"), strings.Index(cases, "Case: ENTROPY-2")
+	if i < 0 || j < i {
+		t.Fatalf("the recorded case is not after the template's:\n%s", cases)
+	}
+	setFile(p, "entropy.cases", cases[:i]+cases[j:])
+	p.Click("#ws-run")
+	p.WaitFor(`document.getElementById("ws-summary").textContent === "2 passed, 0 failed"`, waitLong)
+	export("ok: Exported entropy.zip: install it with 2048 mod install entropy.zip")
+	if logs := p.Logs(); len(logs) > 0 {
+		t.Errorf("the page logged errors: %v", logs)
+	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mod2048/mod2048/config"
 	"github.com/mod2048/mod2048/engine"
+	"github.com/mod2048/mod2048/scripting/mod"
 	"github.com/mod2048/mod2048/scripting/session"
 )
 
@@ -24,9 +25,11 @@ type FixtureOptions struct {
 
 // Fixture writes the game a replay recorded as a fixture case (the .cases
 // format of FIXTURES.md, with this project's Mods:, ModSet:, Marks: and
-// Notice:): the configuration, the mods and their settings, the seed, the
-// board the last game started from as Given:, then each move that stands,
-// with the spawns it had as its SpawnScript: and its board, score change,
+// Notice:, and the "# Recorded for:" comment of package fixture, which
+// names the mods' files as they are now): the configuration, the mods and
+// their settings, the seed, the board the last game started from as
+// Given:, then each move that stands, with the spawns it had as its
+// SpawnScript: and its board, score change,
 // status, marks and the mods' messages to the player (Notice:, each run of
 // white space in a message one space) as what to expect. Moves taken back
 // by undo (and not redone) are left out: undo restores the random source,
@@ -80,6 +83,20 @@ func (f *File) Fixture(setup session.Setup, o FixtureOptions) ([]byte, error) {
 	c := setup.Config
 	fmt.Fprintf(&b, "Case: %s %s\n", o.ID, o.Title)
 	fmt.Fprintf(&b, "# Written by 2048 from a recording; moves taken back by undo are left out.\n")
+	// The mods' files as they are now, the code the case's moves were
+	// played under: the runner says when the case fails on other code. A
+	// mod whose files cannot all be read so (past the limits of a replay's
+	// sources) leaves the comment out, and the case is written as before.
+	recorded := map[string]string{}
+	for i, m := range setup.Mods {
+		src, err := m.Sources()
+		if err != nil {
+			recorded = nil
+			break
+		}
+		mod.RecordedFiles(recorded, o.Mods[i], src)
+	}
+	b.WriteString(mod.RecordedComment(recorded))
 	if c.Ruleset != engine.ClassicName {
 		fmt.Fprintf(&b, "Ruleset: %s\n", c.Ruleset)
 	}

@@ -77,5 +77,12 @@ func TestFixtureNotices(t *testing.T) {
 	edited := bytes.Replace(text, []byte("Notice: bomb: A bomb went off"), []byte("Notice: bomb: A bomb went up"), 1)
 	if out, sum := run(edited); sum.Failed != 1 || !strings.Contains(out, `Notice: expected "bomb: A bomb went up`) {
 		t.Errorf("an edited Notice: line: %+v\n%s", sum, out)
+	} else if strings.Contains(out, "recorded for other code") {
+		// The case names the code it was written for, which has not
+		// changed: its failure is the edit's, and says nothing more.
+		t.Errorf("a case that fails on its own code says it was recorded for other code:\n%s", out)
+	}
+	if !bytes.Contains(text, []byte("\n# Recorded for: "+filepath.ToSlash(bomb)+"/main.lua@")) {
+		t.Errorf("the fixture does not name the code it was recorded for:\n%s", text)
 	}
 }

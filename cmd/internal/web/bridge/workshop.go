@@ -115,7 +115,11 @@ type CaseResult struct {
 	Message  string   `json:"message,omitempty"`
 	Expect   []string `json:"expect,omitempty"`
 	Actual   []string `json:"actual,omitempty"`
-	Text     string   `json:"text,omitempty"`
+	// Stale says which of the mod's files changed since the failed case
+	// was recorded ("main.lua has changed"; fixture.Failure.Stale): the
+	// case checks what other code did.
+	Stale string `json:"stale,omitempty"`
+	Text  string `json:"text,omitempty"`
 }
 
 // RunCases runs every .cases file of the mod src (given file by file) with
@@ -155,7 +159,7 @@ func RunCases(src ModSource) Reply {
 			r := CaseResult{File: name, Line: c.Line, ID: c.ID, Title: c.Title, OK: true}
 			if fl := fixture.RunCaseFS(fsys, f, c); fl != nil {
 				r.OK = false
-				r.FailLine, r.Step, r.Message, r.Expect, r.Actual = fl.Line, fl.Step, fl.Msg, fl.Expect, fl.Actual
+				r.FailLine, r.Step, r.Message, r.Expect, r.Actual, r.Stale = fl.Line, fl.Step, fl.Msg, fl.Expect, fl.Actual, fl.Stale
 				r.Text = fl.Error()
 			}
 			results = append(results, r)

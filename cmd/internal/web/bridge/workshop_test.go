@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -46,10 +47,27 @@ func TestNewMod(t *testing.T) {
 	if !strings.Contains(files["mod.toml"], `id = "burn"`) {
 		t.Errorf("mod.toml: %s", files["mod.toml"])
 	}
-	// The new mod's fixture passes as written, as mod new's does.
+	// The new mod's fixtures pass as written, as mod new's do: a case any
+	// mod keeps, and one of the template's turn limit.
 	r := bridge.RunCases(bridge.ModSource{Name: "burn", Files: files})
-	if r.Error != nil || len(r.Cases) != 1 || !r.Cases[0].OK || r.Cases[0].ID != "BURN-1" || r.Cases[0].File != "burn.cases" {
+	if r.Error != nil || len(r.Cases) != 2 || !r.Cases[0].OK || !r.Cases[1].OK || r.Cases[0].ID != "BURN-1" || r.Cases[1].ID != "BURN-TEMPLATE" || r.Cases[0].File != "burn.cases" {
 		t.Fatalf("the new mod's cases: %+v %+v", r.Cases, r.Error)
+	}
+	// Its code replaced, the first still passes; the template's case fails
+	// and says it was recorded for the template's main.lua, at the line of
+	// its failing assertion, the step named without another line.
+	replaced := map[string]string{}
+	for k, v := range files {
+		replaced[k] = v
+	}
+	replaced["main.lua"] = "game.on(\"tick\", function(ev) end)\n"
+	r = bridge.RunCases(bridge.ModSource{Name: "burn", Files: replaced})
+	legal := 1 + strings.Count(files["burn.cases"][:strings.Index(files["burn.cases"], "Legal: none")], "\n")
+	if len(r.Cases) != 2 || !r.Cases[0].OK || r.Cases[1].OK {
+		t.Fatalf("the new mod's cases, its code replaced: %+v", r.Cases)
+	}
+	if c := r.Cases[1]; c.FailLine != legal || c.Step != "3 (Move: Left)" || c.Message != "Legal: expected none, actual Right Up Down" || c.Stale != "main.lua has changed" {
+		t.Errorf("the template's case, its code replaced: line %d (want %d), step %q, %q, stale %q", c.FailLine, legal, c.Step, c.Message, c.Stale)
 	}
 	for _, bad := range [][2]string{{"Burn", ""}, {"", ""}, {"burn", "hex"}} {
 		if r := bridge.NewMod(bad[0], bad[1]); r.Error == nil || r.Error.Kind != bridge.KindInput {
@@ -61,6 +79,30 @@ func TestNewMod(t *testing.T) {
 	}
 	if r := bridge.NewMod("life", "cellular"); r.Error != nil || !strings.Contains(r.Files["mod.toml"], `rulesets = ["cellular"]`) {
 		t.Errorf("a cellular mod: %+v", r)
+	}
+}
+
+// TestNewModCases: for both rulesets, the new mod's two cases pass as
+// written; its code replaced, the case any mod keeps still passes, and the
+// template's case fails saying that it was recorded for other code.
+func TestNewModCases(t *testing.T) {
+	for _, rs := range []string{"classic", "cellular"} {
+		r := bridge.NewMod("my_mod", rs)
+		if r.Error != nil {
+			t.Fatal(r.Error)
+		}
+		res := bridge.RunCases(bridge.ModSource{Name: "my_mod", Files: r.Files})
+		if len(res.Cases) != 2 || res.Cases[0].ID != "MY_MOD-1" || res.Cases[1].ID != "MY_MOD-TEMPLATE" || !strings.Contains(res.Cases[1].Title, "template") || !res.Cases[0].OK || !res.Cases[1].OK {
+			t.Fatalf("%s: the new mod's cases: %+v", rs, res.Cases)
+		}
+		r.Files["main.lua"] = "game.on(\"tick\", function(ev) end)\n"
+		res = bridge.RunCases(bridge.ModSource{Name: "my_mod", Files: r.Files})
+		if !res.Cases[0].OK {
+			t.Errorf("%s: the case any mod keeps fails on other code: %s", rs, res.Cases[0].Text)
+		}
+		if c := res.Cases[1]; c.OK || c.Stale != "main.lua has changed" {
+			t.Errorf("%s: the template's case on other code: %+v", rs, c)
+		}
 	}
 }
 
@@ -181,6 +223,14 @@ func TestRecordCase(t *testing.T) {
 	}
 	if f := res.Cases[0]; (f.Expect == nil) != (f.Actual == nil) || !strings.HasPrefix(f.Text, "burn.cases:") {
 		t.Errorf("the failure: %+v", f)
+	}
+	// It names the code it was recorded for, and says that main.lua has
+	// changed since: its .luals copy of the API is no code of the mod.
+	if !regexp.MustCompile(`(?m)^# Recorded for: main\.lua@[0-9a-f]{12} mod\.toml@[0-9a-f]{12}$`).MatchString(r.Text) {
+		t.Errorf("the case does not name its code:\n%s", r.Text)
+	}
+	if f := res.Cases[0]; f.Stale != "main.lua has changed" || !strings.Contains(f.Text, "This case was recorded for other code: main.lua has changed since.") {
+		t.Errorf("the failure does not say the case was recorded for other code: %q\n%s", f.Stale, f.Text)
 	}
 	// A file that does not parse is one failure at its line.
 	edited["more.cases"] = "Case: X-1\nMove: Sideways\n"
@@ -486,7 +536,7 @@ func TestRecordCaseLost(t *testing.T) {
 		t.Fatalf("the case: %v\n%s", r.Error, r.Text)
 	}
 	files["cap.cases"] += "\n" + r.Text
-	if res := bridge.RunCases(bridge.ModSource{Name: "cap", Files: files}); len(res.Cases) != 2 || !res.Cases[1].OK {
+	if res := bridge.RunCases(bridge.ModSource{Name: "cap", Files: files}); len(res.Cases) != 3 || !res.Cases[2].OK {
 		t.Fatalf("the recorded case fails: %+v", res.Cases)
 	}
 }

@@ -14,7 +14,9 @@
 //     exported as a zip that `2048 mod install` takes, imported from a zip
 //     or a folder, and shared as a link that holds the files, compressed,
 //     in its fragment (#share=...), which opens only when the player says
-//     yes.
+//     yes. Both go ahead whatever the fixtures say, and name those that
+//     failed their last run, or say that they have not run on the files
+//     as they are.
 "use strict";
 
 (function () {
@@ -46,6 +48,9 @@
   let loadError = null; // the last reload's error, while it stands
   const reports = new Map(); // file → [{line, message}] of handler errors
   const caseFails = new Map(); // file → [{line, message}] of the last run's failed cases
+  // The last run of the fixtures: the files it ran on (filesKey) and its
+  // cases, for what export and share say of them; null before any run.
+  let lastRun = null;
 
   const $ = (id) => document.getElementById(id);
   const el = (tag, props, ...kids) => {
@@ -654,6 +659,7 @@
     }
     const cases = r.cases || [];
     const failed = cases.filter((c) => !c.ok);
+    lastRun = { files: filesKey(), cases };
     const byFile = new Map();
     for (const c of cases) {
       const li = el("li", { className: "ws-case " + (c.ok ? "pass" : "fail") });
@@ -663,8 +669,11 @@
       if (!c.ok) {
         li.appendChild(el("p", { className: "ws-fail-msg", textContent: (c.step ? "step " + c.step + ": " : "") + c.message }));
         if (c.expect || c.actual) li.appendChild(sideBySide(c.expect || [], c.actual || []));
+        // A case recorded for other code says so, and how to record one
+        // for the code as it is.
+        if (c.stale) li.appendChild(staleNote(c.stale));
         const list = byFile.get(c.file) || [];
-        list.push({ line: c.failLine || c.line || 1, message: (c.id ? c.id + ": " : "") + c.message, severity: "error" });
+        list.push({ line: c.failLine || c.line || 1, message: (c.id ? c.id + ": " : "") + c.message + (c.stale ? " (recorded for other code: " + c.stale + " since)" : ""), severity: "error" });
         byFile.set(c.file, list);
       }
       ul.appendChild(li);
@@ -676,6 +685,37 @@
     for (const [p, list] of byFile) caseFails.set(p, list);
     for (const p of byFile.keys()) if (p in work.files) editorOf(p);
     showProblems();
+  }
+
+  // staleNote says that a failed case was recorded for other code (stale:
+  // "main.lua has changed", from its "# Recorded for:" line), and points
+  // to Record a case, which it also is.
+  function staleNote(stale) {
+    const rec = el("button", { type: "button", className: "ws-at ws-record-again", textContent: "Record a case" });
+    rec.addEventListener("click", () => recordCase(false));
+    return el("p", { className: "ws-stale" },
+      "This case was recorded for other code: " + stale + " since. If the change is meant, play the mod as it is now, ", rec,
+      " (or f on the game), and delete this one.");
+  }
+
+  // filesKey is the mod's files as they stand, as one string: a run of the
+  // fixtures is of these files while it stays the same.
+  function filesKey() {
+    return JSON.stringify(Object.keys(work.files).sort().map((p) => [p, work.files[p]]));
+  }
+
+  // fixtureWarning says what export and share tell of the fixtures: the
+  // failed cases of the last run, by file and line, or that they have not
+  // run on the files as they are; "" when they all pass, or there are none.
+  function fixtureWarning() {
+    if (!Object.keys(work.files).some((p) => p.endsWith(".cases"))) return "";
+    if (!lastRun) return "its fixtures have not been run: Run fixtures first (Ctrl-Enter)";
+    if (lastRun.files !== filesKey()) return "its fixtures have not run since the last edit: Run fixtures first (Ctrl-Enter)";
+    const failed = lastRun.cases.filter((c) => !c.ok);
+    if (!failed.length) return "";
+    const named = failed.slice(0, 3).map((c) => c.file + ":" + (c.failLine || c.line) + " (" + (c.id ? c.id + (c.stale ? ", recorded for other code" : "") : "does not parse") + ")");
+    const more = failed.length > named.length ? " and " + (failed.length - named.length) + " more" : "";
+    return failed.length + (failed.length === 1 ? " fixture fails: " : " fixtures fail: ") + named.join(", ") + more;
   }
 
   // sideBySide shows a failed case's expected and actual boards (and
@@ -799,7 +839,12 @@
     a.click();
     a.remove();
     setTimeout(() => URL.revokeObjectURL(url), 10000);
-    setStatus("ok", "Exported " + work.name + ".zip: install it with 2048 mod install " + work.name + ".zip");
+    // Exported whatever the fixtures say (as go build builds when tests
+    // fail), but nothing of them is kept quiet.
+    const install = "nstall it with 2048 mod install " + work.name + ".zip";
+    const warn = fixtureWarning();
+    if (warn) setStatus("warning", "Exported " + work.name + ".zip, but " + warn + ". I" + install);
+    else setStatus("ok", "Exported " + work.name + ".zip: i" + install);
   }
 
   // ---- Share links: the files as JSON, deflated, in base64url, in the
@@ -853,6 +898,8 @@
   }
   const MOD_SIZE = MAX_MOD_BYTES / (1 << 20) + " MiB";
 
+  // share makes the link of the mod: every file but the API's annotation
+  // file (ANNOTATIONS), which the page puts back when the link opens.
   async function share() {
     if (!work) return;
     flush();
@@ -867,7 +914,9 @@
     const link = location.origin + location.pathname + "#share=" + page.toBase64(packed).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
     $("ws-share-box").hidden = false;
     $("ws-share-link").value = link;
-    $("ws-share-note").textContent = link.length + " characters; the files stay in the link: nothing is uploaded.";
+    $("ws-share-note").textContent = link.length + " characters; the files stay in the link: nothing is uploaded (" + ANNOTATIONS + " is left out: it is the mod API's, and comes back when the link opens).";
+    const warn = fixtureWarning();
+    if (warn) setStatus("warning", "The link holds " + work.name + ", but " + warn + ".");
     copyLink();
   }
 

@@ -9,6 +9,7 @@ package webtest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -353,10 +354,17 @@ func (p *Page) Click(sel string) {
 // for good: the click landed below the end of the page, on nothing, and
 // the test waited a minute for a game that never started. Click lets a
 // whole frame pass first, and fails saying what is in the way.
-func Click(sel string) chromedp.Action {
+func Click(sel string) chromedp.Action { return TryClick(sel, 0) }
+
+// TryClick is Click that gives up after looks looks (0: none, Click) found
+// no point to click, with an error that says why the last one did not
+// (ErrNotClickable): a test that expects an element to stay unclickable
+// counts looks, not seconds, so that a slow machine, which looks fewer
+// times a second, fails it no sooner and says the same.
+func TryClick(sel string, looks int) chromedp.Action {
 	return chromedp.ActionFunc(func(ctx context.Context) error {
 		why := "not yet looked at"
-		for {
+		for n := 1; ; n++ {
 			x, y, whyNot, err := clickablePoint(ctx, sel)
 			if err != nil {
 				return fmt.Errorf("clicking %s: %s: %w", sel, why, err)
@@ -365,6 +373,9 @@ func Click(sel string) chromedp.Action {
 				return chromedp.MouseClickXY(x, y).Do(ctx)
 			}
 			why = whyNot
+			if n == looks {
+				return fmt.Errorf("clicking %s: %d looks: %s: %w", sel, n, why, ErrNotClickable)
+			}
 			select {
 			case <-ctx.Done():
 				return fmt.Errorf("clicking %s: %s: %w", sel, why, ctx.Err())
@@ -373,6 +384,9 @@ func Click(sel string) chromedp.Action {
 		}
 	})
 }
+
+// ErrNotClickable is the error of a TryClick that gave up.
+var ErrNotClickable = errors.New("no person could click it")
 
 // WhyNotClickable looks once, as Click does before it clicks, whether a
 // person could click the element sel, and says why not ("" if they
@@ -416,7 +430,10 @@ const clickable = `(async (sel) => {
 	await frame();
 	const el = document.querySelector(sel);
 	if (!el) return {why: "nothing matches it"};
-	if (el.getClientRects().length === 0 || getComputedStyle(el).visibility !== "visible") return {why: "it is not shown"};
+	// checkVisibility, not a box alone: an element in a closed <details>
+	// (content-visibility: hidden, in Chromium 156) has a box, below the
+	// end of the page, where no scroll brings it.
+	if (!el.checkVisibility({visibilityProperty: true}) || el.getClientRects().length === 0) return {why: "it is not shown"};
 	const r = el.getBoundingClientRect();
 	if (r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth) el.scrollIntoView({block: "center", inline: "nearest"});
 	await frame();
