@@ -47,7 +47,8 @@ func TestShortFlagErrors(t *testing.T) {
 		{"replay", "2048 replay: want one replay file; see 2048 replay --help\n"},
 		{"mod check x --games many", "2048 mod check: invalid value \"many\" for --games: want a whole number; see 2048 mod check --help\n"},
 		{"simm", "2048: unknown command \"simm\" (did you mean \"sim\"?); see 2048 help\n"},
-		{"sim rnu", "2048 sim: unknown subcommand \"rnu\"; see 2048 sim --help\n"},
+		{"sim rnu", "2048 sim: unknown subcommand \"rnu\" (did you mean \"run\"?); see 2048 sim --help\n"},
+		{"sim xyz", "2048 sim: unknown subcommand \"xyz\"; see 2048 sim --help\n"},
 		{"sim studi", "2048 sim: unknown subcommand \"studi\" (did you mean \"study\"?); see 2048 sim --help\n"},
 		{"mod chek", "2048 mod: unknown subcommand \"chek\" (did you mean \"check\"?); see 2048 mod --help\n"},
 	} {
