@@ -183,8 +183,9 @@ func (s *Study) Text(w io.Writer) error {
 		fmt.Fprintf(&b, "%-*s  ", cw, "configuration")
 	}
 	fmt.Fprintf(&b, "%-*s  ", sw, "skill")
-	cut := false   // a run ended at the budget
-	exact := false // a difference was judged by Fisher's exact test
+	cut := false     // a run ended at the budget
+	stopped := false // and one of its games stopped there
+	exact := false   // a difference was judged by Fisher's exact test
 	if s.Precision > 0 || s.Budget > 0 {
 		fmt.Fprintf(&b, "%6s  ", "games")
 	}
@@ -213,6 +214,7 @@ func (s *Study) Text(w io.Writer) error {
 				mark := " "
 				if r.Cut() {
 					mark, cut = "*", true
+					stopped = stopped || infos[e].stopped > 0
 				}
 				fmt.Fprintf(&b, "%5d%s  ", r.Games, mark)
 			}
@@ -250,7 +252,11 @@ func (s *Study) Text(w io.Writer) error {
 		fmt.Fprintf(&b, "\nsignificant (p …): the counts are small, and Fisher's exact test decides (p under 0.05); a median's difference is never significant from fewer than %d games\n", minMedianGames)
 	}
 	if cut {
-		fmt.Fprintf(&b, "\n* ended at its share of the study's budget (%s moves of work: moves, their player's searches and the mods' work included); every game finished (--budget, --games)\n", Count(s.Budget))
+		finished := "every game finished"
+		if stopped {
+			finished = "every game finished but one its share ran out in, which stopped there (unfinished at the budget)"
+		}
+		fmt.Fprintf(&b, "\n* ended at its share of the study's budget (%s moves of work: moves, their player's searches and the mods' work included); %s (--budget, --games)\n", Count(s.Budget), finished)
 	}
 	// How each run's games ended, by cause, with the median turn of each.
 	b.WriteString("\nhow the games ended (games, median turn)\n")

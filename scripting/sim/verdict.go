@@ -156,15 +156,17 @@ func (s *Study) runNote(e *Entry, info runInfo, name string) string {
 // judgement is what one configuration changes of the base for one skill.
 type judgement struct {
 	skill    string
-	measured bool    // both runs have games that ended
-	dir      int     // +1 easier, −1 harder, 0 no significant change
-	longer   int     // +1 its games significantly longer, −1 shorter, 0 neither
-	ratio    float64 // their median turns over the base's
-	atLeast  bool    // the ratio's median is the turn cap: the games are longer still
-	line     string  // the skill's verdict: "lookahead 2: easier — wins ..."
+	measured bool     // both runs have games that ended
+	dir      int      // +1 easier, −1 harder, 0 no significant change
+	longer   int      // +1 its games significantly longer, −1 shorter, 0 neither
+	ratio    float64  // their median turns over the base's
+	atLeast  bool     // the ratio's median is the turn cap: the games are longer still
+	line     string   // the skill's verdict: "lookahead 2: easier — wins ..." (none when not measured)
+	notes    []string // the runs the budget cut or left out, named, with what to do
 }
 
-// judge says what b changes of a (the base), for their skill: on the win
+// judge says what b changes of a (the base), for their skill, in a line
+// (j.line) with a note for each run the budget cut (j.notes): on the win
 // rate where it separates them; where it does not (no game won either
 // way), on the median highest level (the nearer the goal, the easier),
 // else no significant change; then how long the games are, the games left
@@ -173,17 +175,15 @@ type judgement struct {
 // says the base's figure ("without", "with classic").
 func (s *Study) judge(a, b *Entry, ia, ib runInfo, name func(*Entry) string, than string) judgement {
 	j := judgement{skill: a.Skill}
-	var notes []string
 	for _, x := range []struct {
 		e *Entry
 		i runInfo
 	}{{a, ia}, {b, ib}} {
 		if x.i.status != runWhole {
-			notes = append(notes, s.runNote(x.e, x.i, name(x.e)))
+			j.notes = append(j.notes, s.runNote(x.e, x.i, name(x.e)))
 		}
 	}
 	if ia.status >= runNoEnd || ib.status >= runNoEnd {
-		j.line = strings.Join(notes, "; ")
 		return j
 	}
 	j.measured = true
@@ -242,7 +242,7 @@ func (s *Study) judge(a, b *Entry, ia, ib runInfo, name func(*Entry) string, tha
 	default:
 		parts = append(parts, fmt.Sprintf("from %d and %d games only", ia.games, ib.games))
 	}
-	j.line = a.Skill + ": " + strings.Join(append(parts, notes...), "; ")
+	j.line = a.Skill + ": " + strings.Join(parts, "; ")
 	return j
 }
 
@@ -436,12 +436,12 @@ func (s *Study) Verdicts() []string {
 				}
 				j := s.judge(a, b, infos[a], infos[b], name, than)
 				js = append(js, j)
-				switch {
-				case s.Kind == "mods":
+				if s.Kind == "mods" && j.measured {
 					out = append(out, j.line)
-				case !j.measured:
-					out = append(out, j.line) // the runs the budget left out, named
 				}
+				// The runs the budget cut or left out, named (a
+				// comparison's, each time it is measured against).
+				out = append(out, j.notes...)
 			}
 			if len(js) > 0 {
 				out = append(out, summary(subject, base, js))

@@ -95,7 +95,8 @@ func TestVerdictText(t *testing.T) {
 		{"cut short", modsStudy(1_000_000, two,
 			[]run{{won: 50, lost: 50, turns: 500}, {won: 90, lost: 10, turns: 500}},
 			[]run{{won: 9, lost: 3, turns: 500, runGames: 100, budget: 6000}, {won: 90, lost: 10, turns: 500}}), []string{
-			"lookahead 2: no significant change — wins 50.0% → 75.0% (+25.0 points, not significant); from 100 and 12 games only; lookahead 2 with entropy was cut short by its share of the study's budget (1 million moves of work): 12 games of 100; --budget N or --skills \"lookahead 2\"",
+			"lookahead 2: no significant change — wins 50.0% → 75.0% (+25.0 points, not significant); from 100 and 12 games only",
+			"lookahead 2 with entropy was cut short by its share of the study's budget (1 million moves of work): 12 games of 100; --budget N or --skills \"lookahead 2\"",
 			"expert: no significant change — wins 90.0% → 90.0% (+0.0 points, not significant)",
 			"entropy makes classic no easier and no harder for lookahead 2 and the expert",
 		}, ""},
