@@ -155,7 +155,11 @@ func scoreOf(r *Report) Dist { return r.Score }
 // Text writes the study as one table, a row for each run: the win, loss
 // and unfinished rates with their 95% intervals and the median turns; in
 // a comparison, each run's difference in win rate from the first
-// configuration at the same skill, with its interval and significance.
+// configuration at the same skill, with its interval and significance
+// (Fisher's exact test's p where the counts are small), and in median
+// turns and score; every header names the first configuration by its
+// row's label (won − classic). A run the budget left out has "not played"
+// for its differences. The verdicts follow (Verdicts).
 func (s *Study) Text(w io.Writer) error {
 	var b strings.Builder
 	configs, skills := s.Configs(), s.Skills()

@@ -9,14 +9,15 @@ import (
 	"github.com/mod2048/mod2048/engine"
 )
 
-// The verdicts' thresholds (config/DESIGNING.md, "The verdict").
+// The verdicts' thresholds (config/DESIGNING.md, "The verdict's words and
+// tests").
 const (
 	// fewGames: a verdict drawn from fewer games says how few ("from 3
 	// games only"): below it a win rate is known to no better than ±20
 	// points (Wilson, at 50%).
 	fewGames = 20
 	// minEndless: the fewest games unfinished at the turn cap that can
-	// make configuration's games "endless", and then only when they are
+	// make a configuration's games "endless", and then only when they are
 	// significantly more than the base's; fewer are "too few to say".
 	minEndless = 5
 )
@@ -93,8 +94,10 @@ func (s *Study) runInfos() map[*Entry]runInfo {
 // who names a skill's player in a sentence: "the expert", "lookahead 2".
 func who(skill string) string {
 	switch skill {
-	case "expert", "random", "greedy":
-		return "the " + map[string]string{"expert": "expert", "random": "random player", "greedy": "greedy player"}[skill]
+	case "expert":
+		return "the expert"
+	case "random", "greedy":
+		return "the " + skill + " player"
 	}
 	return skill
 }
@@ -170,9 +173,9 @@ type judgement struct {
 // rate where it separates them; where it does not (no game won either
 // way), on the median highest level (the nearer the goal, the easier),
 // else no significant change; then how long the games are, the games left
-// unfinished at the turn cap, the games the mods' doing ended, how few
-// games it rests on, and the runs the budget cut. name names a run; than
-// says the base's figure ("without", "with classic").
+// unfinished at the turn cap, the games the mods' doing ended and how few
+// games it rests on. name names a run; than says the base's figure
+// ("without", "with classic").
 func (s *Study) judge(a, b *Entry, ia, ib runInfo, name func(*Entry) string, than string) judgement {
 	j := judgement{skill: a.Skill}
 	for _, x := range []struct {

@@ -306,3 +306,58 @@ end)`)
 		}
 	}
 }
+
+// TestVerdictNotesEveryKind: a comparison, a sweep and the skill ladder
+// name the runs the study's budget left out too, and judge without them.
+func TestVerdictNotesEveryKind(t *testing.T) {
+	half := run{won: 50, lost: 50, turns: 500}
+	// 100 games of 500 moves spend 50,000: a study of 100,000 is spent
+	// after two runs, and the next is played with one move.
+	starved := run{stopped: 1, stoppedAt: 1, runGames: 100, budget: 1}
+	entries := func(configs, skills []string, runs ...run) []Entry {
+		var out []Entry
+		for _, c := range configs {
+			for _, k := range skills {
+				out = append(out, Entry{Config: c, Skill: k, Report: runs[len(out)].report()})
+			}
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		s    *Study
+		want []string
+	}{
+		{&Study{Kind: "compare", Budget: 150_000, Entries: entries([]string{"classic", "b.toml"}, []string{"greedy", "expert"}, half, half, run{won: 80, lost: 20, turns: 500}, starved)}, []string{
+			"the expert with b.toml was not played: the study's budget (150,000 moves of work) ran out; --budget N or --skills expert",
+			"b.toml makes classic easier for the greedy player and harder for nobody; not measured for the expert",
+		}},
+		{&Study{Kind: "sweep", Budget: 100_000, Entries: entries([]string{"size=3", "size=4", "size=5"}, []string{"greedy"}, half, half, starved)}, []string{
+			"the greedy player with size=5 was not played: the study's budget (100,000 moves of work) ran out; --budget N",
+			"at greedy the win rate runs from 50.0% (size=3) to 50.0% (size=3)",
+		}},
+		{&Study{Kind: "skill", Budget: 100_000, Entries: entries([]string{"mid"}, []string{"random", "greedy", "expert"}, run{lost: 100, turns: 500}, half, starved)}, []string{
+			"the expert on mid was not played: the study's budget (100,000 moves of work) ran out; --budget N or --skills expert",
+			"mid is won by 0.0% of random's games and 50.0% of greedy's",
+		}},
+	} {
+		if got := tc.s.Verdicts(); !slices.Equal(got, tc.want) {
+			t.Errorf("%s:\n%s\nwant:\n%s", tc.s.Kind, strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+		}
+	}
+}
+
+// BenchmarkFisherExact: the test of a small study's table (20 games a
+// run) and of the largest table a study sends it (exactNeeded: its loop
+// runs over fewer than √(5n) tables, here n of a million games).
+func BenchmarkFisherExact(b *testing.B) {
+	b.Run("20 games", func(b *testing.B) {
+		for range b.N {
+			FisherExact(3, 17, 9, 11)
+		}
+	})
+	b.Run("a million games", func(b *testing.B) {
+		for range b.N {
+			FisherExact(1000, 0, 500, 998_500)
+		}
+	})
+}
