@@ -123,10 +123,7 @@ func runStudy(o simOptions, st *sim.StudyPlan, shard, shards int, stdout, stderr
 			if stopped {
 				break
 			}
-			var share uint64
-			if total > 0 {
-				share = max((total-min(spent, total))/uint64(runs-run), 1)
-			}
+			share := sim.BudgetShare(total, spent, runs-run)
 			run++
 			opt := sim.Options{Setup: session.Setup{Config: v.Config, Mods: v.Mods, Limits: modLimits}, Policy: k.Name, Make: mk,
 				Games: o.games, Seed: o.seed, MaxTurns: o.maxTurns, Jobs: o.jobs, Shard: shard, Shards: shards, Stop: o.stop, Budget: share}

@@ -138,8 +138,9 @@ func TestEndsCellular(t *testing.T) {
 
 // TestModsVerdict: a study of the same games without the mods and with
 // them says, skill by skill, what the mods change, on a measure that
-// separates: the games they make endless, the games their doing ends,
-// the win rate where it moves, else the median score.
+// separates: the win rate where it moves, else the median highest tile;
+// how long the games last, the games they make endless, the games their
+// doing ends; then the whole in one sentence.
 func TestModsVerdict(t *testing.T) {
 	sweeper := sweeperMod(t)
 	cap := endsMod(t, "cap", `game.on("tick", function() storage.n = (storage.n or 0) + 1 end)
@@ -149,8 +150,10 @@ game.on("before_move", function() if (storage.n or 0) >= 30 then return { refuse
 		mod  *mod.Mod
 		want []string
 	}{
-		{"endless", sweeper, []string{"sweeper: no skill wins either way", "at random, classic + sweeper makes the games endless: 20 of 20 unfinished at 2,000 turns (0 of 20 without)"}},
-		{"ended by a mod", cap, []string{"at random, classic + cap lowers the median score by", "its mods' doing ends 20 of 20 games (every move refused by cap)"}},
+		{"endless", sweeper, []string{"random: no significant change — no game won either way; median highest tile 128 → 128 (not significant); games at least 17 times longer (median turns 118 → 2000); makes the games endless: 20 of 20 unfinished at 2,000 turns (0 of 20 without)",
+			"sweeper makes classic no easier and no harder for the random player and makes games at least 17 times longer"}},
+		{"ended by a mod", cap, []string{"random: harder — no game won either way; median highest tile 128 → 32 (significant); games about 75% shorter (median turns 118 → 30); its mods' doing ends 20 of 20 games (every move refused by cap)",
+			"cap makes classic easier for nobody, harder for the random player, and makes games about 75% shorter"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			st := &Study{Kind: "mods", Games: 20, Seed: 7, MaxTurns: 2000}

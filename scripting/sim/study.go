@@ -7,8 +7,6 @@ import (
 	"math"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/mod2048/mod2048/engine"
 )
 
 // A Skill is a rung of the skill ladder: a player of one strength.
@@ -101,15 +99,19 @@ func (s *Study) find(config, skill string) *Entry {
 
 // Diff is the difference of two win rates, b − a, with its 95% interval
 // (Newcombe's hybrid score interval, from the two Wilson intervals) and
-// whether it is significant: the interval leaves 0 out.
+// whether it is significant: the interval leaves 0 out; or, where the
+// counts are small (Exact), Fisher's exact test's P is under 0.05.
 type Diff struct {
 	D           float64    `json:"d"`
 	CI          [2]float64 `json:"ci95"`
 	Significant bool       `json:"significant"`
+	P           float64    `json:"p,omitempty"`
+	Exact       bool       `json:"exact,omitempty"`
 }
 
-// WinDiff is the difference of b's win rate from a's.
-func WinDiff(a, b *Report) Diff { return rateDiff(a.WinRate, a.WinCI, b.WinRate, b.WinCI) }
+// WinDiff is the difference of b's win rate from a's (countDiff: Fisher's
+// exact test decides where the counts are small).
+func WinDiff(a, b *Report) Diff { return countDiff(a.Wins, a.Games, b.Wins, b.Games) }
 
 // rateDiff is the difference of two rates, b − a, with its 95% interval
 // (Newcombe's hybrid score interval, from their Wilson intervals).
@@ -132,10 +134,32 @@ func MedianDiff(a, b Dist) Diff {
 	return Diff{D: round6(d), CI: [2]float64{round6(lo), round6(hi)}, Significant: lo > 0 || hi < 0}
 }
 
+// minMedianGames is the fewest games whose median has a 95% interval: with
+// fewer, even the lowest and highest of them cover the median with less
+// than 95% chance (1 − 2·0.5ⁿ), and dist's interval shrinks to a point.
+const minMedianGames = 6
+
+// medianChange is MedianDiff of a statistic of two runs, never
+// significant when either run has fewer than minMedianGames games.
+func medianChange(a, b *Report, of func(*Report) Dist) Diff {
+	d := MedianDiff(of(a), of(b))
+	if min(a.Games, b.Games) < minMedianGames {
+		d.Significant = false
+	}
+	return d
+}
+
+func turnsOf(r *Report) Dist { return r.Turns }
+func scoreOf(r *Report) Dist { return r.Score }
+
 // Text writes the study as one table, a row for each run: the win, loss
 // and unfinished rates with their 95% intervals and the median turns; in
 // a comparison, each run's difference in win rate from the first
-// configuration at the same skill, with its interval and significance.
+// configuration at the same skill, with its interval and significance
+// (Fisher's exact test's p where the counts are small), and in median
+// turns and score; every header names the first configuration by its
+// row's label (won − classic). A run the budget left out has "not played"
+// for its differences. The verdicts follow (Verdicts).
 func (s *Study) Text(w io.Writer) error {
 	var b strings.Builder
 	configs, skills := s.Configs(), s.Skills()
@@ -158,17 +182,22 @@ func (s *Study) Text(w io.Writer) error {
 	}
 	showConfig := len(configs) > 1 || s.Kind != "skill"
 	diff := s.Kind == "compare" || s.Kind == "levers" || s.Kind == "mods"
+	infos := s.runInfos()
 	if showConfig {
 		fmt.Fprintf(&b, "%-*s  ", cw, "configuration")
 	}
 	fmt.Fprintf(&b, "%-*s  ", sw, "skill")
-	cut := false // a run ended at the budget
+	cut := false     // a run ended at the budget
+	stopped := false // and one of its games stopped there
+	exact := false   // a difference was judged by Fisher's exact test
 	if s.Precision > 0 || s.Budget > 0 {
 		fmt.Fprintf(&b, "%6s  ", "games")
 	}
 	fmt.Fprintf(&b, "%-21s  %-21s  %-21s  %-22s  %-22s", "won", "lost", "unfinished", "median turns", "median score")
 	if diff {
-		fmt.Fprintf(&b, "  %-24s  %-11s  %-26s  %s", "won − "+configs[0], "significant", "median turns − base", "median score − base")
+		// The games the others are measured against are named by their
+		// row's own label in every header (classic, base, mid, ...).
+		fmt.Fprintf(&b, "  %s  %-14s  %s  %s", pad("won − "+configs[0], 24), "significant", pad("median turns − "+configs[0], 26), "median score − "+configs[0])
 	}
 	b.WriteString("\n")
 	cell := func(p float64, ci [2]float64) string {
@@ -189,26 +218,49 @@ func (s *Study) Text(w io.Writer) error {
 				mark := " "
 				if r.Cut() {
 					mark, cut = "*", true
+					stopped = stopped || infos[e].stopped > 0
 				}
 				fmt.Fprintf(&b, "%5d%s  ", r.Games, mark)
 			}
 			fmt.Fprintf(&b, "%-21s  %-21s  %-21s  %-22s  %-22s", cell(r.WinRate, r.WinCI), cell(r.LossRate, r.LossCI), cell(r.UnfinishedRate, r.UnfinishedCI), median(r.Turns), median(r.Score))
 			if diff {
-				if base := s.find(configs[0], k); base != nil && c != configs[0] {
+				base := s.find(configs[0], k)
+				switch {
+				case base == nil || c == configs[0]:
+				case max(infos[base].status, infos[e].status) >= runNoEnd:
+					// A run the budget left out, or whose every game it
+					// stopped, has nothing to compare (the verdict names it).
+					what := "not played"
+					if max(infos[base].status, infos[e].status) == runNoEnd {
+						what = "no game ended"
+					}
+					fmt.Fprintf(&b, "  %s", what)
+				default:
 					d := WinDiff(base.Report, r)
 					sig := "no"
 					if d.Significant {
 						sig = "yes"
 					}
-					fmt.Fprintf(&b, "  %-24s  %-11s  %-26s  %s", fmt.Sprintf("%+.1f (%+.1f to %+.1f)", 100*d.D, 100*d.CI[0], 100*d.CI[1]), sig,
-						medianDiff(MedianDiff(base.Report.Turns, r.Turns)), medianDiff(MedianDiff(base.Report.Score, r.Score)))
+					if d.Exact {
+						sig += fmt.Sprintf(" (p %.3f)", d.P)
+						exact = true
+					}
+					fmt.Fprintf(&b, "  %-24s  %-14s  %-26s  %s", fmt.Sprintf("%+.1f (%+.1f to %+.1f)", 100*d.D, 100*d.CI[0], 100*d.CI[1]), sig,
+						medianDiff(medianChange(base.Report, r, turnsOf)), medianDiff(medianChange(base.Report, r, scoreOf)))
 				}
 			}
 			b.WriteString("\n")
 		}
 	}
+	if exact {
+		fmt.Fprintf(&b, "\nsignificant (p …): the counts are small, and Fisher's exact test decides (p under 0.05); a median's difference is never significant from fewer than %d games\n", minMedianGames)
+	}
 	if cut {
-		fmt.Fprintf(&b, "\n* ended at its share of the study's budget (%s moves of work: moves, their player's searches and the mods' work included); every game finished (--budget, --games)\n", Count(s.Budget))
+		finished := "every game finished"
+		if stopped {
+			finished = "every game finished but one its share ran out in, which stopped there (unfinished at the budget)"
+		}
+		fmt.Fprintf(&b, "\n* ended at its share of the study's budget (%s moves of work: moves, their player's searches and the mods' work included); %s (--budget, --games)\n", Count(s.Budget), finished)
 	}
 	// How each run's games ended, by cause, with the median turn of each.
 	b.WriteString("\nhow the games ended (games, median turn)\n")
@@ -241,108 +293,6 @@ func (s *Study) Text(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, strings.Join(lines, "\n"))
 	return err
-}
-
-// Verdicts say in plain words what the study found, a line each: for a
-// comparison or the levers, whether each configuration makes the base
-// harder or easier and at how many skills (a lower win rate is harder),
-// and at how many of them the difference is significant; for a sweep, how
-// far the win rate runs across its points; for the skill ladder, how far
-// it runs from the weakest player to the strongest.
-func (s *Study) Verdicts() []string {
-	configs, skills := s.Configs(), s.Skills()
-	if len(configs) == 0 || len(skills) == 0 {
-		return nil
-	}
-	rate := func(r *Report) string { return fmt.Sprintf("%.1f%%", 100*r.WinRate) }
-	switch s.Kind {
-	case "mods":
-		return s.modsVerdicts()
-	case "compare", "levers":
-		var out []string
-		for _, c := range configs[1:] {
-			harder, easier, sig, n := 0, 0, 0, 0
-			longer, shorter := 0, 0 // skills whose median turns differ significantly
-			for _, k := range skills {
-				base, e := s.find(configs[0], k), s.find(c, k)
-				if base == nil || e == nil {
-					continue
-				}
-				n++
-				if t := MedianDiff(base.Report.Turns, e.Report.Turns); t.Significant && t.D > 0 {
-					longer++
-				} else if t.Significant {
-					shorter++
-				}
-				d := WinDiff(base.Report, e.Report)
-				switch {
-				case d.D < 0:
-					harder++
-				case d.D > 0:
-					easier++
-				}
-				if d.Significant {
-					sig++
-				}
-			}
-			var what string
-			switch {
-			case harder > 0 && easier == 0:
-				what = fmt.Sprintf("makes %s harder at %d of %d skills", configs[0], harder, n)
-			case easier > 0 && harder == 0:
-				what = fmt.Sprintf("makes %s easier at %d of %d skills", configs[0], easier, n)
-			case harder > 0 && easier > 0:
-				what = fmt.Sprintf("makes %s harder at %d and easier at %d of %d skills", configs[0], harder, easier, n)
-			default:
-				what = fmt.Sprintf("wins as often as %s at %d of %d skills", configs[0], n, n)
-			}
-			line := fmt.Sprintf("%s %s (significant at %d)", c, what, sig)
-			if sig == 0 {
-				line = fmt.Sprintf("%s %s (no difference significant)", c, what)
-			}
-			switch {
-			case longer > 0 && shorter == 0:
-				line += fmt.Sprintf("; its games last longer at %d", longer)
-			case shorter > 0 && longer == 0:
-				line += fmt.Sprintf("; its games end sooner at %d", shorter)
-			case longer > 0:
-				line += fmt.Sprintf("; its games last longer at %d and end sooner at %d", longer, shorter)
-			}
-			out = append(out, line)
-		}
-		return out
-	case "sweep":
-		var out []string
-		for _, k := range skills {
-			var lo, hi *Entry
-			for _, c := range configs {
-				e := s.find(c, k)
-				if e == nil {
-					continue
-				}
-				if lo == nil || e.Report.WinRate < lo.Report.WinRate {
-					lo = e
-				}
-				if hi == nil || e.Report.WinRate > hi.Report.WinRate {
-					hi = e
-				}
-			}
-			if lo != nil {
-				out = append(out, fmt.Sprintf("at %s the win rate runs from %s (%s) to %s (%s)", k, rate(lo.Report), lo.Config, rate(hi.Report), hi.Config))
-			}
-		}
-		return out
-	default: // the skill ladder
-		var out []string
-		for _, c := range configs {
-			first, last := s.find(c, skills[0]), s.find(c, skills[len(skills)-1])
-			if first == nil || last == nil {
-				continue
-			}
-			out = append(out, fmt.Sprintf("%s is won by %s of %s's games and %s of %s's", c, rate(first.Report), skills[0], rate(last.Report), skills[len(skills)-1]))
-		}
-		return out
-	}
 }
 
 // medianDiff writes a difference of medians with its interval, starred
@@ -398,128 +348,4 @@ func csvField(s string) string {
 		return s
 	}
 	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
-}
-
-// modsVerdicts say what the mods change, skill by skill, of a "mods"
-// study (its first configuration the games without them, its second the
-// same games with them): first which skills win neither way, then a line
-// a skill, on a measure that separates it: the win rate where it moves;
-// where it does not (no game won, or every one, either way), the median
-// score, else the median highest tile, else the median turns, each named;
-// and the games the mods make endless, and those their doing ends.
-func (s *Study) modsVerdicts() []string {
-	configs, skills := s.Configs(), s.Skills()
-	if len(configs) != 2 {
-		return nil
-	}
-	without, with := configs[0], configs[1]
-	var out, flat []string
-	for _, k := range skills {
-		a, b := s.find(without, k), s.find(with, k)
-		if a == nil || b == nil {
-			continue
-		}
-		if a.Report.Wins == 0 && b.Report.Wins == 0 {
-			flat = append(flat, k)
-		}
-	}
-	switch {
-	case len(flat) == len(skills):
-		out = append(out, fmt.Sprintf("%s: no skill wins either way", with))
-	case len(flat) == 1:
-		out = append(out, fmt.Sprintf("%s: %s wins no game either way", with, flat[0]))
-	case len(flat) > 1:
-		out = append(out, fmt.Sprintf("%s: neither %s nor %s wins a game either way", with, strings.Join(flat[:len(flat)-1], ", "), flat[len(flat)-1]))
-	}
-	for _, k := range skills {
-		a, b := s.find(without, k), s.find(with, k)
-		if a == nil || b == nil {
-			continue
-		}
-		out = append(out, fmt.Sprintf("at %s, %s %s", k, with, modsChange(a.Report, b.Report, s.MaxTurns)))
-	}
-	return out
-}
-
-// modsChange says what b (with the mods) changes of a (without them).
-func modsChange(a, b *Report, maxTurns int) string {
-	var parts []string
-	if d := rateDiff(a.UnfinishedRate, a.UnfinishedCI, b.UnfinishedRate, b.UnfinishedCI); d.Significant && d.D > 0 {
-		at := Count(uint64(maxTurns)) + " turns"
-		for _, e := range b.Ends {
-			if e.End == EndBudget {
-				at += fmt.Sprintf(" or, %d of them, at the run's budget", e.Games)
-			}
-		}
-		parts = append(parts, fmt.Sprintf("makes the games endless: %d of %d unfinished at %s (%d of %d without)", b.Unfinished, b.Games, at, a.Unfinished, a.Games))
-	}
-	moves := !(a.Wins == 0 && b.Wins == 0) && !(a.Wins == a.Games && b.Wins == b.Games)
-	switch {
-	case moves:
-		d := WinDiff(a, b)
-		parts = append(parts, fmt.Sprintf("%s the win rate from %.1f%% to %.1f%% (%+.1f points, %s)", lowersRaises(d.D), 100*a.WinRate, 100*b.WinRate, 100*d.D, significance(d)))
-	default:
-		measured := false
-		for _, m := range []struct {
-			name string
-			a, b Dist
-		}{{"median score", a.Score, b.Score}, {"median highest level", topDist(a), topDist(b)}, {"median turns", a.Turns, b.Turns}} {
-			d := MedianDiff(m.a, m.b)
-			if !d.Significant || m.a.P50 == 0 && m.b.P50 == 0 {
-				continue
-			}
-			what := fmt.Sprintf("%s the %s by %.0f%% (%s to %s, significant)", lowersRaises(d.D), m.name, 100*math.Abs(d.D)/math.Max(math.Abs(m.a.P50), 1), num(m.a.P50), num(m.b.P50))
-			if m.name == "median highest level" {
-				level := "tile"
-				if a.Ruleset != engine.ClassicName {
-					level = "energy"
-				}
-				what = fmt.Sprintf("%s the median highest %s from %s to %s (significant)", lowersRaises(d.D), level, levelLabel(a.Ruleset, int(m.a.P50)), levelLabel(b.Ruleset, int(m.b.P50)))
-			}
-			parts = append(parts, what)
-			measured = true
-			break
-		}
-		if !measured {
-			parts = append(parts, fmt.Sprintf("changes nothing significant: the median score %s against %s, the median turns %s against %s", num(b.Score.P50), num(a.Score.P50), num(b.Turns.P50), num(a.Turns.P50)))
-		}
-	}
-	var by []string
-	ended := 0
-	for _, e := range b.Ends {
-		if e.Mod != "" {
-			ended += e.Games
-			by = append(by, e.Cause())
-		}
-	}
-	if ended > 0 {
-		parts = append(parts, fmt.Sprintf("its mods' doing ends %d of %d games (%s)", ended, b.Games, strings.Join(by, "; ")))
-	}
-	return strings.Join(parts, "; ")
-}
-
-// topDist is the distribution of a run's highest levels, from its
-// histogram (a study keeps it when it drops the games' results).
-func topDist(r *Report) Dist {
-	var tops []float64
-	for _, l := range r.Top {
-		for range l.Games {
-			tops = append(tops, float64(l.Level))
-		}
-	}
-	return dist(tops)
-}
-
-func lowersRaises(d float64) string {
-	if d < 0 {
-		return "lowers"
-	}
-	return "raises"
-}
-
-func significance(d Diff) string {
-	if d.Significant {
-		return "significant"
-	}
-	return "not significant"
 }

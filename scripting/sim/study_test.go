@@ -52,7 +52,7 @@ func TestStudyOutput(t *testing.T) {
 	if err := s.Text(&text); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"won − base", "significant", "+30.0 (", "yes", " 80.0% ("} {
+	for _, want := range []string{"won − base", "median turns − base", "median score − base", "significant", "+30.0 (", "yes", " 80.0% ("} {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("the table lacks %q:\n%s", want, text.String())
 		}
@@ -85,7 +85,7 @@ func TestVerdicts(t *testing.T) {
 		s    *Study
 		want []string
 	}{
-		{cmp, []string{"classic + bomb makes classic harder at 2 of 2 skills (significant at 1)", "easy.toml makes classic easier at 2 of 2 skills (significant at 1)"}},
+		{cmp, []string{"classic + bomb makes classic easier for nobody, harder for the greedy player, and no different for the expert", "easy.toml makes classic easier for the expert, harder for nobody, and no different for the greedy player"}},
 		{sweep, []string{"at greedy the win rate runs from 10.0% (size=3) to 40.0% (size=4)"}},
 		{ladder, []string{"mid is won by 0.0% of random's games and 62.0% of expert's"}},
 	} {
@@ -100,8 +100,8 @@ func TestVerdicts(t *testing.T) {
 }
 
 // TestMedianDiff: the difference of two medians with its interval from
-// the two medians' own; a compare study's verdict says when games last
-// longer.
+// the two medians' own; a compare study's verdict says how much longer
+// games last.
 func TestMedianDiff(t *testing.T) {
 	turns := func(n, at int) []int {
 		out := make([]int, n)
@@ -123,7 +123,7 @@ func TestMedianDiff(t *testing.T) {
 		{Config: "classic", Skill: "greedy", Report: short},
 		{Config: "classic + bomb", Skill: "greedy", Report: long},
 	}}
-	if v := s.Verdicts(); len(v) != 1 || !strings.HasSuffix(v[0], "; its games last longer at 1") {
+	if v := s.Verdicts(); len(v) != 1 || v[0] != "classic + bomb makes classic no easier and no harder for the greedy player and makes games about 2.8 times longer" {
 		t.Errorf("verdict %q", v)
 	}
 }
