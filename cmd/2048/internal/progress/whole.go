@@ -159,7 +159,7 @@ func (p *Whole) line() string {
 	took := p.now().Sub(p.start)
 	switch {
 	case done >= p.total && p.total > 0:
-		if p.upTo && !past {
+		if p.upTo && !past && p.unit == "moves" { // a budget
 			b.WriteString("; the budget is spent: the games under way finish")
 		}
 	case played == 0 || took <= 0:
