@@ -95,7 +95,8 @@ come nearest the targets; explores with CMA-ES, refines with a logistic
 model of each skill's win rate, then plays the tuned values on --games
 fresh games (seed --seed + 1) and reports them with a verdict. --write FILE
 writes the tuned configuration, for --config. The same flags write the
-same file.
+same file. Ctrl-C or SIGTERM writes the best candidate measured so far,
+marked partial with its rates (exit status 1).
 
 The play flags: --ruleset, --difficulty, --config, --set, --mod, --mod-set
 (2048 help play).

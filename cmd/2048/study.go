@@ -184,8 +184,7 @@ func studyProgress(o simOptions, stderr io.Writer, runs int, total uint64) *prog
 		unit, all, upTo = "moves", total, true
 	}
 	whole := progress.NewWhole(stderr, "study", unit, all, upTo, time.Now)
-	if progress.Every > 0 {
-		t := time.NewTicker(progress.Every)
+	if t := whole.Ticker(); t != nil {
 		whole.Go(t.C, t.Stop)
 	}
 	return whole

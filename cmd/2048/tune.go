@@ -26,8 +26,7 @@ import (
 // those planned, and the time left for all of them.
 func runTune(o simOptions, base *config.Config, mods []*mod.Mod, opts sim.PolicyOptions, stdout, stderr io.Writer) error {
 	whole := progress.NewWhole(stderr, "tune", "games", 0, true, time.Now)
-	if progress.Every > 0 {
-		t := time.NewTicker(progress.Every)
+	if t := whole.Ticker(); t != nil {
 		whole.Go(t.C, t.Stop)
 	}
 	rep, err := tuning.Run(tuning.Setup{

@@ -191,6 +191,19 @@ func (p *Whole) Tick() {
 	fmt.Fprintf(p.w, "2048 sim: %s\n", p.line())
 }
 
+// Ticker returns the ticker of the line (for Go), or nil for none: every
+// second on a terminal, where the line is drawn in place; else every
+// Every (none when Every is 0).
+func (p *Whole) Ticker() *time.Ticker {
+	switch {
+	case p.term:
+		return time.NewTicker(time.Second)
+	case Every > 0:
+		return time.NewTicker(Every)
+	}
+	return nil
+}
+
 // Go writes the line on every tick until Stop: a line at least every
 // tick's period, though no game ends in it (a searching player's game, a
 // tune's pass of long candidates). release, when set, is called at Stop

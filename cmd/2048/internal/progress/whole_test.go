@@ -134,3 +134,16 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// TestBudgetLinePast: a run's line (2048 sim run) whose games have played
+// past its budget says by how much, and why, rather than a count above
+// the budget with no word.
+func TestBudgetLinePast(t *testing.T) {
+	if got, want := BudgetLine(12_500_000, 50_000_000, 10*time.Second), "; 12.5 million of 50 million moves, the budget spent in about 30s"; got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	got := BudgetLine(148_000_000, 74_300_000, 10*time.Second)
+	if want := "; 148 million of 74.3 million moves (73.7 million past it: the games before the one that spent it finish, each at most at the budget's work by itself)"; got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
