@@ -155,6 +155,7 @@ func runStudy(o simOptions, st *sim.StudyPlan, shard, shards int, stdout, stderr
 			s.Entries = append(s.Entries, sim.Entry{Config: v.Label, Skill: k.Name, Report: r})
 		}
 	}
+	whole.Stop() // no line after the table
 	if stopped && len(s.Entries) == 0 {
 		return errors.New("stopped before any game finished: there is nothing to write")
 	}
