@@ -285,8 +285,7 @@ func (t *tuneRun) screenStopped(res *simtune.ScreenResult) (*Report, error) {
 	if p.Lever >= 0 {
 		values[p.Lever] = p.Value
 	}
-	var levers []simtune.Lever
-	var at []float64
+	levers, at := []simtune.Lever{}, []float64{} // none: the base
 	for i, l := range t.cands {
 		if values[i] != l.Start {
 			levers, at = append(levers, l), append(at, values[i])
@@ -944,7 +943,11 @@ func (r *Report) Text(w io.Writer) error {
 	case screenOnly && len(r.Levers) == 0:
 		b.WriteString("the screen was stopped: the best point it measured is the base itself, no lever moved\n")
 	case screenOnly:
-		fmt.Fprintf(&b, "the screen was stopped: the best point it measured, %d levers moved from the base\n\n", len(r.Levers))
+		var keys []string
+		for _, l := range r.Levers {
+			keys = append(keys, l.Key)
+		}
+		fmt.Fprintf(&b, "the screen was stopped: the best point it measured, %s moved from the base\n\n", strings.Join(keys, " and "))
 	}
 	measured := 0
 	for _, s := range r.Steps {

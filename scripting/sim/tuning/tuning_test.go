@@ -169,3 +169,55 @@ func TestTuneMeterPhases(t *testing.T) {
 		t.Errorf("%d games played, the plan %d", total, m.plan)
 	}
 }
+
+// TestScreenStopped: a tune stopped in its screen answers with the point
+// of its latest pass nearest the targets, its lever moved from the base,
+// marked partial with the rates measured there, in the report and in the
+// file; a screen stopped before any point, with an error.
+func TestScreenStopped(t *testing.T) {
+	b := config.BuildOptions{Ruleset: "cellular", Difficulty: "early"}
+	base, err := config.Build(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := &tuneRun{s: Setup{Build: b, LoadMods: func([]string) ([]*mod.Mod, error) { return nil, nil }, Command: "2048 sim tune"}, base: base,
+		targets: []simtune.Target{{Skill: "greedy", Rate: 0.5}}}
+	for _, key := range []string{"goal.turns", "spawn_alive"} {
+		l, err := tr.lever(key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr.cands = append(tr.cands, l)
+	}
+	if _, err := tr.screenStopped(&simtune.ScreenResult{}); err == nil || !strings.Contains(err.Error(), "nothing to write") {
+		t.Errorf("no point measured: %v", err)
+	}
+	res := &simtune.ScreenResult{Games: 24, Points: []simtune.ScreenPoint{
+		{Pass: 1, Lever: -1, Games: 24, Rates: []float64{0.75}},
+		{Pass: 1, Lever: 0, Value: 600, Games: 24, Rates: []float64{0.625}},
+		{Pass: 1, Lever: 1, Value: 0.2, Games: 24, Refused: "no"},
+		{Pass: 1, Lever: 1, Value: 0.7, Games: 24, Rates: []float64{0.125}},
+	}}
+	rep, err := tr.screenStopped(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Partial || len(rep.Levers) != 1 || rep.Levers[0].Key != "goal.turns" || rep.Answer[0] != 600 {
+		t.Fatalf("the answer: %+v", rep.Result)
+	}
+	var text strings.Builder
+	if err := rep.Text(&text); err != nil {
+		t.Fatal(err)
+	}
+	file := string(rep.TOML())
+	for _, want := range []string{"partial: the tune was stopped", "measured on 24 games at each skill: greedy 62.5%\n", "the screen was stopped: the best point it measured, goal.turns moved from the base"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("the report lacks %q:\n%s", want, text.String())
+		}
+	}
+	for _, want := range []string{"# partial: the tune was stopped", "# measured on 24 games at each skill: greedy 62.5% (targets greedy 50%)\n", "turns = 600\n"} {
+		if !strings.Contains(file, want) {
+			t.Errorf("the file lacks %q:\n%s", want, file)
+		}
+	}
+}
