@@ -184,7 +184,7 @@ func (p *Whole) Tick() {
 		return
 	}
 	if p.term {
-		fmt.Fprintf(p.w, "\r\x1b[K2048 sim: %s", p.line())
+		fmt.Fprintf(p.w, "\r\x1b[K%s", p.fit("2048 sim: "+p.line()))
 		p.shown = true
 		return
 	}
@@ -260,6 +260,23 @@ func (ww wholeWriter) Write(b []byte) (int, error) {
 	}
 	fmt.Fprint(p.w, "\r\x1b[K")
 	n, err := p.w.Write(b)
-	fmt.Fprintf(p.w, "2048 sim: %s", p.line())
+	fmt.Fprint(p.w, p.fit("2048 sim: "+p.line()))
 	return n, err
+}
+
+// fit cuts a line drawn in place to the terminal's width, less a column:
+// a line that wrapped would leave its first rows behind when drawn again.
+func (p *Whole) fit(line string) string {
+	f, ok := p.w.(*os.File)
+	if !ok {
+		return line
+	}
+	width, _, err := term.GetSize(int(f.Fd()))
+	if err != nil || width < 2 {
+		return line
+	}
+	if r := []rune(line); len(r) > width-1 {
+		return string(r[:width-2]) + "…"
+	}
+	return line
 }
