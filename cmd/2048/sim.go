@@ -716,7 +716,7 @@ const defaultStudyBudget = 200_000_000
 func runGames(opt sim.Options, o simOptions, stderr io.Writer, label string, whole *progress.Whole) ([]sim.Result, error) {
 	if whole != nil {
 		if opt.Budget > 0 {
-			opt.Played = &whole.Live
+			opt.Played, opt.Pending = &whole.Live, &whole.Pending
 		} else {
 			opt.Progress = whole.Games
 		}

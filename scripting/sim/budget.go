@@ -27,10 +27,13 @@ type ledger struct {
 	// cut is the game that reached the budget (len(work) while none
 	// has); drop the first game sure to be dropped (len(work): none).
 	cut, drop atomic.Int64
+	// pending, when set, is kept at the most work the games under way and
+	// not dropped may still do (Options.Pending).
+	pending *atomic.Uint64
 }
 
-func newLedger(budget uint64, games int) *ledger {
-	l := &ledger{budget: budget, work: make([]atomic.Uint64, games), finished: make([]bool, games)}
+func newLedger(budget uint64, games int, pending *atomic.Uint64) *ledger {
+	l := &ledger{budget: budget, work: make([]atomic.Uint64, games), finished: make([]bool, games), pending: pending}
 	l.cut.Store(int64(games))
 	l.drop.Store(int64(games))
 	return l
@@ -65,11 +68,24 @@ func (l *ledger) ended(k int, ok bool) {
 }
 
 // update moves drop to the first game whose games before it have done the
-// budget's work so far.
+// budget's work so far, and works out pending.
 func (l *ledger) update() {
 	if l.budget == 0 {
 		return
 	}
+	l.moveDrop()
+	if l.pending != nil {
+		var most uint64
+		for k := l.prefix; k < l.started; k++ {
+			if w := l.work[k].Load(); !l.finished[k] && !l.dropped(k) && w < l.budget {
+				most += l.budget - w
+			}
+		}
+		l.pending.Store(most)
+	}
+}
+
+func (l *ledger) moveDrop() {
 	sum := l.spent
 	for k := l.prefix; k < l.started; k++ {
 		if sum >= l.budget {

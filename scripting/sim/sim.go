@@ -74,6 +74,13 @@ type Options struct {
 	// played (Result.Work), those under way too: a run's progress between
 	// the games' ends.
 	Played *atomic.Uint64
+	// Pending, when set with a budget, is kept at the most work the
+	// run's games under way may still do (each at most the budget's work
+	// by itself), those the budget is sure to drop left out: once the
+	// games have played the budget's work, no other game starts, and the
+	// run ends within it. It is looked at again as each game ends and
+	// every few hundred moves of each.
+	Pending *atomic.Uint64
 	// Stop, when closed, stops the run at once: no game starts, the games
 	// under way are dropped at their next move, and Run returns the games
 	// finished, with ErrStopped (Ctrl-C, SIGTERM).
@@ -226,7 +233,7 @@ func Run(o Options) ([]Result, error) {
 	done := 0
 	// The budget, counted in game order (ledger); over is closed once no
 	// game is to start.
-	led := newLedger(o.Budget, len(games))
+	led := newLedger(o.Budget, len(games), o.Pending)
 	over := make(chan struct{})
 	closeOver := sync.OnceFunc(func() { close(over) })
 	for w := 0; w < min(jobs, len(games)); w++ {

@@ -37,7 +37,9 @@ type Whole struct {
 
 	// Live is the work of the run under way so far (its games' moves with
 	// a budget, else its games done): sim.Options.Played, or Games.
-	Live atomic.Uint64
+	// Pending is the most work its games under way may still do, with a
+	// budget (sim.Options.Pending).
+	Live, Pending atomic.Uint64
 
 	mu         sync.Mutex
 	start      time.Time
@@ -71,6 +73,7 @@ func (p *Whole) Run(i, n int, label string, share uint64) {
 	defer p.mu.Unlock()
 	p.run, p.runs, p.phase, p.share = i, n, label, share
 	p.Live.Store(0)
+	p.Pending.Store(0)
 }
 
 // RunDone says that the run under way ended, its work counted (what the
@@ -146,10 +149,16 @@ func (p *Whole) line() string {
 		fmt.Fprintf(&b, " (this run's share %s)", sim.Count(p.share))
 	}
 	past := p.share > 0 && live > p.share
+	remaining := uint64(0) // the most work left, done and played apart
+	if done < p.total {
+		remaining = p.total - done
+	}
 	if past {
-		fmt.Fprintf(&b, "; this run has played %s %s past its share: the games before the one that spent it finish, each at most at the share's work by itself", sim.Count(live-p.share), p.unit)
+		pending := p.Pending.Load()
+		remaining += pending
+		fmt.Fprintf(&b, "; its games have played %s %s past its share: the budget counts in game order, so the games under way play on until those before them are known to spend it, each at most the share's work by itself, at most %s %s more", sim.Count(live-p.share), p.unit, sim.Count(pending), p.unit)
 		if p.run < p.runs {
-			b.WriteString(", and the runs after it share what is left")
+			b.WriteString("; the runs after it share what is left")
 		}
 	}
 	if p.grew != "" {
@@ -158,14 +167,14 @@ func (p *Whole) line() string {
 	played := p.played + live
 	took := p.now().Sub(p.start)
 	switch {
-	case done >= p.total && p.total > 0:
-		if p.upTo && !past && p.unit == "moves" { // a budget
+	case remaining == 0 && p.total > 0:
+		if p.upTo && p.unit == "moves" { // a budget
 			b.WriteString("; the budget is spent: the games under way finish")
 		}
 	case played == 0 || took <= 0:
 		b.WriteString(", time left unknown")
 	default:
-		left := time.Duration(float64(p.total-done) / float64(played) * float64(took)).Round(time.Second)
+		left := time.Duration(float64(remaining) / float64(played) * float64(took)).Round(time.Second)
 		if p.upTo {
 			fmt.Fprintf(&b, ", at most about %s left", left)
 		} else {

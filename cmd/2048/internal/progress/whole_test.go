@@ -71,8 +71,22 @@ func TestWholeShare(t *testing.T) {
 			t.Errorf("%d played of a share of 20 million, past its share said %v: %s", live, past, line)
 		}
 	}
-	if line := w.Line(); !strings.Contains(line, "this run has played 79.2 million moves past its share: the games before the one that spent it finish") {
-		t.Errorf("the line does not say why the run is past its share: %s", line)
+	w.Pending.Store(15_000_000) // game 0 of the run, under way, may do 15 million more
+	if line, want := w.Line(), "its games have played 79.2 million moves past its share: the budget counts in game order, so the games under way play on until those before them are known to spend it, each at most the share's work by itself, at most 15 million moves more; the runs after it share what is left"; !strings.Contains(line, want) {
+		t.Errorf("the line does not say why the run is past its share:\n%s\nwant %s", line, want)
+	}
+	// The last run past its share: the time left is its games' under way
+	// at most, at the pace of the work played (the user's line read "148
+	// million of 74.3 million moves, about 1s left" while game 0 went on).
+	c = newClock()
+	last := NewWhole(&bytes.Buffer{}, "study", "moves", 148_600_000, true, c.now)
+	last.RunDone(74_300_000, 74_300_000)
+	last.Run(2, 2, "classic + entropy · expert", 74_300_000)
+	last.Live.Store(148_000_000)
+	last.Pending.Store(37_000_000)
+	c.add(111 * time.Second)
+	if line, want := last.Line(), "study, run 2 of 2, classic + entropy · expert: 149 million of at most 149 million moves (this run's share 74.3 million); its games have played 73.7 million moves past its share: the budget counts in game order, so the games under way play on until those before them are known to spend it, each at most the share's work by itself, at most 37 million moves more, at most about 18s left"; line != want {
+		t.Errorf("got  %s\nwant %s", line, want)
 	}
 	// The total that grows says why.
 	tw := NewWhole(&bytes.Buffer{}, "tune", "games", 1000, false, c.now)
