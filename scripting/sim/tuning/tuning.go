@@ -1120,6 +1120,8 @@ func (r *Report) TOML() []byte {
 		b.WriteString("# partial: the tune was stopped; the best candidate measured, not checked\n")
 		if rates, games, ok := r.measured(); ok {
 			fmt.Fprintf(&b, "# measured on %d games at each skill:%s (targets%s)\n", games, ratesLine(r.Targets, rates, ""), targetsLine(r.Targets))
+		} else if r.Reach != nil { // stopped in the check: the models' answer, which no game measured
+			fmt.Fprintf(&b, "# not measured: the models' rates at it:%s (targets%s)\n", ratesLine(r.Targets, r.Reach, ""), targetsLine(r.Targets))
 		}
 	}
 	for _, ch := range r.Check {

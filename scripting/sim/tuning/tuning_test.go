@@ -220,4 +220,10 @@ func TestScreenStopped(t *testing.T) {
 			t.Errorf("the file lacks %q:\n%s", want, file)
 		}
 	}
+	// Stopped in the check: the answer is the models' solution, which no
+	// game measured; the file gives the models' rates, so named.
+	rep.Answer, rep.Reach = []float64{640}, []float64{0.49}
+	if file := string(rep.TOML()); !strings.Contains(file, "# not measured: the models' rates at it: greedy 49.0% (targets greedy 50%)\n") || strings.Contains(file, "# measured on") {
+		t.Errorf("a tune stopped in its check:\n%s", file[:300])
+	}
 }
