@@ -164,14 +164,15 @@ func BudgetLine(played, budget uint64, took time.Duration) string {
 }
 
 // pastBudget says why a run's games have played past its budget, when
-// they have: the games before the one that spent it finish, each of them
-// at most at the budget's work by itself (the ledger in package sim drops
-// the others as soon as it is sure to).
+// they have: the budget counts in game order, so the games under way play
+// on until those before them are known to spend it, each at most the
+// budget's work by itself (the ledger in package sim drops the others as
+// soon as it is sure to).
 func pastBudget(played, budget uint64) string {
 	if played <= budget {
 		return ""
 	}
-	return fmt.Sprintf(" (%s past it: the games before the one that spent it finish, each at most at the budget's work by itself)", sim.Count(played-budget))
+	return fmt.Sprintf(" (%s past it: the budget counts in game order, so the games under way play on until those before them are known to spend it, each at most the budget's work by itself)", sim.Count(played-budget))
 }
 
 // Line says how far a run is: the games done of the total, the

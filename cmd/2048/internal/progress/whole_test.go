@@ -157,7 +157,7 @@ func TestBudgetLinePast(t *testing.T) {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
 	got := BudgetLine(148_000_000, 74_300_000, 10*time.Second)
-	if want := "; 148 million of 74.3 million moves (73.7 million past it: the games before the one that spent it finish, each at most at the budget's work by itself)"; got != want {
+	if want := "; 148 million of 74.3 million moves (73.7 million past it: the budget counts in game order, so the games under way play on until those before them are known to spend it, each at most the budget's work by itself)"; got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
 }
