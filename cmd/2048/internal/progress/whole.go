@@ -17,10 +17,12 @@ import (
 // all of it: its phase (a study's run i of n, a tune's screen, search or
 // check), the work done of the whole budget, and the time left for all
 // of it, at the pace of the work played so far. A run's work counts up
-// to its share of the budget; a run that plays past its share (its games
-// under way when the share was spent finish, each may do the whole
-// share's work by itself) says so and by how much, and so does a total
-// that grows (a tune's screen that needs a second pass). When a line is
+// to its share of the budget; a run whose games play past its share (the
+// budget counts in game order: the games under way play on until those
+// before them are known to spend it, each at most the share's work by
+// itself) says so, by how much and how much more they may do (Pending),
+// and so does a total that grows (a tune's screen that needs a second
+// pass), with why. When a line is
 // written is the caller's (Go's ticker, or Line); nothing it says but
 // the time left reads the clock, which is injected (now).
 type Whole struct {
