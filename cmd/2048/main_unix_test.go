@@ -3,8 +3,10 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -94,5 +96,78 @@ func TestPlaySaveFIFO(t *testing.T) {
 	}
 	if info, err := os.Lstat(path); err != nil || info.Mode()&os.ModeNamedPipe == 0 {
 		t.Errorf("the pipe was replaced: %v", err)
+	}
+}
+
+// TestSimTuneTerminatedInScreen: SIGTERM stops a tune that names no lever
+// while its screen is under way (a cellular tune's first minutes) and it
+// still leaves its best answer: the file --write names holds the best
+// point the screen measured, marked partial, with the rates measured
+// there, and the report says the same, as a study stopped prints its
+// partial table. The signal is sent once a point's line has come.
+func TestSimTuneTerminatedInScreen(t *testing.T) {
+	dir := t.TempDir()
+	cmd := exec.Command(binary, "sim", "tune", "--ruleset", "cellular", "--difficulty", "early", "--tune", "greedy=0.5",
+		"--tune-screen", "300", "--jobs", "1", "--write", "tuned.toml")
+	cmd.Dir = dir
+	var stdout bytes.Buffer
+	var stderr syncBuffer
+	cmd.Stdout = &stdout
+	pipe, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// The lines of stderr, as they come: the first point's says the
+	// screen has measured a candidate.
+	measured, copied := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(copied)
+		lines := bufio.NewScanner(pipe)
+		seen := false
+		for lines.Scan() {
+			stderr.Write(append(lines.Bytes(), '\n'))
+			if !seen && strings.Contains(lines.Text(), "screening the levers, 1 of ") {
+				seen = true
+				close(measured)
+			}
+		}
+	}()
+	select {
+	case <-measured:
+	case <-copied:
+		cmd.Wait()
+		t.Fatalf("the tune ended with no screen's line:\n%s", stderr.String())
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	<-copied
+	err = cmd.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 || !strings.Contains(stderr.String(), "stopped: the report and the file hold the best candidate measured so far") {
+		t.Fatalf("exit %v\n%s", err, stderr.String())
+	}
+	if strings.Contains(stderr.String(), "the levers chosen") {
+		t.Fatalf("the screen ended before the signal:\n%s", stderr.String())
+	}
+	file, err := os.ReadFile(filepath.Join(dir, "tuned.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"# partial: the tune was stopped; the best candidate measured, not checked\n", "# measured on 300 games at each skill: greedy ", "(targets greedy 50%)\n"} {
+		if !strings.Contains(string(file), want) {
+			t.Errorf("the file lacks %q:\n%s", want, file)
+		}
+	}
+	if check, e, code := run2048(t, dir, "config", "check", "tuned.toml"); code != 0 {
+		t.Errorf("config check: exit %d\n%s%s", code, check, e)
+	}
+	for _, want := range []string{"partial: the tune was stopped", "measured on 300 games at each skill: greedy ", "the screen was stopped: the best point it measured"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("the report lacks %q:\n%s", want, stdout.String())
+		}
 	}
 }

@@ -96,7 +96,8 @@ come nearest the targets; explores with CMA-ES, refines with a logistic
 model of each skill's win rate, then plays the tuned values on --games
 fresh games (seed --seed + 1) and reports them with a verdict. --write FILE
 writes the tuned configuration, for --config. The same flags write the
-same file.
+same file. Ctrl-C or SIGTERM writes the best candidate measured so far,
+marked partial with its rates (exit status 1).
 
 The play flags: --ruleset, --difficulty, --config, --set, --mod, --mod-set
 (2048 help play).
@@ -412,7 +413,7 @@ func simMain(o simOptions, shard, shards int, stdout, stderr io.Writer) error {
 	play := func(c *config.Config, label string) (*sim.Report, time.Duration, error) {
 		opt := sim.Options{Setup: session.Setup{Config: c, Mods: mods, Limits: modLimits}, Policy: o.policy, Make: mk,
 			Games: o.games, Seed: o.seed, MaxTurns: o.maxTurns, Jobs: o.jobs, Shard: shard, Shards: shards, Timing: o.timing, Stop: o.stop, Budget: o.budget}
-		rs, err := runGames(opt, o, stderr, label)
+		rs, err := runGames(opt, o, stderr, label, nil)
 		stopped := errors.Is(err, sim.ErrStopped)
 		if err != nil && !stopped {
 			return nil, 0, err
@@ -711,7 +712,20 @@ const defaultStudyBudget = 200_000_000
 
 // runGames plays a run, with its progress on stderr: all its games, or
 // with --precision, batches until its win rate is known well enough.
-func runGames(opt sim.Options, o simOptions, stderr io.Writer, label string) ([]sim.Result, error) {
+// A run of a study (whole set) counts in the study's one line instead: its
+// moves with a budget, else its games done.
+func runGames(opt sim.Options, o simOptions, stderr io.Writer, label string, whole *progress.Whole) ([]sim.Result, error) {
+	if whole != nil {
+		if opt.Budget > 0 {
+			opt.Played, opt.Pending = &whole.Live, &whole.Pending
+		} else {
+			opt.Progress = whole.Games
+		}
+		if o.precision > 0 {
+			return sim.RunPrecise(opt, o.precision, sim.PrecisionBatch)
+		}
+		return sim.Run(opt)
+	}
 	bar := progress.New(stderr, label, o.games, opt.Shards)
 	defer bar.Done()
 	opt.Progress, opt.Played = bar.Update, &bar.Played

@@ -374,6 +374,33 @@ func TestSimProgressTicker(t *testing.T) {
 	}
 }
 
+// TestStudyProgressLine: off a terminal a study's lines are one line for
+// the whole study, not a run's: the run under way of the study's runs,
+// the work done of the whole study's budget and the run's share; none
+// after the table.
+func TestStudyProgressLine(t *testing.T) {
+	defer func(d time.Duration) { progress.Every = d }(progress.Every)
+	progress.Every = 2 * time.Millisecond
+	var out bytes.Buffer
+	errOut := &syncBuffer{}
+	args := []string{"--budget", "3000000", "--games", "60", "--skills", "lookahead 1,lookahead 2", "--set", "size=3", "--jobs", "2"}
+	if code := runSimStudy(args, &out, errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	lines := errOut.String()
+	if !strings.Contains(lines, "2048 sim: study, run 2 of 2, base · lookahead 2: ") || !strings.Contains(lines, " of at most 3 million moves (this run's share ") {
+		t.Errorf("no line of the whole study:\n%s", lines)
+	}
+	if strings.Contains(lines, "playing ") {
+		t.Errorf("a run's own line in a study:\n%s", lines)
+	}
+	n := strings.Count(lines, "\n")
+	time.Sleep(20 * time.Millisecond)
+	if strings.Count(errOut.String(), "\n") != n {
+		t.Error("a progress line came after the study was done")
+	}
+}
+
 // TestPreciseLine: off a terminal, a run played to a precision says the
 // games done, the most it plays, the half-width so far and the one wanted.
 func TestPreciseLine(t *testing.T) {

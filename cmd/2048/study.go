@@ -6,7 +6,9 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 
+	"github.com/mod2048/mod2048/cmd/2048/internal/progress"
 	"github.com/mod2048/mod2048/config"
 	"github.com/mod2048/mod2048/scripting/mod"
 	"github.com/mod2048/mod2048/scripting/mod/install"
@@ -107,6 +109,8 @@ func runStudy(o simOptions, st *sim.StudyPlan, shard, shards int, stdout, stderr
 	s.Budget = total
 	var spent uint64
 	run := 0
+	whole := studyProgress(o, stderr, runs, total)
+	defer whole.Stop()
 	for _, v := range st.Variants {
 		if stopped {
 			break
@@ -128,8 +132,10 @@ func runStudy(o simOptions, st *sim.StudyPlan, shard, shards int, stdout, stderr
 			opt := sim.Options{Setup: session.Setup{Config: v.Config, Mods: v.Mods, Limits: modLimits}, Policy: k.Name, Make: mk,
 				Games: o.games, Seed: o.seed, MaxTurns: o.maxTurns, Jobs: o.jobs, Shard: shard, Shards: shards, Stop: o.stop, Budget: share}
 			label := fmt.Sprintf("run %d of %d, %s · %s", run, runs, v.Label, k.Name)
-			rs, err := runGames(opt, o, stderr, label)
+			whole.Run(run, runs, v.Label+" · "+k.Name, share)
+			rs, err := runGames(opt, o, stderr, label, whole)
 			spent += sim.Spent(rs)
+			whole.RunDone(runWork(rs, share), whole.Live.Load())
 			stopped = errors.Is(err, sim.ErrStopped)
 			if err != nil && !stopped {
 				return err
@@ -146,6 +152,7 @@ func runStudy(o simOptions, st *sim.StudyPlan, shard, shards int, stdout, stderr
 			s.Entries = append(s.Entries, sim.Entry{Config: v.Label, Skill: k.Name, Report: r})
 		}
 	}
+	whole.Stop() // no line after the table
 	if stopped && len(s.Entries) == 0 {
 		return errors.New("stopped before any game finished: there is nothing to write")
 	}
@@ -163,4 +170,29 @@ func runStudy(o simOptions, st *sim.StudyPlan, shard, shards int, stdout, stderr
 		return fmt.Errorf("stopped: the study holds the %d runs played", len(s.Entries))
 	}
 	return nil
+}
+
+// studyProgress is a study's one progress line on stderr (progress.Whole),
+// a line every progress.Every: the run under way of runs, the work done
+// of the study's budget (total moves), or with none of its games, and the
+// time left for all of it.
+func studyProgress(o simOptions, stderr io.Writer, runs int, total uint64) *progress.Whole {
+	unit, all, upTo := "games", uint64(runs*o.games), o.precision > 0
+	if total > 0 {
+		unit, all, upTo = "moves", total, true
+	}
+	whole := progress.NewWhole(stderr, "study", unit, all, upTo, time.Now)
+	if t := whole.Ticker(); t != nil {
+		whole.Go(t.C, t.Stop)
+	}
+	return whole
+}
+
+// runWork is what a study's run counts of its budget: the work the
+// budget counted (sim.Spent) with a share, else its games.
+func runWork(rs []sim.Result, share uint64) uint64 {
+	if share > 0 {
+		return sim.Spent(rs)
+	}
+	return uint64(len(rs))
 }

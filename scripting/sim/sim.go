@@ -74,6 +74,13 @@ type Options struct {
 	// played (Result.Work), those under way too: a run's progress between
 	// the games' ends.
 	Played *atomic.Uint64
+	// Pending, when set with a budget, is kept at the most work the
+	// run's games under way may still do (each at most the budget's work
+	// by itself), those the budget is sure to drop left out: once the
+	// games have played the budget's work, no other game starts, and the
+	// run ends within it. It is looked at again as each game ends and
+	// every few hundred moves of each.
+	Pending *atomic.Uint64
 	// Stop, when closed, stops the run at once: no game starts, the games
 	// under way are dropped at their next move, and Run returns the games
 	// finished, with ErrStopped (Ctrl-C, SIGTERM).
@@ -220,29 +227,32 @@ func Run(o Options) ([]Result, error) {
 	}
 	results := make([]Result, len(games))
 	errs := make([]error, len(games))
-	finished := make([]bool, len(games))
 	next := make(chan int)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	done := 0
-	// The budget: prefix is the number of games, in game order, that have
-	// all finished, and spent their moves. Once spent reaches the budget,
-	// last is the game that reached it, cut holds its index (a game after
-	// it is dropped, even under way) and over is closed (no game starts).
-	var (
-		prefix int
-		spent  uint64
-		over   = make(chan struct{})
-		last   = len(games) - 1
-		cut    atomic.Int64
-	)
-	cut.Store(int64(len(games)))
+	// The budget, counted in game order (ledger); over is closed once no
+	// game is to start.
+	led := newLedger(o.Budget, len(games), o.Pending)
+	over := make(chan struct{})
+	closeOver := sync.OnceFunc(func() { close(over) })
 	for w := 0; w < min(jobs, len(games)); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for k := range next {
-				dropped := func() bool { return int64(k) > cut.Load() }
+				moves := 0
+				dropped := func() bool {
+					// Every so many moves, the games before it are
+					// looked at again: they may have done the budget's
+					// work while none ended.
+					if moves++; o.Budget > 0 && moves%ledgerEvery == 0 {
+						mu.Lock()
+						led.update()
+						mu.Unlock()
+					}
+					return led.dropped(k)
+				}
 				if o.Gate != nil {
 					select {
 					case o.Gate <- struct{}{}:
@@ -251,24 +261,19 @@ func Run(o Options) ([]Result, error) {
 						continue
 					}
 				}
-				results[k], errs[k] = playGame(o, games[k], dropped)
+				results[k], errs[k] = playGame(o, games[k], dropped, &led.work[k])
 				if o.Gate != nil {
 					<-o.Gate
 				}
-				mu.Lock()
 				if errs[k] == nil {
-					finished[k] = true
+					led.work[k].Store(results[k].Work())
 				}
-				for o.Budget > 0 && last == len(games)-1 && prefix < len(games) && finished[prefix] {
-					spent += results[prefix].Work()
-					if spent >= o.Budget {
-						last = prefix
-						cut.Store(int64(prefix))
-						close(over)
-					}
-					prefix++
+				mu.Lock()
+				led.ended(k, errs[k] == nil)
+				if led.cut.Load() < int64(len(games)) {
+					closeOver()
 				}
-				if o.Progress != nil && int64(k) <= cut.Load() {
+				if o.Progress != nil && errs[k] == nil && !led.dropped(k) {
 					done++
 					o.Progress(done)
 				}
@@ -278,6 +283,12 @@ func Run(o Options) ([]Result, error) {
 	}
 	stopped := false
 	for k := range games {
+		mu.Lock()
+		ok := led.start(k)
+		mu.Unlock()
+		if !ok {
+			break
+		}
 		select {
 		case next <- k:
 			continue
@@ -294,6 +305,8 @@ func Run(o Options) ([]Result, error) {
 		stopped = true
 	default:
 	}
+	last := min(int(led.cut.Load()), len(games)-1)
+	finished := led.finished
 	results, errs, finished = results[:last+1], errs[:last+1], finished[:last+1]
 	for _, err := range errs {
 		if err != nil && !errors.Is(err, ErrStopped) {
@@ -311,6 +324,11 @@ func Run(o Options) ([]Result, error) {
 	}
 	return results, nil
 }
+
+// ledgerEvery is how many moves of a game go by between its looks at the
+// work of the games before it (ledger.update), besides those at each
+// game's end.
+const ledgerEvery = 256
 
 // InstructionsPerMove is how many Lua instructions charged to the mods
 // count as one move of a run's work (Result.Work), so that a budget of
@@ -360,7 +378,8 @@ func shorten(s string, n int) string {
 // playGame plays game i of the run through a session.
 // dropped, checked every move, says that the run no longer needs the game
 // (its budget is spent): it then stops, with ErrStopped.
-func playGame(o Options, i int, dropped func() bool) (Result, error) {
+// work, when the run has a budget, is kept at the game's work so far.
+func playGame(o Options, i int, dropped func() bool, work *atomic.Uint64) (Result, error) {
 	seed := GameSeed(o.Seed, i)
 	r := Result{Game: i, Seed: seed, Outcome: Unfinished}
 	policy, err := o.Make(seed)
@@ -451,6 +470,9 @@ func playGame(o Options, i int, dropped func() bool) (Result, error) {
 		if o.Played != nil {
 			o.Played.Add(r.Work() - counted)
 			counted = r.Work()
+		}
+		if o.Budget > 0 {
+			work.Store(r.Work())
 		}
 		if o.Timing && len(stats) > 0 {
 			r.HookNanos += time.Since(start)

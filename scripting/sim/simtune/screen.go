@@ -125,6 +125,13 @@ const leverToll = 0.05
 // 5%.
 const stuck = 0.05
 
+// Stuck says whether a skill is stuck at the base of these rates: a
+// screen then plays its first pass on a third of the games, and a second
+// about the point nearest the targets.
+func Stuck(base []float64) bool {
+	return slices.ContainsFunc(base, func(r float64) bool { return r <= stuck || r >= 1-stuck })
+}
+
 // ErrNoLever is Screen's error when no candidate moves any skill.
 var ErrNoLever = errors.New("no setting moved any target's win rate")
 
@@ -204,7 +211,7 @@ func Screen(o ScreenOptions) (*ScreenResult, error) {
 		return res, fmt.Errorf("the base is refused: %s", res.Points[0].Refused)
 	}
 	res.Base = res.Points[0].Rates
-	stuckAt := slices.ContainsFunc(res.Base, func(r float64) bool { return r <= stuck || r >= 1-stuck })
+	stuckAt := Stuck(res.Base)
 	if !stuckAt {
 		if err := pass(1, starts, plan[1:], o.Games); err != nil {
 			return res, err

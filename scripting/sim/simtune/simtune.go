@@ -133,6 +133,9 @@ type Options struct {
 	// that many goroutines. The steps are recorded, and Step told, in the
 	// order of one at a time, so the result is the same whatever it is.
 	Concurrent int
+	// Begin, when set, is told each generation (round 0) and each
+	// refining round (from 1) before its candidates are measured.
+	Begin func(round, generation int)
 	// Step, when set, is told every candidate measured.
 	Step func(Step)
 	// Widened, when set, is told every range widened.
@@ -295,6 +298,9 @@ func (t *tuner) run() error {
 			from += probeGames(games)
 		}
 		measured := len(t.res.Steps)
+		if t.o.Begin != nil {
+			t.o.Begin(t.round, 0)
+		}
 		t.measure(batch)
 		if t.err != nil {
 			return t.err
@@ -531,6 +537,9 @@ func (t *tuner) explore(x []float64) error {
 		}
 		if err != nil {
 			break
+		}
+		if t.o.Begin != nil {
+			t.o.Begin(0, g)
 		}
 		losses := t.measure(batch)
 		for i, task := range gen {

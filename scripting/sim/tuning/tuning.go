@@ -75,7 +75,29 @@ type Setup struct {
 	Policy                  sim.PolicyOptions
 	Log                     io.Writer // progress lines
 	Command                 string    // the command line, for the report and the file's header
+	// Meter, when set, is told how far the tune is: the games it plans
+	// in all, its phase, and its games as each ends, so that its progress
+	// line comes in every phase, though no candidate ends for minutes.
+	Meter Meter
 }
+
+// Meter is told how far a tune is (cmd/2048's progress.Whole): Plan the
+// games it plans in all, at every skill (why, when the plan grows: a
+// screen's second pass), Phase the phase under way (the screen, the
+// exploration, the refinement, the check), Add the games as they end.
+// Add is called from the workers at once.
+type Meter interface {
+	Plan(games uint64, why string)
+	Phase(phase string)
+	Add(games uint64)
+}
+
+// noMeter is the meter of a setup that sets none.
+type noMeter struct{}
+
+func (noMeter) Plan(uint64, string) {}
+func (noMeter) Phase(string)        {}
+func (noMeter) Add(uint64)          {}
 
 // ScreenGames and CheckGames are the games of a screen's point and
 // of the check that a setup asks by default.
@@ -98,6 +120,19 @@ type tuneRun struct {
 	// every skill wait for one, so that no core idles while a
 	// candidate's last game is played.
 	gate chan struct{}
+	// meter is the setup's Meter; planned the games planned so far:
+	// the screen's, the search's and the check's.
+	meter                       Meter
+	cands                       []simtune.Lever // the screen's candidates
+	screened, searched, checked int
+}
+
+// plan tells the meter the games planned, the screen's, the search's
+// (of levers levers) and the check's, at every skill.
+func (t *tuneRun) plan(levers int, stages []simtune.Stage, refine []int, why string) {
+	t.searched = simtune.PlannedGames(levers, stages, refine)
+	t.checked = t.s.CheckGames
+	t.meter.Plan(uint64((t.screened+t.searched+t.checked)*len(t.skills)), why)
 }
 
 // tuneConcurrent is the most candidates a tune measures at once: every
@@ -119,7 +154,10 @@ func Run(s Setup) (*Report, error) {
 	if err != nil {
 		return nil, sim.UsageError("--tune " + err.Error())
 	}
-	t := &tuneRun{s: s, base: s.Base, mods: s.Mods, targets: targets, stderr: s.Log, gate: make(chan struct{}, max(s.Jobs, 1))}
+	t := &tuneRun{s: s, base: s.Base, mods: s.Mods, targets: targets, stderr: s.Log, gate: make(chan struct{}, max(s.Jobs, 1)), meter: s.Meter}
+	if t.meter == nil {
+		t.meter = noMeter{}
+	}
 	for _, tg := range targets {
 		for _, k := range ladder {
 			if k.Name == tg.Skill {
@@ -127,21 +165,26 @@ func Run(s Setup) (*Report, error) {
 			}
 		}
 	}
-	var levers []simtune.Lever
-	var screen *simtune.ScreenResult
-	if s.Keys != "" {
-		levers, err = t.namedLevers(s.Keys)
-	} else {
-		levers, screen, err = t.screenLevers()
-	}
-	if err != nil {
-		return nil, err
-	}
 	stages, refine := simtune.DefaultStages, simtune.DefaultRefine
 	if s.Stages != "" {
 		if stages, refine, err = parseStages(s.Stages); err != nil {
 			return nil, err
 		}
+	}
+	var levers []simtune.Lever
+	var screen *simtune.ScreenResult
+	if s.Keys != "" {
+		if levers, err = t.namedLevers(s.Keys); err == nil {
+			t.plan(len(levers), stages, refine, "")
+		}
+	} else {
+		levers, screen, err = t.screenLevers(stages, refine)
+		if errors.Is(err, sim.ErrStopped) {
+			return t.screenStopped(screen)
+		}
+	}
+	if err != nil {
+		return nil, err
 	}
 	start := time.Now()
 	planned := simtune.PlannedGames(len(levers), stages, refine) * len(t.skills) // to say how long it has left
@@ -171,6 +214,13 @@ func Run(s Setup) (*Report, error) {
 			}
 			fmt.Fprintf(t.stderr, "2048 sim: tune (%s, %d games) candidate %d: %s%s\n", phase, st.Games, n, stepLine(levers, targets, st), left)
 		},
+		Begin: func(round, gen int) {
+			if round == 0 {
+				t.meter.Phase(fmt.Sprintf("exploring with CMA-ES, generation %d of %d, %d candidates measured", gen+1, generations(stages), n))
+			} else {
+				t.meter.Phase(fmt.Sprintf("refining, round %d of %d, %d candidates measured", round, len(refine), n))
+			}
+		},
 		Widened: func(w simtune.Widening) {
 			fmt.Fprintf(t.stderr, "2048 sim: tune: %s\n", widenLine(levers, w))
 		},
@@ -197,6 +247,78 @@ func Run(s Setup) (*Report, error) {
 	}
 	rep.ModSets, rep.tuned = modSets, tuned
 	return rep, nil
+}
+
+// screenStopped is the report of a tune stopped in its screen: of the
+// latest pass's points measured, the one whose rates come nearest the
+// targets (the least sum of squared misses), marked partial and
+// unchecked; with none measured, an error.
+func (t *tuneRun) screenStopped(res *simtune.ScreenResult) (*Report, error) {
+	best, loss := -1, 0.0
+	if res != nil {
+		for i, p := range res.Points {
+			if p.Rates == nil {
+				continue
+			}
+			l := 0.0
+			for k, tg := range t.targets {
+				l += (p.Rates[k] - tg.Rate) * (p.Rates[k] - tg.Rate)
+			}
+			if b := best; b < 0 || p.Pass > res.Points[b].Pass || p.Pass == res.Points[b].Pass && l < loss {
+				best, loss = i, l
+			}
+		}
+	}
+	if best < 0 {
+		return nil, errors.New("stopped before a candidate was measured: there is nothing to write")
+	}
+	// Its values: its pass's centre (the starts, or the pivot) with its
+	// lever moved; the report's levers, those moved from their starts.
+	p := res.Points[best]
+	values := make([]float64, len(t.cands))
+	for i, l := range t.cands {
+		values[i] = l.Start
+	}
+	if p.Pass == 2 && res.Pivot != nil {
+		values[res.Pivot.Lever] = res.Pivot.Value
+	}
+	if p.Lever >= 0 {
+		values[p.Lever] = p.Value
+	}
+	levers, at := []simtune.Lever{}, []float64{} // none: the base
+	for i, l := range t.cands {
+		if values[i] != l.Start {
+			levers, at = append(levers, l), append(at, values[i])
+		}
+	}
+	tuned, modSets, err := t.variant(levers, at)
+	if err != nil {
+		return nil, err
+	}
+	result := &simtune.Result{Levers: levers, Targets: t.targets, Steps: []simtune.Step{{Values: at, Rates: p.Rates, Games: p.Games, Loss: loss}}, Answer: at}
+	return &Report{Result: result, Screen: res, Partial: true, Command: t.s.Command, CheckSeed: t.s.Seed + 1, ModSets: modSets, tuned: tuned}, nil
+}
+
+// measured is the best candidate's rates when they are the answer's (a
+// stopped tune's), and the games they were measured on.
+func (r *Report) measured() ([]float64, int, bool) {
+	if r.Best < 0 || r.Best >= len(r.Steps) {
+		return nil, 0, false
+	}
+	s := r.Steps[r.Best]
+	if s.Rates == nil || !slices.Equal(s.Values, r.Answer) {
+		return nil, 0, false
+	}
+	return s.Rates, s.Games, true
+}
+
+// generations counts the exploring stages' generations.
+func generations(stages []simtune.Stage) int {
+	n := 0
+	for _, st := range stages {
+		n += st.Generations
+	}
+	return n
 }
 
 // parseStages reads --tune-stages: the exploring stages, GAMESxGENERATIONS
@@ -478,14 +600,20 @@ func numberLever(key string, v any) (simtune.Lever, error) {
 // settings (candidates), those that together come nearest the targets at
 // every target's skill, measured at the ends of their ranges and halfway,
 // on ScreenGames games a point; at most tuneLevers of them.
-func (t *tuneRun) screenLevers() ([]simtune.Lever, *simtune.ScreenResult, error) {
+func (t *tuneRun) screenLevers(stages []simtune.Stage, refine []int) ([]simtune.Lever, *simtune.ScreenResult, error) {
 	cands := t.candidates()
 	if len(cands) == 0 {
 		return nil, nil, errors.New("the configuration and mods have no numeric setting to move: name the levers with --tune-keys KEY=LO:HI,...")
 	}
+	t.cands = cands
 	o := simtune.ScreenOptions{Levers: cands, Targets: t.targets, Games: t.s.ScreenGames, Choose: tuneLevers, Concurrent: tuneConcurrent}
 	plan := len(o.Plan(nil))
 	n := 0
+	// The plan: a pass of the screen's points, then a search of as many
+	// levers as it may choose, then the check.
+	t.screened = plan * o.Games
+	t.plan(min(tuneLevers, len(cands)), stages, refine, "")
+	t.meter.Phase(fmt.Sprintf("screening the levers, the base (then %d points)", plan-1))
 	o.Rates = func(values []float64, games int) ([]float64, error) {
 		var moved []simtune.Lever
 		var at []float64
@@ -503,6 +631,9 @@ func (t *tuneRun) screenLevers() ([]simtune.Lever, *simtune.ScreenResult, error)
 	o.Pivoted = func(p simtune.ScreenPoint, points int) {
 		l := cands[p.Lever]
 		pivot, n, plan = l.Key+"="+l.Format(p.Value), 0, points
+		t.screened += points * o.Games
+		t.plan(min(tuneLevers, len(cands)), stages, refine, fmt.Sprintf("the screen's second pass, %d points about %s, for a skill won almost every game of the base or almost none", points, pivot))
+		t.meter.Phase(fmt.Sprintf("screening again about %s, %d points", pivot, points))
 		fmt.Fprintf(t.stderr, "2048 sim: tune: a skill wins almost every game of the base or almost none, which says nothing of a lever there: screening again about %s, where the first pass's curves come nearest the targets (%s)\n", pivot, strings.TrimSpace(ratesLine(t.targets, p.Rates, "")))
 	}
 	o.Point = func(p simtune.ScreenPoint) {
@@ -518,6 +649,14 @@ func (t *tuneRun) screenLevers() ([]simtune.Lever, *simtune.ScreenResult, error)
 		label := fmt.Sprintf("%d of %d", n, plan)
 		if p.Pass == 2 {
 			label = fmt.Sprintf("about %s, %d of %d", pivot, n, plan)
+		}
+		if p.Pass == 1 && p.Lever < 0 {
+			t.meter.Phase(fmt.Sprintf("screening the levers, %d points", plan-1))
+			if simtune.Stuck(p.Rates) {
+				// A first pass on a third of the games (simtune.Screen).
+				t.screened = o.Games + (plan-1)*max(o.Games/3, 1)
+				t.plan(min(tuneLevers, len(cands)), stages, refine, "")
+			}
 		}
 		fmt.Fprintf(t.stderr, "2048 sim: tune: screening the levers, %s (%d games): %s →%s\n", label, p.Games, what, ratesLine(t.targets, p.Rates, p.Refused))
 	}
@@ -535,6 +674,7 @@ func (t *tuneRun) screenLevers() ([]simtune.Lever, *simtune.ScreenResult, error)
 		names = append(names, cands[i].Key)
 	}
 	fmt.Fprintf(t.stderr, "2048 sim: tune: the levers chosen: %s (the model of the screen reaches%s)\n", strings.Join(names, ", "), ratesLine(t.targets, res.Reach, ""))
+	t.plan(len(out), stages, refine, "")
 	return out, res, nil
 }
 
@@ -692,7 +832,8 @@ func (t *tuneRun) play(v sim.Variant, k sim.Skill, from, games int, seed uint64)
 		return nil, err
 	}
 	return sim.Run(sim.Options{Setup: session.Setup{Config: v.Config, Mods: v.Mods, Limits: t.s.Limits}, Policy: k.Name, Make: mk,
-		From: from, Games: from + games, Seed: seed, MaxTurns: t.s.MaxTurns, Gate: t.gate, Stop: t.s.Stop})
+		From: from, Games: from + games, Seed: seed, MaxTurns: t.s.MaxTurns, Gate: t.gate, Stop: t.s.Stop,
+		Progress: func(int) { t.meter.Add(1) }})
 }
 
 // Check is what the tuned values reach at a target's skill on fresh
@@ -717,6 +858,7 @@ func (t *tuneRun) check(levers []simtune.Lever, values []float64, seed uint64) (
 		names = append(names, k.Name)
 	}
 	fmt.Fprintf(t.stderr, "2048 sim: tune: checking the tuned values at %s on %d fresh games (seed %d)\n", strings.Join(names, ", "), t.s.CheckGames, seed)
+	t.meter.Phase(fmt.Sprintf("checking the tuned values on %d fresh games", t.s.CheckGames))
 	out := make([]Check, len(t.skills))
 	err = t.eachSkill(func(i int, k sim.Skill) error {
 		rs, err := t.play(v, k, 0, t.s.CheckGames, seed)
@@ -782,15 +924,30 @@ type Report struct {
 func (r *Report) Text(w io.Writer) error {
 	var b strings.Builder
 	if r.Partial {
-		b.WriteString("partial: the tune was stopped; this is the best candidate it measured, not checked on fresh seeds\n\n")
+		b.WriteString("partial: the tune was stopped; this is the best candidate it measured, not checked on fresh seeds\n")
+		if rates, games, ok := r.measured(); ok {
+			fmt.Fprintf(&b, "measured on %d games at each skill:%s\n", games, ratesLine(r.Targets, rates, ""))
+		}
+		b.WriteString("\n")
 	}
 	var tg []string
 	for _, t := range r.Targets {
 		tg = append(tg, fmt.Sprintf("%s %.0f%%", t.Skill, 100*t.Rate))
 	}
 	fmt.Fprintf(&b, "targets: %s\n", strings.Join(tg, ", "))
-	if r.Screen != nil {
+	if r.Screen != nil && len(r.Screen.Effects) > 0 {
 		r.screenText(&b)
+	}
+	screenOnly := r.Partial && r.Stages == nil // stopped in the screen: its best point
+	switch {
+	case screenOnly && len(r.Levers) == 0:
+		b.WriteString("the screen was stopped: the best point it measured is the base itself, no lever moved\n")
+	case screenOnly:
+		var keys []string
+		for _, l := range r.Levers {
+			keys = append(keys, l.Key)
+		}
+		fmt.Fprintf(&b, "the screen was stopped: the best point it measured, %s moved from the base\n\n", strings.Join(keys, " and "))
 	}
 	measured := 0
 	for _, s := range r.Steps {
@@ -802,12 +959,16 @@ func (r *Report) Text(w io.Writer) error {
 	if len(r.Refine) > 0 {
 		refining = fmt.Sprintf("%d refining rounds of a logistic model (%s games)", len(r.Refine), joinInts(r.Refine))
 	}
-	fmt.Fprintf(&b, "search: %d candidates measured (%d games at each skill): CMA-ES exploring (%s games a candidate), then %s\n\n", measured, r.Games(), joinInts(r.StageGames()), refining)
+	if !screenOnly {
+		fmt.Fprintf(&b, "search: %d candidates measured (%d games at each skill): CMA-ES exploring (%s games a candidate), then %s\n\n", measured, r.Games(), joinInts(r.StageGames()), refining)
+	}
 	kw := len("lever")
 	for _, l := range r.Levers {
 		kw = max(kw, len(l.Key))
 	}
-	fmt.Fprintf(&b, "%-*s  %10s  %10s  %9s  %s\n", kw, "lever", "from", "to", "moved", "range")
+	if len(r.Levers) > 0 {
+		fmt.Fprintf(&b, "%-*s  %10s  %10s  %9s  %s\n", kw, "lever", "from", "to", "moved", "range")
+	}
 	for i, l := range r.Levers {
 		moved := "0"
 		if v := r.Answer[i]; v != l.Start {
@@ -957,6 +1118,11 @@ func (r *Report) TOML() []byte {
 	fmt.Fprintf(&b, "# Tuned by: %s\n", r.Command)
 	if r.Partial {
 		b.WriteString("# partial: the tune was stopped; the best candidate measured, not checked\n")
+		if rates, games, ok := r.measured(); ok {
+			fmt.Fprintf(&b, "# measured on %d games at each skill:%s (targets%s)\n", games, ratesLine(r.Targets, rates, ""), targetsLine(r.Targets))
+		} else if r.Reach != nil { // stopped in the check: the models' answer, which no game measured
+			fmt.Fprintf(&b, "# not measured: the models' rates at it:%s (targets%s)\n", ratesLine(r.Targets, r.Reach, ""), targetsLine(r.Targets))
+		}
 	}
 	for _, ch := range r.Check {
 		fmt.Fprintf(&b, "# %s: target %.0f%%, won %.1f%% (%.1f–%.1f) of %d fresh games (seed %d)\n", ch.Skill, 100*ch.Target, 100*ch.Rate, 100*ch.CI[0], 100*ch.CI[1], ch.Games, r.CheckSeed)
@@ -967,4 +1133,17 @@ func (r *Report) TOML() []byte {
 	b.WriteString("\n")
 	b.Write(c.Config.TOML())
 	return b.Bytes()
+}
+
+// targetsLine writes the targets after a space each: " greedy 50%,
+// expert 90%".
+func targetsLine(targets []simtune.Target) string {
+	var b strings.Builder
+	for i, tg := range targets {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, " %s %.0f%%", tg.Skill, 100*tg.Rate)
+	}
+	return b.String()
 }

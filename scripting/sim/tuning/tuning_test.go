@@ -1,10 +1,13 @@
 package tuning
 
 import (
+	"io"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/mod2048/mod2048/config"
+	"github.com/mod2048/mod2048/scripting/mod"
 	"github.com/mod2048/mod2048/scripting/sim/simtune"
 )
 
@@ -94,5 +97,133 @@ func TestTuneVerdictApart(t *testing.T) {
 	}
 	if strings.Contains(b.String(), "cannot meet") || !strings.Contains(b.String(), "greedy 5.0%, expert 30.2% (short of the models' solution") {
 		t.Errorf("an answer short of the models' solution:\n%s", b.String())
+	}
+}
+
+// meter records what a tune tells its Meter: each phase, in order, and
+// the games that ended in it, and the plan.
+type meter struct {
+	mu     sync.Mutex
+	phases []string
+	games  map[string]uint64
+	plan   uint64
+	grew   []string
+}
+
+func (m *meter) Plan(games uint64, why string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.plan = games
+	if why != "" {
+		m.grew = append(m.grew, why)
+	}
+}
+
+func (m *meter) Phase(p string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.phases) == 0 || m.phases[len(m.phases)-1] != p {
+		m.phases = append(m.phases, p)
+	}
+}
+
+func (m *meter) Add(n uint64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.games[m.phases[len(m.phases)-1]] += n
+}
+
+// TestTuneMeterPhases: a tune tells its meter every phase, the screen,
+// the exploration, the refinement and the check, and the games that end
+// in each as they end, so that its one progress line (progress.Whole, a
+// line on every tick of its ticker) has something to say in every phase,
+// not only when a candidate is measured; the games played come to no
+// more than the plan.
+func TestTuneMeterPhases(t *testing.T) {
+	b := config.BuildOptions{Ruleset: "cellular", Difficulty: "early"}
+	base, err := config.Build(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &meter{games: map[string]uint64{}}
+	_, err = Run(Setup{Base: base, Build: b, LoadMods: func([]string) ([]*mod.Mod, error) { return nil, nil },
+		Targets: "greedy=0.5", Stages: "4x1,8", ScreenGames: 4, CheckGames: 4, Seed: 1, MaxTurns: 1000, Jobs: 2,
+		Log: io.Discard, Meter: m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var total uint64
+	for _, kind := range []string{"screening", "exploring", "refining", "checking"} {
+		var games uint64
+		for _, p := range m.phases {
+			if strings.HasPrefix(p, kind) {
+				games += m.games[p]
+			}
+		}
+		if games == 0 {
+			t.Errorf("no games counted while %s: phases %q, games %v", kind, m.phases, m.games)
+		}
+		total += games
+	}
+	if total == 0 || total > m.plan {
+		t.Errorf("%d games played, the plan %d", total, m.plan)
+	}
+}
+
+// TestScreenStopped: a tune stopped in its screen answers with the point
+// of its latest pass nearest the targets, its lever moved from the base,
+// marked partial with the rates measured there, in the report and in the
+// file; a screen stopped before any point, with an error.
+func TestScreenStopped(t *testing.T) {
+	b := config.BuildOptions{Ruleset: "cellular", Difficulty: "early"}
+	base, err := config.Build(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := &tuneRun{s: Setup{Build: b, LoadMods: func([]string) ([]*mod.Mod, error) { return nil, nil }, Command: "2048 sim tune"}, base: base,
+		targets: []simtune.Target{{Skill: "greedy", Rate: 0.5}}}
+	for _, key := range []string{"goal.turns", "spawn_alive"} {
+		l, err := tr.lever(key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr.cands = append(tr.cands, l)
+	}
+	if _, err := tr.screenStopped(&simtune.ScreenResult{}); err == nil || !strings.Contains(err.Error(), "nothing to write") {
+		t.Errorf("no point measured: %v", err)
+	}
+	res := &simtune.ScreenResult{Games: 24, Points: []simtune.ScreenPoint{
+		{Pass: 1, Lever: -1, Games: 24, Rates: []float64{0.75}},
+		{Pass: 1, Lever: 0, Value: 600, Games: 24, Rates: []float64{0.625}},
+		{Pass: 1, Lever: 1, Value: 0.2, Games: 24, Refused: "no"},
+		{Pass: 1, Lever: 1, Value: 0.7, Games: 24, Rates: []float64{0.125}},
+	}}
+	rep, err := tr.screenStopped(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Partial || len(rep.Levers) != 1 || rep.Levers[0].Key != "goal.turns" || rep.Answer[0] != 600 {
+		t.Fatalf("the answer: %+v", rep.Result)
+	}
+	var text strings.Builder
+	if err := rep.Text(&text); err != nil {
+		t.Fatal(err)
+	}
+	file := string(rep.TOML())
+	for _, want := range []string{"partial: the tune was stopped", "measured on 24 games at each skill: greedy 62.5%\n", "the screen was stopped: the best point it measured, goal.turns moved from the base"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("the report lacks %q:\n%s", want, text.String())
+		}
+	}
+	for _, want := range []string{"# partial: the tune was stopped", "# measured on 24 games at each skill: greedy 62.5% (targets greedy 50%)\n", "turns = 600\n"} {
+		if !strings.Contains(file, want) {
+			t.Errorf("the file lacks %q:\n%s", want, file)
+		}
+	}
+	// Stopped in the check: the answer is the models' solution, which no
+	// game measured; the file gives the models' rates, so named.
+	rep.Answer, rep.Reach = []float64{640}, []float64{0.49}
+	if file := string(rep.TOML()); !strings.Contains(file, "# not measured: the models' rates at it: greedy 49.0% (targets greedy 50%)\n") || strings.Contains(file, "# measured on") {
+		t.Errorf("a tune stopped in its check:\n%s", file[:300])
 	}
 }

@@ -143,7 +143,7 @@ func (b *Bar) line(done int) {
 	line := PreciseLine(b.label, done, b.total, took, b.half, b.precision)
 	played := b.Played.Load()
 	if b.budget > 0 {
-		line += fmt.Sprintf("; %s of %s moves", sim.Count(played), sim.Count(b.budget))
+		line += fmt.Sprintf("; %s of %s moves", sim.Count(played), sim.Count(b.budget)) + pastBudget(played, b.budget)
 	}
 	if left, ok := sim.PreciseLeft(done, b.total, took, b.half, b.halfAt, b.precision, played, b.budget, b.jobs); ok {
 		line += ", about " + left.Round(time.Second).String() + " left"
@@ -156,11 +156,23 @@ func (b *Bar) line(done int) {
 // run then ends as soon as the games before the one that reached it have
 // finished (a long game can keep it a while).
 func BudgetLine(played, budget uint64, took time.Duration) string {
-	out := fmt.Sprintf("; %s of %s moves", sim.Count(played), sim.Count(budget))
+	out := fmt.Sprintf("; %s of %s moves", sim.Count(played), sim.Count(budget)) + pastBudget(played, budget)
 	if played > 0 && played < budget {
 		out += ", the budget spent in about " + sim.AtRate(played, budget, took).Round(time.Second).String()
 	}
 	return out
+}
+
+// pastBudget says why a run's games have played past its budget, when
+// they have: the budget counts in game order, so the games under way play
+// on until those before them are known to spend it, each at most the
+// budget's work by itself (the ledger in package sim drops the others as
+// soon as it is sure to).
+func pastBudget(played, budget uint64) string {
+	if played <= budget {
+		return ""
+	}
+	return fmt.Sprintf(" (%s past it: the budget counts in game order, so the games under way play on until those before them are known to spend it, each at most the budget's work by itself)", sim.Count(played-budget))
 }
 
 // Line says how far a run is: the games done of the total, the
