@@ -91,6 +91,14 @@ func (s *Study) runInfos() map[*Entry]runInfo {
 	return out
 }
 
+// gamesWord is n games in words: "1 game", "7 games".
+func gamesWord(n int) string {
+	if n == 1 {
+		return "1 game"
+	}
+	return strconv.Itoa(n) + " games"
+}
+
 // who names a skill's player in a sentence: "the expert", "lookahead 2".
 func who(skill string) string {
 	switch skill {
@@ -144,9 +152,9 @@ func (s *Study) runNote(e *Entry, info runInfo, name string) string {
 		if r.Partial {
 			return fmt.Sprintf("%s was stopped after %d games of %d", name, r.Games, r.RunGames)
 		}
-		what := fmt.Sprintf("%s was cut short by its share of %s: %d games of %d", name, budget, info.games, r.RunGames)
+		what := fmt.Sprintf("%s was cut short by its share of %s: %s of %d", name, budget, gamesWord(info.games), r.RunGames)
 		if r.Precision > 0 {
-			what = fmt.Sprintf("%s was cut short by its share of %s: %d games, its win rate known to ±%.1f points, not ±%.1f", name, budget, info.games, 50*(r.WinCI[1]-r.WinCI[0]), 100*r.Precision)
+			what = fmt.Sprintf("%s was cut short by its share of %s: %s, its win rate known to ±%.1f points, not ±%.1f", name, budget, gamesWord(info.games), 50*(r.WinCI[1]-r.WinCI[0]), 100*r.Precision)
 		}
 		if info.stopped > 0 {
 			what += fmt.Sprintf(", and one more stopped at turn %s (left out)", num(info.stoppedTurn))

@@ -361,3 +361,12 @@ func BenchmarkFisherExact(b *testing.B) {
 		}
 	})
 }
+
+// TestGamesWord: a run cut to one game says "1 game", not "1 games".
+func TestGamesWord(t *testing.T) {
+	for n, want := range map[int]string{0: "0 games", 1: "1 game", 7: "7 games"} {
+		if got := gamesWord(n); got != want {
+			t.Errorf("gamesWord(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
