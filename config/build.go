@@ -1,6 +1,10 @@
 package config
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/mod2048/mod2048/config/tomlkeys"
+)
 
 // BuildOptions are the layers of a configuration as the command line gives
 // them (--ruleset, --difficulty, --config, --set).
@@ -84,7 +88,7 @@ func layer(l layers) (*Config, error) {
 			fileAt := f.origin("preset")
 			switch {
 			case !isString:
-				return nil, &Error{Origin: fileAt, Key: "preset", Err: fmt.Errorf("want a string, got %s", typeName(v))}
+				return nil, &Error{Origin: fileAt, Key: "preset", Err: fmt.Errorf("want a string, got %s", tomlkeys.ValueText(v))}
 			case l.difficulty != "" && p != l.difficulty:
 				return nil, &Error{Origin: fileAt, Key: "preset", Err: fmt.Errorf("%q conflicts with --difficulty %s", p, l.difficulty)}
 			}

@@ -2,11 +2,11 @@ package config
 
 import (
 	"fmt"
+	"github.com/mod2048/mod2048/config/tomlkeys"
 	"math"
 	"reflect"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/mod2048/mod2048/cellular"
 	"github.com/mod2048/mod2048/config/suggest"
@@ -152,7 +152,7 @@ func (c *Config) setKey(path []string, v any, origin Origin) error {
 	if name == "ruleset" {
 		s, ok := v.(string)
 		if !ok {
-			return bad(fmt.Errorf("want a string, got %s", typeName(v)))
+			return bad(fmt.Errorf("want a string, got %s", tomlkeys.ValueText(v)))
 		}
 		if c.Ruleset != "" && s != c.Ruleset {
 			return bad(fmt.Errorf("%q does not match the preset's ruleset %q (name a preset of that ruleset with `preset`)", s, c.Ruleset))
@@ -187,7 +187,7 @@ func (c *Config) setKey(path []string, v any, origin Origin) error {
 		}
 		return nil
 	case f.Kind() == reflect.Struct:
-		return bad(fmt.Errorf("want a table, got %s", typeName(v)))
+		return bad(fmt.Errorf("want a table, got %s", tomlkeys.ValueText(v)))
 	}
 	if err := setValue(f, v); err != nil {
 		return bad(err)
@@ -222,7 +222,7 @@ func setValue(f reflect.Value, v any) error {
 	case reflect.Int, reflect.Int64:
 		n, ok := v.(int64)
 		if !ok {
-			return fmt.Errorf("want an integer, got %s", typeName(v))
+			return fmt.Errorf("want an integer, got %s", tomlkeys.ValueText(v))
 		}
 		if f.OverflowInt(n) {
 			return fmt.Errorf("%d is too large", n)
@@ -238,44 +238,22 @@ func setValue(f reflect.Value, v any) error {
 		case int64:
 			f.SetFloat(float64(n))
 		default:
-			return fmt.Errorf("want a number, got %s", typeName(v))
+			return fmt.Errorf("want a number, got %s", tomlkeys.ValueText(v))
 		}
 	case reflect.Bool:
 		b, ok := v.(bool)
 		if !ok {
-			return fmt.Errorf("want true or false, got %s", typeName(v))
+			return fmt.Errorf("want true or false, got %s", tomlkeys.ValueText(v))
 		}
 		f.SetBool(b)
 	case reflect.String:
 		s, ok := v.(string)
 		if !ok {
-			return fmt.Errorf("want a string, got %s", typeName(v))
+			return fmt.Errorf("want a string, got %s", tomlkeys.ValueText(v))
 		}
 		f.SetString(s)
 	default:
 		return fmt.Errorf("setting of unsupported type %s", f.Type())
 	}
 	return nil
-}
-
-func typeName(v any) string {
-	switch v := v.(type) {
-	case int64:
-		return fmt.Sprintf("the integer %d", v)
-	case float64:
-		return fmt.Sprintf("the float %v", v)
-	case bool:
-		return fmt.Sprintf("the boolean %v", v)
-	case string:
-		return fmt.Sprintf("the string %q", v)
-	case []any, []map[string]any:
-		return "an array"
-	case map[string]any:
-		return "a table"
-	case time.Time:
-		return "a date or time"
-	case nil:
-		return "nothing"
-	}
-	return fmt.Sprintf("a %T", v)
 }

@@ -166,7 +166,7 @@ func (c *Config) Set(assignment string, origin Origin) error {
 	if key == "preset" {
 		s, isString := v.(string)
 		if !isString {
-			return &Error{Origin: origin, Key: key, Err: fmt.Errorf("want a string, got %s", typeName(v))}
+			return &Error{Origin: origin, Key: key, Err: fmt.Errorf("want a string, got %s", tomlkeys.ValueText(v))}
 		}
 		if s != c.Preset {
 			return &Error{Origin: origin, Key: key, Err: fmt.Errorf("%q is not the preset %q this configuration started from: choose the preset first (--difficulty, Difficulty: or a file's preset key)", s, c.Preset)}
@@ -236,7 +236,7 @@ func (c *Config) apply(f *fileLayer) error {
 	}
 	if v, ok := f.raw["preset"]; ok {
 		if _, isString := v.(string); !isString {
-			return &Error{Origin: f.origin("preset"), Key: "preset", Err: fmt.Errorf("want a string, got %s", typeName(v))}
+			return &Error{Origin: f.origin("preset"), Key: "preset", Err: fmt.Errorf("want a string, got %s", tomlkeys.ValueText(v))}
 		}
 	}
 	// Every key's error, each once, so that a file with three mistakes

@@ -6,7 +6,11 @@
 // only reads a mod's manifest does not carry the engine.
 package tomlkeys
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+	"time"
+)
 
 // ValueAt is the value at a dotted key's parts in a decoded TOML
 // document (tables as map[string]any), or nil when there is none.
@@ -66,4 +70,28 @@ func normalKey(k string) string {
 		parts[i] = strings.Trim(strings.TrimSpace(p), `"'`)
 	}
 	return strings.Join(parts, ".")
+}
+
+// ValueText names a decoded TOML value and says it, for an error about
+// it: the string "ten", the integer 3, an array, a table.
+func ValueText(v any) string {
+	switch v := v.(type) {
+	case int64:
+		return fmt.Sprintf("the integer %d", v)
+	case float64:
+		return fmt.Sprintf("the float %v", v)
+	case bool:
+		return fmt.Sprintf("the boolean %v", v)
+	case string:
+		return fmt.Sprintf("the string %q", v)
+	case []any, []map[string]any:
+		return "an array"
+	case map[string]any:
+		return "a table"
+	case time.Time:
+		return "a date or time"
+	case nil:
+		return "nothing"
+	}
+	return fmt.Sprintf("a %T", v)
 }

@@ -632,7 +632,7 @@ func convertSetting(s Setting, v any) (any, error) {
 	case "int":
 		n, ok := v.(int64)
 		if !ok {
-			return nil, fmt.Errorf("want an integer, got %s", valueText(v))
+			return nil, fmt.Errorf("want an integer, got %s", tomlkeys.ValueText(v))
 		}
 		return n, inBounds(float64(n))
 	case "number":
@@ -642,43 +642,27 @@ func convertSetting(s Setting, v any) (any, error) {
 		case float64:
 			return n, inBounds(n)
 		}
-		return nil, fmt.Errorf("want a number, got %s", valueText(v))
+		return nil, fmt.Errorf("want a number, got %s", tomlkeys.ValueText(v))
 	case "bool":
 		b, ok := v.(bool)
 		if !ok {
-			return nil, fmt.Errorf("want true or false, got %s", valueText(v))
+			return nil, fmt.Errorf("want true or false, got %s", tomlkeys.ValueText(v))
 		}
 		return b, nil
 	case "string":
 		str, ok := v.(string)
 		if !ok {
-			return nil, fmt.Errorf("want a string, got %s", valueText(v))
+			return nil, fmt.Errorf("want a string, got %s", tomlkeys.ValueText(v))
 		}
 		return str, nil
 	case "choice":
 		str, ok := v.(string)
 		if !ok || !slices.Contains(s.Choices, str) {
-			return nil, fmt.Errorf("want one of %s, got %s", strings.Join(s.Choices, ", "), valueText(v))
+			return nil, fmt.Errorf("want one of %s, got %s", strings.Join(s.Choices, ", "), tomlkeys.ValueText(v))
 		}
 		return str, nil
 	}
 	return nil, fmt.Errorf("type %q is not int, number, bool, string or choice", s.Type)
-}
-
-// valueText names a TOML value and says it, as config's errors do: the
-// string "ten", the integer 3.
-func valueText(v any) string {
-	switch v := v.(type) {
-	case string:
-		return fmt.Sprintf("the string %q", v)
-	case int64:
-		return fmt.Sprintf("the integer %d", v)
-	case float64:
-		return fmt.Sprintf("the float %v", v)
-	case bool:
-		return fmt.Sprintf("the boolean %v", v)
-	}
-	return tomlKindOf(v)
 }
 
 // Order puts mods in load order: every mod after the mods it depends on,
