@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // runIn runs 2048 args in this process, and returns what it wrote.
@@ -147,5 +148,38 @@ func TestSimArguments(t *testing.T) {
 	}
 	if out, errOut, code := runIn("sim", "run", "--set", "size=3", "--games", "2", "--policy", "random", "--seed=5"); code != 0 || !strings.Contains(out, "2 games · seed 5") {
 		t.Errorf("sim run: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+// TestHelpProseWraps: the prose of every command's help wraps within 80
+// columns (its synopsis and its flags' lines aside), as a terminal shows
+// it: `help test` had a line of 112.
+func TestHelpProseWraps(t *testing.T) {
+	var cmds []string
+	for _, c := range names(commands) {
+		if c == "help" || c == "version" {
+			continue
+		}
+		cmds = append(cmds, c)
+		for _, sub := range names(subcommands[c]) {
+			cmds = append(cmds, c+" "+sub)
+		}
+	}
+	for _, c := range cmds {
+		out, errOut, _ := run2048(t, t.TempDir(), append(strings.Fields(c), "--help")...)
+		help := out + errOut
+		if !strings.Contains(help, "Usage:") {
+			t.Errorf("2048 %s --help: no usage:\n%s", c, help)
+			continue
+		}
+		for _, l := range strings.Split(help, "\n") {
+			trimmed := strings.TrimLeft(l, " \t")
+			if strings.HasPrefix(l, "Usage:") || strings.HasPrefix(trimmed, "2048 ") || strings.HasPrefix(trimmed, "-") || strings.HasPrefix(l, "    \t") {
+				continue // the synopsis, the flags
+			}
+			if n := utf8.RuneCountInString(l); n > 80 {
+				t.Errorf("2048 %s --help: a line of %d columns: %s", c, n, l)
+			}
+		}
 	}
 }

@@ -147,15 +147,16 @@ func runTest(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("test", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	verbose := fs.Bool("v", false, "list every case that passes, not only the failures")
-	watch := fs.Bool("watch", false, "run the fixtures again each time a file of the folders they involve changes (the fixtures' and their mods'), until Ctrl+C")
+	watch := fs.Bool("watch", false, "run them again on every save of a fixture or of its mods, until Ctrl+C")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), `Usage: 2048 test [-v] [--watch] [PATH|ID ...]
 
 Runs the fixture files (.cases) named, and every one below the folders named
-(default: the current folder). An ID that is no file or folder here names an
-installed mod (2048 mod install): its fixtures run from its folder. For each failing case it prints the file and
-line of the failing assertion, the case, the step, and expected and actual
-side by side; its last line is "N passed, N failed". It exits 0 only when no
+(default: the current folder). An ID that is no file or folder here names
+an installed mod (2048 mod install): its fixtures run from its folder. For
+each failing case it prints the file and line of the failing assertion,
+the case, the step, and expected and actual side by side; its last line
+is "N passed, N failed". It exits 0 only when no
 case failed and at least one passed: no fixture found is an error (exit 1).
 A .cases file must be a regular file of at most 16 MiB; a pipe, a device or a
 larger file fails, named, without being read. With --watch it runs them again

@@ -61,8 +61,9 @@ move's end at once and is played. --no-anim shows every move at once.
 
 --record FILE writes the game as a replay as it goes: the program's
 version, the configuration, the seed, the mods (id, version, a hash of
-their manifest and Lua files, settings) and every move, undo and redo. '2048 replay FILE'
-plays it back; '2048 replay --check FILE' tells whether it reproduces.
+their manifest and Lua files, settings) and every move, undo and redo.
+'2048 replay FILE' plays it back; '2048 replay --check FILE' tells
+whether it reproduces.
 A replay that cannot be written stops the game before it starts; one that
 fails later is said on the status line, and at the exit on the standard
 error, with exit status 1.
