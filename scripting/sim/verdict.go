@@ -135,6 +135,17 @@ func (s *Study) advice(skill string) string {
 	return "--budget N or --skills " + skill
 }
 
+// judged adds to out the note of e (named name) where the budget cut it
+// short or left it unplayed, and says whether e can be judged: whether
+// any of its games ended.
+func (s *Study) judged(e *Entry, info runInfo, name string, out *[]string) bool {
+	if info.status == runWhole {
+		return true
+	}
+	*out = append(*out, s.runNote(e, info, name))
+	return info.status < runNoEnd
+}
+
 // runNote says what a run that is not whole lacks, with what to do; name
 // names the run ("the expert with entropy").
 func (s *Study) runNote(e *Entry, info runInfo, name string) string {
@@ -468,11 +479,8 @@ func (s *Study) Verdicts() []string {
 				if e == nil {
 					continue
 				}
-				if st := infos[e].status; st != runWhole {
-					out = append(out, s.runNote(e, infos[e], who(k)+" with "+c))
-					if st >= runNoEnd {
-						continue
-					}
+				if !s.judged(e, infos[e], who(k)+" with "+c, &out) {
+					continue
 				}
 				if lo == nil || e.Report.WinRate < lo.Report.WinRate {
 					lo = e
@@ -495,11 +503,8 @@ func (s *Study) Verdicts() []string {
 				if e == nil {
 					continue
 				}
-				if st := infos[e].status; st != runWhole {
-					out = append(out, s.runNote(e, infos[e], who(k)+" on "+c))
-					if st >= runNoEnd {
-						continue
-					}
+				if !s.judged(e, infos[e], who(k)+" on "+c, &out) {
+					continue
 				}
 				played = append(played, e)
 			}
