@@ -83,7 +83,8 @@ func startFromSettings(t *testing.T, p *webtest.Page, ruleset string) {
 // shown (Chromium gives it a box below the end of the page, which no
 // scroll reaches: a click at its centre hit nothing); and it refuses,
 // saying so, to click an element that another covers, after as many looks
-// as it is told, however slow the machine.
+// as it is told, however slow the machine; and a page that draws no
+// frames is said to, not waited on.
 func TestClickWhereAPersonWould(t *testing.T) {
 	b := browser(t)
 	p := b.Open(t, webtest.Serve(t, nil), webtest.PageOptions{Width: 600, Height: 900})
@@ -122,5 +123,12 @@ func TestClickWhereAPersonWould(t *testing.T) {
 	}))
 	if !errors.Is(err, webtest.ErrNotClickable) || !strings.Contains(err.Error(), "clicking #new-game: 3 looks: a click at its centre") || !strings.Contains(err.Error(), "hits div#cover") {
 		t.Errorf("a click on a covered button: %v", err)
+	}
+	// A page that draws no frames (a tab Chromium takes for a background
+	// one) still answers a look, and the look says so, where Click's
+	// first look once never came back.
+	p.Eval(`window.requestAnimationFrame = () => 0`, nil)
+	if why := p.WhyNotClickable("#new-game"); !strings.HasPrefix(why, "the page draws no frames (visibility ") {
+		t.Errorf("a look at a page with no frames: %q", why)
 	}
 }

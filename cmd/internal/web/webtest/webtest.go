@@ -23,6 +23,7 @@ import (
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -75,6 +76,13 @@ func Start(t testing.TB) *Browser {
 		chromedp.Flag("font-render-hinting", "none"),
 		chromedp.Flag("disable-breakpad", true),
 		chromedp.Flag("disable-crash-reporter", true),
+		// A tab Chromium takes for a background one gets no animation
+		// frames and slowed timers: on a loaded machine a test's page once
+		// had no frame for a minute (Click's first look never came back).
+		// These are chromedp's and Puppeteer's defaults.
+		chromedp.Flag("disable-background-timer-throttling", true),
+		chromedp.Flag("disable-backgrounding-occluded-windows", true),
+		chromedp.Flag("disable-renderer-backgrounding", true),
 		chromedp.WindowSize(600, 900),
 	}
 	// The profile is a folder of our own, not t.TempDir: Chromium and its
@@ -238,6 +246,9 @@ func (b *Browser) Open(t testing.TB, url string, o PageOptions) *Page {
 		emulation.SetDeviceMetricsOverride(o.Width, o.Height, 1, false),
 		emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: motion}}),
 		emulation.SetTouchEmulationEnabled(true).WithMaxTouchPoints(2),
+		// The tab in front, as the one a person looks at: a tab behind
+		// another may get no animation frames.
+		page.BringToFront(),
 		chromedp.Navigate(url),
 	)
 	p.WaitReady()
@@ -423,11 +434,19 @@ func clickablePoint(ctx context.Context, sel string) (x, y float64, whyNot strin
 // clickable is the page's side of Click: the point to click the element
 // of the selector (a %q), or why there is none yet.
 const clickable = `(async (sel) => {
-	const frame = () => new Promise((done) => requestAnimationFrame(() => done()));
+	// A frame, or a second without one: a page Chromium has stopped
+	// drawing (a tab it takes for a background one) still answers, and
+	// says so, and the layout read below is forced either way.
+	let starved = false;
+	const frame = () => new Promise((done) => {
+		const t = setTimeout(() => { starved = true; done(); }, 1000);
+		requestAnimationFrame(() => { clearTimeout(t); done(); });
+	});
 	// A whole frame (the second's callbacks run after the first's layout):
 	// what the test has just changed is laid out before Click reads it.
 	await frame();
 	await frame();
+	if (starved) return {why: "the page draws no frames (visibility " + document.visibilityState + ")"};
 	const el = document.querySelector(sel);
 	if (!el) return {why: "nothing matches it"};
 	// checkVisibility, not a box alone: an element in a closed <details>
