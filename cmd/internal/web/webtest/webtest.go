@@ -434,12 +434,13 @@ func clickablePoint(ctx context.Context, sel string) (x, y float64, whyNot strin
 // clickable is the page's side of Click: the point to click the element
 // of the selector (a %q), or why there is none yet.
 const clickable = `(async (sel) => {
-	// A frame, or a second without one: a page Chromium has stopped
-	// drawing (a tab it takes for a background one) still answers, and
-	// says so, and the layout read below is forced either way.
+	// A frame, or five seconds without one (a loaded machine's frames take
+	// a fraction of that): a page Chromium has stopped drawing (a tab it
+	// takes for a background one) still answers, and says so, and the
+	// layout read below is forced either way.
 	let starved = false;
 	const frame = () => new Promise((done) => {
-		const t = setTimeout(() => { starved = true; done(); }, 1000);
+		const t = setTimeout(() => { starved = true; done(); }, 5000);
 		requestAnimationFrame(() => { clearTimeout(t); done(); });
 	});
 	// A whole frame (the second's callbacks run after the first's layout):
