@@ -262,12 +262,22 @@ func (p *Page) run(actions ...chromedp.Action) {
 	ctx, cancel := context.WithTimeout(p.ctx, 60*time.Second)
 	defer cancel()
 	if err := chromedp.Run(ctx, actions...); err != nil {
-		var state string
-		sctx, scancel := context.WithTimeout(p.ctx, 2*time.Second)
-		defer scancel()
-		chromedp.Run(sctx, chromedp.Evaluate(`JSON.stringify({ready: document.body.dataset.ready, busy: document.body.dataset.busy, loading: (document.getElementById("loading") || {}).textContent, notice: (document.getElementById("notice-text") || {}).textContent})`, &state))
-		p.t.Fatalf("browser: %v\npage: %s\nlogs:\n%s", err, state, strings.Join(p.Logs(), "\n"))
+		p.t.Fatalf("browser: %v\npage: %s\nlogs:\n%s", err, p.state(), strings.Join(p.Logs(), "\n"))
 	}
+}
+
+// state is what a failed step's message shows of the page: whether its
+// game is ready and idle, what it is loading, its notice, whether the
+// workshop's code has loaded, its fragment, whether it is shown, and its
+// load's timings (ms since the page's start).
+func (p *Page) state() string {
+	var state string
+	ctx, cancel := context.WithTimeout(p.ctx, 2*time.Second)
+	defer cancel()
+	if err := chromedp.Run(ctx, chromedp.Evaluate(`JSON.stringify({ready: document.body.dataset.ready, busy: document.body.dataset.busy, loading: (document.getElementById("loading") || {}).textContent, notice: (document.getElementById("notice-text") || {}).textContent, workshop: !!window.mod2048Workshop, hash: location.hash, visibility: document.visibilityState, timings: (({moves, saves, ...t}) => t)(window.mod2048Timings || {moves: [], saves: []})})`, &state)); err != nil {
+		return "unreadable: " + err.Error()
+	}
+	return state
 }
 
 // WaitReady waits for the page's game to be ready and idle.
@@ -294,7 +304,7 @@ func (p *Page) WaitFor(cond string, timeout time.Duration) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	p.t.Fatalf("waited %v for %s (last error: %v)\nlogs:\n%s", timeout, cond, last, strings.Join(p.Logs(), "\n"))
+	p.t.Fatalf("waited %v for %s (last error: %v)\npage: %s\nlogs:\n%s", timeout, cond, last, p.state(), strings.Join(p.Logs(), "\n"))
 }
 
 // Reload reloads the page and waits for the game.

@@ -93,14 +93,21 @@ func once(bin, dir, pattern string) (bool, string) {
 		return true, fmt.Sprintf("ok in %v", took)
 	}
 	var fails []string
-	sc := bufio.NewScanner(&out)
+	// The whole output of a failed run is kept, for the page's state and
+	// logs that its failure prints after the first lines.
+	if f, ferr := os.CreateTemp("", "stress-web-failed-*.log"); ferr == nil {
+		f.Write(out.Bytes())
+		f.Close()
+		fails = append(fails, "  the whole output: "+f.Name())
+	}
+	sc := bufio.NewScanner(bytes.NewReader(out.Bytes()))
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
 		line := sc.Text()
 		if strings.Contains(line, "--- FAIL") || strings.Contains(line, "_test.go:") {
 			fails = append(fails, "  "+strings.TrimSpace(line))
 		}
-		if len(fails) >= 20 {
+		if len(fails) >= 21 {
 			break
 		}
 	}
