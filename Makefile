@@ -52,8 +52,9 @@ install:
 
 # stress-web: the browser tests (cmd/internal/web, headless Chromium) as
 # a loaded CI machine runs them: STRESSROUNDS rounds of STRESSRUNS runs
-# at once, each with its own browser; each run's result, then "N of M
-# runs passed". Run it with other work on the machine too.
+# at once, each with its own browser; each run's result (a failed one's
+# whole output kept in a file it names), then "N of M runs passed". Run it
+# with other work on the machine too.
 STRESSROUNDS ?= 5
 STRESSRUNS ?= 2
 stress-web:

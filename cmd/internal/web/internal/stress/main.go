@@ -3,7 +3,8 @@
 // as a loaded CI machine would: make stress-web. It builds the test binary
 // once, runs -rounds rounds of -runs concurrent runs of it, each in its
 // own process with its own browser, and prints each run's result and the
-// tests that failed; it exits 1 when any run failed.
+// tests that failed, with the file that keeps a failed run's whole output
+// (the page's state and logs); it exits 1 when any run failed.
 //
 // The tests wait on the page's states (a status, a view's fields, the
 // workshop's pending edit), never on time: this is how that is checked
