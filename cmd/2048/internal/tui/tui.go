@@ -361,7 +361,17 @@ func (a *App) reload() {
 		return
 	}
 	if err := a.cfg.Reload(a.s); err != nil {
-		a.setError("mods not reloaded, the last good version runs: " + reloadError(err))
+		errs := reloadErrors(err)
+		if len(errs) == 1 {
+			a.setError("mods not reloaded, the last good version runs: " + errs[0])
+			return
+		}
+		// Every error at once, as the lab and mod check say them: the
+		// first on the status line, all of them in the log view.
+		a.setError(fmt.Sprintf("mods not reloaded, the last good version runs: %d errors (L lists them), the first: %s", len(errs), errs[0]))
+		for _, e := range errs[1:] {
+			a.remember(e, true)
+		}
 		return
 	}
 	a.setInfo("mods reloaded")
@@ -370,6 +380,23 @@ func (a *App) reload() {
 			a.addInfo(m.Manifest.Name + " stays off in this game: u undoes to before its errors, r starts a new game with it")
 		}
 	}
+}
+
+// reloadErrors are the errors of a reload's err, each as reloadError says
+// it: a manifest's several (errors.Join of them) one by one.
+func reloadErrors(err error) []string {
+	list, ok := err.(interface{ Unwrap() []error })
+	if !ok {
+		return []string{reloadError(err)}
+	}
+	var out []string
+	for _, e := range list.Unwrap() {
+		out = append(out, reloadErrors(e)...)
+	}
+	if len(out) == 0 {
+		return []string{reloadError(err)}
+	}
+	return out
 }
 
 // reloadError is what the status line says of a reload's error: an error
