@@ -175,3 +175,7 @@ func (w *Weights) Prob(f *Features) float64 {
 	}
 	return 1 / (1 + math.Exp(-z))
 }
+
+// ExpertWeights are the weights of r's evaluation for the expert's search
+// (ai.ExpertWeigher): ExpertLearned.
+func (r *Rules) ExpertWeights() []float64 { return ExpertLearned[:] }

@@ -9,11 +9,12 @@ import (
 // rankForked searches through the engine's own rules (Search, Chained):
 // each move is played on Samples forks of the game at the root
 // (DeepSamples below it), ForkDepth moves deep, valuing positions with the
-// ruleset's evaluation where it has one (Evaluator), else evalState. The
+// ruleset's evaluation where it has one, by its weights for the expert
+// (ExpertEvalFor), else evalState. The
 // seeds come from the position, so the same position gives the same
 // ranking; a mod's refusal at the root comes in through legal.
 func (p *Player) rankForked(g *engine.Game, legal engine.DirSet) ([]Suggestion, error) {
-	eval, err := EvalFor(g.Rules(), nil, p.evalState)
+	eval, err := ExpertEvalFor(g.Rules(), nil, p.evalState)
 	if err != nil {
 		return nil, err
 	}

@@ -78,6 +78,24 @@ func EvalFor(r engine.Rules, weights []float64, fallback func(g *engine.Game) fl
 
 var errNoWeights = errors.New("ai: weights for a ruleset with no evaluation of its own")
 
+// An ExpertWeigher is an Evaluator with weights fitted to the expert's
+// deeper search (cellular: ExpertLearned): an evaluation fitted to what
+// wins a shallow search can mislead a deep one.
+type ExpertWeigher interface {
+	Evaluator
+	ExpertWeights() []float64
+}
+
+// ExpertEvalFor is the expert's evaluation of r's positions: EvalFor, with
+// r's weights for the expert where weights is nil and r has them
+// (ExpertWeigher).
+func ExpertEvalFor(r engine.Rules, weights []float64, fallback func(g *engine.Game) float64) (func(g *engine.Game) float64, error) {
+	if ew, ok := r.(ExpertWeigher); ok && weights == nil {
+		weights = ew.ExpertWeights()
+	}
+	return EvalFor(r, weights, fallback)
+}
+
 // Choose returns the move of legal whose value (Value) is highest, the
 // first of legal's order on a tie or when none changes the board.
 func (s *Search) Choose(root *engine.Game, legal engine.DirSet, seed uint64) (engine.Direction, float64) {

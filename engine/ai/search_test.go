@@ -51,6 +51,62 @@ func TestSearchUsesTheRulesetsEvaluation(t *testing.T) {
 	}
 }
 
+// expertValued is valued with weights of its own for the expert
+// (ExpertWeigher); its evaluation says which weights it was made with.
+type expertValued struct{ *engine.Classic }
+
+func (expertValued) Evaluation(w []float64) (func(*engine.Game) float64, error) {
+	v := -100.0 // no weights: the default
+	if w != nil {
+		v = w[0]
+	}
+	return func(*engine.Game) float64 { return v }, nil
+}
+
+func (expertValued) ExpertWeights() []float64 { return []float64{-7} }
+
+// TestExpertSearchesWithItsOwnWeights: the expert values a ruleset's
+// positions by the ruleset's weights for the expert (its search and
+// ExpertEvalFor); given weights, by those; a lookahead's EvalFor keeps the
+// ruleset's default.
+func TestExpertSearchesWithItsOwnWeights(t *testing.T) {
+	g, err := engine.New(expertValued{engine.NewClassic()}, engine.Options{Width: 5, Height: 5, Seed: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := New(Defaults())
+	r, err := p.Rank(g, g.LegalMoves())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range r {
+		if s.Value != -7 {
+			t.Errorf("the expert valued %v at %v, want −7: the ruleset's weights for the expert", s.Dir, s.Value)
+		}
+	}
+	for _, c := range []struct {
+		name    string
+		of      func(engine.Rules, []float64, func(*engine.Game) float64) (func(*engine.Game) float64, error)
+		weights []float64
+		want    float64
+	}{
+		{"ExpertEvalFor", ExpertEvalFor, nil, -7},
+		{"ExpertEvalFor, given weights", ExpertEvalFor, []float64{3}, 3},
+		{"EvalFor", EvalFor, nil, -100},
+	} {
+		eval, err := c.of(g.Rules(), c.weights, emptyCount)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := eval(g); got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+	}
+	if eval, err := ExpertEvalFor(engine.NewClassic(), nil, emptyCount); err != nil || eval(g) != emptyCount(g) {
+		t.Errorf("classic, which has no evaluation of its own: not the fallback (%v)", err)
+	}
+}
+
 // TestSearchSchedules pins both seed schedules: one move deep, a move's
 // value is the mean of the evaluation over its samples, played on forks
 // seeded as each schedule says.

@@ -1,8 +1,10 @@
 package sim
 
 import (
+	"reflect"
 	"testing"
 
+	"github.com/mod2048/mod2048/cellular"
 	"github.com/mod2048/mod2048/config"
 	"github.com/mod2048/mod2048/engine/ai"
 	"github.com/mod2048/mod2048/scripting/session"
@@ -60,5 +62,48 @@ func TestCellularLadder(t *testing.T) {
 	}
 	if !(expert[0] > expert[1] && expert[1] > expert[2] && expert[2] > 0) {
 		t.Errorf("the expert wins early %.2f, mid %.2f, late %.2f: the presets' order is broken", expert[0], expert[1], expert[2])
+	}
+}
+
+// TestExpertPlaysItsOwnWeights: the lab's expert values cellular positions
+// by the weights fitted to its own search (cellular.ExpertLearned,
+// ai.ExpertEvalFor), and the lookahead by the lookahead's
+// (cellular.Learned): the same games as with those weights given, and not
+// the same games as with the other's.
+func TestExpertPlaysItsOwnWeights(t *testing.T) {
+	if cellular.ExpertLearned == cellular.Learned {
+		t.Fatal("the expert's weights are the lookahead's: this test cannot tell them apart")
+	}
+	c, err := config.Preset("late")
+	if err != nil {
+		t.Fatal(err)
+	}
+	play := func(policy string, weights []float64) []Result {
+		t.Helper()
+		mk, err := MakePolicy(policy, PolicyOptions{Depth: 2, Samples: DefaultSamples, AI: ai.Defaults(), Weights: weights})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs, err := Run(Options{Setup: session.Setup{Config: c}, Policy: policy, Make: mk, Games: 3, Seed: 21, MaxTurns: 1000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rs
+	}
+	own, lookaheads := cellular.ExpertLearned, cellular.Learned
+	for _, k := range []struct {
+		policy      string
+		own, others []float64
+	}{
+		{"expert", own[:], lookaheads[:]},
+		{"lookahead", lookaheads[:], own[:]},
+	} {
+		plain := play(k.policy, nil)
+		if given := play(k.policy, k.own); !reflect.DeepEqual(plain, given) {
+			t.Errorf("%s: its games differ from those with its own weights given", k.policy)
+		}
+		if other := play(k.policy, k.others); reflect.DeepEqual(plain, other) {
+			t.Errorf("%s: its games are those with the other player's weights", k.policy)
+		}
 	}
 }

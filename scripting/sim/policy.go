@@ -149,26 +149,31 @@ type lookahead struct {
 
 func (p *lookahead) Choose(v View) engine.Direction {
 	seed := p.rng.Uint64()
-	if err := bind(&p.search, &p.rules, v.Rules, p.weights, evaluate); err != nil {
+	if err := bind(&p.search, &p.rules, v.Rules, ai.EvalFor, p.weights, evaluate); err != nil {
 		return v.Legal.List()[0]
 	}
 	d, _ := p.search.Choose(v.Fork(seed), v.Legal, seed)
 	return d
 }
 
-// bind sets s's evaluation for games of rules r, when r is not bound's: the
-// ruleset's own by weights (ai.EvalFor), else fallback.
-func bind(s *ai.Search, bound *engine.Rules, r engine.Rules, weights []float64, fallback func(*engine.Game) float64) error {
+// bind sets s's evaluation for games of rules r, when r is not bound's:
+// evalFor's (ai.EvalFor, ai.ExpertEvalFor), the ruleset's own by weights,
+// else fallback.
+func bind(s *ai.Search, bound *engine.Rules, r engine.Rules, evalFor evalMaker, weights []float64, fallback func(*engine.Game) float64) error {
 	if s.Eval != nil && *bound == r {
 		return nil
 	}
-	eval, err := ai.EvalFor(r, weights, fallback)
+	eval, err := evalFor(r, weights, fallback)
 	if err != nil {
 		return err
 	}
 	s.Eval, *bound = eval, r
 	return nil
 }
+
+// evalMaker makes a search's evaluation of a ruleset's positions
+// (ai.EvalFor, ai.ExpertEvalFor).
+type evalMaker func(r engine.Rules, weights []float64, fallback func(*engine.Game) float64) (func(*engine.Game) float64, error)
 
 // evaluate values a classic position for the lookahead: a win is worth
 // most, a loss least; otherwise what its tiles are worth, and its empty
@@ -233,7 +238,7 @@ func (p *expertPolicy) searches(r engine.Rules) bool {
 	if _, ok := r.(ai.Evaluator); !ok {
 		return false
 	}
-	return bind(&p.search, &p.rules, r, p.weights, nil) == nil
+	return bind(&p.search, &p.rules, r, ai.ExpertEvalFor, p.weights, nil) == nil
 }
 
 func (p *expertPolicy) Choose(v View) engine.Direction {

@@ -16,6 +16,15 @@
 //     best. With -start current it starts from the weights the lab has,
 //     to refine them after the presets change.
 //
+// With -policy expert, the second stage counts the expert's wins, through
+// its own search (four moves deep), and the weights are the expert's own:
+//
+//	go run ./scripting/sim/internal/learn -policy expert -var ExpertLearned \
+//		-out cellular/expert_weights.go -start current -presets mid,late ...
+//
+// An evaluation fitted to what wins a two-move search can mislead a
+// four-move one (cellular/RULES.md, "The expert's own weights").
+//
 // It prints each stage's figures, and the file it writes names the
 // command, the games and the win rates the weights reached.
 package main
@@ -23,12 +32,13 @@ package main
 import (
 	"flag"
 	"fmt"
-	"github.com/mod2048/mod2048/cellular"
 	"os"
 	"strconv"
 	"strings"
 
+	"github.com/mod2048/mod2048/cellular"
 	"github.com/mod2048/mod2048/config"
+	"github.com/mod2048/mod2048/engine/ai"
 	"github.com/mod2048/mod2048/scripting/session"
 	"github.com/mod2048/mod2048/scripting/sim"
 )
@@ -44,7 +54,7 @@ type options struct {
 	seed                                              uint64
 	presets                                           []string
 	sets                                              []string
-	out, start                                        string
+	out, start, policy, name                          string
 	depths                                            []int
 }
 
@@ -66,9 +76,19 @@ func main() {
 	flag.StringVar(&o.out, "out", "cellular/weights.go", "the Go file to write")
 	flag.StringVar(&o.start, "start", "regression", "where the search starts: \"regression\" (fitted to greedy games' outcomes) or \"current\" (the weights the lab has now, to refine them after a change of the presets)")
 	depths := flag.String("depths", "1,2", "the lookahead's depths whose wins the fitness adds up, comma-separated")
+	flag.StringVar(&o.policy, "policy", "lookahead", "the player whose wins the fitness counts: \"lookahead\" (at each of -depths) or \"expert\" (its default settings)")
+	flag.StringVar(&o.name, "var", "Learned", "the Go variable the file declares")
 	flag.Parse()
+	if o.policy != "lookahead" && o.policy != "expert" {
+		fmt.Fprintf(os.Stderr, "learn: -policy %q: want lookahead or expert\n", o.policy)
+		os.Exit(2)
+	}
 	o.presets, o.sets = strings.Split(presets, ","), sets
 	for _, d := range strings.Split(*depths, ",") {
+		if o.policy == "expert" {
+			o.depths = []int{ai.Defaults().ForkDepth}
+			break
+		}
 		n, err := strconv.Atoi(strings.TrimSpace(d))
 		if err != nil || n < 1 || n > 4 {
 			fmt.Fprintf(os.Stderr, "learn: -depths: %q is not a depth from 1 to 4\n", d)
@@ -121,6 +141,9 @@ func run(o options) error {
 			fit.Samples, o.startGames, fit.LogLoss, 100*fit.Accuracy)
 	case "current":
 		fit.W = cellular.Learned
+		if o.policy == "expert" {
+			fit.W = cellular.ExpertLearned
+		}
 		logf("start: the weights the lab had (for comparison, logistic regression on %d positions of greedy games: log loss %.4f, accuracy %.1f%%)",
 			fit.Samples, fit.LogLoss, 100*fit.Accuracy)
 	default:
@@ -129,13 +152,13 @@ func run(o options) error {
 	// Stage 2: the weights the lookahead wins most with, at each depth (an
 	// evaluation tuned for one depth alone can mislead a deeper search).
 	wins := func(w cellular.Weights, seed uint64, games, depth int) ([]int, error) {
-		mk, err := sim.MakePolicy("lookahead", sim.PolicyOptions{Depth: depth, Samples: sim.DefaultSamples, Weights: w[:]})
+		mk, err := sim.MakePolicy(o.policy, sim.PolicyOptions{Depth: depth, Samples: sim.DefaultSamples, AI: ai.Defaults(), Weights: w[:]})
 		if err != nil {
 			return nil, err
 		}
 		var out []int
 		for _, c := range cfgs {
-			rs, err := sim.Run(sim.Options{Setup: session.Setup{Config: c}, Policy: "lookahead", Make: mk,
+			rs, err := sim.Run(sim.Options{Setup: session.Setup{Config: c}, Policy: o.policy, Make: mk,
 				Games: games, Seed: seed, MaxTurns: 1000})
 			if err != nil {
 				return nil, err
@@ -169,7 +192,7 @@ func run(o options) error {
 	w := sim.CrossEntropy(fit.W, fitness, sim.CrossEntropyOptions{Population: o.population, Elite: o.elite, Generations: o.generations,
 		Sigma: o.sigma, Noise: o.noise, Seed: o.seed,
 		Report: func(gen int, best, mean float64, _ cellular.Weights) {
-			logf("generation %d: the lookahead wins %.1f%% with the best candidate, %.1f%% on average", gen, 100*best, 100*mean)
+			logf("generation %d: %s wins %.1f%% with the best candidate, %.1f%% on average", gen, player(o, 0), 100*best, 100*mean)
 		}})
 	if failed != nil {
 		return failed
@@ -189,14 +212,23 @@ func run(o options) error {
 			for i, n := range ws {
 				parts = append(parts, fmt.Sprintf("%s %.1f%%", o.presets[i], 100*float64(n)/float64(check)))
 			}
-			logf("%s weights: the lookahead (depth %d) wins %s of %d fresh games a preset", v.name, depth, strings.Join(parts, ", "), check)
+			logf("%s weights: %s wins %s of %d fresh games a preset", v.name, player(o, depth), strings.Join(parts, ", "), check)
 		}
 	}
 	var b strings.Builder
 	b.WriteString("// Code generated by go run ./scripting/sim/internal/learn; DO NOT EDIT.\n\n")
+	if len(os.Args) > 1 {
+		fmt.Fprintf(&b, "// Its flags: %s\n\n", strings.Join(os.Args[1:], " "))
+	}
 	b.WriteString("package cellular\n\n")
-	b.WriteString("// Learned are the learned weights of the cellular evaluation,\n")
-	fmt.Fprintf(&b, "// learned on the presets %s", strings.Join(o.presets, ", "))
+	fmt.Fprintf(&b, "// %s are the learned weights of the cellular evaluation", o.name)
+	if o.policy == "expert" {
+		b.WriteString(" that the expert\n// searches with,")
+	} else {
+		b.WriteString(",\n//")
+	}
+	b.WriteString(" ")
+	fmt.Fprintf(&b, "learned on the presets %s", strings.Join(o.presets, ", "))
 	if len(o.sets) > 0 {
 		fmt.Fprintf(&b, " with %s", strings.Join(o.sets, " "))
 	}
@@ -204,12 +236,23 @@ func run(o options) error {
 	for _, l := range log {
 		fmt.Fprintf(&b, "//\n//\t%s\n", l)
 	}
-	b.WriteString("var Learned = Weights{\n")
+	fmt.Fprintf(&b, "var %s = Weights{\n", o.name)
 	for i, v := range w {
 		fmt.Fprintf(&b, "\t%s, // %s\n", strconvG(v), cellular.FeatureNames[i])
 	}
 	b.WriteString("}\n")
 	return os.WriteFile(o.out, []byte(b.String()), 0o644)
+}
+
+// player names the player whose wins the fitness counts.
+func player(o options, depth int) string {
+	if o.policy == "expert" {
+		return "the expert"
+	}
+	if depth == 0 {
+		return "the lookahead"
+	}
+	return fmt.Sprintf("the lookahead (depth %d)", depth)
 }
 
 func strconvG(v float64) string { return fmt.Sprintf("%.6g", v) }
