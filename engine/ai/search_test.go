@@ -30,15 +30,7 @@ func (valued) Evaluation(w []float64) (func(*engine.Game) float64, error) {
 // positions is searched by its evaluation, with no switch on its type;
 // weights for one that has none are refused.
 func TestSearchUsesTheRulesetsEvaluation(t *testing.T) {
-	g, err := engine.New(valued{engine.NewClassic()}, engine.Options{Width: 4, Height: 4, Seed: 4})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, _ := New(Defaults())
-	r, err := p.Rank(g, g.LegalMoves())
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, r := rankNew(t, valued{engine.NewClassic()}, 4)
 	for _, s := range r {
 		// Its own evaluation is −(empty cells): never above 0, where the
 		// player's row tables value any live board above 0.
@@ -49,6 +41,22 @@ func TestSearchUsesTheRulesetsEvaluation(t *testing.T) {
 	if _, err := EvalFor(engine.NewClassic(), []float64{1}, emptyCount); err == nil {
 		t.Error("weights for classic, which has no evaluation of its own, were taken")
 	}
+}
+
+// rankNew is the expert player's ranking of the moves of a new game of
+// rules on a size × size board (seed 4).
+func rankNew(t *testing.T, rules engine.Rules, size int) (*engine.Game, []Suggestion) {
+	t.Helper()
+	g, err := engine.New(rules, engine.Options{Width: size, Height: size, Seed: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := New(Defaults())
+	r, err := p.Rank(g, g.LegalMoves())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g, r
 }
 
 // expertValued is valued with weights of its own for the expert
@@ -70,15 +78,7 @@ func (expertValued) ExpertWeights() []float64 { return []float64{-7} }
 // ExpertEvalFor); given weights, by those; a lookahead's EvalFor keeps the
 // ruleset's default.
 func TestExpertSearchesWithItsOwnWeights(t *testing.T) {
-	g, err := engine.New(expertValued{engine.NewClassic()}, engine.Options{Width: 5, Height: 5, Seed: 4})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, _ := New(Defaults())
-	r, err := p.Rank(g, g.LegalMoves())
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, r := rankNew(t, expertValued{engine.NewClassic()}, 5)
 	for _, s := range r {
 		if s.Value != -7 {
 			t.Errorf("the expert valued %v at %v, want −7: the ruleset's weights for the expert", s.Dir, s.Value)
