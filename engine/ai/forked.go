@@ -10,9 +10,9 @@ import (
 // each move is played on Samples forks of the game at the root
 // (DeepSamples below it), ForkDepth moves deep, valuing positions with the
 // ruleset's evaluation where it has one, by its weights for the expert
-// (ExpertEvalFor), else evalState. The
-// seeds come from the position, so the same position gives the same
-// ranking; a mod's refusal at the root comes in through legal.
+// (ExpertEvalFor), else evalState. The seeds come from the position, so
+// the same position gives the same ranking; a mod's refusal at the root
+// comes in through legal.
 func (p *Player) rankForked(g *engine.Game, legal engine.DirSet) ([]Suggestion, error) {
 	eval, err := ExpertEvalFor(g.Rules(), nil, p.evalState)
 	if err != nil {

@@ -32,6 +32,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"go/format"
 	"os"
 	"strconv"
 	"strings"
@@ -241,7 +242,11 @@ func run(o options) error {
 		fmt.Fprintf(&b, "\t%s, // %s\n", strconvG(v), cellular.FeatureNames[i])
 	}
 	b.WriteString("}\n")
-	return os.WriteFile(o.out, []byte(b.String()), 0o644)
+	src, err := format.Source([]byte(b.String()))
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(o.out, src, 0o644)
 }
 
 // player names the player whose wins the fitness counts.
