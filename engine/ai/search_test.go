@@ -154,3 +154,27 @@ func TestSearchAllocatesNothing(t *testing.T) {
 		t.Errorf("%v allocations a search", a)
 	}
 }
+
+// TestSearchWorkIsTheSameWhateverTheValues: the search prunes nothing by
+// value, so at a position it evaluates the same positions whatever its
+// evaluation: weights fitted anew (cellular.ExpertLearned) leave the
+// expert's time a move as it was.
+func TestSearchWorkIsTheSameWhateverTheValues(t *testing.T) {
+	g, err := engine.New(engine.NewClassic(), engine.Options{Width: 5, Height: 5, Seed: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var evals []int
+	for _, eval := range []func(*engine.Game) float64{
+		emptyCount,
+		func(g *engine.Game) float64 { return -emptyCount(g) },
+		func(g *engine.Game) float64 { return float64(g.State().Turn % 3) },
+	} {
+		s := Search{Depth: 3, Samples: 3, Deep: 2, Schedule: Spread, Eval: eval}
+		s.Choose(g, g.LegalMoves(), 5)
+		evals = append(evals, int(s.Evals))
+	}
+	if evals[0] == 0 || evals[0] != evals[1] || evals[0] != evals[2] {
+		t.Errorf("positions evaluated by three evaluations: %v, want the same", evals)
+	}
+}
