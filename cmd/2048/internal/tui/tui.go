@@ -361,14 +361,14 @@ func (a *App) reload() {
 		return
 	}
 	if err := a.cfg.Reload(a.s); err != nil {
-		errs := reloadErrors(err)
-		if len(errs) == 1 {
-			a.setError("mods not reloaded, the last good version runs: " + errs[0])
-			return
-		}
 		// Every error at once, as the lab and mod check say them: the
 		// first on the status line, all of them in the log view.
-		a.setError(fmt.Sprintf("mods not reloaded, the last good version runs: %d errors (L lists them), the first: %s", len(errs), errs[0]))
+		errs := reloadErrors(err)
+		say := errs[0]
+		if len(errs) > 1 {
+			say = fmt.Sprintf("%d errors (L lists them), the first: %s", len(errs), errs[0])
+		}
+		a.setError("mods not reloaded, the last good version runs: " + say)
 		for _, e := range errs[1:] {
 			a.remember(e, true)
 		}

@@ -85,11 +85,10 @@ func main() {
 		os.Exit(2)
 	}
 	o.presets, o.sets = strings.Split(presets, ","), sets
+	if o.policy == "expert" {
+		*depths = strconv.Itoa(ai.Defaults().ForkDepth) // its own search's, for the figures
+	}
 	for _, d := range strings.Split(*depths, ",") {
-		if o.policy == "expert" {
-			o.depths = []int{ai.Defaults().ForkDepth}
-			break
-		}
 		n, err := strconv.Atoi(strings.TrimSpace(d))
 		if err != nil || n < 1 || n > 4 {
 			fmt.Fprintf(os.Stderr, "learn: -depths: %q is not a depth from 1 to 4\n", d)
